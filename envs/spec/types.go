@@ -44,24 +44,24 @@ type Service struct {
 	Profile string // spark-rapids | rapids | triton | image | a custom profile
 	// Versions; empty means newest compatible.
 	Spark, Rapids, Scala, Java, Python, CUDA, Release string
-	Image        string   // profile image: a plain image reference
-	Build        string   // profile image: a Dockerfile path (project-relative)
-	GPUs         GPUs     // gpus:
-	GPU          string   // "required" (default for GPU profiles) | "optional"
-	Ports        []Port   // ports:
-	Volumes      []Volume // volumes:
-	Env          map[string]string
-	EnvFile      string // project-relative
-	Requirements string // project-relative pip requirements file
-	Jars         []string
-	Conf         map[string]string // Spark confs from the user
-	DependsOn    []string
-	Command      []string
-	Workers      int    // spark-rapids: standalone workers (0 = local[*])
-	Mirror       string // project-relative production description (devenv mirror)
-	Jupyter      *bool  // spark-rapids: install and start JupyterLab (default true)
-	Healthcheck  *Healthcheck
-	Memory       string // memory limit, e.g. "16g" (empty: no limit)
+	Image                                             string   // profile image: a plain image reference
+	Build                                             string   // profile image: a Dockerfile path (project-relative)
+	GPUs                                              GPUs     // gpus:
+	GPU                                               string   // "required" (default for GPU profiles) | "optional"
+	Ports                                             []Port   // ports:
+	Volumes                                           []Volume // volumes:
+	Env                                               map[string]string
+	EnvFile                                           string // project-relative
+	Requirements                                      string // project-relative pip requirements file
+	Jars                                              []string
+	Conf                                              map[string]string // Spark confs from the user
+	DependsOn                                         []string
+	Command                                           []string
+	Workers                                           int    // spark-rapids: standalone workers (0 = local[*])
+	Mirror                                            string // project-relative production description (devenv mirror)
+	Jupyter                                           *bool  // spark-rapids: install and start JupyterLab (default true)
+	Healthcheck                                       *Healthcheck
+	Memory                                            string // memory limit, e.g. "16g" (empty: no limit)
 	// Pos holds where each key of this service was written, by YAML key name
 	// ("ports", "gpus", ...) plus "" for the service's own key.
 	Pos map[string]Pos
