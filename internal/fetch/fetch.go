@@ -1,0 +1,246 @@
+// Package fetch downloads build artifacts (the Spark distribution, the RAPIDS
+// Accelerator jar, extra jars), checks them against the publisher's checksum
+// and keeps them in a content-addressed cache, so a lock computes each
+// sha256 once and a build reuses the same bytes.
+package fetch
+
+import (
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Cache is a directory of downloaded files named by their sha256.
+type Cache struct {
+	Dir    string
+	Client *http.Client
+}
+
+// DefaultCache is $DEVENV_CACHE/artifacts, or the user cache dir's devenv/artifacts.
+func DefaultCache() (*Cache, error) {
+	dir := os.Getenv("DEVENV_CACHE")
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("no cache directory: %w (set DEVENV_CACHE)", err)
+		}
+		dir = filepath.Join(base, "devenv")
+	}
+	return &Cache{Dir: filepath.Join(dir, "artifacts"), Client: &http.Client{Timeout: 30 * time.Minute}}, nil
+}
+
+// Path is where the blob with this sha256 lives in the cache.
+func (c *Cache) Path(sha256hex string) string { return filepath.Join(c.Dir, "sha256", sha256hex) }
+
+// Has reports whether the cache holds the blob.
+func (c *Cache) Has(sha256hex string) bool {
+	_, err := os.Stat(c.Path(sha256hex))
+	return err == nil
+}
+
+// ChecksumError says a download did not match the checksum it had to match.
+type ChecksumError struct {
+	URL, Algo, Want, Got, Source string
+}
+
+func (e *ChecksumError) Error() string {
+	return fmt.Sprintf("%s: %s mismatch: %s says %s, the download has %s; the file or the mirror is corrupt or was tampered with: check the mirror, then run devenv lock again",
+		e.URL, e.Algo, e.Source, e.Want, e.Got)
+}
+
+// Verified downloads url, checks it against the publisher's checksum file at
+// checksumURL with algo (sha512, sha256 or sha1), stores it and returns its
+// sha256 and cached path.
+func (c *Cache) Verified(ctx context.Context, url, checksumURL, algo string) (string, string, error) {
+	want, err := c.publisherChecksum(ctx, checksumURL, algo)
+	if err != nil {
+		return "", "", err
+	}
+	if sum, ok := c.known(url, algo, want); ok {
+		return sum, c.Path(sum), nil
+	}
+	sum, path, got, err := c.download(ctx, url, algo)
+	if err != nil {
+		return "", "", err
+	}
+	if !strings.EqualFold(got, want) {
+		os.Remove(path)
+		return "", "", &ChecksumError{URL: url, Algo: algo, Want: want, Got: got, Source: checksumURL}
+	}
+	c.remember(url, algo, want, sum)
+	return sum, path, nil
+}
+
+// known returns the sha256 of a blob already downloaded from url whose
+// publisher checksum was the same as now, so a relock does not download a
+// 400 MB Spark distribution again.
+func (c *Cache) known(url, algo, publisher string) (string, bool) {
+	data, err := os.ReadFile(c.indexPath(url))
+	if err != nil {
+		return "", false
+	}
+	f := strings.Fields(string(data))
+	if len(f) != 3 || f[0] != algo || !strings.EqualFold(f[1], publisher) || !c.Has(f[2]) {
+		return "", false
+	}
+	return f[2], true
+}
+
+func (c *Cache) remember(url, algo, publisher, sum string) {
+	p := c.indexPath(url)
+	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
+		return
+	}
+	tmp := p + ".tmp"
+	if os.WriteFile(tmp, []byte(algo+" "+publisher+" "+sum+"\n"), 0o644) == nil {
+		os.Rename(tmp, p)
+	}
+}
+
+func (c *Cache) indexPath(url string) string {
+	h := sha256.Sum256([]byte(url))
+	return filepath.Join(c.Dir, "urls", hex.EncodeToString(h[:]))
+}
+
+// Get returns the cached path of the blob with this sha256, downloading it
+// from url when absent and refusing bytes with another sha256.
+func (c *Cache) Get(ctx context.Context, url, sha256hex string) (string, error) {
+	if c.Has(sha256hex) {
+		return c.Path(sha256hex), nil
+	}
+	sum, path, _, err := c.download(ctx, url, "sha256")
+	if err != nil {
+		return "", err
+	}
+	if sum != sha256hex {
+		os.Remove(path)
+		return "", &ChecksumError{URL: url, Algo: "sha256", Want: sha256hex, Got: sum, Source: "devenv.lock"}
+	}
+	return path, nil
+}
+
+// download streams url into the cache under its sha256, also computing algo.
+func (c *Cache) download(ctx context.Context, url, algo string) (sum, path, algoSum string, err error) {
+	h, err := newHash(algo)
+	if err != nil {
+		return "", "", "", err
+	}
+	body, err := c.open(ctx, url)
+	if err != nil {
+		return "", "", "", err
+	}
+	defer body.Close()
+	if err := os.MkdirAll(filepath.Join(c.Dir, "sha256"), 0o755); err != nil {
+		return "", "", "", err
+	}
+	tmp, err := os.CreateTemp(c.Dir, ".download-*")
+	if err != nil {
+		return "", "", "", err
+	}
+	defer os.Remove(tmp.Name())
+	s256 := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(tmp, s256, h), body); err != nil {
+		tmp.Close()
+		return "", "", "", fmt.Errorf("download %s: %w", url, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", "", "", err
+	}
+	sum = hex.EncodeToString(s256.Sum(nil))
+	path = c.Path(sum)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return "", "", "", err
+	}
+	return sum, path, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func (c *Cache) publisherChecksum(ctx context.Context, url, algo string) (string, error) {
+	body, err := c.open(ctx, url)
+	if err != nil {
+		return "", fmt.Errorf("publisher checksum: %w", err)
+	}
+	defer body.Close()
+	data, err := io.ReadAll(io.LimitReader(body, 1<<16))
+	if err != nil {
+		return "", fmt.Errorf("publisher checksum %s: %w", url, err)
+	}
+	return ParseChecksum(data, algo)
+}
+
+func (c *Cache) open(ctx context.Context, url string) (io.ReadCloser, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	client := c.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("download %s: %w (is the mirror in devenv.yaml `mirrors:` reachable?)", url, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("download %s: %s (check the version exists there, or set `mirrors:`)", url, resp.Status)
+	}
+	return resp.Body, nil
+}
+
+// ParseChecksum reads a publisher's checksum file: "<hex>  name", "<hex>", or
+// the Apache archive's older "name: ABCD EF01 ..." form spread over lines.
+func ParseChecksum(data []byte, algo string) (string, error) {
+	want := map[string]int{"sha512": 128, "sha256": 64, "sha1": 40}[algo]
+	if want == 0 {
+		return "", fmt.Errorf("unknown checksum algorithm %q", algo)
+	}
+	text := string(data)
+	if i := strings.Index(text, ":"); i >= 0 && !isHex(strings.TrimSpace(text[:i])) {
+		text = text[i+1:]
+	}
+	var b strings.Builder
+	for _, f := range strings.Fields(text) {
+		if !isHex(f) {
+			break
+		}
+		b.WriteString(strings.ToLower(f))
+		if b.Len() >= want {
+			break
+		}
+	}
+	if b.Len() != want {
+		return "", fmt.Errorf("%s checksum file is not in a known format (want %d hex digits)", algo, want)
+	}
+	return b.String(), nil
+}
+
+func isHex(s string) bool {
+	if s == "" {
+		return false
+	}
+	_, err := hex.DecodeString(strings.Repeat("0", len(s)%2) + s)
+	return err == nil
+}
+
+func newHash(algo string) (hash.Hash, error) {
+	switch algo {
+	case "sha512":
+		return sha512.New(), nil
+	case "sha256":
+		return sha256.New(), nil
+	case "sha1":
+		return sha1.New(), nil
+	}
+	return nil, errors.New("unknown checksum algorithm " + algo)
+}
