@@ -26,6 +26,11 @@ type Project struct {
 	Mirrors      Mirrors
 	// Raw is the file's bytes, for hashing into the lock.
 	Raw []byte
+	// Pos holds where each top-level key was written ("services", ...).
+	Pos map[string]Pos
+	// ProfileLoc is where each custom profile was defined (devenv.yaml or
+	// one of the profile files).
+	ProfileLoc map[string]Location
 }
 
 // Service returns the named service or nil.
@@ -116,4 +121,10 @@ type Mirrors struct {
 	Maven      string            // replaces https://repo1.maven.org/maven2
 	Apache     string            // replaces https://archive.apache.org/dist
 	PyPI       string            // a PEP 503 simple index
+}
+
+// Location is a place in one of the project's files.
+type Location struct {
+	File string // relative to the project directory
+	Pos  Pos
 }

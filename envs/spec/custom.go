@@ -1,0 +1,176 @@
+package spec
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/devenv-dev/devenv/profiles"
+	"gopkg.in/yaml.v3"
+)
+
+// BuiltinProfiles are the profile names devenv ships with, in the order
+// they are shown to users.
+var BuiltinProfiles = []string{profiles.SparkRapids, profiles.Rapids, profiles.Triton, profiles.Image}
+
+func isBuiltin(name string) bool { return slices.Contains(BuiltinProfiles, name) }
+
+// customNodes is a custom profile being decoded.
+type customNodes struct {
+	c    *profiles.Custom
+	what string
+}
+
+var customKeys = map[string]handler[*customNodes]{
+	"extends": decodeExtends,
+	"base_image": func(d *decoder, t *customNodes, f field) {
+		t.c.BaseImage, _ = d.str(f, "base_image")
+	},
+	"apt":  func(d *decoder, t *customNodes, f field) { t.c.Apt, _ = d.strList(f, "apt") },
+	"pip":  func(d *decoder, t *customNodes, f field) { t.c.Pip, _ = d.strList(f, "pip") },
+	"jars": func(d *decoder, t *customNodes, f field) { t.c.Jars = d.jarList(f) },
+	"env":  func(d *decoder, t *customNodes, f field) { t.c.Env = d.strMap(f, "env", d.checkEnvName) },
+	"conf": func(d *decoder, t *customNodes, f field) { t.c.Conf = d.strMap(f, "conf", nil) },
+	"ca_certs": func(d *decoder, t *customNodes, f field) {
+		t.c.CACerts = d.fileList(f, "ca_certs")
+	},
+	"defaults": func(d *decoder, t *customNodes, f field) {
+		fields(d, f.val, "defaults of "+t.what, defaultsKeys, &t.c.Defaults)
+	},
+}
+
+func decodeExtends(d *decoder, t *customNodes, f field) {
+	v, ok := d.str(f, "extends")
+	if !ok {
+		return
+	}
+	if !isBuiltin(v) {
+		d.errAt(f.val, "a custom profile extends one of: "+strings.Join(BuiltinProfiles, ", "), "%s extends %q, which is not a built-in profile%s", t.what, v, didYouMean(v, BuiltinProfiles))
+		return
+	}
+	t.c.Extends = v
+}
+
+func didYouMean(v string, candidates []string) string {
+	if s := suggest(v, candidates); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
+
+var defaultsKeys = map[string]handler[*profiles.Request]{
+	"spark":   defaultVersion(func(r *profiles.Request) *string { return &r.Spark }),
+	"rapids":  defaultVersion(func(r *profiles.Request) *string { return &r.Rapids }),
+	"scala":   defaultVersion(func(r *profiles.Request) *string { return &r.Scala }),
+	"java":    defaultVersion(func(r *profiles.Request) *string { return &r.Java }),
+	"python":  defaultVersion(func(r *profiles.Request) *string { return &r.Python }),
+	"cuda":    defaultVersion(func(r *profiles.Request) *string { return &r.CUDA }),
+	"release": defaultVersion(func(r *profiles.Request) *string { return &r.Release }),
+}
+
+func defaultVersion(dst func(*profiles.Request) *string) handler[*profiles.Request] {
+	return func(d *decoder, r *profiles.Request, f field) {
+		v, ok := d.scalar(f.val, f.name)
+		if !ok {
+			return
+		}
+		if msg, hint := checkVersion(f.name, v); msg != "" {
+			d.errAt(f.val, hint, "%s in profile defaults", msg)
+			return
+		}
+		*dst(r) = v
+	}
+}
+
+// jarList reads Maven coordinates.
+func (d *decoder) jarList(f field) []string {
+	items, nodes := d.strList(f, "jars")
+	var out []string
+	for i, s := range items {
+		if !mavenCoordRE.MatchString(s) {
+			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q is not a Maven coordinate", s)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// decodeCustoms reads a map of custom profiles (profiles: or a profile file).
+func (l *loader) decodeCustoms(d *decoder, n *yaml.Node) {
+	for _, f := range d.mapping(n, "profiles") {
+		name := f.name
+		if isBuiltin(name) {
+			d.errAt(f.key, "give your profile its own name and write extends: "+name, "custom profile %q has the name of a built-in profile", name)
+			continue
+		}
+		if !serviceNameRE.MatchString(name) {
+			d.errAt(f.key, "use letters, digits, '_', '.' and '-'", "custom profile name %q is not valid", name)
+			continue
+		}
+		if at, dup := l.customAt[name]; dup {
+			d.errAt(f.key, "rename or remove one of them", "custom profile %q is already defined at %s:%d:%d", name, at.File, at.Pos.Line, at.Pos.Col)
+			continue
+		}
+		t := &customNodes{c: &profiles.Custom{Name: name}, what: fmt.Sprintf("profile %q", name)}
+		if isNull(f.val) {
+			d.errAt(f.key, "add extends: spark-rapids (or rapids, triton, image)", "custom profile %q is empty", name)
+			continue
+		}
+		written := fields(d, f.val, t.what, customKeys, t)
+		if !slices.ContainsFunc(written, func(w field) bool { return w.name == "extends" }) {
+			d.errAt(f.key, "add extends: with one of: "+strings.Join(BuiltinProfiles, ", "), "custom profile %q does not say which built-in profile it extends", name)
+		}
+		loc := Location{File: d.file, Pos: posOf(f.key)}
+		l.customAt[name] = loc
+		l.p.ProfileLoc[name] = loc
+		l.p.Profiles[name] = t.c
+	}
+}
+
+var mirrorKeys = map[string]handler[*Mirrors]{
+	"registries": decodeRegistries,
+	"maven":      urlKey(func(m *Mirrors) *string { return &m.Maven }),
+	"apache":     urlKey(func(m *Mirrors) *string { return &m.Apache }),
+	"pypi":       urlKey(func(m *Mirrors) *string { return &m.PyPI }),
+}
+
+func decodeMirrors(d *decoder, l *loader, f field) {
+	fields(d, f.val, "mirrors", mirrorKeys, &l.p.Mirrors)
+}
+
+func urlKey(dst func(*Mirrors) *string) handler[*Mirrors] {
+	return func(d *decoder, m *Mirrors, f field) {
+		v, ok := d.str(f, "mirrors."+f.name)
+		if !ok {
+			return
+		}
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			d.errAt(f.val, `write a full URL such as "http://127.0.0.1:8081/maven2"`, "mirrors.%s %q is not an http(s) URL", f.name, v)
+			return
+		}
+		*dst(m) = strings.TrimRight(v, "/")
+	}
+}
+
+func decodeRegistries(d *decoder, m *Mirrors, f field) {
+	m.Registries = map[string]string{}
+	for _, p := range d.mapping(f.val, "mirrors.registries") {
+		v, ok := d.str(field{val: resolve(p.val)}, "mirrors.registries."+p.name)
+		if !ok {
+			continue
+		}
+		bad := false
+		for _, n := range []*yaml.Node{p.key, resolve(p.val)} {
+			if n.Value == "" || strings.Contains(n.Value, "://") || strings.ContainsAny(n.Value, " /") {
+				d.errAt(n, `write host[:port] without a scheme, e.g. nvcr.io: "127.0.0.1:5055"`, "%q is not a registry host", n.Value)
+				bad = true
+			}
+		}
+		if !bad {
+			m.Registries[p.name] = v
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package spec
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"gopkg.in/yaml.v3"
+)
+
+// projectFile checks that rel (as written at node n under key) names an
+// existing regular file inside the project, and returns its absolute path.
+func (d *decoder) projectFile(n *yaml.Node, key, rel string) (string, bool) {
+	abs := rel
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(d.dir, rel)
+	}
+	abs = filepath.Clean(abs)
+	if !d.inside(abs) {
+		d.errAt(n, "devenv reads only files inside the project so that every teammate gets the same result; copy the file into "+d.dir, "%s %q is outside the project directory", key, rel)
+		return "", false
+	}
+	info, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.errAt(n, "create it or fix the path (paths are relative to "+d.dir+")", "%s %q does not exist", key, rel)
+		return "", false
+	case err != nil:
+		d.errAt(n, "check its permissions", "%s %q cannot be read: %v", key, rel, err)
+		return "", false
+	case !info.Mode().IsRegular():
+		d.errAt(n, "name a file, not a directory", "%s %q is not a regular file", key, rel)
+		return "", false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && !d.inside(real) {
+		d.errAt(n, "copy the file into the project instead of linking to it", "%s %q links to %s, outside the project directory", key, rel, real)
+		return "", false
+	}
+	return abs, true
+}
+
+// inside reports whether abs is the project directory or below it, also
+// after resolving symbolic links in the project directory itself.
+func (d *decoder) inside(abs string) bool {
+	for _, dir := range []string{d.dir, realDir(d.dir)} {
+		if rel, err := filepath.Rel(dir, abs); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+			return true
+		}
+	}
+	return false
+}
+
+func realDir(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return dir
+}
+
+// fileList reads a list of project files under key.
+func (d *decoder) fileList(f field, key string) []string {
+	items, nodes := d.strList(f, key)
+	var out []string
+	seen := map[string]bool{}
+	for i, rel := range items {
+		abs, ok := d.projectFile(nodes[i], key, rel)
+		if !ok {
+			continue
+		}
+		if seen[abs] {
+			d.errAt(nodes[i], "", "%q is listed twice in %s", rel, key)
+			continue
+		}
+		seen[abs] = true
+		out = append(out, abs)
+	}
+	return out
+}
+
+// decodeCompose records the compose files and the services they define, so
+// that depends_on may name them.
+func decodeCompose(d *decoder, l *loader, f field) {
+	items, nodes := d.strList(f, "compose")
+	for i, rel := range items {
+		abs, ok := d.projectFile(nodes[i], "compose", rel)
+		if !ok {
+			continue
+		}
+		l.p.Compose = append(l.p.Compose, abs)
+		names, err := composeServices(abs)
+		if err != nil {
+			d.errAt(nodes[i], "fix the compose file; devenv reads its top-level services: keys", "cannot read compose file %q: %v", rel, err)
+			continue
+		}
+		for _, n := range names {
+			if _, dup := l.compose[n]; !dup {
+				l.compose[n] = rel
+			}
+		}
+	}
+}
+
+// composeServices returns the names under a compose file's top-level services:.
+func composeServices(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Services yaml.Node `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	n := resolve(&doc.Services)
+	if n.Kind == 0 || isNull(n) {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, errors.New("services is not a map")
+	}
+	var names []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		names = append(names, n.Content[i].Value)
+	}
+	return names, nil
+}
+
+// decodeProfileFiles reads custom profiles from each file in profile_files:.
+func decodeProfileFiles(d *decoder, l *loader, f field) {
+	for _, abs := range d.fileList(f, "profile_files") {
+		l.p.ProfileFiles = append(l.p.ProfileFiles, abs)
+		pd := l.decoderFor(abs)
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			pd.errPos(Pos{}, "check its permissions", "cannot read: %v", err)
+			continue
+		}
+		root := pd.parseYAML(data)
+		if root == nil || isNull(root) {
+			continue
+		}
+		l.decodeCustoms(pd, root)
+	}
+}
