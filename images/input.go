@@ -1,0 +1,60 @@
+package images
+
+import (
+	"io/fs"
+
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+// DiscoveryScript is the Extra file name of Spark's GPU discovery script. The
+// spark-rapids image installs it as /opt/sparkRapidsPlugin/getGpusResources.sh.
+const DiscoveryScript = "getGpusResources.sh"
+
+// Artifact names in profiles.Artifact.Name that the spark-rapids template
+// places specially. Artifacts named "jar:<group>:<artifact>:<version>" (and
+// files matching no artifact whose name ends in ".jar") go to $SPARK_HOME/jars.
+const (
+	ArtifactSpark     = "spark"
+	ArtifactRapidsJar = "rapids-jar"
+)
+
+// Input is everything one service's image is made from.
+type Input struct {
+	Project  string            // project name, e.g. "etl"
+	Service  string            // service name, e.g. "spark"
+	Resolved profiles.Resolved // the service's resolved environment
+	// Base is the lock's pinned base reference, already rewritten through
+	// the registry mirror, e.g. "127.0.0.1:5055/nvidia/cuda@sha256:...".
+	// For profile image without build it is the image to run.
+	Base string
+	// ProjectDir is the absolute project directory; Resolved.CACerts and a
+	// relative RequirementsPath are read relative to it.
+	ProjectDir string
+	// Files are the downloaded artifacts, already checked by the lock code.
+	Files []File
+	// Extra holds generated files by name, such as DiscoveryScript.
+	Extra map[string][]byte
+	// RequirementsPath is the user's pip requirements file ("" for none).
+	RequirementsPath string
+	// Jupyter installs JupyterLab (spark-rapids).
+	Jupyter bool
+	// PipIndexURL is the PyPI mirror (a PEP 503 simple index), "" for PyPI.
+	PipIndexURL string
+	// UserDockerfile is the absolute path of the user's own Dockerfile
+	// (profile image with build:); its directory is the build context.
+	UserDockerfile string
+}
+
+// File is one artifact in the build context.
+type File struct {
+	Name   string      // file name inside the build context, e.g. "spark-3.5.1-bin-hadoop3.tgz"
+	Path   string      // local path of the downloaded file
+	SHA256 string      // locked sha256, lower-case hex
+	Mode   fs.FileMode // permission bits in the context; 0 means 0644
+}
+
+// needsBuild reports whether the service needs an image build at all: a plain
+// image (profile image without a Dockerfile) does not.
+func (in Input) needsBuild() bool {
+	return in.Resolved.Profile != profiles.Image || in.UserDockerfile != ""
+}

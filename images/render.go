@@ -1,0 +1,125 @@
+package images
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"os"
+	"strings"
+	"text/template"
+
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+// commonTemplate holds the blocks every profile template shares.
+const commonTemplate = "templates/common.tmpl"
+
+// templateFile returns the embedded template of a built-in profile.
+func templateFile(profile string) string { return "templates/" + profile + ".tmpl" }
+
+// templateSource returns the text of the profile's template and the shared
+// blocks, as hashed into the image name.
+func templateSource(profile string) ([]byte, error) {
+	main, err := templateFS.ReadFile(templateFile(profile))
+	if err != nil {
+		return nil, fmt.Errorf("profile %q has no Dockerfile template", profile)
+	}
+	common, err := templateFS.ReadFile(commonTemplate)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(main, 0), common...), nil
+}
+
+var funcs = template.FuncMap{"shq": shellQuote, "envq": envQuote}
+
+// Render returns the Dockerfile of the service: the profile's template filled
+// from in, or for profile image with build: the user's own Dockerfile.
+func Render(in Input) ([]byte, error) {
+	if in.Resolved.Profile == profiles.Image {
+		if in.UserDockerfile == "" {
+			return nil, fmt.Errorf("service %q uses image %s as it is: there is no Dockerfile to render", in.Service, in.Base)
+		}
+		b, err := os.ReadFile(in.UserDockerfile)
+		if err != nil {
+			return nil, fmt.Errorf("service %q: reading its Dockerfile: %w; check build: in devenv.yaml", in.Service, err)
+		}
+		return b, nil
+	}
+	r, err := newRecipe(in)
+	if err != nil {
+		return nil, err
+	}
+	return renderRecipe(r, in.Service)
+}
+
+func renderRecipe(r *recipe, service string) ([]byte, error) {
+	t, err := template.New("").Funcs(funcs).Option("missingkey=error").
+		ParseFS(templateFS, commonTemplate, templateFile(r.Profile))
+	if err != nil {
+		return nil, fmt.Errorf("loading the %s Dockerfile template: %w", r.Profile, err)
+	}
+	var buf bytes.Buffer
+	data := templateData{recipe: r, Service: service}
+	if err := t.ExecuteTemplate(&buf, r.Profile+".tmpl", data); err != nil {
+		return nil, fmt.Errorf("rendering the %s Dockerfile for service %q: %w", r.Profile, service, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// templateData is what the templates see: the recipe plus derived values.
+type templateData struct {
+	*recipe
+	Service string
+}
+
+// DiscoveryScript is the context name of the GPU discovery script.
+func (templateData) DiscoveryScript() string { return DiscoveryScript }
+
+// AllArtifacts lists every artifact in the order the Dockerfile checks them.
+func (d templateData) AllArtifacts() []contextFile {
+	return append([]contextFile{d.Spark, d.RapidsJar}, d.Jars...)
+}
+
+// AptPackages is the full apt install list of the profile.
+func (d templateData) AptPackages() []string {
+	var pkgs []string
+	switch d.Profile {
+	case profiles.SparkRapids:
+		pkgs = append([]string{"ca-certificates", "tini", "openjdk-" + d.Java + "-jre-headless"}, d.PythonApt...)
+	default:
+		if len(d.Certs) > 0 {
+			pkgs = append(pkgs, "ca-certificates")
+		}
+	}
+	return append(pkgs, d.Apt...)
+}
+
+// NeedsRoot reports whether system-wide changes (apt, CA certificates) are made.
+func (d templateData) NeedsRoot() bool { return len(d.Apt) > 0 || len(d.Certs) > 0 }
+
+// PipCmd is how the profile's image runs pip.
+func (d templateData) PipCmd() string {
+	switch d.Profile {
+	case profiles.Triton:
+		// Newer bases mark the system Python as externally managed (PEP 668).
+		return "PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip"
+	default:
+		return "pip"
+	}
+}
+
+// shellQuote quotes s as one POSIX shell word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// envQuote quotes s as a Dockerfile ENV value: double quotes, with \, " and $
+// escaped so the builder takes it literally.
+func envQuote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`)
+	return `"` + r.Replace(s) + `"`
+}
