@@ -16,3 +16,44 @@ var (
 	// ErrConflict means the object exists already or is in use.
 	ErrConflict = errors.New("conflict")
 )
+
+// Error is an engine failure with the operation that failed, the sentinel
+// it belongs to (if any) and what the user can do about it.
+type Error struct {
+	Op    string // what devenv was doing, e.g. `start container "p-spark"`
+	Kind  error  // one of the sentinels above, or nil
+	Err   error  // the engine's own error
+	Hint  string // what to do, or ""
+	Where string // the engine address tried, for ErrUnreachable
+}
+
+// Error formats the failure as "op: cause (hint)".
+func (e *Error) Error() string {
+	msg := e.Op + ": " + e.Err.Error()
+	if e.Where != "" {
+		msg += " (engine address: " + e.Where + ")"
+	}
+	if e.Hint != "" {
+		msg += "\n" + e.Hint
+	}
+	return msg
+}
+
+// Unwrap lets errors.Is and errors.As see both the sentinel and the cause.
+func (e *Error) Unwrap() []error {
+	if e.Kind == nil {
+		return []error{e.Err}
+	}
+	return []error{e.Kind, e.Err}
+}
+
+// Hints attached to the sentinels.
+const (
+	hintUnreachable = "Start Docker (for example `sudo systemctl start docker`), or set DOCKER_HOST " +
+		"to a running engine; if the socket is there but refuses you, add your user to the docker group " +
+		"(`sudo usermod -aG docker $USER`, then log in again)."
+	hintNoGPURuntime = "The Docker Engine has no GPU driver. Install the NVIDIA Container Toolkit " +
+		"(https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html), " +
+		"run `sudo nvidia-ctk runtime configure --runtime=docker`, then restart Docker " +
+		"(`sudo systemctl restart docker`). To run without GPUs, set `gpus: 0`."
+)

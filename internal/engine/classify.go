@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"syscall"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/docker/docker/client"
+)
+
+// gpuRefusal is the part of the daemon's answer to a GPU device request it
+// has no driver for.
+const gpuRefusal = "could not select device driver"
+
+// wrap turns an error of the Docker client into an *Error carrying the
+// matching sentinel. host is the engine address, for unreachable engines.
+// Context cancellation is returned as is so callers can tell an interrupt.
+func wrap(op, host string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	e := &Error{Op: op, Err: err}
+	switch {
+	case isUnreachable(err):
+		e.Kind, e.Hint, e.Where = ErrUnreachable, hintUnreachable, host
+	case strings.Contains(err.Error(), gpuRefusal):
+		e.Kind, e.Hint = ErrNoGPURuntime, hintNoGPURuntime
+	case cerrdefs.IsNotFound(err):
+		e.Kind = ErrNotFound
+	case cerrdefs.IsConflict(err) || cerrdefs.IsAlreadyExists(err):
+		e.Kind = ErrConflict
+	}
+	return e
+}
+
+// isUnreachable tells failures to reach the engine, including an engine
+// that goes away during a call, from the engine's own refusals.
+func isUnreachable(err error) bool {
+	if client.IsErrConnectionFailed(err) || cerrdefs.IsUnavailable(err) {
+		return true
+	}
+	for _, target := range []error{syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.EPIPE, syscall.ENOENT, io.ErrUnexpectedEOF} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
+}

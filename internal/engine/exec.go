@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/pkg/stdcopy"
+)
+
+// Logs copies a container's logs, demultiplexing stdout and stderr unless
+// the container has a TTY (then everything goes to stdout).
+func (d *docker) Logs(ctx context.Context, id string, opts LogOptions, stdout, stderr io.Writer) error {
+	op := fmt.Sprintf("read logs of container %q", id)
+	in, err := d.cli.ContainerInspect(ctx, id)
+	if err != nil {
+		return d.wrap(op, err)
+	}
+	lo := container.LogsOptions{ShowStdout: true, ShowStderr: true, Follow: opts.Follow, Tail: opts.Tail, Timestamps: opts.Timestamps}
+	if !opts.Since.IsZero() {
+		lo.Since = opts.Since.Format(time.RFC3339Nano)
+	}
+	rc, err := d.cli.ContainerLogs(ctx, id, lo)
+	if err != nil {
+		return d.wrap(op, err)
+	}
+	defer rc.Close()
+	return d.wrap(op, copyOutput(rc, in.Config != nil && in.Config.Tty, orDiscard(stdout), orDiscard(stderr)))
+}
+
+// copyOutput copies a raw (TTY) or multiplexed stream to its writers.
+func copyOutput(r io.Reader, tty bool, stdout, stderr io.Writer) error {
+	var err error
+	if tty {
+		_, err = io.Copy(stdout, r)
+	} else {
+		_, err = stdcopy.StdCopy(stdout, stderr, r)
+	}
+	return err
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
+
+// Exec runs opts.Cmd in a running container and returns its exit code.
+func (d *docker) Exec(ctx context.Context, id string, opts ExecOptions) (int, error) {
+	op := fmt.Sprintf("run %q in container %q", strings.Join(opts.Cmd, " "), id)
+	created, err := d.cli.ContainerExecCreate(ctx, id, container.ExecOptions{
+		Cmd: opts.Cmd, Env: opts.Env, User: opts.User, WorkingDir: opts.WorkingDir, Tty: opts.TTY,
+		AttachStdin: opts.Stdin != nil, AttachStdout: true, AttachStderr: true,
+	})
+	if err != nil {
+		return -1, d.wrap(op, err)
+	}
+	resp, err := d.cli.ContainerExecAttach(ctx, created.ID, container.ExecAttachOptions{Tty: opts.TTY})
+	if err != nil {
+		return -1, d.wrap(op, err)
+	}
+	defer resp.Close()
+	if opts.TTY && opts.Resize != nil {
+		go d.forwardResizes(ctx, created.ID, opts.Resize)
+	}
+	if opts.Stdin != nil {
+		go func() {
+			_, _ = io.Copy(resp.Conn, opts.Stdin)
+			_ = resp.CloseWrite()
+		}()
+	}
+	if err := copyOutput(resp.Reader, opts.TTY, orDiscard(opts.Stdout), orDiscard(opts.Stderr)); err != nil {
+		return -1, d.wrap(op, err)
+	}
+	return d.execExitCode(ctx, op, created.ID)
+}
+
+// forwardResizes applies terminal sizes to an exec's TTY until the channel
+// closes or ctx ends. Resizing is best effort: a failed resize only
+// leaves the terminal at its former size.
+func (d *docker) forwardResizes(ctx context.Context, execID string, sizes <-chan TermSize) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case s, ok := <-sizes:
+			if !ok {
+				return
+			}
+			_ = d.cli.ContainerExecResize(ctx, execID, container.ResizeOptions{Height: s.Height, Width: s.Width})
+		}
+	}
+}
+
+// execExitCode waits for an exec whose output has ended to be reported as
+// finished, and returns its exit code.
+func (d *docker) execExitCode(ctx context.Context, op, execID string) (int, error) {
+	for {
+		in, err := d.cli.ContainerExecInspect(ctx, execID)
+		if err != nil {
+			return -1, d.wrap(op, err)
+		}
+		if !in.Running {
+			return in.ExitCode, nil
+		}
+		select {
+		case <-ctx.Done():
+			return -1, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/api/types/network"
+	"github.com/docker/docker/api/types/volume"
+)
+
+// EnsureNetwork returns the id of the network name, creating a bridge
+// network with labels when there is none.
+func (d *docker) EnsureNetwork(ctx context.Context, name string, labels map[string]string) (string, error) {
+	op := fmt.Sprintf("create network %q", name)
+	n, err := d.cli.NetworkInspect(ctx, name, network.InspectOptions{})
+	if err == nil {
+		return n.ID, nil
+	}
+	if !cerrdefs.IsNotFound(err) {
+		return "", d.wrap(op, err)
+	}
+	resp, err := d.cli.NetworkCreate(ctx, name, network.CreateOptions{Driver: "bridge", Labels: labels})
+	if err != nil {
+		return "", d.wrap(op, err)
+	}
+	return resp.ID, nil
+}
+
+// EnsureVolume creates the volume name with labels unless it exists.
+func (d *docker) EnsureVolume(ctx context.Context, name string, labels map[string]string) error {
+	op := fmt.Sprintf("create volume %q", name)
+	_, err := d.cli.VolumeInspect(ctx, name)
+	if err == nil {
+		return nil
+	}
+	if !cerrdefs.IsNotFound(err) {
+		return d.wrap(op, err)
+	}
+	_, err = d.cli.VolumeCreate(ctx, volume.CreateOptions{Name: name, Labels: labels})
+	return d.wrap(op, err)
+}
+
+// labelFilter asks the engine for objects carrying every label; an empty
+// value matches any value.
+func labelFilter(labels map[string]string) filters.Args {
+	args := filters.NewArgs()
+	for k, v := range labels {
+		if v == "" {
+			args.Add("label", k)
+		} else {
+			args.Add("label", k+"="+v)
+		}
+	}
+	return args
+}
+
+// List returns the objects of kind carrying all labels.
+func (d *docker) List(ctx context.Context, kind Kind, labels map[string]string) ([]Object, error) {
+	op := fmt.Sprintf("list %ss", kind)
+	f := labelFilter(labels)
+	var objs []Object
+	var err error
+	switch kind {
+	case Containers:
+		objs, err = d.listContainers(ctx, f)
+	case Networks:
+		objs, err = d.listNetworks(ctx, f)
+	case Volumes:
+		objs, err = d.listVolumes(ctx, f)
+	case Images:
+		objs, err = d.listImages(ctx, f)
+	default:
+		return nil, fmt.Errorf("%s: unknown kind %q", op, kind)
+	}
+	return objs, d.wrap(op, err)
+}
+
+func (d *docker) listContainers(ctx context.Context, f filters.Args) ([]Object, error) {
+	cs, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	objs := make([]Object, 0, len(cs))
+	for _, c := range cs {
+		name := ""
+		if len(c.Names) > 0 {
+			name = strings.TrimPrefix(c.Names[0], "/")
+		}
+		objs = append(objs, Object{Kind: Containers, ID: c.ID, Name: name, Labels: c.Labels,
+			State: string(c.State), Image: c.Image, Created: time.Unix(c.Created, 0)})
+	}
+	return objs, err
+}
+
+func (d *docker) listNetworks(ctx context.Context, f filters.Args) ([]Object, error) {
+	ns, err := d.cli.NetworkList(ctx, network.ListOptions{Filters: f})
+	objs := make([]Object, 0, len(ns))
+	for _, n := range ns {
+		objs = append(objs, Object{Kind: Networks, ID: n.ID, Name: n.Name, Labels: n.Labels, Created: n.Created})
+	}
+	return objs, err
+}
+
+func (d *docker) listVolumes(ctx context.Context, f filters.Args) ([]Object, error) {
+	vs, err := d.cli.VolumeList(ctx, volume.ListOptions{Filters: f})
+	objs := make([]Object, 0, len(vs.Volumes))
+	for _, v := range vs.Volumes {
+		created, _ := time.Parse(time.RFC3339, v.CreatedAt)
+		objs = append(objs, Object{Kind: Volumes, ID: v.Name, Name: v.Name, Labels: v.Labels, Created: created})
+	}
+	return objs, err
+}
+
+func (d *docker) listImages(ctx context.Context, f filters.Args) ([]Object, error) {
+	is, err := d.cli.ImageList(ctx, image.ListOptions{Filters: f})
+	objs := make([]Object, 0, len(is))
+	for _, i := range is {
+		name := ""
+		if len(i.RepoTags) > 0 {
+			name = i.RepoTags[0]
+		}
+		objs = append(objs, Object{Kind: Images, ID: i.ID, Name: name, Labels: i.Labels, Created: time.Unix(i.Created, 0)})
+	}
+	return objs, err
+}
+
+// Remove removes one object of kind.
+func (d *docker) Remove(ctx context.Context, kind Kind, id string, removeVolumes bool) error {
+	op := fmt.Sprintf("remove %s %q", kind, id)
+	var err error
+	switch kind {
+	case Containers:
+		err = d.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: removeVolumes})
+	case Networks:
+		err = d.cli.NetworkRemove(ctx, id)
+	case Volumes:
+		err = d.cli.VolumeRemove(ctx, id, false)
+	case Images:
+		return d.RemoveImage(ctx, id)
+	default:
+		return fmt.Errorf("%s: unknown kind %q", op, kind)
+	}
+	return d.wrap(op, err)
+}
