@@ -1,0 +1,59 @@
+// Package registry asks container registries (or their mirrors) which
+// manifest digest an image reference names, with the user's Docker
+// credentials, so devenv.lock pins every base image by digest.
+package registry
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/google/go-containerregistry/pkg/authn"
+	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
+)
+
+// Pinner resolves digests over the registry HTTP API.
+type Pinner struct {
+	// Keychain finds credentials; nil means the Docker config (~/.docker/config.json
+	// and its credential helpers) plus NGC_API_KEY for nvcr.io.
+	Keychain authn.Keychain
+}
+
+// Digest returns the digest the registry serves for ref (a tag or a digest).
+// For a multi-architecture image this is the index digest, so every platform
+// pulls the same pinned image.
+func (p Pinner) Digest(ctx context.Context, ref string) (string, error) {
+	r, err := name.ParseReference(ref, name.WeakValidation)
+	if err != nil {
+		return "", fmt.Errorf("%q is not an image reference: %w", ref, err)
+	}
+	kc := p.Keychain
+	if kc == nil {
+		kc = authn.NewMultiKeychain(ngcKeychain{}, authn.DefaultKeychain)
+	}
+	desc, err := remote.Head(r, remote.WithContext(ctx), remote.WithAuthFromKeychain(kc))
+	if err != nil {
+		return "", fmt.Errorf("registry %s: %w%s", r.Context().RegistryStr(), err, hint(r))
+	}
+	return desc.Digest.String(), nil
+}
+
+func hint(r name.Reference) string {
+	if r.Context().RegistryStr() == "nvcr.io" {
+		return " (log in with `docker login nvcr.io -u '$oauthtoken'` and your NGC API key, set NGC_API_KEY, or point `mirrors.registries` at a mirror)"
+	}
+	return " (check the name and tag, `docker login` to that registry, or set `mirrors.registries`)"
+}
+
+// ngcKeychain uses NGC_API_KEY for nvcr.io, as NGC's own tools do.
+type ngcKeychain struct{}
+
+func (ngcKeychain) Resolve(res authn.Resource) (authn.Authenticator, error) {
+	key := os.Getenv("NGC_API_KEY")
+	if key == "" || !strings.EqualFold(res.RegistryStr(), "nvcr.io") {
+		return authn.Anonymous, nil
+	}
+	return &authn.Basic{Username: "$oauthtoken", Password: key}, nil
+}
