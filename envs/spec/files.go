@@ -18,13 +18,13 @@ func (d *decoder) projectFile(n *yaml.Node, key, rel string) (string, bool) {
 	}
 	abs = filepath.Clean(abs)
 	if !d.inside(abs) {
-		d.errAt(n, "devenv reads only files inside the project so that every teammate gets the same result; copy the file into "+d.dir, "%s %q is outside the project directory", key, rel)
+		d.errAt(n, "devenv reads only files inside the project directory, so that every teammate gets the same result; copy the file into it", "%s %q is outside the project directory", key, rel)
 		return "", false
 	}
 	info, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		d.errAt(n, "create it or fix the path (paths are relative to "+d.dir+")", "%s %q does not exist", key, rel)
+		d.errAt(n, "create it or fix the path; paths are relative to the project directory (where devenv.yaml is)", "%s %q does not exist", key, rel)
 		return "", false
 	case err != nil:
 		d.errAt(n, "check its permissions", "%s %q cannot be read: %v", key, rel, err)

@@ -62,6 +62,8 @@ type loader struct {
 	services []*svcNodes
 	// compose lists, per service name found in the compose files, the file.
 	compose map[string]string
+	// emptyServices is set when services: is a map without entries.
+	emptyServices bool
 	// customAt is where each custom profile was defined.
 	customAt map[string]Location
 }
@@ -128,9 +130,9 @@ func (l *loader) run(data []byte) {
 		l.p.Pos[f.name] = posOf(f.key)
 	}
 	if _, ok := l.p.Pos["services"]; !ok || len(l.services) == 0 {
-		if ok {
+		if ok && (l.emptyServices || isNullServices(root)) {
 			l.d.errPos(l.p.Pos["services"], "add at least one service, e.g. spark: {profile: spark-rapids}", "services is empty")
-		} else {
+		} else if !ok {
 			l.d.errPos(Pos{Line: 1, Col: 1}, "add a services: map, e.g. services: {spark: {profile: spark-rapids}}", "services is required")
 		}
 	}
@@ -160,7 +162,7 @@ func (l *loader) checkVersion(root *yaml.Node) bool {
 		case err != nil || v < 1:
 			l.d.errAt(n, fmt.Sprintf("write version: %d", SchemaVersion), "version must be a schema version (1 or more), got %s", kindName(n))
 		case v > SchemaVersion:
-			l.d.errAt(n, "upgrade devenv", "this file was written for a newer devenv (schema version %d; this devenv reads up to %d); upgrade devenv", v, SchemaVersion)
+			l.d.errAt(n, fmt.Sprintf("this devenv reads schema version %d and older", SchemaVersion), "version %d is written for a newer devenv; upgrade devenv", v)
 			return false
 		default:
 			l.p.Version = v
@@ -195,7 +197,19 @@ func decodeName(d *decoder, l *loader, f field) {
 }
 
 func decodeServices(d *decoder, l *loader, f field) {
+	l.emptyServices = f.val.Kind == yaml.MappingNode && len(f.val.Content) == 0
 	for _, sf := range d.mapping(f.val, "services") {
 		l.services = append(l.services, d.decodeService(sf.name, sf.key, sf.val))
 	}
+}
+
+// isNullServices reports whether root has services: with no value.
+func isNullServices(root *yaml.Node) bool {
+	root = resolve(root)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "services" {
+			return isNull(root.Content[i+1])
+		}
+	}
+	return false
 }

@@ -101,10 +101,14 @@ func (d *decoder) mapping(n *yaml.Node, what string) []field {
 type handler[T any] func(d *decoder, t T, f field)
 
 // fields decodes a map whose keys are known in advance; unknown keys are
-// reported with the closest known key. Null values count as not written.
+// reported with the closest known key; keys starting with "x-" are left
+// to other tools. Null values count as not written.
 func fields[T any](d *decoder, n *yaml.Node, what string, known map[string]handler[T], t T) []field {
 	var done []field
 	for _, f := range d.mapping(n, what) {
+		if strings.HasPrefix(f.name, "x-") {
+			continue // extension keys, as in compose: for anchors and tools
+		}
 		h, ok := known[f.name]
 		if !ok {
 			d.unknownKey(f.key, what, keysOf(known))

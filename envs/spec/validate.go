@@ -160,6 +160,7 @@ func (l *loader) checkDependsOn() {
 			}
 			all := append(keysOf(names), keysOf(l.compose)...)
 			sort.Strings(all)
+			all = slices.Compact(all)
 			l.d.errAt(t.deps[i], "depends_on names a service of this file or of its compose files: "+strings.Join(all, ", "),
 				"%s depends on %q, which is not a service%s", t.what, dep, didYouMean(dep, all))
 		}
