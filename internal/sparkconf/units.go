@@ -1,0 +1,44 @@
+package sparkconf
+
+import (
+	"fmt"
+	"sort"
+)
+
+const (
+	mib = int64(1) << 20
+	gib = int64(1) << 30
+)
+
+// sparkSize writes bytes as Spark reads sizes: whole GiB as "Ng", else whole MiB as "Nm".
+func sparkSize(b int64) string {
+	if b%gib == 0 {
+		return fmt.Sprintf("%dg", b/gib)
+	}
+	return fmt.Sprintf("%dm", b/mib)
+}
+
+// roundDown rounds b down to whole GiB from 4 GiB up, else to whole MiB.
+func roundDown(b int64) int64 {
+	if b >= 4*gib {
+		return b / gib * gib
+	}
+	return b / mib * mib
+}
+
+// humanBytes writes b for people.
+func humanBytes(b int64) string {
+	if b >= gib && b%gib == 0 {
+		return fmt.Sprintf("%d GiB", b/gib)
+	}
+	return fmt.Sprintf("%d MiB", b/mib)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
