@@ -188,3 +188,20 @@ func healthConfig(h *Healthcheck) *container.HealthConfig {
 		Retries:     h.Retries,
 	}
 }
+
+// Validate reports every problem in spec that would stop Create, without
+// asking the engine.
+func (spec ContainerSpec) Validate() error {
+	_, err := toCreateRequest(spec)
+	return err
+}
+
+// GPUDeviceRequests returns the device requests Create sends for gpu, as
+// Inspect reports them back (nil when gpu is nil).
+func GPUDeviceRequests(gpu *GPURequest) ([]DeviceRequest, error) {
+	rs, err := deviceRequests(gpu)
+	if err != nil {
+		return nil, err
+	}
+	return fromDeviceRequests(rs), nil
+}

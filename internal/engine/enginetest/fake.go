@@ -1,0 +1,241 @@
+// Package enginetest provides an in-memory engine.Engine for unit tests of
+// the packages that drive the Docker Engine.
+package enginetest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// Call is one recorded method call.
+type Call struct {
+	Method string // e.g. "Create"
+	Arg    any    // the main argument: a ref, an id, a ContainerSpec, a BuildRequest, ...
+}
+
+// Fake is an in-memory engine.Engine. It keeps images, containers, networks
+// and volumes in maps, records every call, and behaves like the Docker
+// adapter in the ways callers depend on: names are unique (ErrConflict),
+// unknown ids are ErrNotFound, and, unless GPUs is true, starting a container
+// with a GPU request fails with ErrNoGPURuntime. Set the exported fields
+// before use; they are read under the Fake's lock.
+type Fake struct {
+	InfoValue     engine.Info                            // returned by Info
+	GPUs          bool                                   // the engine can provide GPUs
+	Fail          map[string]error                       // method name -> error it returns
+	PullProgress  []engine.Progress                      // reported by every Pull
+	BuildProgress []engine.Progress                      // reported by every Build
+	LogOutput     map[string]string                      // container name -> its stdout
+	ExecFunc      func(engine.ExecOptions) (int, string) // exit code and stdout of Exec; default 0, ""
+
+	mu      sync.Mutex
+	calls   []Call
+	nextID  int
+	objects map[engine.Kind]map[string]*object // kind -> id -> object
+}
+
+type object struct {
+	obj         engine.Object
+	state       engine.ContainerState
+	healthcheck bool
+}
+
+var _ engine.Engine = (*Fake)(nil)
+
+// New returns an empty Fake describing a Linux engine with API 1.41.
+func New() *Fake {
+	return &Fake{
+		InfoValue: engine.Info{ServerVersion: "20.10.24", APIVersion: "1.41", OSType: "linux",
+			NCPU: 8, MemTotal: 32 << 30, Runtimes: []string{"runc"}, DefaultRuntime: "runc"},
+		objects: map[engine.Kind]map[string]*object{},
+	}
+}
+
+// Calls returns the calls made so far, in order.
+func (f *Fake) Calls() []Call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+// CallsTo returns the calls made to method, in order.
+func (f *Fake) CallsTo(method string) []Call {
+	var out []Call
+	for _, c := range f.Calls() {
+		if c.Method == method {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// AddImage puts an image in the store as if it had been built or pulled, and
+// returns its id.
+func (f *Fake) AddImage(ref string, labels map[string]string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.add(engine.Images, ref, labels).obj.ID
+}
+
+// record notes a call and returns the error configured for it.
+func (f *Fake) record(method string, arg any) error {
+	f.calls = append(f.calls, Call{Method: method, Arg: arg})
+	return f.Fail[method]
+}
+
+func (f *Fake) add(kind engine.Kind, name string, labels map[string]string) *object {
+	f.nextID++
+	id := fmt.Sprintf("%s%064d", kind[:1], f.nextID)[:64]
+	o := &object{obj: engine.Object{Kind: kind, ID: id, Name: name, Labels: maps.Clone(labels), Created: time.Unix(int64(f.nextID), 0)}}
+	if f.objects[kind] == nil {
+		f.objects[kind] = map[string]*object{}
+	}
+	f.objects[kind][id] = o
+	return o
+}
+
+// find looks an object up by id, unique id prefix or name.
+func (f *Fake) find(kind engine.Kind, ref string) (*object, error) {
+	for id, o := range f.objects[kind] {
+		if id == ref || o.obj.Name == ref || (len(ref) >= 12 && strings.HasPrefix(id, ref)) {
+			return o, nil
+		}
+	}
+	return nil, fmt.Errorf("no %s %q: %w", kind, ref, engine.ErrNotFound)
+}
+
+// Info returns InfoValue.
+func (f *Fake) Info(ctx context.Context) (engine.Info, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.InfoValue, f.record("Info", nil)
+}
+
+// ImageExists reports whether AddImage, Pull or Build made ref.
+func (f *Fake) ImageExists(ctx context.Context, ref string) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.record("ImageExists", ref); err != nil {
+		return false, err
+	}
+	_, err := f.find(engine.Images, ref)
+	return err == nil, nil
+}
+
+// Pull reports PullProgress and adds ref to the images.
+func (f *Fake) Pull(ctx context.Context, ref string, progress func(engine.Progress)) error {
+	f.mu.Lock()
+	err := f.record("Pull", ref)
+	if err == nil {
+		if _, ferr := f.find(engine.Images, ref); ferr != nil {
+			f.add(engine.Images, ref, nil)
+		}
+	}
+	events := slices.Clone(f.PullProgress)
+	f.mu.Unlock()
+	report(events, progress)
+	return err
+}
+
+// Build reports BuildProgress, reads the context to its end, and adds an
+// image named by the first tag.
+func (f *Fake) Build(ctx context.Context, req engine.BuildRequest, progress func(engine.Progress)) (string, error) {
+	if req.Context != nil {
+		if _, err := io.Copy(io.Discard, req.Context); err != nil {
+			return "", fmt.Errorf("reading the build context: %w", err)
+		}
+	}
+	f.mu.Lock()
+	if err := f.record("Build", req); err != nil {
+		f.mu.Unlock()
+		return "", err
+	}
+	name := ""
+	if len(req.Tags) > 0 {
+		name = req.Tags[0]
+	}
+	id := f.add(engine.Images, name, req.Labels).obj.ID
+	events := slices.Clone(f.BuildProgress)
+	f.mu.Unlock()
+	report(events, progress)
+	return id, nil
+}
+
+func report(events []engine.Progress, progress func(engine.Progress)) {
+	if progress == nil {
+		return
+	}
+	for _, e := range events {
+		progress(e)
+	}
+}
+
+// RemoveImage removes an image by reference or id.
+func (f *Fake) RemoveImage(ctx context.Context, ref string) error {
+	return f.Remove(ctx, engine.Images, ref, false)
+}
+
+// EnsureNetwork returns the network's id, creating it when missing.
+func (f *Fake) EnsureNetwork(ctx context.Context, name string, labels map[string]string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.record("EnsureNetwork", name); err != nil {
+		return "", err
+	}
+	if o, err := f.find(engine.Networks, name); err == nil {
+		return o.obj.ID, nil
+	}
+	return f.add(engine.Networks, name, labels).obj.ID, nil
+}
+
+// EnsureVolume creates the volume when missing.
+func (f *Fake) EnsureVolume(ctx context.Context, name string, labels map[string]string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.record("EnsureVolume", name); err != nil {
+		return err
+	}
+	if _, err := f.find(engine.Volumes, name); err != nil {
+		o := f.add(engine.Volumes, name, labels)
+		delete(f.objects[engine.Volumes], o.obj.ID)
+		o.obj.ID = name
+		f.objects[engine.Volumes][name] = o
+	}
+	return nil
+}
+
+// List returns the objects of kind carrying all labels, oldest first.
+func (f *Fake) List(ctx context.Context, kind engine.Kind, labels map[string]string) ([]engine.Object, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.record("List", kind); err != nil {
+		return nil, err
+	}
+	var out []engine.Object
+	for _, o := range f.objects[kind] {
+		if hasLabels(o.obj.Labels, labels) {
+			out = append(out, o.obj)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out, nil
+}
+
+func hasLabels(have, want map[string]string) bool {
+	for k, v := range want {
+		got, ok := have[k]
+		if !ok || (v != "" && got != v) {
+			return false
+		}
+	}
+	return true
+}
