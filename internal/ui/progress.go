@@ -78,13 +78,13 @@ func describe(e engine.Progress) string {
 	case e.Stream != "":
 		return strings.TrimSpace(e.Stream)
 	case e.Total > 0:
-		return fmt.Sprintf("%s %s %s/%s", e.ID, e.Status, bytes(e.Current), bytes(e.Total))
+		return fmt.Sprintf("%s %s %s/%s", e.ID, e.Status, human(e.Current), human(e.Total))
 	default:
 		return strings.TrimSpace(e.ID + " " + e.Status)
 	}
 }
 
-func bytes(n int64) string {
+func human(n int64) string {
 	const unit = 1024
 	if n < unit {
 		return fmt.Sprintf("%dB", n)
