@@ -1,0 +1,167 @@
+package images
+
+import (
+	"archive/tar"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/go-multierror"
+)
+
+// entry is one file of a build context.
+type entry struct {
+	name   string // slash-separated path inside the context
+	typ    byte   // tar.TypeReg, tar.TypeDir or tar.TypeSymlink
+	mode   int64  // permission bits, normalized (0644, 0755)
+	link   string // symlink target
+	data   []byte // content held in memory, or
+	path   string // a local file streamed into the context
+	size   int64
+	sha256 string // declared content digest (artifacts); computed when empty
+}
+
+// digest returns the entry's content sha256, reading its file when needed.
+func (e entry) digest() (string, error) {
+	if e.sha256 != "" {
+		return e.sha256, nil
+	}
+	if e.path == "" {
+		sum := sha256.Sum256(e.data)
+		return hex.EncodeToString(sum[:]), nil
+	}
+	f, err := os.Open(e.path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("reading %s: %w", e.path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// fileMode normalizes permission bits the way git does: executable or not.
+func fileMode(m os.FileMode) int64 {
+	if m&0o111 != 0 {
+		return 0o755
+	}
+	return 0o644
+}
+
+// generatedEntries lists the declared inputs of a template-built image, with
+// the rendered Dockerfile first.
+func generatedEntries(in Input, r *recipe, dockerfile []byte) ([]entry, error) {
+	var errs *multierror.Error
+	out := []entry{{name: dockerfileName, typ: tar.TypeReg, mode: 0o644, data: dockerfile}}
+	for _, f := range in.Files {
+		st, err := os.Stat(f.Path)
+		if err != nil {
+			errs = multierror.Append(errs, fmt.Errorf("service %q: artifact %s: %w; run `devenv lock` to download it again", in.Service, f.Name, err))
+			continue
+		}
+		mode := int64(0o644)
+		if f.Mode != 0 {
+			mode = fileMode(f.Mode)
+		}
+		out = append(out, entry{name: artifactDir + "/" + f.Name, typ: tar.TypeReg, mode: mode,
+			path: f.Path, size: st.Size(), sha256: f.SHA256})
+	}
+	for name, data := range in.Extra {
+		mode := int64(0o644)
+		if bytes.HasPrefix(data, []byte("#!")) {
+			mode = 0o755
+		}
+		out = append(out, entry{name: extraDir + "/" + name, typ: tar.TypeReg, mode: mode, data: data})
+	}
+	if in.RequirementsPath != "" {
+		data, err := os.ReadFile(projectPath(in, in.RequirementsPath))
+		if err != nil {
+			errs = multierror.Append(errs, fmt.Errorf("service %q: requirements file: %w; fix requirements: in devenv.yaml", in.Service, err))
+		}
+		out = append(out, entry{name: requirementsName, typ: tar.TypeReg, mode: 0o644, data: data})
+	}
+	for i, c := range in.Resolved.CACerts {
+		data, err := readCert(projectPath(in, c))
+		if err != nil {
+			errs = multierror.Append(errs, fmt.Errorf("service %q: CA certificate: %w", in.Service, err))
+		}
+		out = append(out, entry{name: certDir + "/" + r.Certs[i], typ: tar.TypeReg, mode: 0o644, data: data})
+	}
+	sort.Slice(out[1:], func(i, j int) bool { return out[1+i].name < out[1+j].name })
+	return out, errs.ErrorOrNil()
+}
+
+// projectPath resolves a project-relative path.
+func projectPath(in Input, p string) string {
+	if filepath.IsAbs(p) || in.ProjectDir == "" {
+		return p
+	}
+	return filepath.Join(in.ProjectDir, filepath.FromSlash(p))
+}
+
+// readCert reads a CA certificate and checks that it is PEM, which
+// update-ca-certificates requires.
+func readCert(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Contains(data, []byte("-----BEGIN CERTIFICATE-----")) {
+		return nil, fmt.Errorf("%s is not a PEM certificate; convert it with `openssl x509 -inform der -in %s -out cert.pem`", path, path)
+	}
+	return data, nil
+}
+
+// writeTar writes entries as a tar stream with fixed owners and times, so
+// the same inputs always give the same bytes.
+func writeTar(w io.Writer, entries []entry) error {
+	tw := tar.NewWriter(w)
+	for _, e := range entries {
+		if err := writeEntry(tw, e); err != nil {
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+func writeEntry(tw *tar.Writer, e entry) error {
+	hdr := &tar.Header{Name: e.name, Typeflag: e.typ, Mode: e.mode, Linkname: e.link, Format: tar.FormatPAX}
+	switch {
+	case e.typ == tar.TypeDir:
+		hdr.Name += "/"
+	case e.typ == tar.TypeReg && e.path == "":
+		hdr.Size = int64(len(e.data))
+	case e.typ == tar.TypeReg:
+		hdr.Size = e.size
+	}
+	if err := tw.WriteHeader(hdr); err != nil {
+		return fmt.Errorf("writing %s to the build context: %w", e.name, err)
+	}
+	if e.typ != tar.TypeReg {
+		return nil
+	}
+	if e.path == "" {
+		_, err := tw.Write(e.data)
+		return err
+	}
+	return copyFile(tw, e)
+}
+
+func copyFile(w io.Writer, e entry) error {
+	f, err := os.Open(e.path)
+	if err != nil {
+		return fmt.Errorf("build context: %w", err)
+	}
+	defer f.Close()
+	if _, err := io.CopyN(w, f, e.size); err != nil {
+		return fmt.Errorf("build context: copying %s: %w (did the file change during the build?)", e.path, err)
+	}
+	return nil
+}

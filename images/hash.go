@@ -1,0 +1,150 @@
+package images
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"hash"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// hashVersion changes whenever the hashing scheme does, so old images are
+// not mistaken for new ones.
+const hashVersion = "devenv-images-hash/v1"
+
+// Hash returns the content hash (64 hex digits) of every input of the
+// service's image: the template text, the base digest, the artifacts'
+// sha256s, the generated files, the requirements file, the custom apt, pip,
+// env and CA certificates, the Jupyter flag, and for a user's Dockerfile its
+// whole filtered context. It does not depend on map order, file times, where
+// the files lie, or which mirror serves the base image or PyPI, so it is the
+// same on every machine.
+func Hash(in Input) (string, error) {
+	h := newHasher()
+	h.field("version", hashVersion)
+	h.field("profile", in.Resolved.Profile)
+	h.field("base", baseDigest(in.Base))
+	if !in.needsBuild() {
+		return h.sum(), nil
+	}
+	if in.UserDockerfile != "" {
+		return hashUserContext(h, in)
+	}
+	return hashGenerated(h, in)
+}
+
+func hashUserContext(h *hasher, in Input) (string, error) {
+	entries, err := userEntries(in.UserDockerfile)
+	if err != nil {
+		return "", err
+	}
+	h.field("dockerfile", baseName(in.UserDockerfile))
+	if err := h.entries(entries); err != nil {
+		return "", err
+	}
+	return h.sum(), nil
+}
+
+func hashGenerated(h *hasher, in Input) (string, error) {
+	src, err := templateSource(in.Resolved.Profile)
+	if err != nil {
+		return "", err
+	}
+	h.field("template", string(src))
+	// The Dockerfile as rendered without mirror-specific values.
+	canon := in
+	canon.Base = baseDigest(in.Base)
+	canon.PipIndexURL = ""
+	r, err := newRecipe(canon)
+	if err != nil {
+		return "", err
+	}
+	dockerfile, err := renderRecipe(r, in.Service)
+	if err != nil {
+		return "", err
+	}
+	h.field("dockerfile", string(dockerfile))
+	h.list("apt", in.Resolved.Apt)
+	h.list("pip", in.Resolved.Pip)
+	h.list("env", sortedEnv(in.Resolved.Env))
+	h.field("jupyter", strconv.FormatBool(in.Jupyter))
+	entries, err := generatedEntries(canon, r, dockerfile)
+	if err != nil {
+		return "", err
+	}
+	if err := h.entries(entries[1:]); err != nil { // [0] is the Dockerfile, hashed above
+		return "", err
+	}
+	return h.sum(), nil
+}
+
+// baseDigest returns the digest of a pinned reference ("sha256:..."), which
+// does not change with the mirror it is pulled through; an unpinned
+// reference is returned whole.
+func baseDigest(ref string) string {
+	if _, d, ok := strings.Cut(ref, "@"); ok {
+		return d
+	}
+	return ref
+}
+
+func baseName(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	return p[strings.LastIndex(p, "/")+1:]
+}
+
+func sortedEnv(env map[string]string) []string {
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// hasher writes length-prefixed fields so that no two different inputs give
+// the same byte stream.
+type hasher struct{ h hash.Hash }
+
+func newHasher() *hasher { return &hasher{h: sha256.New()} }
+
+func (x *hasher) field(name, value string) {
+	x.raw(name)
+	x.raw(value)
+}
+
+func (x *hasher) raw(s string) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+	x.h.Write(n[:])
+	x.h.Write([]byte(s))
+}
+
+func (x *hasher) list(name string, values []string) {
+	x.field(name, strconv.Itoa(len(values)))
+	for _, v := range values {
+		x.raw(v)
+	}
+}
+
+// entries hashes each context entry's name, type, mode, link and content.
+func (x *hasher) entries(entries []entry) error {
+	x.field("entries", strconv.Itoa(len(entries)))
+	for _, e := range entries {
+		x.raw(e.name)
+		x.raw(string(e.typ) + strconv.FormatInt(e.mode, 8) + e.link)
+		if e.typ != '0' {
+			continue
+		}
+		d, err := e.digest()
+		if err != nil {
+			return err
+		}
+		x.raw(d)
+	}
+	return nil
+}
+
+func (x *hasher) sum() string { return hex.EncodeToString(x.h.Sum(nil)) }
