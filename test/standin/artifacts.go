@@ -1,0 +1,254 @@
+package standin
+
+import (
+	"bytes"
+	"net"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/go-multierror"
+)
+
+// ArtifactServer is an HTTP server on 127.0.0.1 with a Maven repository
+// layout under /maven2 and the Apache archive layout under /apache, serving
+// generated stand-ins of the Spark distributions and RAPIDS jars devenv
+// downloads. Paths given to its methods are server paths such as
+// SparkPath and RapidsPath return, with or without a leading slash.
+type ArtifactServer struct {
+	t        testing.TB
+	url      string
+	files    map[string][]byte // server path -> content, checksum files included
+	sums     map[string]string // checksum file path -> path of the file it checks
+	mu       sync.Mutex
+	corrupt  map[string]bool
+	requests []string
+}
+
+// Artifacts starts an artifact server with the given options and closes it
+// at cleanup. Without options it serves Spark 3.5.6 for Scala 2.12 and 2.13
+// and RAPIDS 25.06.0 for both Scalas, without classifier and as cuda12.
+func Artifacts(t testing.TB, opts ...ArtifactOption) *ArtifactServer {
+	t.Helper()
+	cfg := defaultArtifactConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &ArtifactServer{t: t, files: map[string][]byte{}, sums: map[string]string{}, corrupt: map[string]bool{}}
+	if err := s.populate(cfg); err != nil {
+		t.Fatalf("standin: Artifacts options: %v", err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("standin: artifact server cannot listen on 127.0.0.1: %v", err)
+	}
+	srv := &http.Server{Handler: s}
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	s.url = "http://" + l.Addr().String()
+	return s
+}
+
+// URL is the server's base URL, "http://127.0.0.1:PORT".
+func (s *ArtifactServer) URL() string { return s.url }
+
+// MavenURL is the value for devenv.yaml's mirrors.maven.
+func (s *ArtifactServer) MavenURL() string { return s.url + "/maven2" }
+
+// ApacheURL is the value for devenv.yaml's mirrors.apache.
+func (s *ArtifactServer) ApacheURL() string { return s.url + "/apache" }
+
+// Paths lists every served path, checksum files included, sorted.
+func (s *ArtifactServer) Paths() []string {
+	paths := make([]string, 0, len(s.files))
+	for p := range s.files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// SHA256 is the lower-case hex sha256 of the file served at path: what
+// devenv should record in devenv.lock. It fails the test for an unknown path.
+func (s *ArtifactServer) SHA256(path string) string {
+	s.t.Helper()
+	return sha256Hex(s.content(path))
+}
+
+// Content is the bytes served at path. It fails the test for an unknown path.
+func (s *ArtifactServer) Content(path string) []byte {
+	s.t.Helper()
+	return bytes.Clone(s.content(path))
+}
+
+func (s *ArtifactServer) content(path string) []byte {
+	s.t.Helper()
+	b, ok := s.files[cleanPath(path)]
+	if !ok {
+		s.t.Fatalf("standin: the artifact server has no %q; it serves:\n  %s", path, strings.Join(s.Paths(), "\n  "))
+	}
+	return b
+}
+
+// Corrupt makes the checksum files of path (.sha512 or .sha1) announce a
+// wrong digest from now on, while the file itself is served unchanged: the
+// negative test for devenv's checksum verification.
+func (s *ArtifactServer) Corrupt(path string) {
+	s.t.Helper()
+	s.content(path) // fail on unknown paths
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.corrupt[cleanPath(path)] = true
+}
+
+// Requests lists the URL paths of every request received so far, in order,
+// including those answered 404.
+func (s *ArtifactServer) Requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.requests...)
+}
+
+// ServeHTTP answers GET and HEAD for the served paths.
+func (s *ArtifactServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.requests = append(s.requests, r.URL.Path)
+	s.mu.Unlock()
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		http.Error(w, "the artifact stand-in serves GET and HEAD only", http.StatusMethodNotAllowed)
+		return
+	}
+	p := cleanPath(r.URL.Path)
+	body, ok := s.files[p]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if target, isSum := s.sums[p]; isSum && s.isCorrupt(target) {
+		body = s.checksumFile(p, append(bytes.Clone(s.files[target]), "corrupted by the test"...))
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	http.ServeContent(w, r, p, archiveTime, bytes.NewReader(body))
+}
+
+func (s *ArtifactServer) isCorrupt(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.corrupt[path]
+}
+
+func cleanPath(p string) string { return strings.TrimPrefix(p, "/") }
+
+var (
+	sparkVersionRE  = regexp.MustCompile(`^[34]\.\d+\.\d+$`)
+	rapidsVersionRE = regexp.MustCompile(`^\d{2}\.\d{2}\.\d+$`)
+	classifierRE    = regexp.MustCompile(`^[a-z0-9-]*$`)
+)
+
+// populate generates every file the options ask for, reporting all invalid
+// options at once.
+func (s *ArtifactServer) populate(cfg artifactConfig) error {
+	var errs *multierror.Error
+	for _, sc := range cfg.scala {
+		if sc != "2.12" && sc != "2.13" {
+			errs = multierror.Append(errs, errorf("Scala %q: want 2.12 or 2.13", sc))
+		}
+	}
+	for _, v := range cfg.spark {
+		errs = multierror.Append(errs, s.addSpark(cfg, v))
+	}
+	for _, v := range cfg.rapids {
+		errs = multierror.Append(errs, s.addRapids(cfg, v))
+	}
+	for _, c := range cfg.maven {
+		coord, err := parseMavenCoord(c)
+		if err != nil {
+			errs = multierror.Append(errs, err)
+			continue
+		}
+		errs = multierror.Append(errs, s.addJar(coord))
+	}
+	errs = multierror.Append(errs, s.addMavenMetadata())
+	return errs.ErrorOrNil()
+}
+
+func (s *ArtifactServer) addSpark(cfg artifactConfig, version string) error {
+	if !sparkVersionRE.MatchString(version) {
+		return errorf("Spark version %q: want 3.x.y or 4.x.y", version)
+	}
+	var errs *multierror.Error
+	served := 0
+	for _, sc := range cfg.scala {
+		if !sparkScalaSupported(version, sc) {
+			continue
+		}
+		d := sparkDist{Version: version, Scala: sc}
+		data, err := d.tgz()
+		if err != nil {
+			errs = multierror.Append(errs, err)
+			continue
+		}
+		p := "apache/" + d.Path()
+		s.files[p] = data
+		s.files[p+".sha512"] = []byte(sha512File(cfg.sha512Format, d.Base()+".tgz", data))
+		s.sums[p+".sha512"] = p
+		served++
+	}
+	if served == 0 && errs == nil {
+		errs = multierror.Append(errs, errorf("Spark %s: Apache builds it for none of Scala %v (Spark 3 has 2.12 and 2.13, Spark 4 only 2.13)", version, cfg.scala))
+	}
+	return errs.ErrorOrNil()
+}
+
+func (s *ArtifactServer) addRapids(cfg artifactConfig, version string) error {
+	if !rapidsVersionRE.MatchString(version) {
+		return errorf("RAPIDS version %q: want YY.MM.P, e.g. 25.06.0", version)
+	}
+	var errs *multierror.Error
+	for _, cl := range cfg.classifiers {
+		if !classifierRE.MatchString(cl) {
+			errs = multierror.Append(errs, errorf("RAPIDS jar classifier %q: want lower-case letters, digits and dashes, e.g. cuda12", cl))
+			continue
+		}
+		for _, sc := range cfg.scala {
+			if sc == "2.12" || sc == "2.13" {
+				errs = multierror.Append(errs, s.addJar(rapidsCoord(sc, version, cl)))
+			}
+		}
+	}
+	return errs.ErrorOrNil()
+}
+
+// addJar serves a small valid jar for coord with its Maven .sha1.
+func (s *ArtifactServer) addJar(c mavenCoord) error {
+	props := entry{Name: c.Artifact + "-version-info.properties", Body: "version=" + c.Version + "\nclassifier=" + c.Classifier + "\nnote=devenv test stand-in\n"}
+	if strings.HasPrefix(c.Artifact, "rapids-4-spark_") {
+		props.Name = "rapids4spark-version-info.properties"
+	}
+	data, err := jar(c.Group+":"+c.Artifact+" (devenv stand-in)", c.Version, props)
+	if err != nil {
+		return errorf("generating %s: %v", c.Path(), err)
+	}
+	p := "maven2/" + c.Path()
+	s.files[p] = data
+	s.files[p+".sha1"] = []byte(sha1File(data))
+	s.sums[p+".sha1"] = p
+	return nil
+}
+
+// checksumFile is the content of the checksum file sumPath for data.
+func (s *ArtifactServer) checksumFile(sumPath string, data []byte) []byte {
+	if strings.HasSuffix(sumPath, ".sha1") {
+		return []byte(sha1File(data))
+	}
+	// Keep the layout of the file being replaced.
+	format := SHA512Coreutils
+	if bytes.Contains(s.files[sumPath], []byte(": ")) {
+		format = SHA512GPG
+	}
+	name := s.sums[sumPath][strings.LastIndex(s.sums[sumPath], "/")+1:]
+	return []byte(sha512File(format, name, data))
+}

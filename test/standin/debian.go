@@ -1,0 +1,159 @@
+package standin
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/client"
+	"github.com/docker/docker/pkg/jsonmessage"
+)
+
+// DebianRef is the engine reference of the Debian base image stand-in.
+const DebianRef = "devenv-standin/debian:bookworm"
+
+const (
+	debianSuite   = "bookworm"
+	debianTarball = "debian-bookworm-minbase.tar"
+	debianLock    = "debian-bookworm.lock"
+)
+
+// Debian makes sure the engine holds DebianRef, a minimal Debian bookworm
+// (debootstrap --variant=minbase --include=ca-certificates) with
+// CMD ["/bin/bash"], and returns that reference. The root file system
+// tarball is kept in CacheDir, and nothing is done when the engine already
+// has the image, so only the first run pays for debootstrap (about 40 s).
+// Concurrent callers, in this or other processes, are serialised with a file
+// lock. It fails the test when debootstrap is missing or fails.
+func Debian(t testing.TB) string {
+	t.Helper()
+	cli := Docker(t)
+	ctx := context.Background()
+	if imageExists(ctx, cli, DebianRef) {
+		return DebianRef
+	}
+	dir := CacheDir(t)
+	release, err := lockFile(filepath.Join(dir, debianLock))
+	if err != nil {
+		t.Fatalf("standin: %v", err)
+	}
+	defer release()
+	if imageExists(ctx, cli, DebianRef) { // another process imported it while we waited
+		return DebianRef
+	}
+	tarPath := filepath.Join(dir, debianTarball)
+	if _, err := os.Stat(tarPath); err != nil {
+		start := time.Now()
+		if err := buildDebianTarball(ctx, dir, tarPath); err != nil {
+			t.Fatalf("standin: %v", err)
+		}
+		t.Logf("standin: debootstrap %s and tar into %s took %s", debianSuite, tarPath, time.Since(start).Round(time.Millisecond))
+	}
+	start := time.Now()
+	if err := importTarball(ctx, cli, tarPath, DebianRef); err != nil {
+		t.Fatalf("standin: %v", err)
+	}
+	t.Logf("standin: importing %s as %s took %s", tarPath, DebianRef, time.Since(start).Round(time.Millisecond))
+	return DebianRef
+}
+
+func imageExists(ctx context.Context, cli *client.Client, ref string) bool {
+	_, err := cli.ImageInspect(ctx, ref)
+	return err == nil
+}
+
+// buildDebianTarball runs debootstrap into a scratch directory next to
+// tarPath, tars the result and renames it into place, so that an interrupted
+// run never leaves a half-written tarball that later runs would trust.
+func buildDebianTarball(ctx context.Context, dir, tarPath string) error {
+	debootstrap, err := findDebootstrap()
+	if err != nil {
+		return err
+	}
+	if os.Geteuid() != 0 {
+		return errorf("debootstrap must run as root to build the Debian stand-in; run the end-to-end tests as root (as CI does)")
+	}
+	scratch, err := os.MkdirTemp(dir, "debootstrap-")
+	if err != nil {
+		return errorf("cannot create a scratch directory in %s: %v", dir, err)
+	}
+	defer removeRootfs(scratch)
+	rootfs := filepath.Join(scratch, "rootfs")
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
+	defer cancel()
+	if err := runTool(ctx, debootstrap, "--variant=minbase", "--include=ca-certificates", debianSuite, rootfs); err != nil {
+		return errorf("%v\nThe debootstrap log is %s/debootstrap/debootstrap.log (kept only while the scratch directory exists); check that deb.debian.org is reachable", err, rootfs)
+	}
+	tmp := tarPath + ".tmp"
+	if err := runTool(ctx, "tar", "--numeric-owner", "-C", rootfs, "-cf", tmp, "."); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, tarPath); err != nil {
+		_ = os.Remove(tmp)
+		return errorf("cannot move %s into place: %v", tmp, err)
+	}
+	return nil
+}
+
+func findDebootstrap() (string, error) {
+	if p, err := exec.LookPath("debootstrap"); err == nil {
+		return p, nil
+	}
+	for _, p := range []string{"/usr/sbin/debootstrap", "/sbin/debootstrap"} {
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", errorf("debootstrap is not installed; the Debian base image stand-in is built with it: run `apt-get install debootstrap` (the CI script does)")
+}
+
+// runTool runs a command and, when it fails, returns an error holding the
+// command line and the end of its output.
+func runTool(ctx context.Context, name string, args ...string) error {
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	if err := cmd.Run(); err != nil {
+		return errorf("`%s %s` failed: %v\n%s", name, strings.Join(args, " "), err, lastLines(out.String(), 20))
+	}
+	return nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// importTarball imports a root file system tarball into the engine as ref,
+// with CMD ["/bin/bash"].
+func importTarball(ctx context.Context, cli *client.Client, tarPath, ref string) error {
+	f, err := os.Open(tarPath)
+	if err != nil {
+		return errorf("cannot open %s: %v", tarPath, err)
+	}
+	defer f.Close()
+	rc, err := cli.ImageImport(ctx, image.ImportSource{Source: f, SourceName: "-"}, ref,
+		image.ImportOptions{Changes: []string{`CMD ["/bin/bash"]`}, Message: "devenv test stand-in"})
+	if err != nil {
+		return errorf("the engine refused to import %s as %s: %v", tarPath, ref, err)
+	}
+	defer rc.Close()
+	if err := jsonmessage.DisplayJSONMessagesStream(rc, &bytes.Buffer{}, 0, false, nil); err != nil {
+		return errorf("importing %s as %s failed: %v; delete the tarball to rebuild it if it is damaged", tarPath, ref, err)
+	}
+	if !imageExists(ctx, cli, ref) {
+		return errorf("the engine reported no error importing %s, yet has no image %s", tarPath, ref)
+	}
+	return nil
+}
