@@ -1,0 +1,33 @@
+package spec
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+//go:embed starters/*.yaml.tmpl
+var starterFS embed.FS
+
+var starters = template.Must(template.ParseFS(starterFS, "starters/*.yaml.tmpl"))
+
+// Starter returns the commented devenv.yaml that devenv init writes for a
+// project called name, using one built-in profile ("" means spark-rapids).
+func Starter(name, profile string) ([]byte, error) {
+	if profile == "" {
+		profile = BuiltinProfiles[0]
+	}
+	if !isBuiltin(profile) {
+		return nil, fmt.Errorf("no starter for profile %q%s; choose one of: %s", profile, didYouMean(profile, BuiltinProfiles), strings.Join(BuiltinProfiles, ", "))
+	}
+	if !projectNameRE.MatchString(name) {
+		return nil, fmt.Errorf("project name %q is not valid; use lower-case letters, digits, '-' and '_', e.g. %q", name, DockerName(name))
+	}
+	var b bytes.Buffer
+	if err := starters.ExecuteTemplate(&b, profile+".yaml.tmpl", map[string]string{"Name": name}); err != nil {
+		return nil, fmt.Errorf("starter for %s: %w", profile, err)
+	}
+	return b.Bytes(), nil
+}
