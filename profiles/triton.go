@@ -1,0 +1,73 @@
+package profiles
+
+import (
+	"fmt"
+	"strings"
+)
+
+// resolveTriton picks a Triton Inference Server -py3 release: the newest one
+// matching the release, CUDA and Python asked for.
+func (c *Catalog) resolveTriton(req Request) (Resolved, error) {
+	err := notApplicable(Triton, map[string]string{"spark": req.Spark, "rapids": req.Rapids, "scala": req.Scala, "java": req.Java})
+	if err != nil {
+		return Resolved{}, err
+	}
+	rels := c.file.Triton.Releases
+	var known []string
+	var cands []*tritonRel
+	for i := range rels {
+		known = append(known, rels[i].Release)
+		if matchesPrefix(rels[i].Release, req.Release) {
+			cands = append(cands, &rels[i])
+		}
+	}
+	if len(cands) == 0 {
+		return Resolved{}, resolveErr("release",
+			fmt.Sprintf("Triton release %s is not in devenv's catalog (it knows %s)", req.Release, strings.Join(known, ", ")),
+			"closest: %s", orList(closestReleases(known, req.Release)))
+	}
+	for i := len(cands) - 1; i >= 0; i-- {
+		r := cands[i]
+		if matchesPrefix(r.Toolkit, req.CUDA) && matchesPrefix(r.Python, req.Python) {
+			return c.buildTriton(req, r), nil
+		}
+	}
+	return Resolved{}, explainTriton(req, cands)
+}
+
+func explainTriton(req Request, cands []*tritonRel) error {
+	r := cands[len(cands)-1]
+	field, want, have := "cuda", req.CUDA, r.Toolkit
+	if matchesPrefix(r.Toolkit, req.CUDA) {
+		field, want, have = "python", req.Python, r.Python
+	}
+	var with []string
+	for _, x := range cands {
+		if field == "cuda" && matchesPrefix(x.Toolkit, want) || field == "python" && matchesPrefix(x.Python, want) {
+			with = append(with, x.Release)
+		}
+	}
+	hint := fmt.Sprintf("use %s: %s", field, have)
+	if len(with) > 0 {
+		hint += ", or release " + orList(with)
+	}
+	return resolveErr(field, fmt.Sprintf("Triton %s has %s %s, not %s", r.Release, strings.ToUpper(field[:1])+field[1:], have, want), "%s", hint)
+}
+
+func (c *Catalog) buildTriton(req Request, r *tritonRel) Resolved {
+	t := c.toolkit[r.Toolkit]
+	out := Resolved{Profile: Triton, Release: r.Release, CUDA: r.Toolkit, Python: r.Python,
+		BaseImage: expand(c.file.Images.Triton, map[string]string{"release": r.Release}),
+		Requires:  Requirements{MinDriver: t.MinDriver, CUDA: majorMinor(r.Toolkit), MinComputeCapability: r.MinComputeCapability}}
+	if req.Release != r.Release {
+		out.Notes = append(out.Notes, fmt.Sprintf("release: newest Triton release%s is %s", matching(req.Release), r.Release))
+	}
+	if major(t.MinDriver) != r.DocMinDriver {
+		out.Notes = append(out.Notes, fmt.Sprintf("driver: Triton %s release notes say %s or later, but its CUDA %s needs %s (CUDA toolkit release notes); devenv requires %s",
+			r.Release, r.DocMinDriver, r.CUDA, t.MinDriver, t.MinDriver))
+	}
+	if r.Unsure || t.Unsure {
+		out.Notes = append(out.Notes, fmt.Sprintf("catalog: Triton %s data is marked unsure; check its release notes (rel-%s)", r.Release, strings.ReplaceAll(r.Release, ".", "-")))
+	}
+	return out
+}
