@@ -1,0 +1,188 @@
+package standin
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Result is what a devenv run produced.
+type Result struct {
+	Stdout, Stderr string
+	// Code is the exit status; a run ended by a signal it did not handle
+	// reports 128+signal, as a shell does (130 for SIGINT).
+	Code int
+}
+
+var built struct {
+	sync.Mutex
+	path string
+	err  error
+}
+
+// Devenv builds the devenv binary once per test process (go build -o ...
+// ./cmd/devenv in the module root, found by walking up from the working
+// directory to go.mod) and returns its path. It fails the test, with the
+// compiler's output, when the build fails.
+func Devenv(t testing.TB) string {
+	t.Helper()
+	built.Lock()
+	defer built.Unlock()
+	if built.path == "" && built.err == nil {
+		built.path, built.err = buildFromWorkingDir()
+	}
+	if built.err != nil {
+		t.Fatalf("standin: %v", built.err)
+	}
+	return built.path
+}
+
+func buildFromWorkingDir() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", errorf("cannot read the working directory: %v", err)
+	}
+	root, err := findModuleRoot(wd)
+	if err != nil {
+		return "", err
+	}
+	cache, err := cacheDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(root))
+	out := filepath.Join(cache, "bin", "devenv-"+hex.EncodeToString(sum[:6]))
+	return out, buildDevenv(root, out)
+}
+
+// ModuleRoot returns the directory holding the go.mod that encloses the
+// test's working directory.
+func ModuleRoot(t testing.TB) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("standin: cannot read the working directory: %v", err)
+	}
+	root, err := findModuleRoot(wd)
+	if err != nil {
+		t.Fatalf("standin: %v", err)
+	}
+	return root
+}
+
+// findModuleRoot walks up from dir to the first directory holding go.mod.
+func findModuleRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", errorf("cannot make %s absolute: %v", dir, err)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !st.IsDir() {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", errorf("no go.mod in %s or any directory above it; run the end-to-end tests from inside the devenv module (go test ./test/...)", dir)
+		}
+	}
+}
+
+// buildDevenv runs go build for ./cmd/devenv in root and moves the binary to
+// out atomically, so that a concurrent test process never runs half a file.
+func buildDevenv(root, out string) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return errorf("cannot create %s: %v", filepath.Dir(out), err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".tmp-")
+	if err != nil {
+		return errorf("cannot create a temporary file next to %s: %v", out, err)
+	}
+	_ = tmp.Close()
+	defer os.Remove(tmp.Name())
+	start := time.Now()
+	cmd := exec.Command(goTool(), "build", "-o", tmp.Name(), "./cmd/devenv")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_CFLAGS="+strings.TrimSpace(os.Getenv("CGO_CFLAGS")+" -Wno-deprecated-declarations"))
+	output, err := cmd.CombinedOutput()
+	if err != nil {
+		return errorf("building devenv failed (`go build -o %s ./cmd/devenv` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build ./cmd/devenv",
+			tmp.Name(), root, time.Since(start).Round(time.Millisecond), err, strings.TrimSpace(string(output)), root)
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return errorf("cannot move the devenv binary to %s: %v", out, err)
+	}
+	return nil
+}
+
+// goTool is the go command of PATH, else the toolchain's own.
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return filepath.Join(runtime.GOROOT(), "bin", "go")
+}
+
+// Run runs the devenv binary (built by Devenv) in dir with args. env holds
+// KEY=value entries added to the test process's environment (later entries
+// win). A non-zero exit is not a failure: it is reported in Result.Code.
+func Run(t testing.TB, dir string, env []string, args ...string) Result {
+	t.Helper()
+	return RunContext(context.Background(), t, dir, env, args...)
+}
+
+// RunContext is Run with a context: when ctx ends, devenv receives SIGINT
+// (as from Ctrl-C) and gets 30 seconds to exit before it is killed; the
+// Result holds the exit code it chose, 130 when it did not handle the signal.
+func RunContext(ctx context.Context, t testing.TB, dir string, env []string, args ...string) Result {
+	t.Helper()
+	bin := Devenv(t)
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 30 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
+	res.Code, err = exitCode(cmd, err)
+	if err != nil {
+		t.Fatalf("standin: running devenv %s in %s: %v", strings.Join(args, " "), dir, err)
+	}
+	t.Logf("standin: devenv %s (in %s) exited %d after %s", strings.Join(args, " "), dir, res.Code, time.Since(start).Round(time.Millisecond))
+	return res
+}
+
+// exitCode turns cmd.Run's error into an exit status; other errors (the
+// binary could not start, output copying failed) are returned.
+func exitCode(cmd *exec.Cmd, err error) (int, error) {
+	if err == nil {
+		return 0, nil
+	}
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) {
+		if cmd.ProcessState != nil && errors.Is(err, exec.ErrWaitDelay) {
+			return statusCode(cmd.ProcessState), nil
+		}
+		return 0, err
+	}
+	return statusCode(exitErr.ProcessState), nil
+}
+
+func statusCode(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
