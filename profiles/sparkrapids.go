@@ -53,9 +53,11 @@ var sparkRapidsSteps = []sparkRapidsStep{
 	{func(r Request) bool { return true }, keepJar, (*Catalog).explainJar},
 }
 
-func keepRapids(_ *Catalog, req Request, x combo) bool { return matchesPrefix(x.rel.Version, req.Rapids) }
-func keepSpark(_ *Catalog, req Request, x combo) bool  { return matchesPrefix(x.spark, req.Spark) }
-func keepScala(_ *Catalog, req Request, x combo) bool  { return x.scala == req.Scala }
+func keepRapids(_ *Catalog, req Request, x combo) bool {
+	return matchesPrefix(x.rel.Version, req.Rapids)
+}
+func keepSpark(_ *Catalog, req Request, x combo) bool { return matchesPrefix(x.spark, req.Spark) }
+func keepScala(_ *Catalog, req Request, x combo) bool { return x.scala == req.Scala }
 
 func keepJava(c *Catalog, req Request, x combo) bool {
 	j, err := strconv.Atoi(req.Java)
