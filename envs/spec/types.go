@@ -15,10 +15,10 @@ type Pos struct {
 // Project is a loaded, defaulted and validated devenv.yaml.
 type Project struct {
 	Version  int
-	Name     string // default: the directory name, made a valid Docker name
-	Dir      string // absolute project directory
-	File     string // absolute path of devenv.yaml
-	Compose  []string
+	Name     string     // default: the directory name, made a valid Docker name
+	Dir      string     // absolute project directory
+	File     string     // absolute path of devenv.yaml
+	Compose  []string   // absolute paths of the project's compose files
 	Services []*Service // in file order
 	Profiles map[string]*profiles.Custom
 	// ProfileFiles are project files that hold custom profiles (profile_files:).
@@ -50,20 +50,20 @@ type Service struct {
 	// Versions; empty means newest compatible.
 	Spark, Rapids, Scala, Java, Python, CUDA, Release string
 	Image                                             string   // profile image: a plain image reference
-	Build                                             string   // profile image: a Dockerfile path (project-relative)
+	Build                                             string   // profile image: a Dockerfile path (absolute after Load, inside Dir)
 	GPUs                                              GPUs     // gpus:
-	GPU                                               string   // "required" (default for GPU profiles) | "optional"
+	GPU                                               string   // "required" (the default) | "optional"
 	Ports                                             []Port   // ports:
 	Volumes                                           []Volume // volumes:
 	Env                                               map[string]string
-	EnvFile                                           string // project-relative
-	Requirements                                      string // project-relative pip requirements file
+	EnvFile                                           string // absolute after Load, inside Dir
+	Requirements                                      string // pip requirements file, absolute after Load, inside Dir
 	Jars                                              []string
 	Conf                                              map[string]string // Spark confs from the user
 	DependsOn                                         []string
 	Command                                           []string
 	Workers                                           int    // spark-rapids: standalone workers (0 = local[*])
-	Mirror                                            string // project-relative production description (devenv mirror)
+	Mirror                                            string // production description (devenv mirror), absolute after Load, inside Dir
 	Jupyter                                           *bool  // spark-rapids: install and start JupyterLab (default true)
 	Healthcheck                                       *Healthcheck
 	Memory                                            string // memory limit, e.g. "16g" (empty: no limit)
