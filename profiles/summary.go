@@ -132,7 +132,6 @@ func span(vs []string) string {
 	return vs[0] + " to " + vs[len(vs)-1]
 }
 
-
 func cloneSpark(m map[string][]string) map[string][]string {
 	out := make(map[string][]string, len(m))
 	for k, v := range m {

@@ -32,26 +32,27 @@ func (c *Catalog) resolveTriton(req Request) (Resolved, error) {
 			return c.buildTriton(req, r), nil
 		}
 	}
-	return Resolved{}, explainTriton(req, cands)
+	return Resolved{}, c.explainTriton(req, cands)
 }
 
-func explainTriton(req Request, cands []*tritonRel) error {
+func (c *Catalog) explainTriton(req Request, cands []*tritonRel) error {
 	r := cands[len(cands)-1]
-	field, want, have := "cuda", req.CUDA, r.Toolkit
+	field, label, want, have := "cuda", "CUDA", req.CUDA, r.Toolkit
 	if matchesPrefix(r.Toolkit, req.CUDA) {
-		field, want, have = "python", req.Python, r.Python
+		field, label, want, have = "python", "Python", req.Python, r.Python
 	}
 	var with []string
-	for _, x := range cands {
+	for i := range c.file.Triton.Releases {
+		x := &c.file.Triton.Releases[i]
 		if field == "cuda" && matchesPrefix(x.Toolkit, want) || field == "python" && matchesPrefix(x.Python, want) {
 			with = append(with, x.Release)
 		}
 	}
 	hint := fmt.Sprintf("use %s: %s", field, have)
-	if len(with) > 0 {
-		hint += ", or release " + orList(with)
+	if s := rangeHint(with, r.Release); s != "" {
+		hint += fmt.Sprintf(", or release %s for %s %s", s, label, want)
 	}
-	return resolveErr(field, fmt.Sprintf("Triton %s has %s %s, not %s", r.Release, strings.ToUpper(field[:1])+field[1:], have, want), "%s", hint)
+	return resolveErr(field, fmt.Sprintf("Triton %s has %s %s, not %s", r.Release, label, have, want), "%s", hint)
 }
 
 func (c *Catalog) buildTriton(req Request, r *tritonRel) Resolved {
