@@ -146,17 +146,8 @@ func Run(t testing.TB, dir string, env []string, args ...string) Result {
 func RunContext(ctx context.Context, t testing.TB, dir string, env []string, args ...string) Result {
 	t.Helper()
 	bin := Devenv(t)
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 30 * time.Second
 	start := time.Now()
-	err := cmd.Run()
-	res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
-	res.Code, err = exitCode(cmd, err)
+	res, err := runBinary(ctx, bin, dir, env, args...)
 	if err != nil {
 		t.Fatalf("standin: running devenv %s in %s: %v", strings.Join(args, " "), dir, err)
 	}
@@ -164,20 +155,40 @@ func RunContext(ctx context.Context, t testing.TB, dir string, env []string, arg
 	return res
 }
 
-// exitCode turns cmd.Run's error into an exit status; other errors (the
-// binary could not start, output copying failed) are returned.
+// interruptGrace is how long an interrupted run may take to exit.
+var interruptGrace = 30 * time.Second
+
+// runBinary runs bin and collects its output and exit status; when ctx ends
+// the process gets SIGINT, then SIGKILL after interruptGrace.
+func runBinary(ctx context.Context, bin, dir string, env []string, args ...string) (Result, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = interruptGrace
+	err := cmd.Run()
+	code, err := exitCode(cmd, err)
+	return Result{Stdout: stdout.String(), Stderr: stderr.String(), Code: code}, err
+}
+
+// exitCode turns cmd.Run's error into an exit status; an error that is not
+// about how the process ended (it could not start) is returned.
 func exitCode(cmd *exec.Cmd, err error) (int, error) {
 	if err == nil {
 		return 0, nil
 	}
 	var exitErr *exec.ExitError
-	if !errors.As(err, &exitErr) {
-		if cmd.ProcessState != nil && errors.Is(err, exec.ErrWaitDelay) {
-			return statusCode(cmd.ProcessState), nil
-		}
-		return 0, err
+	if errors.As(err, &exitErr) {
+		return statusCode(exitErr.ProcessState), nil
 	}
-	return statusCode(exitErr.ProcessState), nil
+	// The process ran, but Wait reports the context (a clean exit after
+	// SIGINT) or exec.ErrWaitDelay (children kept its output open).
+	if cmd.ProcessState != nil {
+		return statusCode(cmd.ProcessState), nil
+	}
+	return 0, err
 }
 
 func statusCode(ps *os.ProcessState) int {

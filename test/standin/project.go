@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
@@ -113,7 +114,7 @@ func removeProject(cli *client.Client, name string) error {
 	add("listing images", err)
 	for _, im := range images {
 		_, err := cli.ImageRemove(ctx, im.ID, image.RemoveOptions{Force: true, PruneChildren: true})
-		if err != nil && !client.IsErrNotFound(err) { // removing a parent may already have removed it
+		if err != nil && !cerrdefs.IsNotFound(err) { // removing a parent may already have removed it
 			add("removing image "+im.ID, err)
 		}
 	}
