@@ -1,0 +1,173 @@
+package mirror
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// secretWords are fragments that mark a key (or an assignment inside a
+// value) as a secret.
+var secretWords = []string{"password", "passwd", "secret", "token", "credential",
+	"access.key", "accesskey", "access_key", "private.key", "privatekey"}
+
+// secretMarkers in a value always mean a secret.
+var secretMarkers = []string{"{{secrets/", "(redacted)", "-----begin"}
+
+var classNameRe = regexp.MustCompile(`^[a-zA-Z_$][\w$]*(\.[a-zA-Z_$][\w$]*)+$`)
+
+// isSecret reports whether a key or its value must never be copied: a key
+// naming a secret (unless its value is only a class name or a boolean, as
+// in spark.hadoop.fs.s3a.aws.credentials.provider), a secret reference or an
+// already redacted value, or a value assigning a secret ("-Dtoken=...").
+func isSecret(key, value string) bool {
+	k, v := strings.ToLower(key), strings.ToLower(strings.TrimSpace(value))
+	for _, m := range secretMarkers {
+		if strings.Contains(v, m) {
+			return true
+		}
+	}
+	for _, w := range secretWords {
+		if strings.Contains(v, w+"=") {
+			return true
+		}
+		if strings.Contains(k, w) && v != "true" && v != "false" && v != "" && !classNameRe.MatchString(value) {
+			return true
+		}
+	}
+	return false
+}
+
+// addConf records one Spark conf; a secret is listed in Redacted only.
+func (p *Profile) addConf(key, value, src string) {
+	key = strings.TrimSpace(key)
+	if key == "" {
+		return
+	}
+	if isSecret(key, value) {
+		p.Redacted = append(p.Redacted, key)
+		delete(p.Conf, key)
+		delete(p.ConfProvenance, key)
+		return
+	}
+	p.Conf[key] = value
+	p.ConfProvenance[key] = src
+}
+
+// addEnv records an environment variable, secrets redacted.
+func (p *Profile) addEnv(name, value string) {
+	if isSecret(name, value) {
+		p.Redacted = append(p.Redacted, "env:"+name)
+		return
+	}
+	if p.Env == nil {
+		p.Env = map[string]string{}
+	}
+	p.Env[name] = value
+}
+
+// drop records a key the importer read and did not keep. Secret values never
+// reach Dropped: their keys go to Redacted.
+func (p *Profile) drop(key, value, reason string) {
+	if isSecret(key, value) {
+		p.Redacted = append(p.Redacted, key)
+		return
+	}
+	p.Dropped[key] = reason
+}
+
+// deriveFromConf fills topology, GPU and RAPIDS facts from the confs, without
+// replacing facts a more direct source already set.
+func (p *Profile) deriveFromConf() {
+	c := p.Conf
+	prov := func(k string) string { return "conf:" + k }
+	if v, ok := c["spark.executor.cores"]; ok {
+		n, _ := strconv.Atoi(strings.TrimSpace(v))
+		setInt(&p.Topology.ExecutorCores, &p.Topology.ExecutorCoresProvenance, n, prov("spark.executor.cores"), false)
+	}
+	if v, ok := c["spark.executor.memory"]; ok {
+		if mb, err := parseSizeMB(v, "m"); err == nil {
+			if p.Topology.ExecutorMemoryMB == 0 && mb > 0 {
+				p.Topology.ExecutorMemoryMB, p.Topology.ExecutorMemoryMBProvenance = mb, prov("spark.executor.memory")
+			}
+		} else {
+			p.warn(fmt.Sprintf("spark.executor.memory=%q: %v", v, err))
+		}
+	}
+	if v, ok := c["spark.executor.instances"]; ok {
+		n, _ := strconv.Atoi(strings.TrimSpace(v))
+		setInt(&p.Topology.Executors, &p.Topology.ExecutorsProvenance, n, prov("spark.executor.instances"), false)
+	}
+	if v, ok := c["spark.executor.resource.gpu.amount"]; ok {
+		f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		setFloat(&p.GPU.ExecutorGPUs, &p.GPU.ExecutorGPUsProvenance, f, prov("spark.executor.resource.gpu.amount"), false)
+	}
+	if v, ok := c["spark.task.resource.gpu.amount"]; ok {
+		f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		setFloat(&p.GPU.TaskGPU, &p.GPU.TaskGPUProvenance, f, prov("spark.task.resource.gpu.amount"), false)
+	}
+	if strings.Contains(c["spark.plugins"], "com.nvidia.spark.SQLPlugin") && !strings.EqualFold(strings.TrimSpace(c["spark.rapids.sql.enabled"]), "false") {
+		p.GPU.RapidsEnabled = true
+	}
+	p.rapidsFromValues(c, "conf:")
+	if p.Env != nil {
+		p.rapidsFromValues(p.Env, "env:")
+	}
+}
+
+// rapidsFromValues looks for a RAPIDS jar name in any value.
+func (p *Profile) rapidsFromValues(m map[string]string, prefix string) {
+	for _, k := range sortedKeys(m) {
+		if j, ok := findRapidsJar(m[k]); ok {
+			p.setRapidsJar(j, prefix+k)
+			return
+		}
+	}
+}
+
+func (p *Profile) setRapidsJar(j rapidsJar, src string) {
+	if p.GPU.Rapids != "" {
+		return
+	}
+	p.GPU.Rapids, p.GPU.RapidsProvenance, p.GPU.RapidsJar = j.Version, src, j.File
+	if j.Scala != "" && p.Runtime.Scala == "" {
+		p.Runtime.Scala, p.Runtime.ScalaProvenance = j.Scala, src+" (jar name)"
+	}
+}
+
+// parseSizeMB reads a Spark size ("12022m", "16g", "1024", "512k", "2t",
+// "8gb") as MiB; a bare number uses defUnit ("m" or "b").
+func parseSizeMB(s, defUnit string) (int64, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimSuffix(s, "b")
+	if s == "" {
+		if defUnit == "b" {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("empty size")
+	}
+	unit := defUnit
+	if last := s[len(s)-1]; last < '0' || last > '9' {
+		unit, s = string(last), s[:len(s)-1]
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("not a size: want a number with an optional unit k, m, g or t")
+	}
+	switch unit {
+	case "b":
+		return int64(n / (1 << 20)), nil
+	case "k":
+		return int64(n / 1024), nil
+	case "m":
+		return int64(n), nil
+	case "g":
+		return int64(n * 1024), nil
+	case "t":
+		return int64(n * 1024 * 1024), nil
+	case "p":
+		return int64(n * 1024 * 1024 * 1024), nil
+	}
+	return 0, fmt.Errorf("unknown size unit %q: use k, m, g or t", unit)
+}

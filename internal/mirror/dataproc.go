@@ -1,0 +1,133 @@
+package mirror
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// importDataproc reads `gcloud dataproc clusters describe` output (YAML or
+// JSON), for clusters on GCE or on GKE.
+func importDataproc(path string, data []byte) (*Profile, error) {
+	var v any
+	if err := yaml.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("mirror: %s: %v; fix the YAML or export it again with gcloud dataproc clusters describe --format yaml", path, err)
+	}
+	root := asMap(v)
+	if root == nil {
+		return nil, fmt.Errorf("mirror: %s: a Dataproc cluster description is a YAML or JSON object", path)
+	}
+	p := newProfile(path, FormatDataproc)
+	p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
+	if vc := asMap(root["virtualClusterConfig"]); vc != nil {
+		p.Source.Platform = "dataproc-gke"
+		ks := asMap(dig(vc, "kubernetesClusterConfig", "kubernetesSoftwareConfig"))
+		readDataprocProperties(p, asMap(ks["properties"]))
+		if sv := str(dig(ks, "componentVersion", "SPARK")); sv != "" {
+			p.applyDataprocGKE(sv)
+		}
+		return p, nil
+	}
+	cfg := asMap(root["config"])
+	sw := asMap(cfg["softwareConfig"])
+	readDataprocProperties(p, asMap(sw["properties"]))
+	readDataprocNodes(p, cfg)
+	md := stringMap(dig(cfg, "gceClusterConfig", "metadata"))
+	if rv := md["spark-rapids-version"]; rv != "" {
+		p.GPU.Rapids, p.GPU.RapidsProvenance = rv, "dataproc:gceClusterConfig.metadata.spark-rapids-version"
+	}
+	setStr(&p.GPU.CUDA, &p.GPU.CUDAProvenance, md["cuda-version"], "dataproc:gceClusterConfig.metadata.cuda-version", false)
+	if strings.EqualFold(md["rapids-runtime"], "SPARK") {
+		p.GPU.RapidsEnabled = true
+	}
+	for _, ia := range asList(cfg["initializationActions"]) {
+		f := str(asMap(ia)["executableFile"])
+		if strings.Contains(f, "spark-rapids") {
+			p.GPU.RapidsEnabled = true
+		}
+		p.warn(fmt.Sprintf("initialization action %s is not run locally; what it adds to spark-defaults.conf shows only in an event log", f))
+	}
+	if iv := str(sw["imageVersion"]); iv != "" {
+		p.applyDataprocImage(iv)
+	}
+	return p, nil
+}
+
+// readDataprocProperties splits prefixed properties: spark: -> confs,
+// spark-env: -> env, others dropped with the file they belong to.
+func readDataprocProperties(p *Profile, props map[string]any) {
+	for _, k := range sortedKeys(props) {
+		v := str(props[k])
+		prefix, key, ok := strings.Cut(k, ":")
+		switch {
+		case !ok:
+			p.drop(k, v, "property without a file prefix (expected prefix:key)")
+		case prefix == "spark":
+			p.addConf(key, v, "dataproc:properties spark:")
+		case prefix == "spark-env":
+			p.addEnv(key, v)
+		default:
+			p.drop(k, v, "not a Spark conf ("+prefix+" properties); kept only on the cluster")
+		}
+	}
+}
+
+func readDataprocNodes(p *Profile, cfg map[string]any) {
+	if mc := asMap(cfg["masterConfig"]); mc != nil {
+		p.Topology.DriverType = lastSegment(str(mc["machineTypeUri"]))
+	}
+	wc := asMap(cfg["workerConfig"])
+	if wc == nil {
+		return
+	}
+	setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, num(wc["numInstances"]), "dataproc:workerConfig.numInstances", false)
+	if sc := asMap(cfg["secondaryWorkerConfig"]); sc != nil && num(sc["numInstances"]) > 0 {
+		p.Topology.Workers += num(sc["numInstances"])
+		p.Topology.WorkersProvenance = "dataproc:workerConfig+secondaryWorkerConfig"
+	}
+	p.Topology.WorkerType = lastSegment(str(wc["machineTypeUri"]))
+	for _, a := range asList(wc["accelerators"]) {
+		am := asMap(a)
+		setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, num(am["acceleratorCount"]), "dataproc:workerConfig.accelerators", false)
+		model := gpuModel(lastSegment(str(am["acceleratorTypeUri"])))
+		setStr(&p.GPU.Model, &p.GPU.ModelProvenance, model, "dataproc:workerConfig.accelerators", false)
+	}
+}
+
+// gpuModel turns "nvidia-tesla-t4" or "nvidia-l4" into "T4" or "L4".
+func gpuModel(acc string) string {
+	acc = strings.TrimPrefix(strings.TrimPrefix(acc, "nvidia-"), "tesla-")
+	return strings.ToUpper(acc)
+}
+
+var dataprocImageRe = regexp.MustCompile(`^(\d+)\.(\d+)(?:\.(\d+))?(?:-(\w+))?`)
+
+// applyDataprocImage maps an image version such as "2.0.50-ubuntu18".
+func (p *Profile) applyDataprocImage(iv string) {
+	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, iv, "dataproc:softwareConfig.imageVersion", false)
+	m := dataprocImageRe.FindStringSubmatch(iv)
+	if m == nil {
+		p.warn(fmt.Sprintf("Dataproc image version %q is not of the form major.minor[.sub][-os]; versions unknown", iv))
+		return
+	}
+	r, ok := lookupRuntime("dataproc", m[1]+"."+m[2])
+	if !ok {
+		p.warn(fmt.Sprintf("Dataproc image %s.%s is not in devenv's table; set spark:, java: in devenv.yaml", m[1], m[2]))
+		return
+	}
+	p.applyRuntime("dataproc", r)
+}
+
+// applyDataprocGKE maps a GKE Spark engine version such as "3.1-dataproc-14".
+func (p *Profile) applyDataprocGKE(sv string) {
+	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, sv, "dataproc:componentVersion.SPARK", false)
+	minor, _, _ := strings.Cut(sv, "-")
+	r, ok := lookupRuntime("dataproc", "gke-"+minor)
+	if !ok {
+		p.warn(fmt.Sprintf("Dataproc on GKE Spark engine %s is not in devenv's table; set spark: in devenv.yaml", sv))
+		return
+	}
+	p.applyRuntime("dataproc", r)
+}

@@ -1,0 +1,175 @@
+package mirror
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// sniffFile names the format of the file at path from its content.
+func sniffFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("mirror: cannot read %s: %w", path, err)
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", fmt.Errorf("mirror: cannot read %s: %w", path, err)
+	}
+	head = head[:n]
+	if n == 0 {
+		return "", unsupported(path, "the file is empty")
+	}
+	if codecOf(head) != "" || looksLikeEventLog(head) {
+		return FormatEventLog, nil
+	}
+	if isBinary(head) {
+		return "", unsupported(path, "the file holds binary data that is no known compression format")
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if st.Size() > maxDescriptionSize {
+		return "", unsupported(path, "the file is too large for a cluster description and does not start like an event log")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("mirror: cannot read %s: %w", path, err)
+	}
+	if f := detectBytes(data); f != "" {
+		return f, nil
+	}
+	return "", unsupported(path, "the content matches no supported format")
+}
+
+// looksLikeEventLog reports whether the first line is a JSON event.
+func looksLikeEventLog(head []byte) bool {
+	line := head
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		line = head[:i]
+	}
+	line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")))
+	return bytes.HasPrefix(line, []byte("{")) && bytes.Contains(line, []byte(`"Event"`))
+}
+
+// isBinary reports whether data is not text: NUL bytes or invalid UTF-8.
+func isBinary(data []byte) bool {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return true
+	}
+	// A cut at the end of the sample may split a rune: allow 3 bytes.
+	for len(data) > 0 {
+		r, size := utf8.DecodeRune(data)
+		if r == utf8.RuneError && size == 1 && len(data) > 3 {
+			return true
+		}
+		data = data[size:]
+	}
+	return false
+}
+
+// detectBytes names the format of a whole description, or "".
+func detectBytes(data []byte) string {
+	text := strings.TrimSpace(strings.TrimPrefix(string(data), "\xef\xbb\xbf"))
+	if strings.HasPrefix(text, "{") || strings.HasPrefix(text, "[") {
+		if v, err := decodeJSON(data); err == nil {
+			if f := detectTree(v); f != "" {
+				return f
+			}
+		}
+	}
+	if f := detectYAML(data); f != "" {
+		return f
+	}
+	if looksLikeSubmit(text) {
+		return FormatSparkSubmit
+	}
+	if looksLikeProperties(text) {
+		return FormatSparkDefaults
+	}
+	return ""
+}
+
+func detectYAML(data []byte) string {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for i := 0; i < 16; i++ {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return ""
+		}
+		if f := detectTree(v); f != "" {
+			return f
+		}
+	}
+	return ""
+}
+
+// detectTree names the format of a decoded JSON or YAML document.
+func detectTree(v any) string {
+	if arr, ok := v.([]any); ok {
+		if len(arr) > 0 && ciGet(asMap(arr[0]), "classification") != nil {
+			return FormatEMRConfigurations
+		}
+		return ""
+	}
+	m := asMap(v)
+	if m == nil {
+		return ""
+	}
+	switch {
+	case m["Cluster"] != nil:
+		return FormatEMR
+	case ciGet(m, "configurations") != nil && len(m) <= 2:
+		return FormatEMRConfigurations
+	case strings.EqualFold(str(m["kind"]), "SparkApplication"):
+		return FormatSparkOperator
+	case m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
+		asMap(m["config"])["gceClusterConfig"] != nil:
+		return FormatDataproc
+	case m["spark_version"] != nil || m["node_type_id"] != nil || m["new_cluster"] != nil ||
+		m["job_clusters"] != nil || m["tasks"] != nil || asMap(m["settings"]) != nil:
+		return FormatDatabricks
+	case m["workerInfo"] != nil || (m["system"] != nil && m["gpu"] != nil) || m["softwareProperties"] != nil ||
+		asMap(m["config"])["workerConfig"] != nil:
+		return FormatToolsCluster
+	}
+	return ""
+}
+
+// looksLikeSubmit reports whether text is a spark-submit command line.
+func looksLikeSubmit(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		return strings.Contains(line, "spark-submit") || strings.HasPrefix(line, "--")
+	}
+	return false
+}
+
+// looksLikeProperties reports whether most non-comment lines start with a
+// spark. key.
+func looksLikeProperties(text string) bool {
+	spark, other := 0, 0
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == '!' {
+			continue
+		}
+		if strings.HasPrefix(line, "spark.") {
+			spark++
+		} else {
+			other++
+		}
+	}
+	return spark > 0 && spark >= other
+}

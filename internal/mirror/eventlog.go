@@ -1,0 +1,112 @@
+package mirror
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// earlyBudget bounds how many lines after the environment update an early
+// (not Full) read looks at for the first executor: the read's cost does not
+// grow with the log's size.
+const earlyBudget = 20000
+
+// logSource is one file of an event log.
+type logSource struct {
+	name string
+	open func() (io.ReadCloser, error)
+}
+
+// importEventLog reads a Spark event log file or rolling directory.
+func importEventLog(path string, full bool) (*Profile, error) {
+	files, err := eventLogFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]logSource, len(files))
+	for i, f := range files {
+		f := f
+		srcs[i] = logSource{name: f, open: func() (io.ReadCloser, error) { return os.Open(f) }}
+	}
+	return readEventLog(path, srcs, full)
+}
+
+// readEventLog scans the sources in order and builds the profile.
+func readEventLog(path string, srcs []logSource, full bool) (*Profile, error) {
+	s := newLogScan(full)
+	p := newProfile(path, FormatEventLog)
+	for _, src := range srcs {
+		stop, err := s.readSource(src)
+		if err != nil {
+			p.warn(err.Error())
+		}
+		if stop {
+			break
+		}
+	}
+	if !s.sawVersion && !s.sawEnv {
+		return nil, s.nothingFound(path)
+	}
+	s.apply(p)
+	p.deriveFromConf()
+	p.finish()
+	return p, nil
+}
+
+// readSource scans one file; stop is true once the scan has what it needs.
+func (s *logScan) readSource(src logSource) (stop bool, err error) {
+	rc, err := src.open()
+	if err != nil {
+		return false, fmt.Errorf("cannot read %s: %v; skipped", src.name, err)
+	}
+	defer rc.Close()
+	r, codec, closeDec, err := decompress(bufio.NewReaderSize(rc, 256<<10))
+	if err != nil {
+		return false, fmt.Errorf("%s: %v; skipped", filepath.Base(src.name), err)
+	}
+	defer closeDec()
+	if codec != "" {
+		s.codecs[codec] = true
+	}
+	lr := newLineReader(r)
+	defer func() { s.tooLong += lr.tooLong }()
+	for {
+		line, rerr := lr.next()
+		if len(line) > 0 || rerr == nil {
+			s.handle(line, lr.partial && rerr == nil)
+		}
+		if s.done() {
+			return true, nil
+		}
+		if rerr != nil {
+			if errors.Is(rerr, io.EOF) {
+				return false, nil
+			}
+			return false, fmt.Errorf("%s ends early or is corrupt (%v); using the %d events read before", filepath.Base(src.name), rerr, s.events)
+		}
+	}
+}
+
+// nothingFound explains a log with neither version nor environment.
+func (s *logScan) nothingFound(path string) error {
+	why := fmt.Sprintf("read %d lines", s.lines)
+	if s.bad > 0 {
+		why += fmt.Sprintf(", %d of them not JSON", s.bad)
+	}
+	return fmt.Errorf("mirror: %s: no Spark version or environment found (%s): this is not a Spark event log, or it is cut off before %s; "+
+		"pass the application's event log file (or its eventlog_v2_* directory)", path, why, evEnv)
+}
+
+// decodeInto decodes a line, counting failures as bad lines.
+func (s *logScan) decodeInto(line []byte, v any) bool {
+	if err := json.Unmarshal(line, v); err != nil {
+		s.badLine(line)
+		return false
+	}
+	s.events++
+	return true
+}

@@ -1,0 +1,270 @@
+package mirror
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// logScan accumulates what an event log says.
+type logScan struct {
+	full bool
+
+	lines, events, bad, tooLong int
+	firstBad                    int
+	lastPartialBad              bool
+	linesAfterEnv               int
+	codecs                      map[string]bool
+
+	sawVersion, sawEnv bool
+	versionSrc         string
+	sparkBuild         string
+	env                envEvent
+	rp                 *resourceProfileEvent
+	appID              string
+	buildRapids        string
+	buildCudf          string
+
+	executors   map[string]string // executor id -> host (non-driver)
+	live, peak  int
+	execGPUs    int
+	firstExec   bool
+	hosts       map[string]bool
+	driverCores int
+}
+
+func newLogScan(full bool) *logScan {
+	return &logScan{full: full, codecs: map[string]bool{}, executors: map[string]string{}, hosts: map[string]bool{}}
+}
+
+// done reports whether an early read has what it needs.
+func (s *logScan) done() bool {
+	if s.full || !s.sawVersion || !s.sawEnv {
+		return false
+	}
+	return s.firstExec || s.linesAfterEnv > earlyBudget
+}
+
+func (s *logScan) badLine(line []byte) {
+	s.bad++
+	if s.firstBad == 0 {
+		s.firstBad = s.lines
+	}
+}
+
+// handle looks at one line: the event name first, and decodes only the
+// events that carry environment facts.
+func (s *logScan) handle(line []byte, last bool) {
+	s.lines++
+	if s.sawEnv {
+		s.linesAfterEnv++
+	}
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return
+	}
+	if !looksComplete(line) {
+		s.badLine(line)
+		s.lastPartialBad = last
+		return
+	}
+	name := eventName(line)
+	if name == nil {
+		return
+	}
+	switch string(name) {
+	case evLogStart, evDBCMeta:
+		var e logStartEvent
+		if s.decodeInto(line, &e) && e.SparkVersion != "" && !s.sawVersion {
+			s.sawVersion, s.sparkBuild, s.versionSrc = true, e.SparkVersion, "eventlog:"+string(name)
+		}
+	case evEnv:
+		var e envEvent
+		if s.decodeInto(line, &e) && !s.sawEnv {
+			s.sawEnv, s.env = true, e
+		}
+	case evRP:
+		var e resourceProfileEvent
+		if s.decodeInto(line, &e) && s.rp == nil {
+			s.rp = &e
+		}
+	case evExecAdded:
+		s.executorAdded(line)
+	case evExecRemoved:
+		var e executorRemovedEvent
+		if s.full && s.decodeInto(line, &e) {
+			if _, ok := s.executors[e.ID]; ok {
+				s.live--
+			}
+		}
+	case evAppStart:
+		var e appStartEvent
+		if s.decodeInto(line, &e) {
+			s.appID = e.AppID
+		}
+	case evBuildInfo:
+		var e buildInfoEvent
+		if s.decodeInto(line, &e) {
+			s.buildRapids, s.buildCudf = str(e.Rapids["version"]), str(e.Cudf["version"])
+		}
+	}
+}
+
+func (s *logScan) executorAdded(line []byte) {
+	var e executorAddedEvent
+	if !s.decodeInto(line, &e) {
+		return
+	}
+	if e.ID == "driver" {
+		s.driverCores = e.Info.TotalCores
+		return
+	}
+	s.firstExec = true
+	s.executors[e.ID] = e.Info.Host
+	s.hosts[e.Info.Host] = true
+	s.live++
+	if s.live > s.peak {
+		s.peak = s.live
+	}
+	if n := len(e.Info.Resources["gpu"].Addresses); n > s.execGPUs {
+		s.execGPUs = n
+	}
+}
+
+// apply writes what the scan found into p.
+func (s *logScan) apply(p *Profile) {
+	s.applyWarnings(p)
+	if s.sawVersion {
+		p.setSpark(s.sparkBuild, s.versionSrc, true)
+	}
+	s.applyEnv(p)
+	s.applyResources(p)
+	if s.buildRapids != "" {
+		p.GPU.Rapids, p.GPU.RapidsProvenance = s.buildRapids, "eventlog:"+evBuildInfo
+		p.GPU.Cudf = s.buildCudf
+	}
+	s.applyPlatform(p)
+}
+
+func (s *logScan) applyWarnings(p *Profile) {
+	if s.bad > 0 {
+		msg := fmt.Sprintf("%d of %d lines are not complete JSON events and were skipped (first at line %d)", s.bad, s.lines, s.firstBad)
+		if s.lastPartialBad {
+			msg += "; the log ends mid-line, so it was probably cut off while being written"
+		}
+		p.warn(msg)
+	}
+	if s.tooLong > 0 {
+		p.warn(fmt.Sprintf("%d lines longer than %d MB were skipped", s.tooLong, maxLineSize>>20))
+	}
+	if !s.sawEnv {
+		p.warn("no readable " + evEnv + " event: Java, Scala and Spark confs are unknown")
+	}
+	if !s.sawVersion {
+		p.warn("no " + evLogStart + " event: the Spark version is unknown")
+	}
+	codecs := sortedKeys(s.codecs)
+	if len(codecs) > 0 {
+		p.Source.Format = FormatEventLog + "+" + strings.Join(codecs, "+")
+	}
+}
+
+func (s *logScan) applyEnv(p *Profile) {
+	if !s.sawEnv {
+		return
+	}
+	src := "eventlog:" + evEnv
+	major, full, vendor := parseJava(str(s.env.JVM["Java Version"]))
+	setStr(&p.Runtime.Java, &p.Runtime.JavaProvenance, major, src, true)
+	p.Runtime.JavaFull, p.Runtime.JavaVendor = full, vendor
+	if bin, fullScala := parseScala(str(s.env.JVM["Scala Version"])); bin != "" {
+		p.Runtime.Scala, p.Runtime.ScalaFull, p.Runtime.ScalaProvenance = bin, fullScala, src
+	}
+	for _, k := range sortedKeys(s.env.Spark) {
+		p.addConf(k, str(s.env.Spark[k]), src)
+	}
+	s.applyClasspath(p)
+}
+
+var cudfJarRe = regexp.MustCompile(`cudf-(\d+\.\d+(?:\.\d+)?)(?:-SNAPSHOT)?(?:-(cuda\d+(?:-\d+)?))?\.jar$`)
+
+func (s *logScan) applyClasspath(p *Profile) {
+	src := "eventlog:Classpath Entries"
+	for _, entry := range sortedKeys(s.env.Classpath) {
+		if j, ok := findRapidsJar(entry); ok {
+			p.setRapidsJar(j, src)
+		}
+		if m := cudfJarRe.FindStringSubmatch(path.Base(entry)); m != nil && p.GPU.Cudf == "" {
+			p.GPU.Cudf = m[1]
+			if m[2] != "" {
+				setStr(&p.GPU.CUDA, &p.GPU.CUDAProvenance, strings.TrimPrefix(m[2], "cuda"), src+" (cudf jar classifier)", false)
+			}
+		}
+	}
+}
+
+func (s *logScan) applyResources(p *Profile) {
+	if s.rp != nil {
+		src := "eventlog:" + evRP
+		ex := s.rp.Executor
+		setInt(&p.Topology.ExecutorCores, &p.Topology.ExecutorCoresProvenance, int(ex["cores"].Amount), src, true)
+		if mb := int64(ex["memory"].Amount); mb > 0 {
+			p.Topology.ExecutorMemoryMB, p.Topology.ExecutorMemoryMBProvenance = mb, src
+		}
+		setFloat(&p.GPU.ExecutorGPUs, &p.GPU.ExecutorGPUsProvenance, ex["gpu"].Amount, src, true)
+		setFloat(&p.GPU.TaskGPU, &p.GPU.TaskGPUProvenance, s.rp.Task["gpu"].Amount, src, true)
+	}
+	src := "eventlog:" + evExecAdded
+	setFloat(&p.GPU.ExecutorGPUs, &p.GPU.ExecutorGPUsProvenance, float64(s.execGPUs), src+" (gpu addresses)", false)
+	if s.full {
+		setInt(&p.Topology.Executors, &p.Topology.ExecutorsProvenance, s.peak, src+" (most at once)", true)
+		p.Topology.Hosts = len(s.hosts)
+		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, len(s.hosts), src+" (distinct hosts)", false)
+	}
+}
+
+// applyPlatform recognizes the platform from fingerprints in confs,
+// versions and paths.
+func (s *logScan) applyPlatform(p *Profile) {
+	c := p.Conf
+	label := c["spark.databricks.clusterUsageTags.effectiveSparkVersion"]
+	if label == "" {
+		label = c["spark.databricks.clusterUsageTags.sparkVersion"]
+	}
+	switch {
+	case label != "" || s.versionSrc == "eventlog:"+evDBCMeta:
+		p.Source.Platform = "databricks"
+		p.Source.Cloud = strings.ToLower(c["spark.databricks.clusterUsageTags.cloudProvider"])
+		if label != "" {
+			p.applyDatabricksLabel(label, "eventlog:spark.databricks.clusterUsageTags.sparkVersion")
+		}
+		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, num(c["spark.databricks.clusterUsageTags.clusterWorkers"]),
+			"eventlog:spark.databricks.clusterUsageTags.clusterWorkers", true)
+		p.Topology.WorkerType = c["spark.databricks.clusterUsageTags.clusterNodeType"]
+		p.Topology.DriverType = c["spark.databricks.clusterUsageTags.driverNodeType"]
+	case strings.Contains(s.sparkBuild, "-amzn-") || hasPrefixKey(c, "spark.emr.") || s.classpathHas("/usr/share/aws/emr"):
+		p.Source.Platform, p.Source.Cloud = "emr", "aws"
+	case hasPrefixKey(c, "spark.dataproc.") || s.classpathHas("/usr/local/share/google/dataproc"):
+		p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
+	default:
+		p.platformFromMaster()
+	}
+}
+
+func hasPrefixKey(m map[string]string, prefix string) bool {
+	for k := range m {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *logScan) classpathHas(fragment string) bool {
+	keys := sortedKeys(s.env.Classpath)
+	i := sort.SearchStrings(keys, fragment)
+	return i < len(keys) && strings.HasPrefix(keys[i], fragment)
+}

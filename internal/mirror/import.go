@@ -1,0 +1,109 @@
+package mirror
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Format names accepted by Options.Format.
+const (
+	FormatDatabricks        = "databricks"         // clusters get/create JSON, jobs JSON with new_cluster
+	FormatEMR               = "emr"                // aws emr describe-cluster JSON
+	FormatEMRConfigurations = "emr-configurations" // EMR Configurations JSON
+	FormatDataproc          = "dataproc"           // gcloud dataproc clusters describe (YAML/JSON), GCE or GKE
+	FormatSparkOperator     = "spark-operator"     // SparkApplication v1beta2 YAML
+	FormatSparkDefaults     = "spark-defaults"     // spark-defaults.conf
+	FormatSparkSubmit       = "spark-submit"       // a spark-submit command line in a file
+	FormatEventLog          = "eventlog"           // Spark event log: file (plain or compressed) or eventlog_v2_* directory
+	FormatToolsCluster      = "tools-cluster"      // spark-rapids-tools worker_info / target-cluster / onprem YAML
+)
+
+// Formats lists every supported format, for messages and --help.
+var Formats = []string{FormatDatabricks, FormatEMR, FormatEMRConfigurations, FormatDataproc,
+	FormatSparkOperator, FormatSparkDefaults, FormatSparkSubmit, FormatEventLog, FormatToolsCluster}
+
+// Options tune Import.
+type Options struct {
+	Format string // "" detects the format from the content
+	Full   bool   // event logs: scan the whole log for executor and GPU facts
+}
+
+// maxDescriptionSize bounds cluster descriptions and conf files read whole.
+const maxDescriptionSize = 64 << 20
+
+// Import reads a production description at path and returns its profile.
+func Import(path string, opts Options) (*Profile, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: cannot read %s: %w", path, err)
+	}
+	format := opts.Format
+	if format != "" && !knownFormat(format) {
+		return nil, fmt.Errorf("mirror: unknown format %q: use one of %s", format, strings.Join(Formats, ", "))
+	}
+	if st.IsDir() || format == FormatEventLog {
+		return importEventLog(path, opts.Full)
+	}
+	if format == "" {
+		if format, err = sniffFile(path); err != nil {
+			return nil, err
+		}
+		if format == FormatEventLog {
+			return importEventLog(path, opts.Full)
+		}
+	}
+	if st.Size() > maxDescriptionSize {
+		return nil, fmt.Errorf("mirror: %s is %d MB, too large for a %s description (limit %d MB); is it an event log? then pass --format eventlog",
+			path, st.Size()>>20, format, maxDescriptionSize>>20)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: cannot read %s: %w", path, err)
+	}
+	p, err := importBytes(path, format, data)
+	if err != nil {
+		return nil, err
+	}
+	p.deriveFromConf()
+	p.finish()
+	return p, nil
+}
+
+func knownFormat(f string) bool {
+	for _, k := range Formats {
+		if k == f {
+			return true
+		}
+	}
+	return false
+}
+
+// importBytes parses a whole-file format.
+func importBytes(path, format string, data []byte) (*Profile, error) {
+	switch format {
+	case FormatDatabricks:
+		return importDatabricks(path, data)
+	case FormatEMR, FormatEMRConfigurations:
+		return importEMR(path, format, data)
+	case FormatDataproc:
+		return importDataproc(path, data)
+	case FormatSparkOperator:
+		return importSparkOperator(path, data)
+	case FormatSparkDefaults:
+		return importSparkDefaults(path, data)
+	case FormatSparkSubmit:
+		return importSparkSubmit(path, data)
+	case FormatToolsCluster:
+		return importToolsCluster(path, data)
+	}
+	return nil, fmt.Errorf("mirror: format %q cannot be read from bytes", format)
+}
+
+// unsupported is the error for content no importer recognizes.
+func unsupported(path, why string) error {
+	return fmt.Errorf("mirror: %s: %s; supported: Databricks cluster/job JSON, EMR describe-cluster or Configurations JSON, "+
+		"Dataproc clusters describe YAML/JSON, Spark Operator SparkApplication YAML, spark-defaults.conf, a spark-submit command line, "+
+		"Spark event logs (plain, zstd, lz4, snappy, gzip, or an eventlog_v2_* directory), spark-rapids-tools worker/target cluster YAML; "+
+		"force one with --format (%s)", path, why, strings.Join(Formats, ", "))
+}

@@ -1,0 +1,152 @@
+// Package mirror imports descriptions of production Spark clusters (Databricks,
+// EMR, Dataproc, Spark Operator, spark-defaults.conf, spark-submit command lines
+// and Spark event logs) into one normalized Profile, makes that profile fit the
+// local host (Localize) and reports what still differs (Diff).
+//
+// Every fact in a Profile carries its provenance in a sibling field, so a user
+// can tell a version read from an event log from one looked up in a table.
+// Secrets are never stored: their keys are listed in Redacted only.
+package mirror
+
+import "sort"
+
+// Profile is one production cluster (or one job run), normalized.
+type Profile struct {
+	Source   Source   `json:"source"`
+	Runtime  Runtime  `json:"runtime"`
+	GPU      GPU      `json:"gpu"`
+	Topology Topology `json:"topology"`
+	// Conf holds Spark confs (key -> value), secrets excluded.
+	Conf map[string]string `json:"conf"`
+	// ConfProvenance says where each Conf key came from.
+	ConfProvenance map[string]string `json:"conf_provenance"`
+	// Env holds environment variables set for Spark (spark_env_vars, spark-env).
+	Env map[string]string `json:"env,omitempty"`
+	// Dropped holds keys the importer read but did not keep, with the reason.
+	Dropped map[string]string `json:"dropped"`
+	// Redacted lists keys whose values were secrets; the values are not kept.
+	Redacted []string `json:"redacted"`
+	Warnings []string `json:"warnings"`
+}
+
+// Source says what was imported.
+type Source struct {
+	Path     string `json:"path"`
+	Format   string `json:"format"`
+	Platform string `json:"platform,omitempty"` // databricks | emr | dataproc | dataproc-gke | kubernetes | yarn | standalone | local
+	Cloud    string `json:"cloud,omitempty"`    // aws | azure | gcp
+}
+
+// Runtime holds the software versions. Empty means unknown.
+type Runtime struct {
+	Label            string `json:"label,omitempty"` // platform label verbatim: "13.3.x-gpu-ml-scala2.12", "emr-6.8.0"
+	LabelProvenance  string `json:"label_provenance,omitempty"`
+	Spark            string `json:"spark,omitempty"` // nearest Apache release, "3.3.0"
+	SparkProvenance  string `json:"spark_provenance,omitempty"`
+	SparkBuild       string `json:"spark_build,omitempty"` // vendor build string when it differs, "3.3.0-amzn-0"
+	Scala            string `json:"scala,omitempty"`       // binary version "2.12"
+	ScalaFull        string `json:"scala_full,omitempty"`  // "2.12.15"
+	ScalaProvenance  string `json:"scala_provenance,omitempty"`
+	Java             string `json:"java,omitempty"`      // major "8", "11", "17"
+	JavaFull         string `json:"java_full,omitempty"` // "1.8.0_382"
+	JavaVendor       string `json:"java_vendor,omitempty"`
+	JavaProvenance   string `json:"java_provenance,omitempty"`
+	Python           string `json:"python,omitempty"` // "3.10" or "3"
+	PythonProvenance string `json:"python_provenance,omitempty"`
+	Engine           string `json:"engine,omitempty"` // standard | photon
+}
+
+// GPU holds what is known about GPUs and the RAPIDS Accelerator.
+type GPU struct {
+	Rapids                 string  `json:"rapids,omitempty"` // RAPIDS Accelerator version, "24.10.0"
+	RapidsProvenance       string  `json:"rapids_provenance,omitempty"`
+	RapidsEnabled          bool    `json:"rapids_enabled"`
+	RapidsJar              string  `json:"rapids_jar,omitempty"`
+	Cudf                   string  `json:"cudf,omitempty"`
+	CUDA                   string  `json:"cuda,omitempty"`
+	CUDAProvenance         string  `json:"cuda_provenance,omitempty"`
+	Model                  string  `json:"model,omitempty"` // T4, A10G, ...
+	ModelProvenance        string  `json:"model_provenance,omitempty"`
+	PerNode                int     `json:"per_node,omitempty"`
+	PerNodeProvenance      string  `json:"per_node_provenance,omitempty"`
+	ExecutorGPUs           float64 `json:"executor_gpus,omitempty"`
+	ExecutorGPUsProvenance string  `json:"executor_gpus_provenance,omitempty"`
+	TaskGPU                float64 `json:"task_gpu,omitempty"`
+	TaskGPUProvenance      string  `json:"task_gpu_provenance,omitempty"`
+}
+
+// Topology holds the cluster's shape.
+type Topology struct {
+	Workers                    int    `json:"workers,omitempty"`
+	WorkersMax                 int    `json:"workers_max,omitempty"` // autoscaling upper bound
+	WorkersProvenance          string `json:"workers_provenance,omitempty"`
+	WorkerType                 string `json:"worker_type,omitempty"`
+	DriverType                 string `json:"driver_type,omitempty"`
+	Executors                  int    `json:"executors,omitempty"`
+	ExecutorsProvenance        string `json:"executors_provenance,omitempty"`
+	ExecutorCores              int    `json:"executor_cores,omitempty"`
+	ExecutorCoresProvenance    string `json:"executor_cores_provenance,omitempty"`
+	ExecutorMemoryMB           int64  `json:"executor_memory_mb,omitempty"`
+	ExecutorMemoryMBProvenance string `json:"executor_memory_mb_provenance,omitempty"`
+	Hosts                      int    `json:"hosts,omitempty"` // distinct executor hosts seen in an event log
+}
+
+func newProfile(path, format string) *Profile {
+	return &Profile{
+		Source:         Source{Path: path, Format: format},
+		Conf:           map[string]string{},
+		ConfProvenance: map[string]string{},
+		Dropped:        map[string]string{},
+		Redacted:       []string{},
+		Warnings:       []string{},
+	}
+}
+
+// warnf records a warning once.
+func (p *Profile) warn(msg string) {
+	for _, w := range p.Warnings {
+		if w == msg {
+			return
+		}
+	}
+	p.Warnings = append(p.Warnings, msg)
+}
+
+// setStr sets *dst and *prov to v and src when v is not empty and either *dst
+// is empty or override is true.
+func setStr(dst, prov *string, v, src string, override bool) {
+	if v == "" || (*dst != "" && !override) {
+		return
+	}
+	*dst, *prov = v, src
+}
+
+func setInt(dst *int, prov *string, v int, src string, override bool) {
+	if v <= 0 || (*dst != 0 && !override) {
+		return
+	}
+	*dst, *prov = v, src
+}
+
+func setFloat(dst *float64, prov *string, v float64, src string, override bool) {
+	if v <= 0 || (*dst != 0 && !override) {
+		return
+	}
+	*dst, *prov = v, src
+}
+
+// finish sorts lists so output is deterministic.
+func (p *Profile) finish() {
+	sort.Strings(p.Redacted)
+	p.Redacted = dedupSorted(p.Redacted)
+}
+
+func dedupSorted(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}

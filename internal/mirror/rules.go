@@ -1,0 +1,152 @@
+package mirror
+
+import "strings"
+
+// action is what Localize does with a prod conf key.
+type action int
+
+const (
+	actKeep action = iota
+	actScale
+	actDrop
+	actSecret
+)
+
+// Severity ranks a drift.
+type Severity string
+
+// Severities, from most to least important.
+const (
+	SevBehaviour   Severity = "behaviour"   // results or semantics may differ
+	SevPerformance Severity = "performance" // speed or memory may differ
+	SevInfo        Severity = "info"        // worth knowing, harmless
+)
+
+// scaledKeys are sized for the prod cluster and rescaled to the host.
+var scaledKeys = map[string]bool{
+	"spark.executor.memory": true, "spark.executor.cores": true, "spark.executor.instances": true,
+	"spark.executor.memoryOverhead": true, "spark.driver.memory": true, "spark.driver.cores": true,
+	"spark.driver.memoryOverhead": true, "spark.rapids.memory.pinnedPool.size": true,
+	"spark.executor.resource.gpu.amount": true, "spark.task.resource.gpu.amount": true,
+	"spark.dynamicAllocation.minExecutors": true, "spark.dynamicAllocation.maxExecutors": true,
+	"spark.dynamicAllocation.initialExecutors": true, "spark.cores.max": true,
+	"spark.memory.offHeap.size": true, "spark.default.parallelism": false,
+}
+
+// droppedKeys are exact keys that only make sense on the prod cluster.
+var droppedKeys = map[string]string{
+	"spark.master":                                "the local environment sets its own master",
+	"spark.submit.deployMode":                     "the local environment runs in client mode",
+	"spark.app.id":                                "application ids are assigned per run",
+	"spark.app.name":                              "application names are per job",
+	"spark.app.startTime":                         "recorded per run",
+	"spark.app.submitTime":                        "recorded per run",
+	"spark.app.initial.jar.urls":                  "recorded per run",
+	"spark.driver.host":                           "prod host name",
+	"spark.driver.bindAddress":                    "prod network address",
+	"spark.driver.appUIAddress":                   "prod UI address",
+	"spark.ui.proxyBase":                          "prod UI proxy",
+	"spark.executor.id":                           "set by Spark per executor",
+	"spark.eventLog.dir":                          "prod event log directory",
+	"spark.history.fs.logDirectory":               "prod event log directory",
+	"spark.local.dir":                             "prod scratch directories",
+	"spark.sql.warehouse.dir":                     "prod warehouse location",
+	"spark.executor.resource.gpu.discoveryScript": "devenv generates the local GPU discovery script",
+	"spark.worker.resource.gpu.discoveryScript":   "devenv generates the local GPU discovery script",
+	"spark.driver.resource.gpu.discoveryScript":   "devenv generates the local GPU discovery script",
+	"spark.extraListeners":                        "listeners of the prod platform are not on the local classpath",
+	"spark.metrics.conf":                          "prod metrics setup",
+}
+
+// droppedPrefixes are platform families.
+var droppedPrefixes = []struct{ prefix, reason string }{
+	{"spark.yarn.", "YARN setting; the local environment does not run YARN"},
+	{"spark.kubernetes.", "Kubernetes setting; the local environment runs in Docker"},
+	{"spark.databricks.", "Databricks platform setting"},
+	{"spark.emr.", "EMR platform setting"},
+	{"spark.dataproc.", "Dataproc platform setting"},
+	{"spark.org.apache.hadoop.yarn.", "YARN proxy setting"},
+	{"spark.history.", "history server setting"},
+	{"spark.eventLog.", "event logging is set up by devenv"},
+	{"spark.ui.", "UI setting of the prod cluster"},
+	{"spark.blockManager.port", "fixed port of the prod network"},
+	{"spark.hadoop.fs.", "cloud storage setting of prod"},
+}
+
+// prodPaths start values that point into prod-only storage.
+var prodPaths = []string{"dbfs:/", "s3://", "s3a://", "s3n://", "hdfs://", "gs://", "abfss://", "abfs://",
+	"wasbs://", "wasb://", "adl://", "/databricks/", "/dbfs/", "/usr/lib/spark/", "/usr/share/aws/", "/usr/local/share/google/"}
+
+// platformClasses mark values naming classes only on a platform.
+var platformClasses = []string{"com.databricks.", "com.google.cloud.spark.performance", "com.amazonaws.emr", "com.amazon.emr"}
+
+// behaviourPrefixes are kept as they are and drift there changes results.
+var behaviourPrefixes = []string{"spark.sql.", "spark.rapids.", "spark.serializer", "spark.kryo", "spark.plugins",
+	"spark.shuffle.manager", "spark.sql.ansi.enabled", "spark.python.", "spark.files.", "spark.jars"}
+
+// performanceKeys are kept but only change speed or memory.
+var performanceKeys = map[string]bool{
+	"spark.rapids.sql.concurrentGpuTasks": true, "spark.rapids.sql.batchSizeBytes": true,
+	"spark.sql.files.maxPartitionBytes": true, "spark.rapids.sql.reader.batchSizeBytes": true,
+	"spark.rapids.sql.multiThreadedRead.numThreads": true, "spark.sql.adaptive.advisoryPartitionSizeInBytes": true,
+	"spark.locality.wait": true, "spark.rapids.shuffle.multiThreaded.writer.threads": true,
+	"spark.rapids.shuffle.multiThreaded.reader.threads": true,
+}
+
+// classify says what Localize does with a prod conf key and why.
+func classify(key, value string) (action, string) {
+	if isSecret(key, value) {
+		return actSecret, ""
+	}
+	if reason, ok := droppedKeys[key]; ok {
+		return actDrop, reason
+	}
+	for _, d := range droppedPrefixes {
+		if strings.HasPrefix(key, d.prefix) {
+			return actDrop, d.reason
+		}
+	}
+	if strings.HasSuffix(key, ".port") || strings.HasSuffix(key, "Port") {
+		return actDrop, "port of the prod network"
+	}
+	if p := prodPath(value); p != "" {
+		return actDrop, "points to prod-only storage (" + p + ")"
+	}
+	for _, c := range platformClasses {
+		if strings.Contains(value, c) {
+			return actDrop, "names a class that exists only on the prod platform (" + c + "...)"
+		}
+	}
+	if strings.HasPrefix(key, "spark.rapids.memory.") && strings.HasSuffix(key, ".size") || scaledKeys[key] {
+		return actScale, ""
+	}
+	return actKeep, ""
+}
+
+// prodPath returns the prod-only path prefix a value uses, or "".
+func prodPath(value string) string {
+	for _, pp := range prodPaths {
+		if strings.HasPrefix(value, pp) {
+			return pp
+		}
+		for _, sep := range []string{",", " ", "=", ":"} {
+			if strings.Contains(value, sep+pp) {
+				return pp
+			}
+		}
+	}
+	return ""
+}
+
+// severityOf ranks a drift in key.
+func severityOf(key string) Severity {
+	if performanceKeys[key] || scaledKeys[key] || strings.HasPrefix(key, "spark.rapids.memory.") {
+		return SevPerformance
+	}
+	for _, p := range behaviourPrefixes {
+		if strings.HasPrefix(key, p) {
+			return SevBehaviour
+		}
+	}
+	return SevInfo
+}

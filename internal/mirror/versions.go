@@ -1,0 +1,120 @@
+package mirror
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+var sparkVersionRe = regexp.MustCompile(`^(\d+)\.(\d+)(?:\.(\d+))?(.*)$`)
+
+// normalizeSpark maps a Spark build string to the nearest Apache release.
+// It returns the release, and a warning when the build was a vendor or
+// snapshot build ("3.3.0-amzn-0", "3.1.1.119", "3.1.0-SNAPSHOT").
+func normalizeSpark(build string) (release, warning string) {
+	build = strings.TrimSpace(build)
+	m := sparkVersionRe.FindStringSubmatch(build)
+	if m == nil {
+		return "", fmt.Sprintf("Spark version %q is not a version number; set spark: in devenv.yaml", build)
+	}
+	patch := m[3]
+	if patch == "" {
+		patch = "0"
+	}
+	release = m[1] + "." + m[2] + "." + patch
+	if m[4] != "" {
+		warning = fmt.Sprintf("Spark %s is a vendor or snapshot build; using the nearest Apache release %s (vendor patches are not reproduced)", build, release)
+	}
+	return release, warning
+}
+
+// setSpark records a Spark build string, normalized, with a warning for
+// vendor builds.
+func (p *Profile) setSpark(build, src string, override bool) {
+	if build == "" || (p.Runtime.Spark != "" && !override) {
+		return
+	}
+	rel, warn := normalizeSpark(build)
+	if warn != "" {
+		p.warn(warn)
+	}
+	if rel == "" {
+		return
+	}
+	p.Runtime.Spark, p.Runtime.SparkProvenance = rel, src
+	p.Runtime.SparkBuild = ""
+	if rel != build {
+		p.Runtime.SparkBuild = build
+	}
+}
+
+var scalaRe = regexp.MustCompile(`(\d+)\.(\d+)(?:\.(\d+))?`)
+
+// parseScala reads "version 2.12.15" or "2.12" into binary and full versions.
+func parseScala(s string) (binary, full string) {
+	m := scalaRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", ""
+	}
+	binary = m[1] + "." + m[2]
+	if m[3] != "" {
+		full = m[0]
+	}
+	return binary, full
+}
+
+var javaRe = regexp.MustCompile(`^\s*(\d+)(?:\.(\d+))?[0-9._+a-zA-Z-]*`)
+
+// parseJava reads "1.8.0_282 (Private Build)" or "11.0.20.1 (Eclipse
+// Adoptium)" into the major version, the full version and the vendor.
+func parseJava(s string) (major, full, vendor string) {
+	m := javaRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", ""
+	}
+	full = strings.TrimSpace(m[0])
+	major = m[1]
+	if major == "1" && m[2] != "" {
+		major = m[2]
+	}
+	if i, j := strings.Index(s, "("), strings.LastIndex(s, ")"); i >= 0 && j > i {
+		vendor = strings.TrimSpace(s[i+1 : j])
+	}
+	return major, full, vendor
+}
+
+// rapidsJar is a RAPIDS Accelerator jar found by name.
+type rapidsJar struct {
+	File, Scala, Version, Classifier string
+}
+
+var rapidsJarRe = regexp.MustCompile(`rapids-4-spark_(2\.1[0-9])-(\d+\.\d+\.\d+(?:-SNAPSHOT)?)(?:-(amzn-\d+(?:\.\d+)?))?(?:-(cuda\d+(?:-arm64)?))?\.jar`)
+
+// findRapidsJar finds a RAPIDS Accelerator jar name in a path list.
+func findRapidsJar(s string) (rapidsJar, bool) {
+	if !strings.Contains(s, "rapids-4-spark_") {
+		return rapidsJar{}, false
+	}
+	m := rapidsJarRe.FindStringSubmatchIndex(s)
+	if m == nil {
+		return rapidsJar{}, false
+	}
+	g := func(i int) string {
+		if m[2*i] < 0 {
+			return ""
+		}
+		return s[m[2*i]:m[2*i+1]]
+	}
+	return rapidsJar{File: path.Base(g(0)), Scala: g(1), Version: g(2), Classifier: g(4)}, true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
