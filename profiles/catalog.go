@@ -40,6 +40,7 @@ type Catalog struct {
 	family     map[string]*family    // "12" -> family
 	cudaImage  map[string]string     // jar CUDA major -> base image CUDA
 	sparkByVer map[string]*sparkLine // "3.5.1" -> line
+	allCombos  []combo               // every (release, Spark, Scala), newest first
 }
 
 // catalogFile mirrors catalog.yaml; decoding is strict (unknown keys fail).
@@ -170,6 +171,7 @@ func Load(data []byte) (*Catalog, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
+	c.allCombos = c.buildCombos()
 	return c, nil
 }
 

@@ -12,8 +12,11 @@ type combo struct {
 	scala string
 }
 
-// combos lists every combination, newest release first, then newest Spark.
-func (c *Catalog) combos() []combo {
+// combos lists every combination, newest release first. Callers must not
+// modify the returned slice.
+func (c *Catalog) combos() []combo { return c.allCombos }
+
+func (c *Catalog) buildCombos() []combo {
 	rels := c.file.SparkRapids.Releases
 	var out []combo
 	for i := len(rels) - 1; i >= 0; i-- {
