@@ -1,0 +1,148 @@
+package images
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+)
+
+// countingEngine counts the builds reaching the engine it wraps and keeps
+// each build's request and context file names.
+type countingEngine struct {
+	engine.Engine
+	mu       sync.Mutex
+	builds   int
+	requests []engine.BuildRequest
+	contexts [][]string
+}
+
+func (c *countingEngine) Build(ctx context.Context, req engine.BuildRequest, progress func(engine.Progress)) (string, error) {
+	data, err := io.ReadAll(req.Context)
+	if err != nil {
+		return "", err
+	}
+	c.mu.Lock()
+	c.builds++
+	c.requests = append(c.requests, req)
+	c.contexts = append(c.contexts, tarNamesNoCheck(bytes.NewReader(data)))
+	c.mu.Unlock()
+	req.Context = bytes.NewReader(data)
+	return c.Engine.Build(ctx, req, progress)
+}
+
+func (c *countingEngine) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.builds
+}
+
+// buildProject is a valid spark-rapids input with its files on disk.
+func buildProject(t *testing.T) Input {
+	t.Helper()
+	return hashProject(t, t.TempDir())
+}
+
+func TestBuildOnlyWhenMissing(t *testing.T) {
+	ctx := context.Background()
+	eng := &countingEngine{Engine: enginetest.New()}
+	in := buildProject(t)
+	hash := mustHash(t, in)
+	steps := []struct {
+		name      string
+		opts      Options
+		wantBuilt bool
+		builds    int
+	}{
+		{"first build", Options{Labels: map[string]string{"extra": "x", LabelProject: "spoofed"}}, true, 1},
+		{"same inputs: no build", Options{}, false, 1},
+		{"no cache: rebuild", Options{NoCache: true}, true, 2},
+	}
+	for _, s := range steps {
+		res, err := Build(ctx, eng, in, s.opts, nil)
+		if err != nil {
+			t.Fatalf("%s: Build: %v", s.name, err)
+		}
+		if want := Tag("etl", "spark", hash); res.Tag != want || res.Built != s.wantBuilt {
+			t.Errorf("%s: Build = %+v, want Tag %s Built %v", s.name, res, want, s.wantBuilt)
+		}
+		if eng.count() != s.builds {
+			t.Errorf("%s: %d builds reached the engine, want %d", s.name, eng.count(), s.builds)
+		}
+	}
+	req := eng.requests[0]
+	wantLabels := map[string]string{"extra": "x", LabelProject: "etl", LabelService: "spark", LabelConfigHash: hash}
+	for k, v := range wantLabels {
+		if req.Labels[k] != v {
+			t.Errorf("label %s = %q, want %q", k, req.Labels[k], v)
+		}
+	}
+	if req.Dockerfile != "Dockerfile" || !eng.requests[1].NoCache || req.BuildArgs != nil {
+		t.Errorf("request Dockerfile %q, NoCache of the rebuild %v, build args %v", req.Dockerfile, eng.requests[1].NoCache, req.BuildArgs)
+	}
+	if !slices.Contains(eng.contexts[0], "Dockerfile") || slices.Contains(eng.contexts[0], ".env") {
+		t.Errorf("context sent = %v", eng.contexts[0])
+	}
+}
+
+func TestBuildPlainImage(t *testing.T) {
+	fake := enginetest.New()
+	in := Input{Project: "etl", Service: "db", Base: "postgres:16@sha256:" + shaJar}
+	in.Resolved.Profile = "image"
+	res, err := Build(context.Background(), fake, in, Options{}, nil)
+	if err != nil || res.Tag != in.Base || res.Built {
+		t.Errorf("Build = %+v, %v; want the image itself, not built", res, err)
+	}
+	if calls := fake.Calls(); len(calls) != 0 {
+		t.Errorf("a plain image made engine calls: %v", calls)
+	}
+}
+
+func TestBuildCredentialsAsBuildArg(t *testing.T) {
+	eng := &countingEngine{Engine: enginetest.New()}
+	in := buildProject(t)
+	in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
+	if _, err := Build(context.Background(), eng, in, Options{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	arg := eng.requests[0].BuildArgs["PIP_INDEX_URL"]
+	if arg == nil || *arg != in.PipIndexURL {
+		t.Errorf("PIP_INDEX_URL build arg = %v, want the mirror URL", arg)
+	}
+	df, _ := Render(in)
+	if bytes.Contains(df, []byte("secret")) {
+		t.Errorf("the Dockerfile holds the mirror's credentials:\n%s", df)
+	}
+}
+
+func TestBuildEngineFailure(t *testing.T) {
+	fake := enginetest.New()
+	boom := errors.New("step 3/9 failed")
+	fake.Fail = map[string]error{"Build": boom}
+	in := buildProject(t)
+	_, err := Build(context.Background(), fake, in, Options{}, nil)
+	if !errors.Is(err, boom) {
+		t.Fatalf("Build error = %v, want it to wrap the engine's", err)
+	}
+	if want := Tag("etl", "spark", mustHash(t, in)); !bytes.Contains([]byte(err.Error()), []byte(want)) {
+		t.Errorf("error %q does not name the image %s", err, want)
+	}
+}
+
+func TestBuildInvalidInputMakesNoEngineCall(t *testing.T) {
+	fake := enginetest.New()
+	in := buildProject(t)
+	in.Resolved.Java = ""
+	if _, err := Build(context.Background(), fake, in, Options{}, nil); err == nil {
+		t.Fatal("Build with no Java: want an error")
+	}
+	if calls := fake.Calls(); len(calls) != 0 {
+		t.Errorf("invalid input reached the engine: %v", calls)
+	}
+}

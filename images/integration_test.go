@@ -1,0 +1,100 @@
+package images
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// TestIntegrationBuildUserDockerfile builds a FROM-scratch image holding a
+// static Go binary on this machine's Docker Engine: the first Build builds,
+// the second reaches no engine build, and NoCache builds again.
+func TestIntegrationBuildUserDockerfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped with -short: needs a Docker Engine")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	real, err := engine.Connect(ctx)
+	if errors.Is(err, engine.ErrUnreachable) {
+		t.Skipf("no Docker Engine here: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer real.Close()
+
+	in := staticBinaryProject(t)
+	hash := mustHash(t, in)
+	tag := Tag(in.Project, in.Service, hash)
+	_ = real.RemoveImage(ctx, tag) // left over from an earlier run
+	t.Cleanup(func() { _ = real.RemoveImage(context.Background(), tag) })
+
+	eng := &countingEngine{Engine: real}
+	var streamed int
+	progress := func(p engine.Progress) { streamed++ }
+	steps := []struct {
+		name      string
+		opts      Options
+		wantBuilt bool
+		builds    int
+	}{
+		{"first build", Options{}, true, 1},
+		{"again: no build", Options{}, false, 1},
+		{"no cache: rebuild", Options{NoCache: true}, true, 2},
+	}
+	for _, s := range steps {
+		res, err := Build(ctx, eng, in, s.opts, progress)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if res.Tag != tag || res.Built != s.wantBuilt || eng.count() != s.builds {
+			t.Errorf("%s: Build = %+v after %d engine builds; want %s built=%v after %d",
+				s.name, res, eng.count(), tag, s.wantBuilt, s.builds)
+		}
+	}
+	if want := []string{".dockerignore", "Dockerfile", "hello"}; !slices.Equal(eng.contexts[0], want) {
+		t.Errorf("context sent = %v, want %v", eng.contexts[0], want)
+	}
+	if streamed == 0 {
+		t.Error("no build progress reached the progress function")
+	}
+	imgs, err := real.List(ctx, engine.Images, map[string]string{LabelProject: in.Project, LabelService: in.Service, LabelConfigHash: hash})
+	if err != nil || len(imgs) == 0 {
+		t.Errorf("no image carries devenv's labels (err %v)", err)
+	}
+}
+
+// staticBinaryProject makes a user Dockerfile project holding a static Go
+// binary, plus files that must never reach the build context.
+func staticBinaryProject(t *testing.T) Input {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"src/main.go":        "package main\n\nfunc main() { println(\"hello from devenv\") }\n",
+		"src/go.mod":         "module hello\n\ngo 1.21\n",
+		"ctx/Dockerfile":     "FROM scratch\nCOPY hello /hello\nCMD [\"/hello\"]\n",
+		"ctx/.dockerignore":  "notes\n",
+		"ctx/notes/todo.txt": "ignored",
+		"ctx/.env":           "TOKEN=never-sent",
+		"ctx/.git/HEAD":      "ref: refs/heads/main",
+		"ctx/server.key":     "never sent",
+	})
+	cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "ctx", "hello"), ".")
+	cmd.Dir = filepath.Join(dir, "src")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+runtime.GOARCH, "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("compiling the test binary: %v\n%s", err, out)
+	}
+	in := Input{Project: "devenvimagestest", Service: "hello", UserDockerfile: filepath.Join(dir, "ctx", "Dockerfile")}
+	in.Resolved.Profile = "image"
+	return in
+}
