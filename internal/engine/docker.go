@@ -10,8 +10,9 @@ import (
 
 // docker is the Engine backed by the Docker Engine API.
 type docker struct {
-	cli  *client.Client
-	host string
+	cli       *client.Client
+	host      string
+	engineAPI string // the newest API version the engine speaks
 }
 
 // Connect reaches the Docker Engine the way the docker CLI does (DOCKER_HOST,
@@ -37,6 +38,7 @@ func Connect(ctx context.Context) (Engine, error) {
 		return nil, d.wrapUnreachable("connect to the Docker Engine", err)
 	}
 	cli.NegotiateAPIVersionPing(ping)
+	d.engineAPI = ping.APIVersion
 	return d, nil
 }
 
@@ -71,6 +73,7 @@ func (d *docker) Info(ctx context.Context) (Info, error) {
 	return Info{
 		ServerVersion:  in.ServerVersion,
 		APIVersion:     d.cli.ClientVersion(),
+		EngineAPI:      d.engineAPI,
 		OS:             in.OperatingSystem,
 		OSType:         in.OSType,
 		Architecture:   in.Architecture,

@@ -68,6 +68,7 @@ const (
 type Info struct {
 	ServerVersion  string   // e.g. "20.10.24"
 	APIVersion     string   // the negotiated API version, e.g. "1.41"
+	EngineAPI      string   // the newest API version the engine speaks
 	OS             string   // e.g. "Debian GNU/Linux 12 (bookworm)"
 	OSType         string   // "linux" or "windows"
 	Architecture   string   // e.g. "x86_64"

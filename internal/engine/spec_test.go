@@ -70,7 +70,7 @@ func fullSpec() ContainerSpec {
 			{Type: MountVolume, Source: "demo-ivy", Target: "/root/.ivy2", ReadOnly: true},
 		},
 		Network: "demo", Aliases: []string{"spark"},
-		GPU:     &GPURequest{All: true, Capabilities: []string{"compute", "utility"}},
+		GPU: &GPURequest{All: true, Capabilities: []string{"compute", "utility"}},
 		Healthcheck: &Healthcheck{Test: []string{"CMD", "/app", "health"}, Interval: time.Second,
 			Timeout: 2 * time.Second, StartPeriod: 3 * time.Second, Retries: 4},
 		MemoryBytes: 8 << 30, ShmSizeBytes: 1 << 30, Init: true, Tty: true, OpenStdin: true,

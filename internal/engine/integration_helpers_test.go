@@ -1,0 +1,119 @@
+package engine_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// runLabel marks every object one test run creates, so cleanup and List
+// checks only ever touch this run's objects.
+const runLabel = "dev.devenv.enginetest"
+
+// connect reaches the engine or fails the test: CI guarantees an engine
+// (.ci/run), so an unreachable one is a failure, not a reason to skip.
+func connect(t *testing.T) engine.Engine {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	e, err := engine.Connect(ctx)
+	if err != nil {
+		t.Fatalf("these tests need a running Docker Engine (start it, or set DOCKER_HOST): %v", err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+// newRunID returns a random id naming this run's objects.
+func newRunID(t *testing.T) string {
+	t.Helper()
+	b := make([]byte, 4)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+// cleanupRun removes every object labelled with this run, containers first.
+func cleanupRun(t *testing.T, e engine.Engine, labels map[string]string) {
+	t.Helper()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		for _, kind := range []engine.Kind{engine.Containers, engine.Networks, engine.Volumes, engine.Images} {
+			objs, err := e.List(ctx, kind, labels)
+			if err != nil {
+				t.Errorf("cleanup: listing %ss: %v", kind, err)
+				continue
+			}
+			for _, o := range objs {
+				if err := e.Remove(ctx, kind, o.ID, true); err != nil {
+					t.Errorf("cleanup: %v", err)
+				}
+			}
+		}
+	})
+}
+
+// standinContext compiles testdata/standin as a static binary and returns a
+// build context (tar) holding it and a Dockerfile FROM scratch.
+func standinContext(t *testing.T) *bytes.Reader {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "standin")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./testdata/standin")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("compiling the stand-in program: %v\n%s", err, out)
+	}
+	app, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dockerfile := "FROM scratch\nCOPY standin /app\nENTRYPOINT [\"/app\"]\n"
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, f := range []struct {
+		name string
+		mode int64
+		data []byte
+	}{{"Dockerfile", 0o644, []byte(dockerfile)}, {"standin", 0o755, app}} {
+		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.data))}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(f.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.NewReader(buf.Bytes())
+}
+
+// waitHealthy polls a container until the engine calls it healthy.
+func waitHealthy(t *testing.T, e engine.Engine, id string) engine.ContainerState {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := e.Inspect(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Health == engine.HealthHealthy {
+			return st
+		}
+		if !st.Running || time.Now().After(deadline) {
+			t.Fatalf("container %s did not become healthy: status %s, health %q, exit code %d", id, st.Status, st.Health, st.ExitCode)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
