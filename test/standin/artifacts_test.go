@@ -155,7 +155,7 @@ func TestSparkDistribution(t *testing.T) {
 			}
 			tests := []struct {
 				name, env, want string
-				code           int
+				code            int
 			}{
 				{"args", "", "spark-submit stand-in " + d.Version + " scala " + d.Scala + "\narg: --class\narg: a b\n", 0},
 				{"plan", "DEVENV_STANDIN_PLAN=" + plan, "spark-submit stand-in " + d.Version + " scala " + d.Scala + "\narg: --class\narg: a b\nplan line\n", 0},

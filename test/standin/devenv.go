@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,10 +119,30 @@ func buildDevenv(root, out string) error {
 		return errorf("building devenv failed (`go build -o %s ./cmd/devenv` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build ./cmd/devenv",
 			tmp.Name(), root, time.Since(start).Round(time.Millisecond), err, strings.TrimSpace(string(output)), root)
 	}
+	// For a package that is not main, go build -o succeeds and writes an
+	// archive of the compiled package instead of a program.
+	if head, err := readHead(tmp.Name(), 8); err != nil || len(head) == 0 || string(head) == "!<arch>\n" {
+		return errorf("building devenv failed: `go build ./cmd/devenv` in %s produced no program; cmd/devenv must be package main with a main function", root)
+	}
 	if err := os.Rename(tmp.Name(), out); err != nil {
 		return errorf("cannot move the devenv binary to %s: %v", out, err)
 	}
 	return nil
+}
+
+// readHead reads up to n bytes from the start of a file.
+func readHead(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	m, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:m], nil
 }
 
 // goTool is the go command of PATH, else the toolchain's own.
