@@ -1,6 +1,7 @@
 package images
 
 import (
+	"archive/tar"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -135,7 +136,7 @@ func (x *hasher) entries(entries []entry) error {
 	for _, e := range entries {
 		x.raw(e.name)
 		x.raw(string(e.typ) + strconv.FormatInt(e.mode, 8) + e.link)
-		if e.typ != '0' {
+		if e.typ != tar.TypeReg {
 			continue
 		}
 		d, err := e.digest()
