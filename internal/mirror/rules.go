@@ -78,7 +78,7 @@ var prodPaths = []string{"dbfs:/", "s3://", "s3a://", "s3n://", "hdfs://", "gs:/
 	"wasbs://", "wasb://", "adl://", "/databricks/", "/dbfs/", "/usr/lib/spark/", "/usr/share/aws/", "/usr/local/share/google/"}
 
 // platformClasses mark values naming classes only on a platform.
-var platformClasses = []string{"com.databricks.", "com.google.cloud.spark.performance", "com.amazonaws.emr", "com.amazon.emr"}
+var platformClasses = []string{"com.databricks.", "rapids.daemon_databricks", "com.google.cloud.spark.performance", "com.amazonaws.emr", "com.amazon.emr"}
 
 // behaviourPrefixes are kept as they are and drift there changes results.
 var behaviourPrefixes = []string{"spark.sql.", "spark.rapids.", "spark.serializer", "spark.kryo", "spark.plugins",

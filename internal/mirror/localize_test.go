@@ -1,0 +1,166 @@
+package mirror
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		key, value string
+		want       action
+		reason     string // substring of the reason
+	}{
+		{"spark.sql.shuffle.partitions", "400", actKeep, ""},
+		{"spark.sql.adaptive.enabled", "true", actKeep, ""},
+		{"spark.sql.ansi.enabled", "true", actKeep, ""},
+		{"spark.sql.session.timeZone", "UTC", actKeep, ""},
+		{"spark.serializer", "org.apache.spark.serializer.KryoSerializer", actKeep, ""},
+		{"spark.rapids.sql.concurrentGpuTasks", "2", actKeep, ""},
+		{"spark.executor.memory", "16g", actScale, ""},
+		{"spark.executor.cores", "8", actScale, ""},
+		{"spark.executor.instances", "10", actScale, ""},
+		{"spark.executor.memoryOverhead", "4g", actScale, ""},
+		{"spark.driver.memory", "8g", actScale, ""},
+		{"spark.rapids.memory.pinnedPool.size", "4g", actScale, ""},
+		{"spark.master", "yarn", actDrop, "master"},
+		{"spark.submit.deployMode", "cluster", actDrop, "client"},
+		{"spark.driver.host", "10.0.0.1", actDrop, "host"},
+		{"spark.driver.port", "40000", actDrop, "port"},
+		{"spark.app.id", "application_1_2", actDrop, "per run"},
+		{"spark.yarn.queue", "etl", actDrop, "YARN"},
+		{"spark.kubernetes.namespace", "prod", actDrop, "Kubernetes"},
+		{"spark.databricks.delta.preview.enabled", "true", actDrop, "Databricks"},
+		{"spark.emr.default.executor.memory", "4g", actDrop, "EMR"},
+		{"spark.dataproc.sql.joinConditionReorder.enabled", "true", actDrop, "Dataproc"},
+		{"spark.eventLog.dir", "hdfs:///logs", actDrop, "event log"},
+		{"spark.jars", "dbfs:/FileStore/jars/a.jar", actDrop, "dbfs:/"},
+		{"spark.jars", "/opt/a.jar,s3://b/c.jar", actDrop, "s3://"},
+		{"spark.executorEnv.PYTHONPATH", "/x:/databricks/jars/r.jar", actDrop, "/databricks/"},
+		{"spark.jars", "/opt/local.jar", actKeep, ""},
+		{"spark.extraListeners", "com.google.cloud.spark.performance.DataprocMetricsListener", actDrop, "listeners"},
+		{"spark.ssl.keyPassword", "x", actSecret, ""},
+		{"spark.hadoop.fs.s3a.access.key", "AKIA", actSecret, ""},
+		{"spark.my.conf", "{{secrets/scope/key}}", actSecret, ""},
+		{"spark.driver.extraJavaOptions", "-Dapi.token=abc", actSecret, ""},
+		{"spark.hadoop.fs.s3a.aws.credentials.provider", "com.amazonaws.auth.InstanceProfileCredentialsProvider", actDrop, "cloud storage"},
+		{"spark.authenticate.secret.enabled", "true", actKeep, ""},
+	}
+	for _, tc := range cases {
+		got, reason := classify(tc.key, tc.value)
+		if got != tc.want || !strings.Contains(reason, tc.reason) {
+			t.Errorf("classify(%s=%s) = %v %q, want %v with %q", tc.key, tc.value, got, reason, tc.want, tc.reason)
+		}
+	}
+}
+
+func gpuProfile() *Profile {
+	p := newProfile("test", "test")
+	for k, v := range map[string]string{
+		"spark.executor.cores": "16", "spark.executor.memory": "64g", "spark.executor.instances": "8",
+		"spark.executor.memoryOverhead": "16g", "spark.executor.resource.gpu.amount": "1",
+		"spark.task.resource.gpu.amount": "0.0625", "spark.rapids.memory.pinnedPool.size": "8g",
+		"spark.driver.memory": "32g", "spark.sql.shuffle.partitions": "800", "spark.master": "yarn",
+		"spark.ssl.keyStorePassword": "pw", "spark.dynamicAllocation.maxExecutors": "20",
+	} {
+		p.addConf(k, v, "test")
+	}
+	p.deriveFromConf()
+	return p
+}
+
+func TestLocalizeScales(t *testing.T) {
+	cases := []struct {
+		name string
+		host Host
+		want map[string]string
+	}{
+		{"laptop one gpu", Host{CPUs: 8, MemoryMB: 32768, GPUs: 1, GPUMemoryMB: 16384}, map[string]string{
+			"spark.executor.instances": "1", "spark.executor.cores": "7", "spark.executor.resource.gpu.amount": "1",
+			// prod: 16 cores x 1/16 GPU fills the GPU; 7 cores keep it full.
+			"spark.task.resource.gpu.amount":       "0.1429",
+			"spark.driver.memory":                  "4g",
+			"spark.sql.shuffle.partitions":         "800",
+			"spark.dynamicAllocation.maxExecutors": "1",
+		}},
+		{"workstation two gpus", Host{CPUs: 64, MemoryMB: 262144, GPUs: 2, GPUMemoryMB: 49152}, map[string]string{
+			"spark.executor.instances": "2", "spark.executor.cores": "16", "spark.executor.memory": "64g",
+			"spark.executor.memoryOverhead": "16g", "spark.task.resource.gpu.amount": "0.0625",
+			"spark.rapids.memory.pinnedPool.size": "8g", "spark.cores.max": "",
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l := gpuProfile().Localize(tc.host)
+			for k, v := range tc.want {
+				if l.Conf[k] != v {
+					t.Errorf("%s = %q, want %q (source %q)", k, l.Conf[k], v, l.Sources[k])
+				}
+			}
+			if _, ok := l.Dropped["spark.master"]; !ok {
+				t.Errorf("spark.master not dropped")
+			}
+			if len(l.Redacted) != 1 || l.Redacted[0] != "spark.ssl.keyStorePassword" {
+				t.Errorf("redacted = %v", l.Redacted)
+			}
+			checkFits(t, l, tc.host)
+		})
+	}
+}
+
+// checkFits asserts the localized executors fit the host and keep memory
+// per core within prod's.
+func checkFits(t *testing.T, l Local, h Host) {
+	t.Helper()
+	n := atoi(l.Conf["spark.executor.instances"])
+	cores := atoi(l.Conf["spark.executor.cores"])
+	mem, _ := parseSizeMB(l.Conf["spark.executor.memory"], "m")
+	over, _ := parseSizeMB(l.Conf["spark.executor.memoryOverhead"], "m")
+	if n*cores > h.CPUs {
+		t.Errorf("%d executors x %d cores exceed %d CPUs", n, cores, h.CPUs)
+	}
+	if int64(n)*(mem+over) > h.MemoryMB {
+		t.Errorf("%d executors x %d MB exceed %d MB", n, mem+over, h.MemoryMB)
+	}
+	if mem/int64(max(cores, 1)) > 4096 {
+		t.Errorf("memory per core %d MB exceeds prod's 4096", mem/int64(cores))
+	}
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+func TestLocalizeNoGPU(t *testing.T) {
+	l := gpuProfile().Localize(Host{CPUs: 4, MemoryMB: 8192})
+	for _, k := range []string{"spark.executor.resource.gpu.amount", "spark.task.resource.gpu.amount"} {
+		if _, ok := l.Dropped[k]; !ok {
+			t.Errorf("%s kept on a host without GPU", k)
+		}
+	}
+	if len(l.Warnings) == 0 {
+		t.Errorf("no warning about CPU mode")
+	}
+	checkFits(t, l, Host{CPUs: 4, MemoryMB: 8192})
+}
+
+// TestLocalizeGolden pins Localize on real and written profiles.
+func TestLocalizeGolden(t *testing.T) {
+	host := Host{CPUs: 16, MemoryMB: 65536, GPUs: 1, GPUMemoryMB: 24576}
+	for _, name := range []string{"written/databricks-gpu-job.json", "real/eventlog_4nodes_8cores_dynamic_alloc.zstd", "real/dataproc-cpu-00.yaml", "written/spark-submit.sh"} {
+		t.Run(name, func(t *testing.T) {
+			p, err := Import(filepath.Join("testdata", name), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := json.MarshalIndent(p.Localize(host), "", "  ")
+			checkGolden(t, filepath.Join("testdata", "golden", "local-"+strings.ReplaceAll(filepath.Base(name), ".", "_")+".json"), append(out, '\n'))
+		})
+	}
+}
