@@ -1,0 +1,37 @@
+# devenv's build, tests and benchmarks. `make help` lists the targets.
+GO          ?= go
+BIN         ?= bin/devenv
+export CGO_CFLAGS ?= -Wno-deprecated-declarations
+UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/')
+E2E_TIMEOUT ?= 45m
+
+.PHONY: help build test unit e2e lint bench cross fuzz clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+build: ## build bin/devenv (cgo, for NVML)
+	$(GO) build -trimpath -o $(BIN) ./cmd/devenv
+
+test: unit e2e ## unit tests, then end-to-end tests against the real Docker engine
+
+unit: ## unit tests (no Docker engine needed)
+	$(GO) test -count=1 $(UNIT_PKGS)
+
+e2e: ## end-to-end tests: the built binary against the real Docker engine
+	$(GO) test -count=1 -timeout $(E2E_TIMEOUT) ./test/...
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+bench: ## Go benchmarks (figures go into the README's performance table)
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(UNIT_PKGS)
+
+cross: ## check devenv builds for linux/arm64, darwin and windows
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv
+
+clean: ## remove build outputs
+	rm -rf bin

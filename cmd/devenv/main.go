@@ -1,0 +1,13 @@
+// Command devenv pins and runs GPU-ready Spark, RAPIDS and Triton
+// environments per project. See the README.
+package main
+
+import (
+	"os"
+
+	"github.com/devenv-dev/devenv/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args, cli.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+}

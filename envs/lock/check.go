@@ -1,0 +1,55 @@
+package lock
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/devenv-dev/devenv/envs/spec"
+)
+
+// StaleError says the lock no longer matches devenv.yaml; the CLI exits 5.
+type StaleError struct {
+	Reasons []string
+}
+
+func (e *StaleError) Error() string {
+	return "devenv.lock is stale: " + strings.Join(e.Reasons, "; ") + "; run `devenv lock` and commit devenv.lock"
+}
+
+// Check compares the lock with the project without touching the network:
+// the input hash and the set of services must match.
+func Check(p *spec.Project, f *File) error {
+	hash, err := InputHash(p)
+	if err != nil {
+		return err
+	}
+	var reasons []string
+	if hash != f.InputHash {
+		reasons = append(reasons, "devenv.yaml (or a file it names) changed since the lock was written")
+	}
+	want := map[string]bool{}
+	for _, s := range p.Services {
+		want[s.Name] = true
+		if f.Service(s.Name) == nil {
+			reasons = append(reasons, fmt.Sprintf("service %q is not locked", s.Name))
+		}
+	}
+	var extra []string
+	for _, s := range f.Services {
+		if !want[s.Name] {
+			extra = append(extra, s.Name)
+		}
+	}
+	sort.Strings(extra)
+	for _, n := range extra {
+		reasons = append(reasons, fmt.Sprintf("service %q is locked but no longer in devenv.yaml", n))
+	}
+	if f.Project != p.Name {
+		reasons = append(reasons, fmt.Sprintf("project name is %q, the lock says %q", p.Name, f.Project))
+	}
+	if len(reasons) > 0 {
+		return &StaleError{Reasons: reasons}
+	}
+	return nil
+}

@@ -1,0 +1,215 @@
+// Package lock is devenv.lock: the exact environment a devenv.yaml resolved
+// to (versions, base images by digest, artifacts by URL and sha256, what the
+// host must provide), written deterministically and only when it changes.
+package lock
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+
+	"github.com/devenv-dev/devenv/profiles"
+	"github.com/hashicorp/go-multierror"
+)
+
+// FileName is the lock's name in the project directory.
+const FileName = "devenv.lock"
+
+// SchemaVersion is the lock format this devenv writes and reads.
+const SchemaVersion = 1
+
+// ErrNoLock means the project has no devenv.lock yet.
+var ErrNoLock = errors.New("no devenv.lock: run `devenv lock` first")
+
+// File is the whole lock.
+type File struct {
+	Version   int       `json:"version"`
+	Project   string    `json:"project"`
+	InputHash string    `json:"input_hash"` // sha256 of devenv.yaml and every file it names that the lock depends on
+	Services  []Service `json:"services"`   // sorted by name
+}
+
+// Service is one locked service.
+type Service struct {
+	Name      string                `json:"name"`
+	Profile   string                `json:"profile"`
+	Custom    string                `json:"custom,omitempty"`
+	Versions  Versions              `json:"versions"`
+	Base      *Image                `json:"base,omitempty"`
+	Artifacts []Artifact            `json:"artifacts,omitempty"`
+	Requires  profiles.Requirements `json:"requires"`
+}
+
+// Versions are the resolved versions, every one explicit.
+type Versions struct {
+	Spark         string `json:"spark,omitempty"`
+	Scala         string `json:"scala,omitempty"`
+	ScalaFull     string `json:"scala_full,omitempty"`
+	Java          string `json:"java,omitempty"`
+	Python        string `json:"python,omitempty"`
+	Rapids        string `json:"rapids,omitempty"`
+	CUDA          string `json:"cuda,omitempty"`
+	Release       string `json:"release,omitempty"`
+	JarClassifier string `json:"jar_classifier,omitempty"`
+}
+
+// Image is a base image pinned by digest.
+type Image struct {
+	Ref    string `json:"ref"`    // canonical reference, e.g. nvcr.io/nvidia/cuda:12.9.1-runtime-ubuntu22.04
+	Digest string `json:"digest"` // sha256:...
+}
+
+// Pinned is "ref@digest".
+func (i Image) Pinned() string { return i.Ref + "@" + i.Digest }
+
+// Artifact is a downloaded file with its verified sha256.
+type Artifact struct {
+	Name   string `json:"name"`
+	URL    string `json:"url"` // canonical upstream URL; fetched through mirrors
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+}
+
+// Service returns the locked service by name, or nil.
+func (f *File) Service(name string) *Service {
+	for i := range f.Services {
+		if f.Services[i].Name == name {
+			return &f.Services[i]
+		}
+	}
+	return nil
+}
+
+// Marshal renders the lock byte-for-byte deterministically.
+func Marshal(f *File) ([]byte, error) {
+	c := *f
+	c.Services = append([]Service(nil), f.Services...)
+	sort.Slice(c.Services, func(i, j int) bool { return c.Services[i].Name < c.Services[j].Name })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&c); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Write stores the lock at path with a temp file and a rename, and only when
+// its bytes change. It reports whether it wrote.
+func Write(path string, f *File) (bool, error) {
+	data, err := Marshal(f)
+	if err != nil {
+		return false, err
+	}
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".devenv.lock-*")
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return false, err
+	}
+	if err := tmp.Close(); err != nil {
+		return false, err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return false, err
+	}
+	return true, os.Rename(tmp.Name(), path)
+}
+
+// Read loads and checks a lock. A missing file is ErrNoLock; a lock from a
+// newer devenv or one edited into an invalid state is refused with what is
+// wrong and how to recover.
+func Read(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, ErrNoLock
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Parse(filepath.Base(path), data)
+}
+
+// Parse decodes lock bytes named name (for messages) and validates them.
+func Parse(name string, data []byte) (*File, error) {
+	var probe struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, invalid(name, "it is not valid JSON: %v", err)
+	}
+	if probe.Version > SchemaVersion {
+		return nil, fmt.Errorf("%s: written by a newer devenv (lock version %d, this devenv reads %d): upgrade devenv", name, probe.Version, SchemaVersion)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		return nil, invalid(name, "%v", err)
+	}
+	if err := f.validate(); err != nil {
+		return nil, invalid(name, "%v", err)
+	}
+	return &f, nil
+}
+
+func invalid(name, format string, args ...any) error {
+	return fmt.Errorf("%s is not a valid lock (%s): do not edit it by hand; run `devenv lock` to write it again",
+		name, fmt.Sprintf(format, args...))
+}
+
+var (
+	digestRe = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	sha256Re = regexp.MustCompile(`^[0-9a-f]{64}$`)
+)
+
+func (f *File) validate() error {
+	var errs *multierror.Error
+	if f.Version != SchemaVersion {
+		errs = multierror.Append(errs, fmt.Errorf("version %d, want %d", f.Version, SchemaVersion))
+	}
+	if !sha256Re.MatchString(f.InputHash) {
+		errs = multierror.Append(errs, fmt.Errorf("input_hash %q is not a sha256", f.InputHash))
+	}
+	seen := map[string]bool{}
+	for _, s := range f.Services {
+		if s.Name == "" || seen[s.Name] {
+			errs = multierror.Append(errs, fmt.Errorf("service name %q empty or repeated", s.Name))
+		}
+		seen[s.Name] = true
+		if s.Base != nil && (s.Base.Ref == "" || !digestRe.MatchString(s.Base.Digest)) {
+			errs = multierror.Append(errs, fmt.Errorf("service %s: base %q@%q is not pinned by a sha256 digest", s.Name, s.Base.Ref, s.Base.Digest))
+		}
+		for _, a := range s.Artifacts {
+			if a.URL == "" || a.File == "" || !sha256Re.MatchString(a.SHA256) {
+				errs = multierror.Append(errs, fmt.Errorf("service %s: artifact %q needs url, file and a sha256", s.Name, a.Name))
+			}
+		}
+	}
+	if errs == nil {
+		return nil
+	}
+	errs.ErrorFormat = func(es []error) string {
+		var b bytes.Buffer
+		for i, e := range es {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(e.Error())
+		}
+		return b.String()
+	}
+	return errs
+}

@@ -1,0 +1,95 @@
+// Package cli is devenv's command line: urfave/cli/v2 commands that turn
+// flags into options and make one call into the packages below. Main exits;
+// Run returns an error, so the whole CLI is testable in-process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/urfave/cli/v2"
+)
+
+// Streams are the process's standard streams.
+type Streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// Main runs devenv with the process's arguments and returns its exit code.
+func Main(args []string, s Streams) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := Run(ctx, args, s)
+	if err != nil && ctx.Err() != nil {
+		err = exitcode.With(exitcode.Interrupted, fmt.Errorf("interrupted: %w", err))
+	}
+	return report(err, s.Err, hasDebug(args))
+}
+
+// Run runs devenv and returns its error; it never exits the process.
+func Run(ctx context.Context, args []string, s Streams) error {
+	app := newApp(s)
+	return app.RunContext(ctx, args)
+}
+
+func newApp(s Streams) *cli.App {
+	app := &cli.App{
+		Name:                 "devenv",
+		Usage:                "pinned, GPU-ready Spark / RAPIDS / Triton environments per project",
+		Version:              Version(),
+		Reader:               s.In,
+		Writer:               s.Out,
+		ErrWriter:            s.Err,
+		Flags:                globalFlags(),
+		EnableBashCompletion: true,
+		HideVersion:          true,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, c.Command.Name))
+		},
+		Commands: commands(),
+	}
+	for _, c := range app.Commands {
+		withCommonFlags(c)
+	}
+	return app
+}
+
+func commands() []*cli.Command {
+	return []*cli.Command{
+		versionCommand(), initCommand(), profilesCommand(), configCommand(), lockCommand(),
+	}
+}
+
+func withCommonFlags(c *cli.Command) {
+	c.Flags = append(c.Flags, localCopies()...)
+	if c.OnUsageError == nil {
+		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
+			return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, c.Name))
+		}
+	}
+	for _, sub := range c.Subcommands {
+		withCommonFlags(sub)
+	}
+}
+
+func hasDebug(args []string) bool {
+	for _, a := range args {
+		if a == "--debug" {
+			return true
+		}
+		if a == "--" {
+			return false
+		}
+	}
+	return false
+}
+
+var errUsage = errors.New("usage")

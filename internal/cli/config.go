@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/profiles"
+	"github.com/hashicorp/go-multierror"
+	"github.com/urfave/cli/v2"
+)
+
+func configCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "config",
+		Usage:     "show the fully resolved configuration",
+		ArgsUsage: "[service...]",
+		Action:    runConfig,
+	}
+}
+
+// serviceConfig is one service as devenv will run it.
+type serviceConfig struct {
+	Name     string            `json:"name"`
+	Profile  string            `json:"profile"`
+	Locked   bool              `json:"locked"`
+	Resolved profiles.Resolved `json:"resolved"`
+	Base     string            `json:"base,omitempty"`
+	GPUs     spec.GPUs         `json:"gpus"`
+	GPU      string            `json:"gpu"`
+	Ports    []spec.Port       `json:"ports,omitempty"`
+	Volumes  []spec.Volume     `json:"volumes,omitempty"`
+	Env      map[string]string `json:"env,omitempty"`
+	Conf     map[string]string `json:"conf,omitempty"`
+	Depends  []string          `json:"depends_on,omitempty"`
+}
+
+type projectConfig struct {
+	Name     string          `json:"name"`
+	Dir      string          `json:"dir"`
+	LockNote string          `json:"lock,omitempty"`
+	Services []serviceConfig `json:"services"`
+}
+
+func runConfig(c *cli.Context) error {
+	p, err := loadProject(c)
+	if err != nil {
+		return err
+	}
+	if err := checkServices(p, args(c)); err != nil {
+		return err
+	}
+	lf, err := readLock(p)
+	if err != nil {
+		return err
+	}
+	cfg, err := resolveConfig(p, lf, args(c))
+	if err != nil {
+		return err
+	}
+	return printer(c).Result(cfg, func(w io.Writer) { printConfig(w, cfg) })
+}
+
+func resolveConfig(p *spec.Project, lf *lock.File, only []string) (*projectConfig, error) {
+	cfg := &projectConfig{Name: p.Name, Dir: p.Dir}
+	switch {
+	case lf == nil:
+		cfg.LockNote = "no devenv.lock: versions below are resolved now and not pinned; run devenv lock"
+	case lock.Check(p, lf) != nil:
+		cfg.LockNote = "devenv.lock is stale: " + lock.Check(p, lf).Error()
+	}
+	var errs *multierror.Error
+	for _, s := range p.Services {
+		if len(only) > 0 && !contains(only, s.Name) {
+			continue
+		}
+		res, err := profiles.Builtin().Resolve(s.Request(), p.Profiles)
+		if err != nil {
+			errs = multierror.Append(errs, err)
+			continue
+		}
+		sc := serviceConfig{Name: s.Name, Profile: s.Profile, Resolved: res, GPUs: s.GPUs, GPU: s.GPU,
+			Ports: s.Ports, Volumes: s.Volumes, Env: s.Env, Conf: s.Conf, Depends: s.DependsOn}
+		if ls := lockedService(lf, s.Name); ls != nil && cfg.LockNote == "" {
+			sc.Locked = true
+			applyLock(&sc.Resolved, ls)
+			if ls.Base != nil {
+				sc.Base = ls.Base.Pinned()
+			}
+		}
+		cfg.Services = append(cfg.Services, sc)
+	}
+	return cfg, errs.ErrorOrNil()
+}
+
+func lockedService(lf *lock.File, name string) *lock.Service {
+	if lf == nil {
+		return nil
+	}
+	return lf.Service(name)
+}
+
+func applyLock(r *profiles.Resolved, ls *lock.Service) {
+	v := ls.Versions
+	r.Spark, r.Scala, r.ScalaFull, r.Java, r.Python = v.Spark, v.Scala, v.ScalaFull, v.Java, v.Python
+	r.Rapids, r.CUDA, r.Release, r.JarClassifier = v.Rapids, v.CUDA, v.Release, v.JarClassifier
+	r.Requires = ls.Requires
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func printConfig(w io.Writer, cfg *projectConfig) {
+	fmt.Fprintf(w, "project %s (%s)\n", cfg.Name, cfg.Dir)
+	if cfg.LockNote != "" {
+		fmt.Fprintf(w, "note: %s\n", cfg.LockNote)
+	}
+	for _, s := range cfg.Services {
+		r := s.Resolved
+		fmt.Fprintf(w, "\n%s  profile=%s locked=%v\n", s.Name, s.Profile, s.Locked)
+		var vs []string
+		for _, kv := range [][2]string{{"spark", r.Spark}, {"scala", r.ScalaFull}, {"java", r.Java}, {"python", r.Python},
+			{"rapids", r.Rapids}, {"cuda", r.CUDA}, {"release", r.Release}} {
+			if kv[1] != "" {
+				vs = append(vs, kv[0]+"="+kv[1])
+			}
+		}
+		if len(vs) > 0 {
+			fmt.Fprintf(w, "  versions: %s\n", strings.Join(vs, " "))
+		}
+		base := s.Base
+		if base == "" {
+			base = r.BaseImage
+		}
+		if base != "" {
+			fmt.Fprintf(w, "  base:     %s\n", base)
+		}
+		if r.Requires.MinDriver != "" {
+			fmt.Fprintf(w, "  needs:    driver >= %s, compute capability >= %s\n", r.Requires.MinDriver, r.Requires.MinComputeCapability)
+		}
+		for _, pt := range s.Ports {
+			fmt.Fprintf(w, "  port:     %s:%d -> %d/%s\n", pt.HostIP, pt.Host, pt.Container, pt.Protocol)
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "  note:     %s\n", n)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"github.com/urfave/cli/v2"
+)
+
+// Global flags are accepted before and after the command name
+// (`devenv --json config` and `devenv config --json`).
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "devenv.yaml to use (default: PROJECT-DIR/devenv.yaml)"},
+		&cli.StringFlag{Name: "project-dir", Usage: "the project directory (default: the directory holding devenv.yaml, searched upwards from here)"},
+		&cli.BoolFlag{Name: "json", Usage: "print results as JSON on stdout and progress as JSON lines on stderr"},
+		&cli.BoolFlag{Name: "debug", Usage: "print debugging detail and error chains"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show build output and progress in plain mode"},
+	}
+}
+
+func localCopies() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Hidden: true},
+		&cli.StringFlag{Name: "project-dir", Hidden: true},
+		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
+		&cli.BoolFlag{Name: "debug", Hidden: true},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Hidden: true},
+	}
+}
+
+// boolOpt is true when the flag was set at any level (command or global).
+func boolOpt(c *cli.Context, name string) bool {
+	for _, cc := range c.Lineage() {
+		if cc.IsSet(name) && cc.Bool(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stringOpt is the innermost value set for a flag at any level.
+func stringOpt(c *cli.Context, name string) string {
+	for _, cc := range c.Lineage() {
+		if cc.IsSet(name) {
+			return cc.String(name)
+		}
+	}
+	return ""
+}
