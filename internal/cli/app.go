@@ -63,9 +63,10 @@ func newApp(s Streams) *cli.App {
 }
 
 func commands() []*cli.Command {
-	return []*cli.Command{
+	cmds := []*cli.Command{
 		versionCommand(), initCommand(), profilesCommand(), configCommand(), lockCommand(),
 	}
+	return append(cmds, gpuCommands()...)
 }
 
 func withCommonFlags(c *cli.Command) {
