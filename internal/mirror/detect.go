@@ -50,14 +50,23 @@ func sniffFile(path string) (string, error) {
 	return "", unsupported(path, "the content matches no supported format")
 }
 
-// looksLikeEventLog reports whether the first line is a JSON event.
+// looksLikeEventLog reports whether one of the first lines is a JSON
+// event (a log may start with a few broken lines).
 func looksLikeEventLog(head []byte) bool {
-	line := head
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		line = head[:i]
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	for i := 0; i < 20 && len(head) > 0; i++ {
+		line := head
+		if j := bytes.IndexByte(head, '\n'); j >= 0 {
+			line, head = head[:j], head[j+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimSpace(line)
+		if bytes.HasPrefix(line, []byte("{")) && eventName(line) != nil {
+			return true
+		}
 	}
-	line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")))
-	return bytes.HasPrefix(line, []byte("{")) && bytes.Contains(line, []byte(`"Event"`))
+	return false
 }
 
 // isBinary reports whether data is not text: NUL bytes or invalid UTF-8.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // earlyBudget bounds how many lines after the environment update an early
@@ -39,17 +40,23 @@ func importEventLog(path string, full bool) (*Profile, error) {
 func readEventLog(path string, srcs []logSource, full bool) (*Profile, error) {
 	s := newLogScan(full)
 	p := newProfile(path, FormatEventLog)
+	var problems []string
 	for _, src := range srcs {
 		stop, err := s.readSource(src)
 		if err != nil {
 			p.warn(err.Error())
+			problems = append(problems, err.Error())
 		}
 		if stop {
 			break
 		}
 	}
 	if !s.sawVersion && !s.sawEnv {
-		return nil, s.nothingFound(path)
+		err := s.nothingFound(path)
+		if len(problems) > 0 {
+			err = fmt.Errorf("%w; also: %s", err, strings.Join(problems, "; "))
+		}
+		return nil, err
 	}
 	s.apply(p)
 	p.deriveFromConf()
