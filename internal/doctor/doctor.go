@@ -53,7 +53,7 @@ type Inputs struct {
 // HostFacts are the machine facts doctor reads, as functions so tests can
 // describe any machine. LocalHost reads the real one.
 type HostFacts struct {
-	MemoryBytes   int64                          // physical memory; 0 when unknown
+	MemoryBytes   int64                            // physical memory; 0 when unknown
 	DiskFreeBytes func(path string) (int64, error) // free bytes on the file system holding path
 	PortFree      func(ip string, port int) bool   // whether ip:port can be bound
 	WSL           bool                             // running inside WSL2

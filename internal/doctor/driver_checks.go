@@ -3,6 +3,7 @@ package doctor
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/devenv-dev/devenv/internal/gpu"
 )
@@ -32,8 +33,50 @@ func driverCheck(e *env, s service) Check {
 		c.Status, c.Message = Skip, "NVML reported no driver version"
 	default:
 		judgeDriver(&c, s, h.DriverVersion, h.CUDADriverVersion, req.MinDriver, req.CUDA)
+		forwardCompat(&c, s, h, req.CUDA)
 	}
 	return c
+}
+
+// forwardCompat softens a too-old driver for NGC Triton images on
+// data-center GPUs, which ship the CUDA forward-compatibility package
+// (rapids-facts.md §5.2: Triton runs on older long-term driver branches
+// there), as long as the driver can run the CUDA family at all.
+func forwardCompat(c *Check, s service, h *gpu.Host, cuda string) {
+	if c.Status != Fail || s.Kind != "triton" || !allDataCenter(h) {
+		return
+	}
+	if compareVersions(h.DriverVersion, familyMinDriver[cudaMajor(cuda)]) < 0 {
+		return
+	}
+	c.Status = Warn
+	c.Message += "; on data-center GPUs the NGC image may still run through CUDA forward compatibility"
+}
+
+// dataCenterNames mark GPUs that support CUDA forward compatibility.
+var dataCenterNames = []string{"H100", "H200", "H20", "H800", "GH200", "B100", "B200", "GB200", "A100", "A800", "A30", "A40", "A10", "A16", "A2", "L40", "L4", "L20", "T4", "V100"}
+
+func allDataCenter(h *gpu.Host) bool {
+	if len(h.GPUs) == 0 {
+		return false
+	}
+	for _, g := range h.GPUs {
+		if !isDataCenter(g.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDataCenter(name string) bool {
+	for _, w := range strings.Fields(strings.NewReplacer("-", " ", "_", " ").Replace(name)) {
+		for _, n := range dataCenterNames {
+			if w == n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // judgeDriver applies the minor-version rules: below the family minimum or
