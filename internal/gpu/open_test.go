@@ -2,6 +2,7 @@ package gpu_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -25,6 +26,10 @@ func TestOpenRealNVML(t *testing.T) {
 	}
 	t.Logf("driver %s, CUDA %s, NVML %s, %d GPUs", h.DriverVersion, h.CUDADriverVersion, h.NVMLVersion, len(h.GPUs))
 	checkHostInvariants(t, h)
+	if testing.Verbose() {
+		b, _ := json.MarshalIndent(h, "", "  ")
+		t.Logf("host JSON:\n%s", b)
+	}
 	samples, err := inv.Sample(context.Background())
 	if err != nil {
 		t.Fatalf("Sample() = %v", err)
