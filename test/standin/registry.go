@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +16,9 @@ import (
 
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/registry"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/empty"
+	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 )
@@ -39,7 +43,9 @@ func Registry(t testing.TB) string {
 // Push copies the engine's image localRef (through ImageSave) to the
 // registry reference dest, e.g.
 // "127.0.0.1:PORT/nvidia/cuda:12.9.1-runtime-ubuntu22.04", and returns the
-// manifest digest ("sha256:...") the registry now serves for it.
+// manifest digest ("sha256:...") the registry now serves for it. The
+// image's compressed form is cached in CacheDir by image ID, so pushing the
+// same image again, in this run or a later one, only uploads.
 func Push(t testing.TB, localRef, dest string) (digest string) {
 	t.Helper()
 	cli := Docker(t)
@@ -50,13 +56,9 @@ func Push(t testing.TB, localRef, dest string) (digest string) {
 		t.Fatalf("standin: Push destination %q is not an image reference: %v", dest, err)
 	}
 	start := time.Now()
-	tarPath := filepath.Join(t.TempDir(), "image.tar")
-	if err := saveImage(ctx, cli, localRef, tarPath); err != nil {
-		t.Fatalf("standin: %v", err)
-	}
-	img, err := tarball.ImageFromPath(tarPath, nil)
+	img, err := cachedImage(ctx, cli, localRef, CacheDir(t))
 	if err != nil {
-		t.Fatalf("standin: reading the saved image %s from %s: %v", localRef, tarPath, err)
+		t.Fatalf("standin: %v", err)
 	}
 	if err := remote.Write(ref, img, remote.WithContext(ctx)); err != nil {
 		t.Fatalf("standin: pushing %s to %s: %v", localRef, dest, err)
@@ -67,6 +69,65 @@ func Push(t testing.TB, localRef, dest string) (digest string) {
 	}
 	t.Logf("standin: pushing %s to %s (%s) took %s", localRef, dest, desc.Digest, time.Since(start).Round(time.Millisecond))
 	return desc.Digest.String()
+}
+
+// cachedImage returns localRef as an image with compressed layers, kept as
+// an OCI layout in cacheDir/images/<image id> so that later pushes of the
+// same image skip saving and compressing it again.
+func cachedImage(ctx context.Context, cli *client.Client, localRef, cacheDir string) (v1.Image, error) {
+	inspect, err := cli.ImageInspect(ctx, localRef)
+	if err != nil {
+		return nil, errorf("the engine has no image %s to push: %v", localRef, err)
+	}
+	dir := filepath.Join(cacheDir, "images", strings.TrimPrefix(inspect.ID, "sha256:"))
+	if img, err := imageFromLayout(dir); err == nil {
+		return img, nil
+	}
+	scratch, err := os.MkdirTemp(cacheDir, "image-")
+	if err != nil {
+		return nil, errorf("cannot create a scratch directory in %s: %v", cacheDir, err)
+	}
+	defer os.RemoveAll(scratch)
+	tarPath := filepath.Join(scratch, "image.tar")
+	if err := saveImage(ctx, cli, localRef, tarPath); err != nil {
+		return nil, err
+	}
+	img, err := tarball.ImageFromPath(tarPath, nil)
+	if err != nil {
+		return nil, errorf("reading the saved image %s from %s: %v", localRef, tarPath, err)
+	}
+	lp, err := layout.Write(filepath.Join(scratch, "layout"), empty.Index)
+	if err == nil {
+		err = lp.AppendImage(img)
+	}
+	if err != nil {
+		return nil, errorf("writing %s as an OCI layout: %v", localRef, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, errorf("cannot create %s: %v", filepath.Dir(dir), err)
+	}
+	if err := os.Rename(filepath.Join(scratch, "layout"), dir); err != nil && !os.IsExist(err) {
+		if _, statErr := os.Stat(dir); statErr != nil { // a concurrent caller may have won the rename
+			return nil, errorf("cannot move the image cache into %s: %v", dir, err)
+		}
+	}
+	return imageFromLayout(dir)
+}
+
+// imageFromLayout reads the single image of an OCI layout.
+func imageFromLayout(dir string) (v1.Image, error) {
+	idx, err := layout.ImageIndexFromPath(dir)
+	if err != nil {
+		return nil, err
+	}
+	m, err := idx.IndexManifest()
+	if err != nil {
+		return nil, err
+	}
+	if len(m.Manifests) != 1 {
+		return nil, errorf("the image cache %s holds %d images, want 1; delete it", dir, len(m.Manifests))
+	}
+	return idx.Image(m.Manifests[0].Digest)
 }
 
 // saveImage writes `docker save localRef` to path.
