@@ -3,6 +3,7 @@ package cli
 import (
 	"runtime"
 
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/urfave/cli/v2"
 )
@@ -14,6 +15,9 @@ func gpuCommands() []*cli.Command {
 
 // openGPUs opens the machine's GPU inventory; tests replace it.
 var openGPUs = gpu.Open
+
+// connectEngine reaches the Docker engine for top and doctor; tests replace it.
+var connectEngine = engine.Connect
 
 // procRoot is where `devenv top` reads processes' cgroups.
 var procRoot = "/proc"

@@ -8,7 +8,6 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/doctor"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
@@ -64,7 +63,7 @@ func doctorInputs(c *cli.Context, out *ui.Printer) (doctor.Inputs, func(), error
 		return in, func() {}, exitcode.Newf(exitcode.Usage, "services %v were named, but there is no devenv.yaml here: run doctor in the project, or pass --file", in.Services)
 	}
 	var closers []func()
-	if in.Engine, in.EngineErr = engine.Connect(c.Context); in.EngineErr == nil {
+	if in.Engine, in.EngineErr = connectEngine(c.Context); in.EngineErr == nil {
 		closers = append(closers, func() { in.Engine.Close() })
 	}
 	if inv, err := openGPUs(); err != nil {

@@ -68,7 +68,7 @@ func renderGPUs(w io.Writer, res gpusResult) {
 			celsius(g.TemperatureC), power(g.PowerDrawW, g.PowerLimitW), clocks(g.Clocks),
 			g.Utilization.GPU, g.Utilization.Memory, onOff(g.PersistenceMode), throttle(g.ThrottleReasons))
 		for _, m := range g.MIGDevices {
-			fmt.Fprintf(tw, "  MIG\t%s\t%s\t%s\t\t\t\t\t\t\t\t\n", m.Name, m.UUID, gib(m.MemoryTotal))
+			fmt.Fprintf(tw, "  MIG\t%s\t%s\t%s\n", m.Name, m.UUID, gib(m.MemoryTotal))
 		}
 	}
 	tw.Flush()

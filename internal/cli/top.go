@@ -64,11 +64,14 @@ func runTop(c *cli.Context) error {
 	inv, err := openGPUs()
 	if err != nil {
 		note := noGPUNote(err)
-		return out.Result(topSample{Time: time.Now().UTC(), GPUs: []topGPU{}, Note: note},
-			func(w io.Writer) { fmt.Fprintf(w, "No NVIDIA GPU to watch: %s\n", note) })
+		if out.JSON {
+			return printSample(out, topSample{Time: time.Now().UTC(), GPUs: []topGPU{}, Note: note})
+		}
+		fmt.Fprintf(out.Out, "No NVIDIA GPU to watch: %s\n", note)
+		return nil
 	}
 	defer inv.Close()
-	eng, err := engine.Connect(c.Context)
+	eng, err := connectEngine(c.Context)
 	if err != nil {
 		out.Say("the Docker engine is unreachable, so processes show container ids only: %v", firstLineOf(err))
 		eng = nil

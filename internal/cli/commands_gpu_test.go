@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/gpu"
+)
+
+var updateGPU = flag.Bool("update-gpu", false, "rewrite the golden files of gpus, top and doctor in testdata/")
+
+// runCLI runs devenv in-process and returns stdout, stderr and the exit code.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := Run(context.Background(), append([]string{"devenv"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	code := report(err, &errOut, false)
+	return out.String(), errOut.String(), code
+}
+
+// noNVMLHere skips a test that needs this machine to have no NVML.
+func noNVMLHere(t *testing.T) error {
+	t.Helper()
+	inv, err := gpu.Open()
+	if err == nil {
+		inv.Close()
+		t.Skip("NVML loads on this machine; this test is about machines without it")
+	}
+	if !errors.Is(err, gpu.ErrNoNVML) {
+		t.Fatalf("gpu.Open: %v, want an error wrapping ErrNoNVML", err)
+	}
+	return err
+}
+
+// replace sets *p to v for the test.
+func replace[T any](t *testing.T, p *T, v T) {
+	t.Helper()
+	old := *p
+	*p = v
+	t.Cleanup(func() { *p = old })
+}
+
+// unreachable is connectEngine for a machine without Docker.
+func unreachable(context.Context) (engine.Engine, error) {
+	return nil, &engine.Error{Op: "connect to the Docker Engine", Kind: engine.ErrUnreachable, Err: errors.New("dial unix /var/run/docker.sock: no such file")}
+}
+
+func goldenText(t *testing.T, path, got string) {
+	t.Helper()
+	if *updateGPU {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./internal/cli/ -run %s -update-gpu` to write it)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (rerun with -update-gpu after checking):\n%s", path, got)
+	}
+}
+
+func TestGPUCommandsWithoutNVML(t *testing.T) {
+	nvmlErr := noNVMLHere(t)
+	replace(t, &connectEngine, unreachable)
+	for _, args := range [][]string{{"gpus"}, {"top", "--once"}} {
+		t.Run(args[0], func(t *testing.T) {
+			out, errOut, code := runCLI(t, args...)
+			if code != exitcode.OK {
+				t.Fatalf("exit %d, want 0; stderr: %s", code, errOut)
+			}
+			if !strings.HasPrefix(out, "No NVIDIA GPU to ") || !strings.Contains(out, nvmlErr.Error()) || !strings.Contains(out, engineHostCheck) {
+				t.Errorf("stdout does not say plainly why and what to run:\n%s", out)
+			}
+		})
+		t.Run(args[0]+"-json", func(t *testing.T) {
+			out, _, code := runCLI(t, append(args, "--json")...)
+			if code != exitcode.OK {
+				t.Fatalf("exit %d, want 0", code)
+			}
+			var v struct {
+				GPUs []any  `json:"gpus"`
+				Note string `json:"note"`
+			}
+			if err := jsonDecode(out, &v); err != nil {
+				t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+			}
+			if v.GPUs == nil || len(v.GPUs) != 0 || !strings.Contains(v.Note, "NVML") {
+				t.Errorf(`want {"gpus": [], "note": "...NVML..."}, got %s`, out)
+			}
+		})
+	}
+}
+
+func TestTopRejectsBadInterval(t *testing.T) {
+	_, errOut, code := runCLI(t, "top", "--interval", "0s")
+	if code != exitcode.Usage || !strings.Contains(errOut, "--interval") {
+		t.Errorf("exit %d, stderr %q; want 2 naming --interval", code, errOut)
+	}
+}
