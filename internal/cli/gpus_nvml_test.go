@@ -140,4 +140,3 @@ func writeCgroup(t *testing.T, root string, pid int, content string) {
 		t.Fatal(err)
 	}
 }
-
