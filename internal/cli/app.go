@@ -65,6 +65,7 @@ func newApp(s Streams) *cli.App {
 func commands() []*cli.Command {
 	cmds := []*cli.Command{
 		versionCommand(), initCommand(), profilesCommand(), configCommand(), lockCommand(),
+		buildCommand(), upCommand(), downCommand(), psCommand(), logsCommand(), execCommand(), shellCommand(),
 	}
 	return append(cmds, gpuCommands()...)
 }

@@ -18,6 +18,9 @@ func report(err error, w io.Writer, debug bool) int {
 		return exitcode.OK
 	}
 	code := codeOf(err)
+	if err.Error() == "" {
+		return code // the error's exit code is the message (devenv exec)
+	}
 	if debug {
 		fmt.Fprintf(w, "devenv: %+v\n", err)
 		for e := errors.Unwrap(err); e != nil; e = errors.Unwrap(e) {

@@ -1,0 +1,114 @@
+package plan
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+// placeGPUs places GPU services on the host's GPUs when NVML could be read.
+func placeGPUs(p *spec.Project, h Host) (*gpu.Placement, error) {
+	if h.GPUs == nil {
+		return nil, nil
+	}
+	var needs []gpu.Need
+	for _, s := range p.Services {
+		if !s.GPUs.Wants() {
+			continue
+		}
+		needs = append(needs, gpu.Need{Service: s.Name, Kind: kindOf(s.Profile, p), All: s.GPUs.All,
+			Count: s.GPUs.Count, IDs: s.GPUs.IDs, Optional: s.GPU == "optional"})
+	}
+	if len(needs) == 0 {
+		return nil, nil
+	}
+	return gpu.Place(needs, h.GPUs)
+}
+
+func kindOf(profile string, p *spec.Project) string {
+	if c, ok := p.Profiles[profile]; ok {
+		profile = c.Extends
+	}
+	switch profile {
+	case profiles.SparkRapids:
+		return "spark"
+	case profiles.Triton:
+		return "triton"
+	case profiles.Rapids:
+		return "rapids"
+	}
+	return "other"
+}
+
+func assignment(place *gpu.Placement, name string) *gpu.Assignment {
+	if place == nil {
+		return nil
+	}
+	if a, ok := place.Services[name]; ok {
+		return &a
+	}
+	return nil
+}
+
+// applyGPU turns gpus: into the engine's device request exactly as
+// `docker run --gpus` would (all -> Count -1, N -> Count N, ids -> DeviceIDs),
+// using the placed devices for a count when NVML placed the service, or
+// falls back to the CPU for `gpu: optional` when no GPU can be had.
+func applyGPU(ps *Service, c *engine.ContainerSpec, s *spec.Service, h Host, a *gpu.Assignment, env map[string]string) {
+	if !s.GPUs.Wants() {
+		return
+	}
+	if reason := fallbackReason(s, h, a); reason != "" {
+		ps.CPUFallback, ps.Reason = true, reason
+		c.Labels[LabelCPUMode] = "true"
+		env["NVIDIA_VISIBLE_DEVICES"] = "void"
+		return
+	}
+	req := &engine.GPURequest{}
+	switch {
+	case s.GPUs.All:
+		req.All = true
+		env["NVIDIA_VISIBLE_DEVICES"] = "all"
+	case len(s.GPUs.IDs) > 0:
+		req.DeviceIDs = append([]string(nil), s.GPUs.IDs...)
+	case a != nil && len(a.Devices) > 0:
+		req.DeviceIDs = append([]string(nil), a.Devices...)
+	default:
+		req.Count = s.GPUs.Count
+	}
+	if len(req.DeviceIDs) > 0 {
+		env["NVIDIA_VISIBLE_DEVICES"] = strings.Join(req.DeviceIDs, ",")
+	}
+	env["NVIDIA_DRIVER_CAPABILITIES"] = "compute,utility"
+	c.GPU = req
+	c.Labels[LabelGPUs] = gpuLabel(req)
+}
+
+func fallbackReason(s *spec.Service, h Host, a *gpu.Assignment) string {
+	if s.GPU != "optional" {
+		return ""
+	}
+	switch {
+	case a != nil && a.CPUFallback:
+		return a.Reason
+	case h.NoGPURuntime:
+		return "the Docker engine has no NVIDIA GPU runtime (gpu: optional)"
+	case h.GPUs != nil && len(h.GPUs.GPUs) == 0:
+		return "this machine has no NVIDIA GPU (gpu: optional)"
+	}
+	return ""
+}
+
+func gpuLabel(r *engine.GPURequest) string {
+	switch {
+	case r.All:
+		return "all"
+	case len(r.DeviceIDs) > 0:
+		return strings.Join(r.DeviceIDs, ",")
+	}
+	return "count=" + strconv.Itoa(r.Count)
+}

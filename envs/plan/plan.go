@@ -1,0 +1,209 @@
+// Package plan turns a project, its lock and the host's facts into the
+// desired state: one container spec per service with its image recipe, GPU
+// request, generated files, labels and config hash. It does no I/O beyond
+// reading the project's own files (env_file, requirements) and is what
+// `up`, `config` and the exports share.
+package plan
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/images"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/sources"
+	"github.com/hashicorp/go-multierror"
+)
+
+// Labels devenv puts on every object it creates (ARCHITECTURE.md).
+const (
+	LabelProject    = "dev.devenv.project"
+	LabelService    = "dev.devenv.service"
+	LabelConfigHash = "dev.devenv.config-hash"
+	LabelCPUMode    = "dev.devenv.cpu-fallback"
+	LabelGPUs       = "dev.devenv.gpus"
+)
+
+// Host is what the plan needs to know about the machine.
+type Host struct {
+	GPUs        *gpu.Host // nil when NVML could not be read
+	CPUs        int
+	MemoryBytes int64
+	// NoGPURuntime is set when the engine is known to have no way to give
+	// containers GPUs (no nvidia runtime, no CDI, no toolkit hook): GPU
+	// services then fall back to the CPU when `gpu: optional`.
+	NoGPURuntime bool
+}
+
+// Options steer the plan.
+type Options struct {
+	Mirrors sources.Mirrors
+	// Token is the Jupyter token of this project (kept in .devenv/state).
+	Token string
+	// StateDir is where generated files live (<project>/.devenv).
+	StateDir string
+}
+
+// Plan is the desired state of a project.
+type Plan struct {
+	Project   string          `json:"project"`
+	Network   string          `json:"network"`
+	Volumes   []string        `json:"volumes,omitempty"`
+	Services  []*Service      `json:"services"` // dependencies first
+	Placement *gpu.Placement  `json:"placement,omitempty"`
+	Warnings  []string        `json:"warnings,omitempty"`
+	Lock      *lock.File      `json:"-"`
+	Project0  *spec.Project   `json:"-"`
+	Mirrors   sources.Mirrors `json:"-"`
+}
+
+// Service is one container to run.
+type Service struct {
+	Name        string               `json:"name"`
+	Profile     string               `json:"profile"`
+	Image       string               `json:"image"` // what the container runs
+	Build       *images.Input        `json:"-"`     // nil: no build (a plain image)
+	Pull        string               `json:"pull,omitempty"`
+	Container   engine.ContainerSpec `json:"container"`
+	DependsOn   []string             `json:"depends_on,omitempty"`
+	ConfigHash  string               `json:"config_hash"`
+	CPUFallback bool                 `json:"cpu_fallback,omitempty"`
+	Reason      string               `json:"reason,omitempty"`
+	Endpoints   []Endpoint           `json:"endpoints,omitempty"`
+	Generated   map[string][]byte    `json:"-"` // file name -> content, under StateDir/generated/<service>/
+	Spark       *SparkInfo           `json:"spark,omitempty"`
+	GPURequired bool                 `json:"gpu_required"`
+	WantsGPU    bool                 `json:"wants_gpu"`
+	Replica     string               `json:"replica,omitempty"` // for standalone workers: the service they belong to
+}
+
+// Endpoint is something a person can open.
+type Endpoint struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+// Service returns the planned service by name, or nil.
+func (p *Plan) Service(name string) *Service {
+	for _, s := range p.Services {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Make builds the plan for every service of p.
+func Make(p *spec.Project, lf *lock.File, h Host, opts Options) (*Plan, error) {
+	pl := &Plan{Project: p.Name, Network: p.Name, Lock: lf, Project0: p, Mirrors: opts.Mirrors}
+	place, err := placeGPUs(p, h)
+	if err != nil {
+		return nil, err
+	}
+	pl.Placement = place
+	if place != nil {
+		pl.Warnings = append(pl.Warnings, place.Warnings...)
+	}
+	var errs *multierror.Error
+	for _, s := range order(p) {
+		ls := lf.Service(s.Name)
+		if ls == nil {
+			errs = multierror.Append(errs, fmt.Errorf("service %q is not in devenv.lock: run devenv lock", s.Name))
+			continue
+		}
+		svcs, err := planService(p, s, ls, h, place, opts)
+		if err != nil {
+			errs = multierror.Append(errs, fmt.Errorf("service %q: %w", s.Name, err))
+			continue
+		}
+		pl.Services = append(pl.Services, svcs...)
+	}
+	if err := errs.ErrorOrNil(); err != nil {
+		return nil, err
+	}
+	pl.Volumes = namedVolumes(p)
+	for _, s := range pl.Services {
+		if s.CPUFallback {
+			pl.Warnings = append(pl.Warnings, fmt.Sprintf("%s runs on the CPU: %s", s.Name, s.Reason))
+		}
+	}
+	return pl, nil
+}
+
+// order returns the services with dependencies first, file order otherwise.
+func order(p *spec.Project) []*spec.Service {
+	var out []*spec.Service
+	done := map[string]bool{}
+	var visit func(s *spec.Service)
+	visit = func(s *spec.Service) {
+		if done[s.Name] {
+			return
+		}
+		done[s.Name] = true
+		for _, d := range s.DependsOn {
+			if ds := p.Service(d); ds != nil {
+				visit(ds)
+			}
+		}
+		out = append(out, s)
+	}
+	for _, s := range p.Services {
+		visit(s)
+	}
+	return out
+}
+
+func namedVolumes(p *spec.Project) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range p.Services {
+		for _, v := range s.Volumes {
+			if v.Named && !seen[v.Source] {
+				seen[v.Source] = true
+				out = append(out, VolumeName(p.Name, v.Source))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// VolumeName is the engine name of a project's named volume.
+func VolumeName(project, name string) string { return project + "_" + name }
+
+// ContainerName is <project>-<service>.
+func ContainerName(project, service string) string { return project + "-" + service }
+
+// Labels are the labels of a project's objects.
+func Labels(project, service string) map[string]string {
+	l := map[string]string{LabelProject: project}
+	if service != "" {
+		l[LabelService] = service
+	}
+	return l
+}
+
+// hashOf is the config hash of a container spec and its generated files.
+func hashOf(c engine.ContainerSpec, generated map[string][]byte, imageInputs string) string {
+	h := sha256.New()
+	c.Labels = nil
+	b, _ := json.Marshal(c)
+	h.Write(b)
+	names := make([]string, 0, len(generated))
+	for n := range generated {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(h, "\x00%s\x00%d\x00", n, len(generated[n]))
+		h.Write(generated[n])
+	}
+	h.Write([]byte(imageInputs))
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

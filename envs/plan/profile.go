@@ -1,0 +1,196 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/sparkconf"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+// SparkInfo is what the plan decided about a spark-rapids service.
+type SparkInfo struct {
+	Conf   []sparkconf.Entry `json:"conf"`
+	Deploy sparkconf.Deploy  `json:"deploy"`
+	Notes  []string          `json:"notes,omitempty"`
+}
+
+func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spec.Service, res profiles.Resolved,
+	h Host, a *gpu.Assignment, env map[string]string, opts Options) error {
+	switch res.Profile {
+	case profiles.SparkRapids:
+		return sparkDefaults(ps, c, p, s, res, h, a, env, opts)
+	case profiles.Triton:
+		tritonDefaults(ps, c, a, env)
+	case profiles.Rapids:
+		if a != nil && !ps.CPUFallback {
+			for k, v := range a.Env {
+				env[k] = v
+			}
+		}
+		if ps.CPUFallback {
+			env["DEVENV_CPU_FALLBACK"] = "1"
+		}
+	}
+	return nil
+}
+
+func sparkDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spec.Service, res profiles.Resolved,
+	h Host, a *gpu.Assignment, env map[string]string, opts Options) error {
+	in, err := sparkInput(p, s, res, h, a, ps.CPUFallback)
+	if err != nil {
+		return err
+	}
+	conf, err := sparkconf.Generate(in)
+	if err != nil {
+		return err
+	}
+	ps.Generated["spark-defaults.conf"] = conf.Render()
+	ps.Spark = &SparkInfo{Conf: conf.Explain(), Deploy: sparkconf.Topology(in), Notes: conf.Notes()}
+	c.Mounts = append(c.Mounts, engine.Mount{Type: engine.MountBind, Source: GeneratedDir(opts.StateDir, s.Name), Target: ConfDir, ReadOnly: true})
+	env["SPARK_CONF_DIR"] = ConfDir
+	if ps.CPUFallback {
+		env["DEVENV_CPU_FALLBACK"] = "1"
+	}
+	if jupyter(s) {
+		env["JUPYTER_TOKEN"] = opts.Token
+		c.Cmd = []string{"jupyter", "lab", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--ServerApp.root_dir=" + Workspace}
+		if c.Healthcheck == nil {
+			c.Healthcheck = httpCheck("http://127.0.0.1:8888/api")
+		}
+		return nil
+	}
+	c.Cmd = []string{"sleep", "infinity"}
+	if c.Healthcheck == nil {
+		c.Healthcheck = &engine.Healthcheck{Test: []string{"CMD", "test", "-x", "/opt/spark/bin/spark-submit"},
+			Interval: 5 * time.Second, Timeout: 3 * time.Second, Retries: 3}
+	}
+	return nil
+}
+
+// sparkInput sizes the service's share of the host for sparkconf.
+func sparkInput(p *spec.Project, s *spec.Service, res profiles.Resolved, h Host, a *gpu.Assignment, cpu bool) (sparkconf.Input, error) {
+	hw := sparkconf.Hardware{CPUs: h.CPUs, MemoryBytes: h.MemoryBytes * 3 / 4}
+	if hw.CPUs < 1 {
+		hw.CPUs = 1
+	}
+	if m := memoryBytes(s.Memory); m > 0 {
+		hw.MemoryBytes = m
+	}
+	if hw.MemoryBytes < 4<<30 {
+		hw.MemoryBytes = 4 << 30
+	}
+	if !cpu && s.GPUs.Wants() {
+		hw.GPUs, hw.GPUMemoryBytes = gpuShare(s, h, a)
+		if a != nil && a.AllocFraction > 0 && a.AllocFraction < 1 {
+			hw.AllocFraction = a.AllocFraction
+		}
+	}
+	in := sparkconf.Input{Spark: res.Spark, Scala: res.Scala, Rapids: res.Rapids, Name: s.Name, Hardware: hw,
+		Workers: s.Workers, DiscoveryScript: DiscoveryPath, User: sparkconf.Layer{Source: "devenv.yaml", Conf: s.Conf}}
+	if len(res.Conf) > 0 {
+		in.Mirrored = append(in.Mirrored, sparkconf.Layer{Source: "profile " + res.Custom, Conf: res.Conf})
+	}
+	layer, err := mirroredLayer(p, s, hw, h)
+	if err != nil {
+		return in, err
+	}
+	if layer != nil {
+		in.Mirrored = append(in.Mirrored, *layer)
+	}
+	return in, nil
+}
+
+// gpuShare is how many GPUs the service gets and each one's memory; without
+// NVML facts a GPU is taken to have 16 GiB.
+func gpuShare(s *spec.Service, h Host, a *gpu.Assignment) (int, int64) {
+	n := s.GPUs.Count
+	switch {
+	case a != nil && len(a.GPUs) > 0:
+		n = len(a.GPUs)
+	case len(s.GPUs.IDs) > 0:
+		n = len(s.GPUs.IDs)
+	case s.GPUs.All && h.GPUs != nil:
+		n = len(h.GPUs.GPUs)
+	case s.GPUs.All:
+		n = 1
+	}
+	mem := int64(16 << 30)
+	if h.GPUs != nil && len(h.GPUs.GPUs) > 0 {
+		idx := 0
+		if a != nil && len(a.GPUs) > 0 {
+			idx = a.GPUs[0]
+		}
+		for _, g := range h.GPUs.GPUs {
+			if g.Index == idx {
+				mem = int64(g.MemoryTotal)
+			}
+		}
+	}
+	return n, mem
+}
+
+func tritonDefaults(ps *Service, c *engine.ContainerSpec, a *gpu.Assignment, env map[string]string) {
+	c.Cmd = []string{"tritonserver", "--model-repository=/models"}
+	if ps.CPUFallback {
+		env["DEVENV_CPU_FALLBACK"] = "1"
+	} else if a != nil {
+		c.Cmd = append(c.Cmd, a.Args...)
+	}
+	c.ShmSizeBytes = 1 << 30
+	if c.Healthcheck == nil {
+		c.Healthcheck = &engine.Healthcheck{Test: []string{"CMD", "curl", "-sf", "http://127.0.0.1:8000/v2/health/ready"},
+			Interval: 5 * time.Second, Timeout: 3 * time.Second, Retries: 20, StartPeriod: 10 * time.Second}
+	}
+}
+
+func httpCheck(url string) *engine.Healthcheck {
+	py := fmt.Sprintf("import urllib.request,sys; urllib.request.urlopen(%q, timeout=3)", url)
+	return &engine.Healthcheck{Test: []string{"CMD", "python3", "-c", py}, Interval: 5 * time.Second,
+		Timeout: 5 * time.Second, Retries: 12, StartPeriod: 10 * time.Second}
+}
+
+func discoveryScript() []byte { return sparkconf.DiscoveryScript() }
+
+// endpoints names what a person can open, by the container port published.
+func endpoints(s *spec.Service, res profiles.Resolved, token string) []Endpoint {
+	var out []Endpoint
+	for _, pt := range s.Ports {
+		host := pt.Host
+		if host == 0 {
+			host = pt.Container
+		}
+		ip := pt.HostIP
+		if ip == "" || ip == "0.0.0.0" {
+			ip = "127.0.0.1"
+		}
+		base := fmt.Sprintf("http://%s:%d", ip, host)
+		name, url := endpointName(res.Profile, pt.Container), base
+		switch {
+		case name == "Jupyter" && token != "":
+			url = base + "/lab?token=" + token
+		case name == "Triton gRPC":
+			url = fmt.Sprintf("%s:%d", ip, host)
+		case name == "Triton metrics":
+			url = base + "/metrics"
+		}
+		out = append(out, Endpoint{Name: name, URL: url})
+	}
+	return out
+}
+
+func endpointName(profile string, port int) string {
+	names := map[string]map[int]string{
+		profiles.SparkRapids: {4040: "Spark UI", 8888: "Jupyter", 8080: "Spark master UI", 18080: "Spark history"},
+		profiles.Rapids:      {8888: "Jupyter", 8787: "Dask dashboard"},
+		profiles.Triton:      {8000: "Triton HTTP", 8001: "Triton gRPC", 8002: "Triton metrics"},
+	}
+	if n, ok := names[profile][port]; ok {
+		return n
+	}
+	return "port " + strconv.Itoa(port)
+}

@@ -1,0 +1,210 @@
+package plan
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/images"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+// Paths inside containers.
+const (
+	Workspace     = "/workspace"
+	ConfDir       = "/opt/devenv/conf"
+	DiscoveryPath = "/opt/sparkRapidsPlugin/getGpusResources.sh"
+)
+
+func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, place *gpu.Placement, opts Options) ([]*Service, error) {
+	res, err := lockedResolution(p, s, ls)
+	if err != nil {
+		return nil, err
+	}
+	ps := &Service{Name: s.Name, Profile: res.Profile, DependsOn: s.DependsOn,
+		GPURequired: s.GPU != "optional", WantsGPU: s.GPUs.Wants()}
+	ps.Generated = map[string][]byte{}
+	env, err := serviceEnv(p, s, res)
+	if err != nil {
+		return nil, err
+	}
+	c := engine.ContainerSpec{
+		Name:        ContainerName(p.Name, s.Name),
+		Labels:      Labels(p.Name, s.Name),
+		Hostname:    s.Name,
+		Network:     p.Name,
+		Aliases:     []string{s.Name},
+		WorkingDir:  Workspace,
+		Ports:       ports(s),
+		Mounts:      mounts(p, s, opts),
+		Healthcheck: healthcheck(s.Healthcheck),
+		MemoryBytes: memoryBytes(s.Memory),
+		Init:        true,
+	}
+	assign := assignment(place, s.Name)
+	applyGPU(ps, &c, s, h, assign, env)
+	if err := profileDefaults(ps, &c, p, s, res, h, assign, env, opts); err != nil {
+		return nil, err
+	}
+	if len(s.Command) > 0 {
+		c.Cmd = s.Command
+	}
+	c.Env = envList(env)
+	in, err := imageInput(p, s, ls, res, opts)
+	if err != nil {
+		return nil, err
+	}
+	imgHash := ""
+	switch {
+	case in == nil:
+		ps.Image = opts.Mirrors.Image(ls.Base.Pinned())
+		ps.Pull = ps.Image
+	default:
+		hash, err := images.Hash(*in)
+		if err != nil {
+			return nil, err
+		}
+		ps.Build = in
+		ps.Image = images.Tag(p.Name, s.Name, hash)
+		imgHash = hash
+		if ls.Base != nil {
+			ps.Pull = in.Base
+		}
+	}
+	c.Image = ps.Image
+	ps.Container = c
+	ps.ConfigHash = hashOf(c, ps.Generated, imgHash)
+	ps.Container.Labels[LabelConfigHash] = ps.ConfigHash
+	ps.Endpoints = endpoints(s, res, opts.Token)
+	return []*Service{ps}, nil
+}
+
+// lockedResolution resolves the service again with every version the lock
+// pinned given explicitly, so the plan uses exactly the locked environment.
+func lockedResolution(p *spec.Project, s *spec.Service, ls *lock.Service) (profiles.Resolved, error) {
+	req := s.Request()
+	v := ls.Versions
+	req.Spark, req.Rapids, req.Scala, req.Java = v.Spark, v.Rapids, v.Scala, v.Java
+	req.Python, req.CUDA, req.Release = v.Python, v.CUDA, v.Release
+	res, err := profiles.Builtin().Resolve(req, p.Profiles)
+	if err != nil {
+		return res, fmt.Errorf("the locked versions no longer resolve (%v): run devenv lock --upgrade %s", err, s.Name)
+	}
+	return res, nil
+}
+
+func imageInput(p *spec.Project, s *spec.Service, ls *lock.Service, res profiles.Resolved, opts Options) (*images.Input, error) {
+	if res.Profile == profiles.Image && s.Build == "" {
+		if ls.Base == nil {
+			return nil, fmt.Errorf("no pinned image in devenv.lock: run devenv lock")
+		}
+		return nil, nil
+	}
+	in := &images.Input{Project: p.Name, Service: s.Name, Resolved: res, ProjectDir: p.Dir,
+		RequirementsPath: s.Requirements, Jupyter: jupyter(s), PipIndexURL: opts.Mirrors.PipIndex(),
+		UserDockerfile: s.Build}
+	if ls.Base != nil {
+		in.Base = opts.Mirrors.Image(ls.Base.Pinned())
+	}
+	for _, a := range ls.Artifacts {
+		in.Files = append(in.Files, images.File{Name: a.File, SHA256: a.SHA256, Path: ArtifactPath(a.SHA256)})
+	}
+	if res.Profile == profiles.SparkRapids {
+		in.Extra = map[string][]byte{images.DiscoveryScript: discoveryScript()}
+	}
+	return in, nil
+}
+
+// ArtifactPath says where the artifact cache keeps a blob; set by the CLI.
+var ArtifactPath = func(sha256hex string) string { return filepath.Join("artifacts", sha256hex) }
+
+func jupyter(s *spec.Service) bool { return s.Jupyter == nil || *s.Jupyter }
+
+func ports(s *spec.Service) []engine.PortBinding {
+	var out []engine.PortBinding
+	for _, pt := range s.Ports {
+		host := pt.Host
+		if host == 0 {
+			host = pt.Container
+		}
+		ip := pt.HostIP
+		if ip == "" {
+			ip = "127.0.0.1"
+		}
+		out = append(out, engine.PortBinding{HostIP: ip, HostPort: host, ContainerPort: pt.Container, Protocol: pt.Protocol})
+	}
+	return out
+}
+
+func mounts(p *spec.Project, s *spec.Service, opts Options) []engine.Mount {
+	out := []engine.Mount{{Type: engine.MountBind, Source: p.Dir, Target: Workspace}}
+	for _, v := range s.Volumes {
+		m := engine.Mount{Type: engine.MountBind, Source: v.Source, Target: v.Target, ReadOnly: v.ReadOnly}
+		if v.Named {
+			m.Type, m.Source = engine.MountVolume, VolumeName(p.Name, v.Source)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// GeneratedDir is where a service's generated files are written on the host.
+func GeneratedDir(stateDir, service string) string {
+	return filepath.Join(stateDir, "generated", service)
+}
+
+func healthcheck(h *spec.Healthcheck) *engine.Healthcheck {
+	if h == nil {
+		return nil
+	}
+	if h.Disable {
+		return &engine.Healthcheck{Test: []string{"NONE"}}
+	}
+	return &engine.Healthcheck{Test: h.Test, Interval: dur(h.Interval), Timeout: dur(h.Timeout),
+		StartPeriod: dur(h.StartPeriod), Retries: h.Retries}
+}
+
+func dur(s string) time.Duration {
+	d, _ := time.ParseDuration(s)
+	return d
+}
+
+func memoryBytes(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	s = strings.ToLower(strings.TrimSuffix(strings.ToLower(s), "b"))
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mult, s = 1<<10, strings.TrimSuffix(s, "k")
+	case strings.HasSuffix(s, "m"):
+		mult, s = 1<<20, strings.TrimSuffix(s, "m")
+	case strings.HasSuffix(s, "g"):
+		mult, s = 1<<30, strings.TrimSuffix(s, "g")
+	case strings.HasSuffix(s, "t"):
+		mult, s = 1<<40, strings.TrimSuffix(s, "t")
+	}
+	var n int64
+	fmt.Sscan(s, &n)
+	return n * mult
+}
+
+func envList(env map[string]string) []string {
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}

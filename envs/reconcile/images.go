@@ -1,0 +1,121 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/images"
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// BuildOptions force work that is normally skipped.
+type BuildOptions struct {
+	NoCache bool // rebuild without the build cache
+	Pull    bool // pull base images again
+}
+
+// Images makes sure every selected service's image exists: a plain image is
+// pulled by its pinned digest when absent; a built image is built only when
+// no image carries its content-hash tag.
+func (r *Runner) Images(ctx context.Context, svcs []*plan.Service, opts BuildOptions) ([]Change, error) {
+	var changes []Change
+	for _, s := range svcs {
+		c, err := r.image(ctx, s, opts)
+		if err != nil {
+			return changes, fmt.Errorf("service %s: %w", s.Name, err)
+		}
+		if c != nil {
+			changes = append(changes, *c)
+		}
+	}
+	return changes, nil
+}
+
+func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) (*Change, error) {
+	if s.Build == nil {
+		return r.pull(ctx, s.Name, s.Image, opts.Pull)
+	}
+	if !opts.NoCache && !opts.Pull {
+		ok, err := r.Eng.ImageExists(ctx, s.Image)
+		if err != nil || ok {
+			return nil, err
+		}
+	}
+	if s.Pull != "" {
+		if _, err := r.pull(ctx, s.Name, s.Pull, opts.Pull); err != nil {
+			return nil, err
+		}
+	}
+	in, err := r.withArtifacts(ctx, *s.Build)
+	if err != nil {
+		return nil, err
+	}
+	task := "build " + s.Name
+	r.Out.Step(task, "building "+s.Image)
+	res, err := images.Build(ctx, r.Eng, in, images.Options{NoCache: opts.NoCache},
+		func(p engine.Progress) { r.Out.Progress(task, p) })
+	if err != nil {
+		return nil, err
+	}
+	if !res.Built {
+		return nil, nil
+	}
+	r.Out.Step(task, "built "+res.Tag)
+	return &Change{Service: s.Name, Action: Built, Detail: res.Tag}, nil
+}
+
+func (r *Runner) pull(ctx context.Context, service, ref string, force bool) (*Change, error) {
+	if !force {
+		ok, err := r.Eng.ImageExists(ctx, ref)
+		if err != nil || ok {
+			return nil, err
+		}
+	}
+	task := "pull " + service
+	r.Out.Step(task, "pulling "+ref)
+	if err := r.Eng.Pull(ctx, ref, func(p engine.Progress) { r.Out.Progress(task, p) }); err != nil {
+		return nil, err
+	}
+	return &Change{Service: service, Action: Pulled, Detail: ref}, nil
+}
+
+// withArtifacts fetches the locked artifacts (through the mirrors, checking
+// their sha256) into the cache and points the build input at them.
+func (r *Runner) withArtifacts(ctx context.Context, in images.Input) (images.Input, error) {
+	if len(in.Files) == 0 {
+		return in, nil
+	}
+	urls := r.artifactURLs(in)
+	files := make([]images.File, len(in.Files))
+	for i, f := range in.Files {
+		path, err := r.Cache.Get(ctx, r.Mirrors.URL(urls[f.SHA256]), f.SHA256)
+		if err != nil {
+			return in, err
+		}
+		f.Path = path
+		files[i] = f
+	}
+	in.Files = files
+	return in, nil
+}
+
+// artifactURLs maps locked sha256 to canonical URL for this service.
+func (r *Runner) artifactURLs(in images.Input) map[string]string {
+	out := map[string]string{}
+	for _, a := range r.lockedArtifacts(in.Service) {
+		out[a.SHA256] = a.URL
+	}
+	return out
+}
+
+func (r *Runner) lockedArtifacts(service string) []lock.Artifact {
+	if r.Lock == nil {
+		return nil
+	}
+	if ls := r.Lock.Service(service); ls != nil {
+		return ls.Artifacts
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+package reconcile
+
+import (
+	"context"
+	"sort"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// Status is one container of the project as the engine sees it.
+type Status struct {
+	Service     string               `json:"service"`
+	Container   string               `json:"container"`
+	Image       string               `json:"image"`
+	State       string               `json:"state"`
+	Health      string               `json:"health,omitempty"`
+	ExitCode    int                  `json:"exit_code,omitempty"`
+	Ports       []engine.PortBinding `json:"ports,omitempty"`
+	GPUs        string               `json:"gpus,omitempty"`
+	CPUFallback bool                 `json:"cpu_fallback,omitempty"`
+	ConfigHash  string               `json:"config_hash"`
+}
+
+// Ps lists the project's containers.
+func (r *Runner) Ps(ctx context.Context, project string) ([]Status, error) {
+	objs, err := r.projectObjects(ctx, engine.Containers, project)
+	if err != nil {
+		return nil, err
+	}
+	var out []Status
+	for _, o := range objs {
+		st, err := r.Eng.Inspect(ctx, o.ID)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Status{Service: st.Labels[plan.LabelService], Container: st.Name, Image: st.Image,
+			State: st.Status, Health: st.Health, ExitCode: st.ExitCode, Ports: st.Ports,
+			GPUs: gpuText(st), CPUFallback: st.Labels[plan.LabelCPUMode] == "true",
+			ConfigHash: st.Labels[plan.LabelConfigHash]})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Service < out[j].Service })
+	return out, nil
+}
+
+func gpuText(st engine.ContainerState) string {
+	if st.Labels[plan.LabelCPUMode] == "true" {
+		return "cpu (fallback)"
+	}
+	return st.Labels[plan.LabelGPUs]
+}

@@ -1,0 +1,123 @@
+// Package reconcile brings the Docker engine to a plan: it pulls and builds
+// images only when their inputs changed, then creates, recreates, starts and
+// removes the project's containers, touching only objects that carry this
+// project's label. It also lists (ps) and tears down (down) a project.
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/fetch"
+	"github.com/devenv-dev/devenv/internal/sources"
+	"github.com/devenv-dev/devenv/internal/ui"
+)
+
+// Runner holds what reconciliation needs.
+type Runner struct {
+	Eng      engine.Engine
+	Out      *ui.Printer
+	Cache    *fetch.Cache
+	Mirrors  sources.Mirrors
+	StateDir string     // <project>/.devenv
+	Lock     *lock.File // the lock the plan was made from
+}
+
+// Change is what happened to one object.
+type Change struct {
+	Service string `json:"service"`
+	Action  string `json:"action"` // built, pulled, created, recreated, started, unchanged, removed, stopped
+	Detail  string `json:"detail,omitempty"`
+}
+
+// Actions.
+const (
+	Built     = "built"
+	Pulled    = "pulled"
+	Created   = "created"
+	Recreated = "recreated"
+	Started   = "started"
+	Unchanged = "unchanged"
+	Removed   = "removed"
+)
+
+// selectServices returns the planned services named (all when none) plus
+// everything they depend on, dependencies first.
+func selectServices(pl *plan.Plan, names []string) ([]*plan.Service, error) {
+	if len(names) == 0 {
+		return pl.Services, nil
+	}
+	want := map[string]bool{}
+	var add func(n string) error
+	add = func(n string) error {
+		s := pl.Service(n)
+		if s == nil {
+			return fmt.Errorf("no service %q in this project", n)
+		}
+		if want[n] {
+			return nil
+		}
+		want[n] = true
+		for _, d := range s.DependsOn {
+			if pl.Service(d) != nil {
+				if err := add(d); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, n := range names {
+		if err := add(n); err != nil {
+			return nil, err
+		}
+	}
+	var out []*plan.Service
+	for _, s := range pl.Services {
+		if want[s.Name] {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// levels groups services so each group depends only on earlier groups.
+func levels(svcs []*plan.Service) [][]*plan.Service {
+	level := map[string]int{}
+	var out [][]*plan.Service
+	for _, s := range svcs { // dependencies come first
+		l := 0
+		for _, d := range s.DependsOn {
+			if dl, ok := level[d]; ok && dl+1 > l {
+				l = dl + 1
+			}
+		}
+		level[s.Name] = l
+		for len(out) <= l {
+			out = append(out, nil)
+		}
+		out[l] = append(out[l], s)
+	}
+	return out
+}
+
+// projectObjects lists the objects of kind carrying this project's label.
+func (r *Runner) projectObjects(ctx context.Context, kind engine.Kind, project string) ([]engine.Object, error) {
+	objs, err := r.Eng.List(ctx, kind, map[string]string{plan.LabelProject: project})
+	if err != nil {
+		return nil, err
+	}
+	var out []engine.Object // belt and braces: never act on an object without the label
+	for _, o := range objs {
+		if o.Labels[plan.LabelProject] == project {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+func isNotFound(err error) bool { return errors.Is(err, engine.ErrNotFound) }

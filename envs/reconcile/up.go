@@ -1,0 +1,197 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/hashicorp/go-multierror"
+)
+
+// UpOptions steer Up.
+type UpOptions struct {
+	Services    []string // only these (and what they depend on); empty: all
+	NoStart     bool     // create containers but do not start them
+	Build       BuildOptions
+	Wait        bool          // wait until every started service is healthy
+	WaitTimeout time.Duration // for Wait
+}
+
+// UpResult says what Up did.
+type UpResult struct {
+	Changes []Change `json:"changes"`
+}
+
+// Up converges the engine to the plan. Re-running it on an unchanged,
+// running project changes nothing.
+func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResult, error) {
+	svcs, err := selectServices(pl, opts.Services)
+	if err != nil {
+		return nil, err
+	}
+	res := &UpResult{}
+	changes, err := r.Images(ctx, svcs, opts.Build)
+	res.Changes = append(res.Changes, changes...)
+	if err != nil {
+		return res, err
+	}
+	if err := r.writeGenerated(svcs); err != nil {
+		return res, err
+	}
+	if err := r.ensureShared(ctx, pl); err != nil {
+		return res, err
+	}
+	existing, err := r.containersByName(ctx, pl.Project)
+	if err != nil {
+		return res, err
+	}
+	for _, lvl := range levels(svcs) {
+		changes, err := r.converge(ctx, lvl, existing, opts)
+		res.Changes = append(res.Changes, changes...)
+		if err != nil {
+			return res, err
+		}
+	}
+	if opts.Wait && !opts.NoStart {
+		return res, r.WaitHealthy(ctx, svcs, opts.WaitTimeout)
+	}
+	return res, nil
+}
+
+func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) error {
+	if _, err := r.Eng.EnsureNetwork(ctx, pl.Network, plan.Labels(pl.Project, "")); err != nil {
+		return err
+	}
+	for _, v := range pl.Volumes {
+		if err := r.Eng.EnsureVolume(ctx, v, plan.Labels(pl.Project, "")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeGenerated writes each service's generated files (spark-defaults.conf)
+// where its read-only mount expects them, atomically.
+func (r *Runner) writeGenerated(svcs []*plan.Service) error {
+	for _, s := range svcs {
+		if len(s.Generated) == 0 {
+			continue
+		}
+		dir := plan.GeneratedDir(r.StateDir, s.Name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		for name, data := range s.Generated {
+			if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
+		return nil
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func (r *Runner) containersByName(ctx context.Context, project string) (map[string]engine.Object, error) {
+	objs, err := r.projectObjects(ctx, engine.Containers, project)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]engine.Object{}
+	for _, o := range objs {
+		out[o.Name] = o
+	}
+	return out, nil
+}
+
+// converge handles one dependency level, its services in parallel.
+func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing map[string]engine.Object, opts UpOptions) ([]Change, error) {
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		changes []Change
+		errs    *multierror.Error
+	)
+	for _, s := range svcs {
+		wg.Add(1)
+		go func(s *plan.Service) {
+			defer wg.Done()
+			c, err := r.one(ctx, s, existing, opts)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = multierror.Append(errs, fmt.Errorf("service %s: %w", s.Name, err))
+			}
+			if c.Action != "" {
+				changes = append(changes, c)
+			}
+		}(s)
+	}
+	wg.Wait()
+	return changes, errs.ErrorOrNil()
+}
+
+// one converges a single service's container.
+func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]engine.Object, opts UpOptions) (Change, error) {
+	name := s.Container.Name
+	cur, ok := existing[name]
+	if ok && cur.Labels[plan.LabelConfigHash] == s.ConfigHash {
+		if cur.State == "running" || opts.NoStart {
+			return Change{Service: s.Name, Action: Unchanged}, nil
+		}
+		return Change{Service: s.Name, Action: Started}, r.start(ctx, s, cur.ID)
+	}
+	action := Created
+	if ok {
+		action = Recreated
+		if err := r.removeContainer(ctx, cur.ID); err != nil {
+			return Change{}, err
+		}
+	}
+	id, err := r.Eng.Create(ctx, s.Container)
+	if err != nil {
+		return Change{}, createError(name, err)
+	}
+	if opts.NoStart {
+		return Change{Service: s.Name, Action: action}, nil
+	}
+	return Change{Service: s.Name, Action: action}, r.start(ctx, s, id)
+}
+
+func (r *Runner) start(ctx context.Context, s *plan.Service, id string) error {
+	if err := r.Eng.Start(ctx, id); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (r *Runner) removeContainer(ctx context.Context, id string) error {
+	if err := r.Eng.Stop(ctx, id, 10*time.Second); err != nil && !isNotFound(err) {
+		return err
+	}
+	if err := r.Eng.Remove(ctx, engine.Containers, id, false); err != nil && !isNotFound(err) {
+		return err
+	}
+	return nil
+}
+
+func createError(name string, err error) error {
+	if isConflict(err) {
+		return fmt.Errorf("a container named %s already exists and devenv did not create it (it has no devenv label): rename or remove it, or change `name:` in devenv.yaml: %w", name, err)
+	}
+	return err
+}

@@ -1,0 +1,92 @@
+package reconcile
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// UnhealthyError says a service did not become healthy, with its last logs.
+type UnhealthyError struct {
+	Service, State string
+	LastLogs       string
+}
+
+func (e *UnhealthyError) Error() string {
+	return fmt.Sprintf("service %s is %s; its last log lines:\n%s\nsee `devenv logs %s` and `devenv logs --diagnose %s`",
+		e.Service, e.State, indent(e.LastLogs), e.Service, e.Service)
+}
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return "  (no output)"
+	}
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// WaitHealthy waits until every service is running and, where it has a
+// healthcheck, healthy. A service that exits or turns unhealthy, or the
+// timeout, ends the wait with that service's last log lines.
+func (r *Runner) WaitHealthy(ctx context.Context, svcs []*plan.Service, timeout time.Duration) error {
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	deadline := time.Now().Add(timeout)
+	pending := append([]*plan.Service(nil), svcs...)
+	for len(pending) > 0 {
+		var still []*plan.Service
+		for _, s := range pending {
+			done, err := r.checkHealth(ctx, s)
+			if err != nil {
+				return err
+			}
+			if !done {
+				still = append(still, s)
+			}
+		}
+		pending = still
+		if len(pending) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return r.unhealthy(ctx, pending[0], "not healthy after "+timeout.String())
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+func (r *Runner) checkHealth(ctx context.Context, s *plan.Service) (bool, error) {
+	st, err := r.Eng.Inspect(ctx, s.Container.Name)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case !st.Running && st.Status != "created" && st.Status != "restarting":
+		return false, r.unhealthy(ctx, s, fmt.Sprintf("%s (exit code %d)", st.Status, st.ExitCode))
+	case st.Health == engine.HealthUnhealthy:
+		return false, r.unhealthy(ctx, s, "unhealthy")
+	case st.Running && (st.Health == engine.HealthNone || st.Health == engine.HealthHealthy):
+		return true, nil
+	}
+	return false, nil
+}
+
+func (r *Runner) unhealthy(ctx context.Context, s *plan.Service, state string) error {
+	var buf bytes.Buffer
+	_ = r.Eng.Logs(ctx, s.Container.Name, engine.LogOptions{Tail: "20"}, &buf, &buf)
+	return &UnhealthyError{Service: s.Name, State: state, LastLogs: buf.String()}
+}
+
+func isConflict(err error) bool { return errors.Is(err, engine.ErrConflict) }

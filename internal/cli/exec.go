@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"errors"
+	"os"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/urfave/cli/v2"
+)
+
+func execCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "exec",
+		Usage:     "run a command in a running service (exit code passed through)",
+		ArgsUsage: "service -- command [args...]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "user to run as"},
+			&cli.StringFlag{Name: "workdir", Aliases: []string{"w"}, Usage: "working directory in the container"},
+			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
+			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE to set"},
+		},
+		Action: func(c *cli.Context) error {
+			a := args(c)
+			if len(a) < 2 {
+				return exitcode.Newf(exitcode.Usage, "usage: devenv exec SERVICE -- COMMAND [ARGS...]")
+			}
+			cmd := a[1:]
+			if cmd[0] == "--" {
+				cmd = cmd[1:]
+			}
+			if len(cmd) == 0 {
+				return exitcode.Newf(exitcode.Usage, "usage: devenv exec SERVICE -- COMMAND [ARGS...]")
+			}
+			return runIn(c, a[0], cmd, !c.Bool("no-tty"))
+		},
+	}
+}
+
+func shellCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "shell",
+		Usage:     "open an interactive shell in a running service",
+		ArgsUsage: "service",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "user to run as"},
+			&cli.StringFlag{Name: "workdir", Aliases: []string{"w"}, Usage: "working directory in the container"},
+			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Hidden: true},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return exitcode.Newf(exitcode.Usage, "usage: devenv shell SERVICE")
+			}
+			return runIn(c, c.Args().First(), []string{"sh", "-c", "command -v bash >/dev/null 2>&1 && exec bash -l || exec sh -l"}, true)
+		},
+	}
+}
+
+// runIn runs cmd in service's container; a TTY is used when wanted and both
+// stdin and stdout are terminals. A non-zero exit ends devenv with that code.
+func runIn(c *cli.Context, service string, cmd []string, wantTTY bool) error {
+	s, err := openSession(c, false, false)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	if err := checkServices(s.proj, []string{service}); err != nil {
+		return err
+	}
+	tty := wantTTY && isTTY(c.App.Reader) && isTTY(c.App.Writer)
+	opts := engine.ExecOptions{Cmd: cmd, User: c.String("user"), WorkingDir: c.String("workdir"), Env: c.StringSlice("env"),
+		TTY: tty, Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
+	if tty {
+		restore, resize := rawTerminal(c.App.Reader)
+		defer restore()
+		opts.Resize = resize
+	}
+	code, err := s.eng.Exec(c.Context, plan.ContainerName(s.proj.Name, service), opts)
+	if errors.Is(err, engine.ErrNotFound) {
+		return exitcode.Newf(exitcode.Failure, "service %s is not running: run devenv up %s", service, service)
+	}
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		return exitcode.With(code, errSilent)
+	}
+	return nil
+}
+
+func isTTY(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func isNotFoundErr(err error) bool { return errors.Is(err, engine.ErrNotFound) }

@@ -1,0 +1,5 @@
+//go:build windows
+
+package cli
+
+func onResize(func()) (stop func()) { return func() {} }

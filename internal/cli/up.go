@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/urfave/cli/v2"
+)
+
+func upCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "up",
+		Usage:     "build what changed and start the environment",
+		ArgsUsage: "[service...]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "frozen", Usage: "refuse a missing or stale devenv.lock (exit 5) instead of relocking"},
+			&cli.BoolFlag{Name: "no-start", Usage: "create the containers but do not start them"},
+			&cli.BoolFlag{Name: "wait", Usage: "wait until every service is healthy"},
+			&cli.DurationFlag{Name: "wait-timeout", Value: 5 * time.Minute, Usage: "how long --wait waits"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild images without the build cache"},
+			&cli.BoolFlag{Name: "pull", Usage: "pull base images again"},
+			&cli.BoolFlag{Name: "skip-gpu-check", Usage: "let the engine decide whether it can give GPUs"},
+		},
+		Action: runUp,
+	}
+}
+
+type upResult struct {
+	Project   string             `json:"project"`
+	Changes   []reconcile.Change `json:"changes"`
+	Endpoints []serviceEndpoint  `json:"endpoints,omitempty"`
+	Warnings  []string           `json:"warnings,omitempty"`
+}
+
+type serviceEndpoint struct {
+	Service string `json:"service"`
+	plan.Endpoint
+}
+
+func runUp(c *cli.Context) error {
+	s, err := openSession(c, true, c.Bool("frozen"))
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	if err := checkServices(s.proj, args(c)); err != nil {
+		return err
+	}
+	release, err := reconcile.Lock(s.stateDir(), func() { s.out.Say("another devenv is changing this project; waiting for it") })
+	if err != nil {
+		return err
+	}
+	defer release()
+	pl, err := s.plan()
+	if err != nil {
+		return err
+	}
+	if err := preflight(c, s, pl); err != nil {
+		return err
+	}
+	for _, w := range pl.Warnings {
+		s.out.Warn("%s", w)
+	}
+	res, err := s.runner().Up(c.Context, pl, reconcile.UpOptions{
+		Services: args(c), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"), WaitTimeout: c.Duration("wait-timeout"),
+		Build: reconcile.BuildOptions{NoCache: c.Bool("no-cache"), Pull: c.Bool("pull")},
+	})
+	if err != nil {
+		return err
+	}
+	out := upResult{Project: pl.Project, Changes: res.Changes, Warnings: pl.Warnings, Endpoints: endpointsOf(pl, args(c))}
+	return s.out.Result(out, func(w io.Writer) { printUp(w, out) })
+}
+
+// preflight stops the run before anything is pulled, built or created when a
+// service that must have a GPU cannot get one.
+func preflight(c *cli.Context, s *session, pl *plan.Plan) error {
+	if c.Bool("no-start") || c.Bool("skip-gpu-check") {
+		return nil
+	}
+	var need []string
+	for _, ps := range pl.Services {
+		if len(args(c)) > 0 && !contains(args(c), ps.Name) {
+			continue
+		}
+		if ps.WantsGPU && ps.GPURequired && !ps.CPUFallback {
+			need = append(need, ps.Name)
+		}
+	}
+	if len(need) == 0 || !noGPURuntime(s.info) {
+		return nil
+	}
+	return exitcode.Newf(exitcode.GPU, "%s need a GPU (gpu: required) but the Docker engine cannot give containers GPUs: "+
+		"docker info lists no nvidia runtime or CDI devices and the NVIDIA Container Toolkit is not installed.\n"+
+		"  fix: install the NVIDIA Container Toolkit, run `sudo nvidia-ctk runtime configure --runtime=docker` and restart Docker;\n"+
+		"  or set `gpu: optional` to run on the CPU; `devenv doctor` checks the whole machine",
+		strings.Join(need, ", "))
+}
+
+func endpointsOf(pl *plan.Plan, only []string) []serviceEndpoint {
+	var out []serviceEndpoint
+	for _, s := range pl.Services {
+		if len(only) > 0 && !contains(only, s.Name) {
+			continue
+		}
+		for _, e := range s.Endpoints {
+			out = append(out, serviceEndpoint{Service: s.Name, Endpoint: e})
+		}
+	}
+	return out
+}
+
+func printUp(w io.Writer, r upResult) {
+	counts := map[string]int{}
+	for _, ch := range r.Changes {
+		counts[ch.Action]++
+	}
+	var parts []string
+	for _, a := range []string{reconcile.Built, reconcile.Pulled, reconcile.Created, reconcile.Recreated, reconcile.Started, reconcile.Unchanged} {
+		if counts[a] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[a], a))
+		}
+	}
+	fmt.Fprintf(w, "%s is up: %s\n", r.Project, strings.Join(parts, ", "))
+	for _, e := range r.Endpoints {
+		fmt.Fprintf(w, "  %-8s %-16s %s\n", e.Service, e.Name, e.URL)
+	}
+}

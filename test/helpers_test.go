@@ -1,0 +1,141 @@
+// Package e2e runs the built devenv binary against the real Docker engine of
+// this machine, with local stand-ins for nvcr.io, Maven Central and the
+// Apache archive reached only through devenv's own mirrors: settings.
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+)
+
+// Versions the stand-ins serve and the projects lock.
+const (
+	sparkVersion  = "3.5.1"
+	rapidsVersion = "25.08.0"
+	cudaBase      = "nvidia/cuda:12.9.1-runtime-ubuntu22.04"
+	tritonBase    = "nvidia/tritonserver:25.01-py3"
+	plainBase     = "nvidia/cuda:12.9.1-base-ubuntu22.04"
+)
+
+// world is one test's stand-in outside world.
+type world struct {
+	registry string // 127.0.0.1:PORT standing in for nvcr.io
+	art      *standin.ArtifactServer
+	digests  map[string]string // repo:tag -> digest
+	env      []string          // environment for devenv (its own cache)
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	deb := standin.Debian(t)
+	w := &world{registry: standin.Registry(t), digests: map[string]string{}}
+	for _, ref := range []string{cudaBase, tritonBase, plainBase} {
+		w.digests[ref] = standin.Push(t, deb, w.registry+"/"+ref)
+	}
+	w.art = standin.Artifacts(t, standin.WithSpark(sparkVersion), standin.WithScala("2.12"), standin.WithRapids(rapidsVersion))
+	w.env = []string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1"}
+	return w
+}
+
+// mirrors is the devenv.yaml mirrors: block pointing at the stand-ins.
+func (w *world) mirrors() string {
+	return fmt.Sprintf("mirrors:\n  registries: {nvcr.io: %q}\n  maven: %q\n  apache: %q\n", w.registry, w.art.MavenURL(), w.art.ApacheURL())
+}
+
+// project writes a project whose devenv.yaml is yaml plus the mirrors, named
+// uniquely, and removes its Docker objects at cleanup.
+func (w *world) project(t *testing.T, yaml string, files map[string]string) (dir, name string) {
+	t.Helper()
+	name = fmt.Sprintf("e2e%d", time.Now().UnixNano()%1e9)
+	all := map[string]string{"devenv.yaml": "name: " + name + "\n" + yaml + w.mirrors()}
+	for k, v := range files {
+		all[k] = v
+	}
+	dir = standin.Project(t, all)
+	standin.CleanupProject(t, name)
+	return dir, name
+}
+
+func (w *world) run(t *testing.T, dir string, args ...string) standin.Result {
+	t.Helper()
+	return standin.Run(t, dir, w.env, args...)
+}
+
+// must runs devenv and fails the test unless it exits 0.
+func (w *world) must(t *testing.T, dir string, args ...string) standin.Result {
+	t.Helper()
+	r := w.run(t, dir, args...)
+	if r.Code != 0 {
+		t.Fatalf("devenv %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.Code, r.Stdout, r.Stderr)
+	}
+	return r
+}
+
+func decode[T any](t *testing.T, data string) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal([]byte(data), &v); err != nil {
+		t.Fatalf("not JSON (%v):\n%s", err, data)
+	}
+	return v
+}
+
+// inspect returns the engine's view of a container.
+func inspect(t *testing.T, name string) container.InspectResponse {
+	t.Helper()
+	c, err := standin.Docker(t).ContainerInspect(context.Background(), name)
+	if err != nil {
+		t.Fatalf("inspect %s: %v", name, err)
+	}
+	return c
+}
+
+// projectContainers lists every container (running or not) with the project's label.
+func projectContainers(t *testing.T, project string) []string {
+	t.Helper()
+	list, err := standin.Docker(t).ContainerList(context.Background(), container.ListOptions{All: true,
+		Filters: filters.NewArgs(filters.Arg("label", standin.ProjectLabel+"="+project))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range list {
+		names = append(names, strings.TrimPrefix(c.Names[0], "/"))
+	}
+	return names
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func writeFile(t *testing.T, dir, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func envOf(c container.InspectResponse) map[string]string {
+	out := map[string]string{}
+	for _, kv := range c.Config.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,110 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/test/standin"
+)
+
+const oneSpark = `services:
+  spark:
+    profile: spark-rapids
+    spark: "` + sparkVersion + `"
+    rapids: "` + rapidsVersion + `"
+    java: "17"
+    jupyter: false
+    gpu: optional
+`
+
+// TestCtrlCStopsCleanlyAndUpConverges interrupts an up in the middle of a
+// build: devenv exits 130, and the next up brings the project up.
+func TestCtrlCStopsCleanlyAndUpConverges(t *testing.T) {
+	w := newWorld(t)
+	dir, name := w.project(t, oneSpark, nil)
+	w.must(t, dir, "lock")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	r := standin.RunContext(ctx, t, dir, w.env, "up", "--no-cache")
+	if r.Code != 130 {
+		t.Fatalf("interrupted up: exit %d, want 130\n%s", r.Code, r.Stderr)
+	}
+	w.must(t, dir, "up", "--wait")
+	if c := inspect(t, name+"-spark"); !c.State.Running {
+		t.Fatalf("after converging, spark is %s", c.State.Status)
+	}
+}
+
+// TestEngineUnreachable: no engine at DOCKER_HOST gives exit 3 with the fix,
+// and an engine that goes away in the middle of a run does too, never a panic.
+func TestEngineUnreachable(t *testing.T) {
+	w := newWorld(t)
+	dir, _ := w.project(t, oneSpark, nil)
+	w.must(t, dir, "lock")
+	gone := filepath.Join(t.TempDir(), "none.sock")
+	r := standin.Run(t, dir, append(w.env, "DOCKER_HOST=unix://"+gone), "ps")
+	if r.Code != 3 || !strings.Contains(r.Stderr, gone) {
+		t.Fatalf("no engine: exit %d\n%s", r.Code, r.Stderr)
+	}
+
+	proxy := newSocketProxy(t, "/var/run/docker.sock")
+	go func() { time.Sleep(3 * time.Second); proxy.Close() }()
+	r = standin.Run(t, dir, append(w.env, "DOCKER_HOST=unix://"+proxy.path), "up", "--no-cache")
+	if r.Code != 3 || strings.Contains(r.Stderr, "panic") {
+		t.Fatalf("engine gone mid-run: exit %d\n%s", r.Code, r.Stderr)
+	}
+}
+
+// socketProxy forwards a unix socket to the engine's until closed, then cuts
+// every connection, as an engine that stops would.
+type socketProxy struct {
+	path  string
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func newSocketProxy(t *testing.T, target string) *socketProxy {
+	p := &socketProxy{path: filepath.Join(t.TempDir(), "docker.sock")}
+	ln, err := net.Listen("unix", p.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.ln = ln
+	t.Cleanup(p.Close)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("unix", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, up)
+			p.mu.Unlock()
+			go io.Copy(up, c)
+			go io.Copy(c, up)
+		}
+	}()
+	return p
+}
+
+func (p *socketProxy) Close() {
+	p.ln.Close()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
