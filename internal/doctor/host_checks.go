@@ -59,6 +59,8 @@ func checkDisk(e *env) []Check {
 		c.Status, c.Message = Skip, "the engine is unreachable"
 	case e.info.DockerRootDir == "" || !e.localEngine() || e.in.Host.DiskFreeBytes == nil:
 		c.Status, c.Message = Skip, "the engine's data directory is not on this machine"
+	case strings.Contains(e.info.OS, "Docker Desktop"):
+		c.Status, c.Message = Skip, "Docker Desktop keeps images in its own VM disk; see Settings > Resources > Disk usage limit"
 	default:
 		judgeDisk(&c, e)
 	}

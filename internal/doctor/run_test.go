@@ -168,6 +168,14 @@ var scenarios = []scenario{
 		in.Host.DiskFreeBytes = func(string) (int64, error) { return 18e9, nil }
 		return in
 	}, want: map[string]string{"disk": Warn}},
+	{name: "docker-desktop-disk", in: func() Inputs {
+		in := sparkOnly(gputest.Laptop(), cuda128)
+		f := goodEngine()
+		f.InfoValue.OS = "Docker Desktop"
+		in.Engine = f
+		in.Host.DiskFreeBytes = func(string) (int64, error) { return 1e9, nil }
+		return in
+	}, want: map[string]string{"disk": Skip}},
 	{name: "port-busy", in: func() Inputs {
 		in := sparkAndTriton(gputest.Workstation())
 		in.Host.PortFree = func(_ string, p int) bool { return p != 8888 }
