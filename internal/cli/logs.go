@@ -51,7 +51,7 @@ func runLogs(c *cli.Context) error {
 	}
 	opts := engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}
 	if c.Bool("diagnose") {
-		return exitcode.Newf(exitcode.Usage, "--diagnose is not available yet")
+		return diagnoseLogs(c, s, names, opts)
 	}
 	return streamLogs(c, s, names, opts)
 }
