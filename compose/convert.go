@@ -1,0 +1,209 @@
+package compose
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// convert translates one compose service; problems are errors that make
+// the service unusable as written.
+func convert(s types.ServiceConfig, pos *positions) (Service, []string) {
+	errs, warns := checkKeys(s, pos)
+	out := Service{Name: s.Name, File: pos.fileOf(s.Name), Image: s.Image, Warnings: warns}
+	out.Build = build(s.Build)
+	if out.Image == "" && out.Build == nil {
+		errs = append(errs, pos.problem(s.Name, "", "has neither image: nor build:; add one"))
+	}
+	c := engine.ContainerSpec{
+		Image:        s.Image,
+		Env:          envList(s.Environment),
+		Cmd:          []string(s.Command),
+		Entrypoint:   []string(s.Entrypoint),
+		WorkingDir:   s.WorkingDir,
+		User:         s.User,
+		Hostname:     s.Hostname,
+		Healthcheck:  healthcheck(s.HealthCheck),
+		MemoryBytes:  memoryLimit(s),
+		ShmSizeBytes: int64(s.ShmSize),
+		Tty:          s.Tty,
+		OpenStdin:    s.StdinOpen,
+	}
+	if s.Init != nil {
+		c.Init = *s.Init
+	}
+	var problems []string
+	c.Ports, problems = ports(s, pos)
+	errs = append(errs, problems...)
+	var warnMounts []string
+	c.Mounts, out.NamedVolumes, warnMounts = mounts(s, pos)
+	out.Warnings = append(out.Warnings, warnMounts...)
+	gpu, problems, gpuWarns := gpuWant(s, pos)
+	errs = append(errs, problems...)
+	out.Warnings = append(out.Warnings, gpuWarns...)
+	if gpu != nil {
+		out.GPU = gpu
+		c.GPU = gpuRequest(gpu)
+	}
+	out.Container = c
+	out.DependsOn, out.Healthy, out.Warnings = dependencies(s, pos, out.Warnings)
+	out.Networks = networks(s)
+	return out, errs
+}
+
+func build(b *types.BuildConfig) *Build {
+	if b == nil {
+		return nil
+	}
+	out := &Build{Context: b.Context, Dockerfile: b.Dockerfile}
+	for k, v := range b.Args {
+		if v == nil {
+			continue
+		}
+		if out.Args == nil {
+			out.Args = map[string]string{}
+		}
+		out.Args[k] = *v
+	}
+	return out
+}
+
+// envList renders the environment as sorted KEY=value; a key with no value
+// (not set in the environment either) is left out, as compose does.
+func envList(env types.MappingWithEquals) []string {
+	var out []string
+	for k, v := range env {
+		if v != nil {
+			out = append(out, k+"="+*v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func healthcheck(h *types.HealthCheckConfig) *engine.Healthcheck {
+	if h == nil {
+		return nil
+	}
+	if h.Disable || (len(h.Test) > 0 && h.Test[0] == "NONE") {
+		return &engine.Healthcheck{Test: []string{"NONE"}}
+	}
+	out := &engine.Healthcheck{Test: []string(h.Test), Interval: dur(h.Interval), Timeout: dur(h.Timeout),
+		StartPeriod: dur(h.StartPeriod)}
+	if h.Retries != nil {
+		out.Retries = int(*h.Retries)
+	}
+	return out
+}
+
+func dur(d *types.Duration) time.Duration {
+	if d == nil {
+		return 0
+	}
+	return time.Duration(*d)
+}
+
+// memoryLimit is mem_limit, or deploy.resources.limits.memory when set.
+func memoryLimit(s types.ServiceConfig) int64 {
+	if s.Deploy != nil && s.Deploy.Resources.Limits != nil && s.Deploy.Resources.Limits.MemoryBytes > 0 {
+		return int64(s.Deploy.Resources.Limits.MemoryBytes)
+	}
+	return int64(s.MemLimit)
+}
+
+// ports publishes on 127.0.0.1 unless the file names an address.
+func ports(s types.ServiceConfig, pos *positions) ([]engine.PortBinding, []string) {
+	var out []engine.PortBinding
+	var errs []string
+	for _, p := range s.Ports {
+		host := 0
+		if p.Published != "" {
+			n, err := strconv.Atoi(p.Published)
+			if err != nil {
+				errs = append(errs, pos.problem(s.Name, "ports", "published port %q is not a single number; devenv publishes one host port per entry, write one entry per port", p.Published))
+				continue
+			}
+			host = n
+		}
+		ip := p.HostIP
+		if ip == "" {
+			ip = DefaultHostIP
+		}
+		out = append(out, engine.PortBinding{HostIP: ip, HostPort: host, ContainerPort: int(p.Target), Protocol: p.Protocol})
+	}
+	return out, errs
+}
+
+// mounts translates volumes: binds and named volumes; anonymous volumes
+// and tmpfs are reported as warnings.
+func mounts(s types.ServiceConfig, pos *positions) ([]engine.Mount, []string, []string) {
+	var out []engine.Mount
+	var named, warns []string
+	seen := map[string]bool{}
+	for _, v := range s.Volumes {
+		switch {
+		case v.Type == types.VolumeTypeBind:
+			out = append(out, engine.Mount{Type: engine.MountBind, Source: v.Source, Target: v.Target, ReadOnly: v.ReadOnly})
+		case v.Type == types.VolumeTypeVolume && v.Source != "":
+			out = append(out, engine.Mount{Type: engine.MountVolume, Source: v.Source, Target: v.Target, ReadOnly: v.ReadOnly})
+			if !seen[v.Source] {
+				seen[v.Source] = true
+				named = append(named, v.Source)
+			}
+		default:
+			warns = append(warns, pos.problem(s.Name, "volumes", "volume at %s (%s) is ignored: devenv mounts binds and named volumes; write NAME:%s and declare NAME under the top-level volumes: to keep its data",
+				v.Target, describeVolume(v), v.Target))
+		}
+	}
+	sort.Strings(named)
+	return out, named, warns
+}
+
+func describeVolume(v types.ServiceVolumeConfig) string {
+	if v.Type == types.VolumeTypeVolume {
+		return "anonymous volume"
+	}
+	return v.Type
+}
+
+func dependencies(s types.ServiceConfig, pos *positions, warns []string) (deps, healthy, outWarns []string) {
+	for name, d := range s.DependsOn {
+		deps = append(deps, name)
+		switch d.Condition {
+		case types.ServiceConditionHealthy:
+			healthy = append(healthy, name)
+		case types.ServiceConditionCompletedSuccessfully:
+			warns = append(warns, pos.problem(s.Name, "depends_on", "depends_on %s: condition service_completed_successfully is treated as service_started: devenv waits for %s to start, not to finish", name, name))
+		}
+	}
+	sort.Strings(deps)
+	sort.Strings(healthy)
+	return deps, healthy, warns
+}
+
+func networks(s types.ServiceConfig) []string {
+	var out []string
+	for n := range s.Networks {
+		if n != "default" {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// String is a one-line summary of a GPU want, for messages.
+func (g GPUWant) String() string {
+	switch {
+	case g.All:
+		return "all GPUs"
+	case len(g.IDs) > 0:
+		return "GPUs " + strings.Join(g.IDs, ",")
+	}
+	return fmt.Sprintf("%d GPU(s)", g.Count)
+}

@@ -1,0 +1,78 @@
+package compose
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/hashicorp/go-multierror"
+)
+
+// Load reads the project's compose files with compose-go: variables are
+// interpolated from the environment and the project's .env, services
+// outside the active profiles are dropped, env_file is merged into the
+// environment and relative paths are made absolute against projectDir.
+// It returns the services sorted by name. Every problem of every service is
+// reported at once, each naming the compose file, the service and the fix.
+func Load(ctx context.Context, files []string, projectDir, projectName string, profiles []string) ([]Service, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	proj, err := loadProject(ctx, files, projectDir, projectName, profiles)
+	if err != nil {
+		return nil, fmt.Errorf("compose files %s: %w; `docker compose config` shows the same problem, fix it in the file", strings.Join(files, ", "), err)
+	}
+	pos := readPositions(files, projectDir)
+	var errs *multierror.Error
+	out := make([]Service, 0, len(proj.Services))
+	for _, name := range sortedNames(proj.Services) {
+		svc, problems := convert(proj.Services[name], pos)
+		for _, p := range problems {
+			errs = multierror.Append(errs, fmt.Errorf("%s", p))
+		}
+		out = append(out, svc)
+	}
+	if err := errs.ErrorOrNil(); err != nil {
+		errs.ErrorFormat = listErrors
+		return nil, err
+	}
+	return out, nil
+}
+
+func loadProject(ctx context.Context, files []string, projectDir, projectName string, profiles []string) (*types.Project, error) {
+	opts, err := cli.NewProjectOptions(files,
+		cli.WithWorkingDirectory(projectDir),
+		cli.WithOsEnv,
+		cli.WithEnvFiles(), // the project directory's .env, when there is one
+		cli.WithDotEnv,
+		cli.WithName(projectName),
+		cli.WithProfiles(profiles),
+		cli.WithInterpolation(true),
+		cli.WithResolvedPaths(true),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return opts.LoadProject(ctx)
+}
+
+func sortedNames(s types.Services) []string {
+	names := make([]string, 0, len(s))
+	for n := range s {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// listErrors renders every problem on its own line.
+func listErrors(errs []error) string {
+	lines := make([]string, len(errs))
+	for i, e := range errs {
+		lines[i] = "  " + e.Error()
+	}
+	return fmt.Sprintf("%d problem(s) in the compose files:\n%s", len(errs), strings.Join(lines, "\n"))
+}

@@ -1,0 +1,132 @@
+package compose
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files: go test ./compose/ -update")
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./compose/ -update to write it)", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs (go test ./compose/ -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// portable replaces the absolute project directory so goldens do not
+// depend on where the checkout lives.
+func portable(t *testing.T, v any, dir string) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []byte(strings.ReplaceAll(string(b), dir, "$PROJECT") + "\n")
+}
+
+func stackDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "stack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only .env and the compose file may set variables in these tests.
+	for _, k := range []string{"MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD", "POSTGRES_VERSION"} {
+		if v, ok := os.LookupEnv(k); ok {
+			t.Setenv(k, v)
+			os.Unsetenv(k)
+		}
+	}
+	return dir
+}
+
+func TestLoadGolden(t *testing.T) {
+	dir := stackDir(t)
+	files := []string{filepath.Join(dir, "compose.yaml")}
+	tests := []struct {
+		name     string
+		profiles []string
+		golden   string
+	}{
+		{"default profiles", nil, "stack.golden.json"},
+		{"debug profile", []string{"debug"}, "stack-debug.golden.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svcs, err := Load(context.Background(), files, dir, "demo", tt.profiles)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.golden, portable(t, svcs, dir))
+		})
+	}
+}
+
+func TestLoadInterpolatesFromEnvironmentOverDotEnv(t *testing.T) {
+	dir := stackDir(t)
+	t.Setenv("POSTGRES_VERSION", "17.5")
+	t.Setenv("MINIO_ROOT_PASSWORD", "from-env")
+	svcs, err := Load(context.Background(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Service{}
+	for _, s := range svcs {
+		byName[s.Name] = s
+	}
+	if got := byName["postgres"].Image; got != "postgres:17.5-bookworm" {
+		t.Errorf("postgres image = %q, want the environment's POSTGRES_VERSION over .env's", got)
+	}
+	if env := strings.Join(byName["minio"].Container.Env, " "); !strings.Contains(env, "MINIO_ROOT_PASSWORD=from-env") || !strings.Contains(env, "MINIO_ROOT_USER=devenv") {
+		t.Errorf("minio env = %s, want the password from the environment and the user from .env", env)
+	}
+}
+
+func TestLoadReportsEveryProblemWithItsPlace(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "bad"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(context.Background(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
+	if err == nil {
+		t.Fatal("Load accepted network_mode: host, privileged and two GPU requests")
+	}
+	golden(t, "bad.golden.txt", []byte(strings.ReplaceAll(err.Error(), dir, "$PROJECT")+"\n"))
+}
+
+func TestLoadNoFiles(t *testing.T) {
+	svcs, err := Load(context.Background(), nil, t.TempDir(), "demo", nil)
+	if err != nil || svcs != nil {
+		t.Fatalf("Load(no files) = %v, %v; want nothing and no error", svcs, err)
+	}
+}
+
+func TestLoadBrokenFileNamesIt(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "compose.yaml")
+	if err := os.WriteFile(f, []byte("services:\n  web:\n    image: [not, a, string]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(context.Background(), []string{f}, dir, "demo", nil)
+	if err == nil || !strings.Contains(err.Error(), f) || !strings.Contains(err.Error(), "image") {
+		t.Fatalf("error = %v; want it to name %s and the bad key", err, f)
+	}
+}

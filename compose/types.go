@@ -1,0 +1,62 @@
+// Package compose imports the services of a project's compose files (the
+// ones devenv.yaml names under compose:) with compose-go, so devenv can run
+// them next to its own services: MinIO, Postgres, Kafka and the like.
+//
+// It turns each compose service into an engine.ContainerSpec plus what the
+// plan needs to wire it (dependencies, GPU wants, named volumes). Labels and
+// the network are left to the plan, which sets them for every service.
+//
+// One rule is stricter than compose's: a published port binds to 127.0.0.1
+// unless the compose file names an address. A development environment
+// should not expose a database to the whole network because a compose file
+// wrote "5432:5432"; write "0.0.0.0:5432:5432" to mean it.
+package compose
+
+import "github.com/devenv-dev/devenv/internal/engine"
+
+// DefaultHostIP is where published ports bind when the compose file names
+// no address (devenv's rule; compose itself binds every interface).
+const DefaultHostIP = "127.0.0.1"
+
+// Service is one compose service, translated.
+type Service struct {
+	Name string
+	// File is the compose file (absolute) that defines the service; with
+	// override files, the last one that names it.
+	File  string
+	Image string
+	Build *Build // nil: run Image as it is
+	// Container is everything about the container except its labels,
+	// name and network, which the plan sets.
+	Container engine.ContainerSpec
+	DependsOn []string // every dependency, sorted
+	Healthy   []string // dependencies with condition: service_healthy, sorted
+	GPU       *GPUWant // nil: no GPU
+	// NamedVolumes are the compose volume names the service mounts, as
+	// written in the compose file (the plan prefixes them with the project,
+	// as it does for devenv.yaml's volumes), sorted.
+	NamedVolumes []string
+	// Networks are the compose networks the service names other than
+	// "default", sorted. devenv attaches every service to the project network.
+	Networks []string
+	// Warnings are compose keys devenv does not apply, each with where it
+	// was written and what to do; the CLI prints them.
+	Warnings []string
+}
+
+// Build is a compose build: section.
+type Build struct {
+	Context    string            // absolute directory
+	Dockerfile string            // relative to Context, as compose means it
+	Args       map[string]string // build args with a value
+}
+
+// GPUWant is what a compose service asks of the GPUs, through gpus: or
+// deploy.resources.reservations.devices with capabilities [gpu]. Exactly one
+// of All, Count and IDs is set.
+type GPUWant struct {
+	All          bool
+	Count        int
+	IDs          []string
+	Capabilities []string // as written, "gpu" included
+}
