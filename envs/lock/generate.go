@@ -51,7 +51,7 @@ func Generate(ctx context.Context, p *spec.Project, prev *File, r Resolver, pin 
 	var errs *multierror.Error
 	for _, s := range p.Services {
 		old := previous(prev, s.Name, opts)
-		ls, err := lockService(ctx, p, s, old, r, pin, fetch, opts.Mirrors)
+		ls, err := lockService(ctx, p, s, old, r, pin, fetch, opts.Mirrors, &out.Notes)
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue
@@ -82,8 +82,13 @@ func previous(prev *File, name string, opts Options) *Service {
 	return prev.Service(name)
 }
 
-func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Service, r Resolver, pin Pinner, fetch Fetcher, m sources.Mirrors) (Service, error) {
-	res, err := resolveKeeping(s, old, r, p.Profiles)
+func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Service, r Resolver, pin Pinner, fetch Fetcher, m sources.Mirrors, notes *[]string) (Service, error) {
+	req, mnotes, err := mirroredRequest(s, s.Request(), r, p.Profiles)
+	if err != nil {
+		return Service{}, serviceError(p, s, err)
+	}
+	*notes = append(*notes, mnotes...)
+	res, err := resolveKeeping(req, old, r, p.Profiles)
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
@@ -119,8 +124,7 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 // resolveKeeping resolves with the previously locked versions filling what
 // devenv.yaml leaves open; if that combination no longer resolves, it
 // resolves afresh.
-func resolveKeeping(s *spec.Service, old *Service, r Resolver, custom map[string]*profiles.Custom) (profiles.Resolved, error) {
-	req := s.Request()
+func resolveKeeping(req profiles.Request, old *Service, r Resolver, custom map[string]*profiles.Custom) (profiles.Resolved, error) {
 	if old != nil {
 		keep := req
 		fill(&keep.Spark, old.Versions.Spark)

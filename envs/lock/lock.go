@@ -32,6 +32,8 @@ type File struct {
 	Project   string    `json:"project"`
 	InputHash string    `json:"input_hash"` // sha256 of devenv.yaml and every file it names that the lock depends on
 	Services  []Service `json:"services"`   // sorted by name
+	// Notes say what resolution chose on the user's behalf (not stored).
+	Notes []string `json:"-"`
 }
 
 // Service is one locked service.

@@ -36,7 +36,7 @@ func Main(args []string, s Streams) int {
 // Run runs devenv and returns its error; it never exits the process.
 func Run(ctx context.Context, args []string, s Streams) error {
 	app := newApp(s)
-	return app.RunContext(ctx, args)
+	return app.RunContext(ctx, reorder(app, args))
 }
 
 func newApp(s Streams) *cli.App {
@@ -66,6 +66,7 @@ func commands() []*cli.Command {
 	cmds := []*cli.Command{
 		versionCommand(), initCommand(), profilesCommand(), configCommand(), lockCommand(),
 		buildCommand(), upCommand(), downCommand(), psCommand(), logsCommand(), execCommand(), shellCommand(),
+		mirrorCommand(), diffCommand(),
 	}
 	return append(cmds, gpuCommands()...)
 }

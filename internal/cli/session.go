@@ -29,6 +29,9 @@ type session struct {
 	eng   engine.Engine
 	info  engine.Info
 	cache *fetch.Cache
+
+	hostFacts *plan.Host // cached by host()
+	gpuErr    error      // why NVML could not be read, if it could not
 }
 
 // openSession loads the project, connects to the engine and, when asked,
@@ -102,16 +105,20 @@ func (s *session) runner() *reconcile.Runner {
 // host gathers the machine's facts: NVML when it loads, the engine's CPUs
 // and memory, and whether the engine can give GPUs at all.
 func (s *session) host() plan.Host {
+	if s.hostFacts != nil {
+		return *s.hostFacts
+	}
 	h := plan.Host{CPUs: s.info.NCPU, MemoryBytes: s.info.MemTotal, NoGPURuntime: noGPURuntime(s.info)}
+	s.hostFacts = &h
 	inv, err := gpu.Open()
 	if err != nil {
+		s.gpuErr = err
 		s.out.Debugf("NVML: %v", err)
 		return h
 	}
 	defer inv.Close()
-	if gh, err := inv.Host(s.c.Context); err == nil {
-		h.GPUs = gh
-	} else {
+	if h.GPUs, err = inv.Host(s.c.Context); err != nil {
+		s.gpuErr = err
 		s.out.Debugf("NVML: %v", err)
 	}
 	return h

@@ -8,7 +8,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
-	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/urfave/cli/v2"
 )
 
@@ -77,29 +77,23 @@ func runUp(c *cli.Context) error {
 	return s.out.Result(out, func(w io.Writer) { printUp(w, out) })
 }
 
-// preflight stops the run before anything is pulled, built or created when a
-// service that must have a GPU cannot get one.
+// preflight runs doctor's GPU checks for the services being started and
+// stops the run (exit 4) before anything is pulled, built or created when a
+// service that must have a GPU cannot get one. --skip-gpu-check leaves the
+// verdict to the engine.
 func preflight(c *cli.Context, s *session, pl *plan.Plan) error {
 	if c.Bool("no-start") || c.Bool("skip-gpu-check") {
 		return nil
 	}
-	var need []string
+	var names []string
 	for _, ps := range pl.Services {
-		if len(args(c)) > 0 && !contains(args(c), ps.Name) {
-			continue
-		}
-		if ps.WantsGPU && ps.GPURequired && !ps.CPUFallback {
-			need = append(need, ps.Name)
+		if len(args(c)) == 0 || contains(args(c), ps.Name) {
+			names = append(names, ps.Name)
 		}
 	}
-	if len(need) == 0 || !noGPURuntime(s.info) {
-		return nil
-	}
-	return exitcode.Newf(exitcode.GPU, "%s need a GPU (gpu: required) but the Docker engine cannot give containers GPUs: "+
-		"docker info lists no nvidia runtime or CDI devices and the NVIDIA Container Toolkit is not installed.\n"+
-		"  fix: install the NVIDIA Container Toolkit, run `sudo nvidia-ctk runtime configure --runtime=docker` and restart Docker;\n"+
-		"  or set `gpu: optional` to run on the CPU; `devenv doctor` checks the whole machine",
-		strings.Join(need, ", "))
+	h := s.host()
+	return doctor.Preflight(c.Context, doctor.Inputs{Engine: s.eng, GPUs: h.GPUs, GPUErr: s.gpuErr,
+		Project: s.proj, Lock: s.lock, Services: names, Host: doctor.LocalHost()})
 }
 
 func endpointsOf(pl *plan.Plan, only []string) []serviceEndpoint {
