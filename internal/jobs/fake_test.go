@@ -1,0 +1,138 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeExec runs jobs in memory: a command "exit N" ends with code N after
+// hold; "block" runs until killed or cancelled; "error" fails to run. It
+// records every start and end and which jobs ran at the same time.
+type fakeExec struct {
+	hold time.Duration
+
+	mu       sync.Mutex
+	events   []string
+	running  map[string]bool
+	overlaps map[[2]string]bool
+	killed   []string
+	kill     map[string]chan struct{}
+}
+
+func newFake(hold time.Duration) *fakeExec {
+	return &fakeExec{hold: hold, running: map[string]bool{}, overlaps: map[[2]string]bool{}, kill: map[string]chan struct{}{}}
+}
+
+func (f *fakeExec) begin(id string) chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for other := range f.running {
+		f.overlaps[pair(id, other)] = true
+	}
+	f.running[id] = true
+	f.events = append(f.events, "start "+id)
+	k := make(chan struct{})
+	f.kill[id] = k
+	return k
+}
+
+func (f *fakeExec) end(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.running, id)
+	f.events = append(f.events, "end "+id)
+}
+
+func (f *fakeExec) Run(ctx context.Context, j Job, out io.Writer) (int, error) {
+	if j.Command[0] == "error" {
+		return -1, fmt.Errorf("the fake cannot run this")
+	}
+	kill := f.begin(j.ID)
+	defer f.end(j.ID)
+	fmt.Fprintf(out, "output of job %s\n", j.ID)
+	wait := f.hold
+	if j.Command[0] == "block" {
+		wait = time.Hour
+	}
+	select {
+	case <-time.After(wait):
+	case <-kill:
+		return 143, nil
+	case <-ctx.Done():
+		return -1, ctx.Err()
+	}
+	code, _ := strconv.Atoi(j.Command[len(j.Command)-1])
+	return code, nil
+}
+
+func (f *fakeExec) Kill(ctx context.Context, j Job) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.killed = append(f.killed, j.ID)
+	if k, ok := f.kill[j.ID]; ok {
+		close(k)
+		delete(f.kill, j.ID)
+	}
+	return nil
+}
+
+func (f *fakeExec) Events() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.events...)
+}
+
+func (f *fakeExec) overlapped(a, b string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.overlaps[pair(a, b)]
+}
+
+func pair(a, b string) [2]string {
+	if a > b {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}
+
+// testStore is a store in a temporary directory with a fixed clock.
+func testStore(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	n := 0
+	s.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return base.Add(time.Duration(n) * time.Second)
+	}
+	return s
+}
+
+func submit(t *testing.T, s *Store, service string, cmd ...string) Job {
+	t.Helper()
+	j, err := s.Submit(Job{Service: service, Command: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+func get(t *testing.T, s *Store, id string) Job {
+	t.Helper()
+	j, err := s.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}

@@ -1,0 +1,347 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Executor runs a job's command in its service and stops it on request.
+type Executor interface {
+	// Run runs j.Command in j.Service, writing its output to out, and
+	// returns its exit code. An error means it could not be run or followed.
+	Run(ctx context.Context, j Job, out io.Writer) (int, error)
+	// Kill asks a running (or orphaned) job's process to stop.
+	Kill(ctx context.Context, j Job) error
+}
+
+// Runner runs a project's queue. Jobs whose Resources conflict run one after
+// another in submission order; others run side by side.
+type Runner struct {
+	Store *Store
+	Exec  Executor
+	// Resources says what a job on service holds; nil treats every job as
+	// sharing with every other.
+	Resources func(ctx context.Context, service string) Resources
+	// Poll is how often the queue is re-read for new and cancelled jobs.
+	Poll time.Duration
+	// KillGrace is how long a cancelled job may take to stop after Kill
+	// before the runner stops following it.
+	KillGrace time.Duration
+	// Say reports what the runner does, for people; may be nil.
+	Say func(format string, args ...any)
+	// PID is recorded on the jobs this runner runs; os.Getpid() when 0.
+	PID int
+}
+
+type active struct {
+	job     Job
+	res     Resources
+	cancel  context.CancelFunc
+	killing bool
+}
+
+type outcome struct {
+	id   string
+	code int
+	err  error
+}
+
+// Run runs the queue until nothing is queued or running, then returns nil.
+// It returns ErrBusy (wrapped with the other runner's pid) when another
+// runner holds the queue. Jobs a dead runner left running are marked failed
+// first. When ctx ends, running jobs are stopped and marked failed.
+func (r *Runner) Run(ctx context.Context) error {
+	r.defaults()
+	lock, err := r.acquire()
+	if err != nil {
+		return err
+	}
+	for {
+		err := r.drain(ctx)
+		unlockFile(lock)
+		if err != nil {
+			return err
+		}
+		// A job submitted while this runner was finishing found the lock
+		// held and started no runner: look once more after letting go.
+		if !r.anyQueued() {
+			return nil
+		}
+		if lock, err = r.acquire(); err != nil {
+			if errors.Is(err, ErrBusy) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+func (r *Runner) defaults() {
+	if r.Poll <= 0 {
+		r.Poll = 500 * time.Millisecond
+	}
+	if r.KillGrace <= 0 {
+		r.KillGrace = 10 * time.Second
+	}
+	if r.PID == 0 {
+		r.PID = os.Getpid()
+	}
+	if r.Say == nil {
+		r.Say = func(string, ...any) {}
+	}
+}
+
+// acquire takes runner.lock without waiting and writes this runner's pid in it.
+func (r *Runner) acquire() (*os.File, error) {
+	path := filepath.Join(r.Store.dir, "runner.lock")
+	f, err := lockFile(path, false)
+	if errors.Is(err, errLocked) {
+		other, _ := os.ReadFile(path)
+		if pid := strings.TrimSpace(string(other)); pid != "" {
+			return nil, fmt.Errorf("%w (pid %s)", ErrBusy, pid)
+		}
+		return nil, ErrBusy
+	}
+	if err != nil {
+		return nil, err
+	}
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(strconv.Itoa(r.PID)+"\n"), 0)
+	return f, nil
+}
+
+// RunnerPID returns the pid of the runner holding the queue, or 0 when none does.
+func (s *Store) RunnerPID() int {
+	path := filepath.Join(s.dir, "runner.lock")
+	f, err := lockFile(path, false)
+	if err == nil {
+		unlockFile(f)
+		return 0
+	}
+	b, _ := os.ReadFile(path)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid
+}
+
+func (r *Runner) anyQueued() bool {
+	list, _ := r.Store.List()
+	for _, j := range list {
+		if j.State == Queued {
+			return true
+		}
+	}
+	return false
+}
+
+// drain runs jobs until none is queued or running.
+func (r *Runner) drain(ctx context.Context) error {
+	r.recoverOrphans(ctx)
+	running := map[string]*active{}
+	done := make(chan outcome)
+	tick := time.NewTicker(r.Poll)
+	defer tick.Stop()
+	for {
+		list, err := r.Store.List()
+		if err != nil {
+			r.Say("warning: %v", err)
+		}
+		r.handleCancels(ctx, list, running)
+		r.startReady(ctx, list, running, done)
+		if len(running) == 0 {
+			return nil
+		}
+		select {
+		case o := <-done:
+			r.finish(o, running, ctx.Err())
+		case <-tick.C:
+		case <-ctx.Done():
+			for _, a := range running {
+				a.cancel()
+			}
+			for len(running) > 0 {
+				r.finish(<-done, running, ctx.Err())
+			}
+			return ctx.Err()
+		}
+	}
+}
+
+// recoverOrphans marks failed the jobs a runner that is gone left running
+// (this runner holds the lock, so no other runner can be running them) and
+// asks their processes to stop.
+func (r *Runner) recoverOrphans(ctx context.Context) {
+	list, _ := r.Store.List()
+	for _, j := range list {
+		if j.State != Running {
+			continue
+		}
+		reason := fmt.Sprintf("the job runner (pid %d) ended while the job ran; its output up to then is in %s", j.RunnerPID, j.Log)
+		if r.Store.alive(j.RunnerPID) {
+			reason = fmt.Sprintf("the job runner (pid %d) stopped running the queue while the job ran", j.RunnerPID)
+		}
+		if _, err := r.Store.update(j.ID, func(s *Job) error {
+			if s.State != Running {
+				return errSkip
+			}
+			s.State, s.Finished, s.Reason = Failed, ptr(r.Store.now().UTC()), reason
+			return nil
+		}); err == nil {
+			r.Say("job %s failed: %s", j.ID, reason)
+			kctx, cancel := context.WithTimeout(ctx, r.KillGrace)
+			_ = r.Exec.Kill(kctx, j)
+			cancel()
+		}
+	}
+}
+
+// handleCancels stops running jobs whose cancellation was requested.
+func (r *Runner) handleCancels(ctx context.Context, list []Job, running map[string]*active) {
+	for _, j := range list {
+		a := running[j.ID]
+		if a == nil || !j.CancelRequested || a.killing {
+			continue
+		}
+		a.killing, a.job.CancelRequested = true, true
+		r.Say("job %s: cancelling", j.ID)
+		go func(a *active) {
+			kctx, cancel := context.WithTimeout(ctx, r.KillGrace)
+			defer cancel()
+			_ = r.Exec.Kill(kctx, a.job)
+			select {
+			case <-time.After(r.KillGrace):
+			case <-ctx.Done():
+			}
+			a.cancel()
+		}(a)
+	}
+}
+
+// startReady starts, in submission order, every queued job that conflicts
+// with no running job and no earlier job still waiting.
+func (r *Runner) startReady(ctx context.Context, list []Job, running map[string]*active, done chan<- outcome) {
+	var waiting []Resources
+	resOf := map[string]Resources{}
+	for _, j := range list {
+		if j.State != Queued {
+			continue
+		}
+		res, ok := resOf[j.Service]
+		if !ok {
+			res = r.resources(ctx, j.Service)
+			resOf[j.Service] = res
+		}
+		if conflictsAny(res, waiting) || conflictsAny(res, held(running)) {
+			waiting = append(waiting, res)
+			continue
+		}
+		if a := r.start(ctx, j, res, done); a != nil {
+			running[j.ID] = a
+		}
+	}
+}
+
+func (r *Runner) resources(ctx context.Context, service string) Resources {
+	if r.Resources == nil {
+		return Resources{Service: service, Unknown: true}
+	}
+	return r.Resources(ctx, service)
+}
+
+func held(running map[string]*active) []Resources {
+	out := make([]Resources, 0, len(running))
+	for _, a := range running {
+		out = append(out, a.res)
+	}
+	return out
+}
+
+func conflictsAny(r Resources, others []Resources) bool {
+	for _, o := range others {
+		if r.Conflicts(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// start marks j running and runs it in the background; nil when j is no
+// longer queued (cancelled meanwhile) or could not be started.
+func (r *Runner) start(ctx context.Context, j Job, res Resources, done chan<- outcome) *active {
+	j, err := r.Store.update(j.ID, func(s *Job) error {
+		if s.State != Queued {
+			return errSkip
+		}
+		s.State, s.Started, s.RunnerPID = Running, ptr(r.Store.now().UTC()), r.PID
+		return nil
+	})
+	if err != nil {
+		if !errors.Is(err, errSkip) {
+			r.Say("warning: job %s: %v", j.ID, err)
+		}
+		return nil
+	}
+	log, err := os.OpenFile(j.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		r.finishJob(j.ID, -1, fmt.Errorf("cannot open its log: %w", err), nil)
+		return nil
+	}
+	r.Say("job %s started on %s: %s", j.ID, j.Service, strings.Join(j.Command, " "))
+	jctx, cancel := context.WithCancel(ctx)
+	go func() {
+		code, err := r.Exec.Run(jctx, j, log)
+		log.Close()
+		done <- outcome{id: j.ID, code: code, err: err}
+	}()
+	return &active{job: j, res: res, cancel: cancel}
+}
+
+func (r *Runner) finish(o outcome, running map[string]*active, interrupted error) {
+	a := running[o.id]
+	delete(running, o.id)
+	if a != nil {
+		a.cancel()
+	}
+	r.finishJob(o.id, o.code, o.err, interrupted)
+}
+
+// finishJob records how a job ended.
+func (r *Runner) finishJob(id string, code int, runErr, interrupted error) {
+	j, err := r.Store.update(id, func(s *Job) error {
+		s.Finished = ptr(r.Store.now().UTC())
+		if code >= 0 {
+			s.ExitCode = ptr(code)
+		}
+		switch {
+		case s.CancelRequested:
+			s.State, s.Reason = Cancelled, "cancelled by the user"
+		case interrupted != nil:
+			s.State, s.Reason = Failed, "the job runner was interrupted while the job ran"
+		case runErr != nil:
+			s.State, s.Reason = Failed, runErr.Error()
+		case code != 0:
+			s.State, s.Reason = Failed, fmt.Sprintf("exited with code %d", code)
+		default:
+			s.State = Done
+		}
+		return nil
+	})
+	if err != nil {
+		r.Say("warning: job %s: cannot record its end: %v", id, err)
+		return
+	}
+	r.Say("job %s %s%s", id, j.State, reasonSuffix(j))
+}
+
+func reasonSuffix(j Job) string {
+	if j.Reason == "" {
+		return ""
+	}
+	return ": " + j.Reason
+}

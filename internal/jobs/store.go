@@ -1,0 +1,198 @@
+package jobs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+)
+
+// ErrNoJob is returned for a job ID the queue does not know.
+var ErrNoJob = errors.New("no such job")
+
+// ErrBusy is returned by Runner.Run when another runner holds the queue.
+var ErrBusy = errors.New("another job runner is already running this project's queue")
+
+var (
+	errLocked = errors.New("locked")
+	errSkip   = errors.New("skip")
+)
+
+// Store is a project's job queue on disk: <dir>/<id>.json and <dir>/<id>.log
+// per job, state.lock serialising changes to job files, runner.lock held by
+// the one runner working on the queue.
+type Store struct {
+	dir string
+	// now is the clock; tests set it.
+	now func() time.Time
+	// alive tells whether a runner process still exists; tests set it.
+	alive func(pid int) bool
+}
+
+// Open returns the queue kept in dir (usually <project>/.devenv/jobs),
+// creating the directory.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create the job directory %s: %w", dir, err)
+	}
+	return &Store{dir: dir, now: time.Now, alive: processAlive}, nil
+}
+
+// Dir is the directory holding the queue.
+func (s *Store) Dir() string { return s.dir }
+
+// LogPath is where job id's output is written.
+func (s *Store) LogPath(id string) string { return filepath.Join(s.dir, id+".log") }
+
+func (s *Store) jobPath(id string) string { return filepath.Join(s.dir, id+".json") }
+
+// withLock runs fn while holding the queue's state lock.
+func (s *Store) withLock(fn func() error) error {
+	f, err := lockFile(filepath.Join(s.dir, "state.lock"), true)
+	if err != nil {
+		return err
+	}
+	defer unlockFile(f)
+	return fn()
+}
+
+// Submit adds j to the queue with the next free ID and returns it as stored.
+// Service and Command must be set; the rest is filled in.
+func (s *Store) Submit(j Job) (Job, error) {
+	if j.Service == "" || len(j.Command) == 0 {
+		return Job{}, fmt.Errorf("a job needs a service and a command")
+	}
+	err := s.withLock(func() error {
+		next, err := s.nextID()
+		if err != nil {
+			return err
+		}
+		j.ID = strconv.Itoa(next)
+		j.State, j.Submitted, j.Log = Queued, s.now().UTC(), s.LogPath(j.ID)
+		j.ExitCode, j.Started, j.Finished, j.RunnerPID, j.Reason, j.CancelRequested = nil, nil, nil, 0, "", false
+		if err := os.WriteFile(j.Log, nil, 0o644); err != nil {
+			return fmt.Errorf("cannot create the job's log %s: %w", j.Log, err)
+		}
+		return s.write(j)
+	})
+	return j, err
+}
+
+// nextID is one more than the highest job number in the directory.
+func (s *Store) nextID() (int, error) {
+	names, err := filepath.Glob(filepath.Join(s.dir, "*.json"))
+	if err != nil {
+		return 0, err
+	}
+	max := 0
+	for _, n := range names {
+		if v, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(n), ".json")); err == nil && v > max {
+			max = v
+		}
+	}
+	return max + 1, nil
+}
+
+// write stores j atomically (temp file + rename).
+func (s *Store) write(j Job) error {
+	data, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(s.dir, "."+j.ID+".json-*")
+	if err != nil {
+		return fmt.Errorf("cannot write job %s: %w", j.ID, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write job %s: %w", j.ID, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cannot write job %s: %w", j.ID, err)
+	}
+	return os.Rename(tmp.Name(), s.jobPath(j.ID))
+}
+
+// Get returns one job; ErrNoJob when there is none with that ID.
+func (s *Store) Get(id string) (Job, error) {
+	if id == "" || strings.ContainsAny(id, `/\.`) {
+		return Job{}, fmt.Errorf("job %q: %w (job IDs are numbers; see devenv jobs)", id, ErrNoJob)
+	}
+	data, err := os.ReadFile(s.jobPath(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return Job{}, fmt.Errorf("job %s: %w (see devenv jobs)", id, ErrNoJob)
+	}
+	if err != nil {
+		return Job{}, err
+	}
+	var j Job
+	if err := json.Unmarshal(data, &j); err != nil {
+		return Job{}, fmt.Errorf("%s is not a job file (%v): remove it", s.jobPath(id), err)
+	}
+	return j, nil
+}
+
+// List returns every job, oldest first. Unreadable job files are left out
+// and reported, all at once, in the error next to the jobs that could be read.
+func (s *Store) List() ([]Job, error) {
+	names, err := filepath.Glob(filepath.Join(s.dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var errs *multierror.Error
+	var out []Job
+	for _, n := range names {
+		j, err := s.Get(strings.TrimSuffix(filepath.Base(n), ".json"))
+		if err != nil {
+			errs = multierror.Append(errs, err)
+			continue
+		}
+		out = append(out, j)
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].number() < out[b].number() })
+	return out, errs.ErrorOrNil()
+}
+
+// Update changes job id under the state lock; fn may return errSkip to
+// leave the job as it is. It returns the job as stored afterwards.
+func (s *Store) update(id string, fn func(*Job) error) (Job, error) {
+	var out Job
+	err := s.withLock(func() error {
+		j, err := s.Get(id)
+		if err != nil {
+			return err
+		}
+		out = j
+		if err := fn(&j); err != nil {
+			return err
+		}
+		out = j
+		return s.write(j)
+	})
+	return out, err
+}
+
+// Cancel cancels a job: a queued one at once; a running one by asking its
+// runner to stop it (or at once when that runner is gone). Cancelling a
+// finished job is an error that says how it ended.
+func (s *Store) Cancel(id string) (Job, error) {
+	return s.update(id, func(j *Job) error {
+		switch {
+		case j.State.Final():
+			return fmt.Errorf("job %s already ended (%s); nothing to cancel", j.ID, j.State)
+		case j.State == Queued, j.State == Running && !s.alive(j.RunnerPID):
+			j.State, j.Finished, j.Reason = Cancelled, ptr(s.now().UTC()), "cancelled by the user"
+		default:
+			j.CancelRequested = true
+		}
+		return nil
+	})
+}
