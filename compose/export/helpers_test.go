@@ -1,0 +1,149 @@
+package export
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files: go test ./compose/export/ -update")
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./compose/export/ -update writes it)", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs (go test ./compose/export/ -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// loadProject parses testdata/project/devenv.yaml.
+func loadProject(t *testing.T) *spec.Project {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "devenv.yaml")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := spec.Parse(file, data, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// fakeLock is a lock as `devenv lock` would write it, with made-up but
+// stable digests and checksums (sha256 of the reference or URL).
+func fakeLock(t *testing.T, p *spec.Project) *lock.File {
+	t.Helper()
+	lf, err := Unlocked(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := artifactCache(t)
+	for i := range lf.Services {
+		ls := &lf.Services[i]
+		s := p.Service(ls.Name)
+		res, err := profiles.Builtin().Resolve(s.Request(), p.Profiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := res.BaseImage
+		if res.Profile == profiles.Image {
+			ref = s.Image
+		}
+		ls.Base = &lock.Image{Ref: ref, Digest: "sha256:" + sum(ref)}
+		ls.Artifacts = nil
+		for _, a := range res.Artifacts {
+			ls.Artifacts = append(ls.Artifacts, lock.Artifact{Name: a.Name, URL: a.URL, File: a.File, SHA256: sum(a.URL)})
+			writeArtifact(t, cache, sum(a.URL), a.URL)
+		}
+	}
+	return lf
+}
+
+// artifactCache points the plan at a temporary artifact cache for the test.
+func artifactCache(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	old := plan.ArtifactPath
+	plan.ArtifactPath = func(sha string) string { return filepath.Join(dir, sha) }
+	t.Cleanup(func() { plan.ArtifactPath = old })
+	return dir
+}
+
+func writeArtifact(t *testing.T, dir, sha, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, sha), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// makePlan plans the test project on a 16-CPU, 64 GiB machine without NVML.
+func makePlan(t *testing.T, p *spec.Project, lf *lock.File) *plan.Plan {
+	t.Helper()
+	pl, err := plan.Make(p, lf, testHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl
+}
+
+var testHost = plan.Host{CPUs: 16, MemoryBytes: 64 << 30}
+
+func testOptions(p *spec.Project) plan.Options {
+	return plan.Options{Token: "test-token", StateDir: filepath.Join(p.Dir, ".devenv")}
+}
+
+// locked and unlocked are the two ways the CLI plans an export.
+func locked(t *testing.T) (*plan.Plan, *lock.File) {
+	p := loadProject(t)
+	lf := fakeLock(t, p)
+	return makePlan(t, p, lf), lf
+}
+
+func unlocked(t *testing.T) *plan.Plan {
+	p := loadProject(t)
+	pl, err := PlanUnlocked(p, testHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl
+}
+
+// portable hides the checkout's location from goldens.
+func portable(b []byte) []byte {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "project"))
+	return []byte(strings.ReplaceAll(string(b), dir, "$PROJECT"))
+}

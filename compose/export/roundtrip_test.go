@@ -1,0 +1,104 @@
+package export
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// TestComposeRoundTrip loads the exported compose file back with compose-go
+// (through compose.Load) and compares every service with the plan, field by
+// field: what docker compose would run is what devenv up runs.
+func TestComposeRoundTrip(t *testing.T) {
+	pl, lf := locked(t)
+	data, err := Compose(pl, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(pl.Project0.Dir, "roundtrip.compose.yaml")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(file) })
+	back, err := compose.Load(context.Background(), []string{file}, pl.Project0.Dir, pl.Project, nil)
+	if err != nil {
+		t.Fatalf("the export does not load: %v\n%s", err, data)
+	}
+	want, err := entries(pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]compose.Service{}
+	for _, s := range back {
+		got[s.Name] = s
+	}
+	if len(got) != len(want) {
+		t.Errorf("export has %d services, plan and compose files %d", len(got), len(want))
+	}
+	for _, w := range want {
+		g, ok := got[w.name]
+		if !ok {
+			t.Errorf("service %s is missing from the export", w.name)
+			continue
+		}
+		compareContainer(t, w.name, g.Container, w.c)
+		if !reflect.DeepEqual(g.DependsOn, sortedCopy(w.deps)) {
+			t.Errorf("%s depends_on = %v, want %v", w.name, g.DependsOn, w.deps)
+		}
+	}
+}
+
+func compareContainer(t *testing.T, name string, got, want engine.ContainerSpec) {
+	t.Helper()
+	fields := []struct {
+		what      string
+		got, want any
+	}{
+		{"image", got.Image, want.Image},
+		{"ports", got.Ports, want.Ports},
+		{"mounts", got.Mounts, want.Mounts},
+		{"env", got.Env, want.Env},
+		{"GPU request", got.GPU, want.GPU},
+		{"healthcheck", got.Healthcheck, want.Healthcheck},
+		{"command", got.Cmd, want.Cmd},
+		{"entrypoint", got.Entrypoint, want.Entrypoint},
+		{"working_dir", got.WorkingDir, want.WorkingDir},
+		{"memory", got.MemoryBytes, want.MemoryBytes},
+		{"shm_size", got.ShmSizeBytes, want.ShmSizeBytes},
+		{"init", got.Init, want.Init},
+	}
+	for _, f := range fields {
+		if !same(f.got, f.want) {
+			t.Errorf("%s: %s after the round trip = %#v, plan has %#v", name, f.what, f.got, f.want)
+		}
+	}
+}
+
+func sortedCopy(in []string) []string {
+	if len(in) == 0 {
+		return nil
+	}
+	out := append([]string(nil), in...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+// same is DeepEqual that takes a nil and an empty slice as equal.
+func same(a, b any) bool {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if va.Kind() == reflect.Slice && vb.Kind() == reflect.Slice && va.Len() == 0 && vb.Len() == 0 {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}

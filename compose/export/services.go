@@ -1,0 +1,152 @@
+// Package export writes a devenv environment in other tools' formats: a
+// compose file `docker compose up` runs the same way, a devcontainer.json
+// for editors, and Kubernetes manifests (Spark Operator SparkApplications,
+// Triton Deployments). Exports read the plan; images are by digest when the
+// plan was made from devenv.lock and by tag otherwise, and each export says
+// which in its header.
+package export
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// entry is one service of the export: a planned devenv service or a
+// service of the project's compose files.
+type entry struct {
+	name     string
+	profile  string // devenv profile; "" for compose services
+	image    string
+	built    bool           // devenv builds image (devenv build)
+	build    *compose.Build // compose services with build:
+	c        engine.ContainerSpec
+	deps     []string
+	healthy  map[string]bool // deps to wait for as healthy
+	spark    *plan.SparkInfo
+	replica  string
+	fromFile string // compose file of a compose service
+}
+
+// entries lists the plan's services, then the compose services the plan
+// does not hold yet (plan.Make may or may not include them), by name.
+func entries(pl *plan.Plan) ([]entry, error) {
+	var out []entry
+	for _, s := range pl.Services {
+		out = append(out, entry{name: s.Name, profile: s.Profile, image: s.Image, built: s.Build != nil,
+			c: s.Container, deps: s.DependsOn, spark: s.Spark, replica: s.Replica})
+	}
+	extra, err := composeEntries(pl)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, extra...)
+	markHealthy(out)
+	return out, nil
+}
+
+func composeEntries(pl *plan.Plan) ([]entry, error) {
+	p := pl.Project0
+	if p == nil || len(p.Compose) == 0 {
+		return nil, nil
+	}
+	svcs, err := compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []entry
+	for _, s := range svcs {
+		if pl.Service(s.Name) != nil {
+			continue
+		}
+		c := s.Container
+		c.Name = plan.ContainerName(p.Name, s.Name)
+		c.Labels = plan.Labels(p.Name, s.Name)
+		c.Network, c.Aliases = pl.Network, []string{s.Name}
+		for i, m := range c.Mounts {
+			if m.Type == engine.MountVolume {
+				c.Mounts[i].Source = plan.VolumeName(p.Name, m.Source)
+			}
+		}
+		e := entry{name: s.Name, image: s.Image, build: s.Build, c: c, deps: s.DependsOn,
+			healthy: map[string]bool{}, fromFile: s.File}
+		for _, h := range s.Healthy {
+			e.healthy[h] = true
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// markHealthy makes devenv services wait for dependencies that have a
+// healthcheck to be healthy, as devenv up does.
+func markHealthy(es []entry) {
+	checked := map[string]bool{}
+	for _, e := range es {
+		if e.c.Healthcheck != nil && !disabled(e.c.Healthcheck) {
+			checked[e.name] = true
+		}
+	}
+	for i := range es {
+		if es[i].healthy != nil {
+			continue
+		}
+		es[i].healthy = map[string]bool{}
+		for _, d := range es[i].deps {
+			if checked[d] {
+				es[i].healthy[d] = true
+			}
+		}
+	}
+}
+
+func disabled(h *engine.Healthcheck) bool { return len(h.Test) > 0 && h.Test[0] == "NONE" }
+
+// volumes lists the named volumes every entry mounts, sorted.
+func volumes(es []entry) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range es {
+		for _, m := range e.c.Mounts {
+			if m.Type == engine.MountVolume && !seen[m.Source] {
+				seen[m.Source] = true
+				out = append(out, m.Source)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// pinnedHeader says where the images come from.
+func pinnedHeader(lf *lock.File) string {
+	if lf == nil {
+		return "No devenv.lock: images are tags, not digests, and may change. Run `devenv lock` and export again to pin them."
+	}
+	return "Images are pinned by digest from devenv.lock."
+}
+
+// envMap splits KEY=value pairs.
+func envMap(env []string) map[string]string {
+	out := make(map[string]string, len(env))
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		out[k] = v
+	}
+	return out
+}
+
+// notInProject is an error for a service name the plan does not hold.
+func notInProject(pl *plan.Plan, name string) error {
+	var names []string
+	for _, s := range pl.Services {
+		names = append(names, s.Name)
+	}
+	return fmt.Errorf("no service %q in project %s (services: %s)", name, pl.Project, strings.Join(names, ", "))
+}

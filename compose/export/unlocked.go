@@ -1,0 +1,107 @@
+package export
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/images"
+	"github.com/devenv-dev/devenv/profiles"
+	"github.com/hashicorp/go-multierror"
+)
+
+// UnlockedTag is the tag of images devenv builds, in exports made before
+// the project was locked: their content hash cannot be known yet.
+const UnlockedTag = "unlocked"
+
+// unpinned stands in for a digest or checksum nobody fetched yet. It never
+// leaves this file: PlanUnlocked removes every trace of it from the plan.
+var unpinned = strings.Repeat("0", 64)
+
+// Unlocked is an in-memory stand-in for devenv.lock made by resolution
+// alone: explicit versions and base images by tag, with placeholder digests
+// and checksums. It lets a project be planned (and exported) before it was
+// ever locked; it is never written to disk and never passes lock.Parse.
+func Unlocked(p *spec.Project) (*lock.File, error) {
+	f := &lock.File{Version: lock.SchemaVersion, Project: p.Name}
+	var errs *multierror.Error
+	for _, s := range p.Services {
+		res, err := profiles.Builtin().Resolve(s.Request(), p.Profiles)
+		if err != nil {
+			errs = multierror.Append(errs, fmt.Errorf("service %q: %w", s.Name, err))
+			continue
+		}
+		f.Services = append(f.Services, unlockedService(s, res))
+	}
+	return f, errs.ErrorOrNil()
+}
+
+func unlockedService(s *spec.Service, res profiles.Resolved) lock.Service {
+	ls := lock.Service{Name: s.Name, Profile: res.Profile, Custom: res.Custom, Requires: res.Requires,
+		Versions: lock.Versions{Spark: res.Spark, Scala: res.Scala, ScalaFull: res.ScalaFull, Java: res.Java,
+			Python: res.Python, Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier}}
+	ref := res.BaseImage
+	if res.Profile == profiles.Image {
+		ref = s.Image
+	}
+	if ref != "" {
+		ls.Base = &lock.Image{Ref: ref, Digest: "sha256:" + unpinned}
+	}
+	for _, a := range res.Artifacts {
+		ls.Artifacts = append(ls.Artifacts, lock.Artifact{Name: a.Name, URL: a.URL, File: a.File, SHA256: unpinned})
+	}
+	return ls
+}
+
+// PlanUnlocked plans a project that has no devenv.lock: images by tag, and
+// images devenv builds tagged devenv/<project>-<service>:unlocked. The plan
+// reads no artifact (none was downloaded): while it is made, plan.ArtifactPath
+// points at an empty placeholder, so it must not run alongside another plan.
+func PlanUnlocked(p *spec.Project, h plan.Host, opts plan.Options) (*plan.Plan, error) {
+	lf, err := Unlocked(p)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "devenv-unlocked-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	placeholder := filepath.Join(dir, unpinned)
+	if err := os.WriteFile(placeholder, nil, 0o644); err != nil {
+		return nil, err
+	}
+	old := plan.ArtifactPath
+	plan.ArtifactPath = func(string) string { return placeholder }
+	defer func() { plan.ArtifactPath = old }()
+	pl, err := plan.Make(p, lf, h, opts)
+	if err != nil {
+		return nil, err
+	}
+	fixUnlocked(pl)
+	return pl, nil
+}
+
+// fixUnlocked drops the placeholder digests and the meaningless content
+// hashes from an unlocked plan.
+func fixUnlocked(pl *plan.Plan) {
+	suffix := "@sha256:" + unpinned
+	for _, s := range pl.Services {
+		img := strings.TrimSuffix(s.Image, suffix)
+		if s.Build != nil {
+			img = images.Tag(pl.Project, s.Name, UnlockedTag)
+		}
+		s.Image, s.Container.Image = img, img
+		s.Pull = strings.TrimSuffix(s.Pull, suffix)
+		if s.Build != nil {
+			s.Build.Base = strings.TrimSuffix(s.Build.Base, suffix)
+		}
+		delete(s.Container.Labels, plan.LabelConfigHash)
+		s.ConfigHash = ""
+	}
+	pl.Lock = nil
+}
