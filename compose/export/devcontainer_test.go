@@ -1,0 +1,158 @@
+package export
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/spec"
+)
+
+func TestDevcontainerGolden(t *testing.T) {
+	pl, _ := locked(t)
+	tests := []struct {
+		name, service, golden string
+	}{
+		{"several services use the compose file", "", "devcontainer.compose.golden.json"},
+		{"spark-rapids runs as devenv", "spark", "devcontainer.spark.golden.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Devcontainer(pl, tt.service)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDevcontainer(t, got)
+			golden(t, tt.golden, portable(got))
+		})
+	}
+}
+
+func TestDevcontainerSingleImage(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "single"))
+	file := filepath.Join(dir, "devenv.yaml")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := spec.Parse(file, data, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := PlanUnlocked(p, testHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Devcontainer(pl, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDevcontainer(t, got)
+	golden(t, "devcontainer.single.golden.json", []byte(strings.ReplaceAll(string(got), dir, "$PROJECT")))
+}
+
+func TestDevcontainerUnknownService(t *testing.T) {
+	pl, _ := locked(t)
+	_, err := Devcontainer(pl, "nope")
+	if err == nil || !strings.Contains(err.Error(), "spark") {
+		t.Fatalf("error = %v; want it to list the services", err)
+	}
+}
+
+// checkDevcontainer parses data as JSON and checks every key against the
+// reference's property list and types (testdata/devcontainer-keys.txt).
+func checkDevcontainer(t *testing.T, data []byte) {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, data)
+	}
+	allowed := readFieldList(t, "devcontainer-keys.txt")
+	walk(t, "", doc, allowed)
+}
+
+// readFieldList reads "path type|type" lines.
+func readFieldList(t *testing.T, name string) map[string][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string][]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		path, types, _ := strings.Cut(line, " ")
+		out[path] = strings.Split(strings.TrimSpace(types), "|")
+	}
+	return out
+}
+
+// walk checks that each key at path exists in allowed with a matching JSON
+// type, and descends into objects the list describes further.
+func walk(t *testing.T, prefix string, obj map[string]any, allowed map[string][]string) {
+	t.Helper()
+	for k, v := range obj {
+		path := k
+		if prefix != "" {
+			path = prefix + "." + k
+		}
+		types, ok := allowed[path]
+		if !ok {
+			types, ok = allowed[prefix+".*"]
+		}
+		if !ok {
+			t.Errorf("key %s is not in the reference's field list", path)
+			continue
+		}
+		if !typeIn(jsonType(v), types) {
+			t.Errorf("key %s is a JSON %s, the reference says %v", path, jsonType(v), types)
+		}
+		if m, isObj := v.(map[string]any); isObj && describes(allowed, path) {
+			walk(t, path, m, allowed)
+		}
+	}
+}
+
+func describes(allowed map[string][]string, path string) bool {
+	for k := range allowed {
+		if strings.HasPrefix(k, path+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func typeIn(got string, types []string) bool {
+	for _, ty := range types {
+		if ty == got || (ty == "integer" && got == "number") {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case nil:
+		return "null"
+	}
+	return "unknown"
+}
