@@ -35,5 +35,5 @@ func contextEntries(in Input) ([]entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return generatedEntries(in, r, dockerfile)
+	return generatedEntries(in, r, dockerfile, true)
 }

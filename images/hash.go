@@ -71,7 +71,7 @@ func hashGenerated(h *hasher, in Input) (string, error) {
 	h.list("pip", in.Resolved.Pip)
 	h.list("env", sortedEnv(in.Resolved.Env))
 	h.field("jupyter", strconv.FormatBool(in.Jupyter))
-	entries, err := generatedEntries(canon, r, dockerfile)
+	entries, err := generatedEntries(canon, r, dockerfile, false)
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,248 @@
+package plan
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/gpu/gputest"
+	"github.com/devenv-dev/devenv/internal/sources"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+type pinner struct{}
+
+func (pinner) Digest(_ context.Context, ref string) (string, error) {
+	return "sha256:" + strings.Repeat("d", 64), nil
+}
+
+type fetcher struct{}
+
+func (fetcher) Verified(_ context.Context, url, _, _ string) (string, string, error) {
+	return strings.Repeat("a", 64), "", nil
+}
+
+const projectYAML = `name: demo
+services:
+  spark:
+    profile: spark-rapids
+    spark: "3.5.1"
+    rapids: "25.04.0"
+    jupyter: true
+    gpus: 1
+    ports: ["4040", "8888"]
+    volumes: ["./data:/data:ro", "cache:/cache"]
+    env: {TZ: UTC}
+    env_file: .env.local
+    conf: {spark.sql.shuffle.partitions: "64"}
+  serve:
+    profile: triton
+    release: "25.01"
+    gpus: 1
+    ports: ["8000", "8001", "8002"]
+    volumes: ["./models:/models:ro"]
+  notebook:
+    profile: rapids
+    release: "25.06"
+    gpu: optional
+    depends_on: [spark]
+  db:
+    profile: image
+    image: postgres:16
+    ports: ["0.0.0.0:5432:5432"]
+mirrors:
+  registries: {nvcr.io: "127.0.0.1:5055"}
+`
+
+func load(t *testing.T, text string) (*spec.Project, *lock.File) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"data/x", "models/m"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, ".env.local"), []byte("FROM_FILE=1\n# comment\nexport QUOTED=\"a b\"\n"), 0o644)
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(text), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, err := lock.Generate(context.Background(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, lf
+}
+
+func opts(p *spec.Project) Options {
+	return Options{Mirrors: sources.Mirrors{Registries: p.Mirrors.Registries}, Token: "tok", StateDir: filepath.Join(p.Dir, ".devenv")}
+}
+
+// TestPlanGolden plans one project on several machines and compares the
+// container specs with golden files (the project directory shown as $DIR).
+func TestPlanGolden(t *testing.T) {
+	hosts := map[string]Host{
+		"no-nvml":     {CPUs: 8, MemoryBytes: 32 << 30},
+		"no-runtime":  {CPUs: 8, MemoryBytes: 32 << 30, NoGPURuntime: true},
+		"laptop":      {CPUs: 8, MemoryBytes: 32 << 30, GPUs: gputest.Laptop()},
+		"workstation": {CPUs: 32, MemoryBytes: 256 << 30, GPUs: gputest.Workstation()},
+	}
+	for name, h := range hosts {
+		t.Run(name, func(t *testing.T) {
+			p, lf := load(t, projectYAML)
+			pl, err := Make(p, lf, h, opts(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, name+".json", render(t, pl, p.Dir))
+		})
+	}
+}
+
+func render(t *testing.T, pl *Plan, dir string) []byte {
+	type view struct {
+		Name, Image, Pull string
+		Container         any
+		CPUFallback       bool
+		Reason            string
+		Endpoints         []Endpoint
+		Generated         map[string]string
+	}
+	var out struct {
+		Order    []string
+		Services []view
+		Volumes  []string
+		Warnings []string
+		Place    *gpu.Placement
+	}
+	for _, s := range pl.Services {
+		out.Order = append(out.Order, s.Name)
+		gen := map[string]string{}
+		for k, v := range s.Generated {
+			gen[k] = string(v)
+		}
+		c := s.Container
+		c.Labels = nil // the config hash depends on $DIR
+		out.Services = append(out.Services, view{s.Name, s.Image, s.Pull, c, s.CPUFallback, s.Reason, s.Endpoints, gen})
+	}
+	out.Volumes, out.Warnings, out.Place = pl.Volumes, pl.Warnings, pl.Placement
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []byte(strings.ReplaceAll(string(b), dir, "$DIR"))
+}
+
+func TestExactDeviceRequests(t *testing.T) {
+	text := strings.Replace(projectYAML, "    gpus: 1\n    ports: [\"8000\"", "    gpus: [\"0\", \"GPU-abc\"]\n    ports: [\"8000\"", 1)
+	text = strings.Replace(text, "    gpus: 1\n    ports: [\"4040\"", "    gpus: all\n    ports: [\"4040\"", 1)
+	p, lf := load(t, text)
+	pl, err := Make(p, lf, Host{CPUs: 4, MemoryBytes: 16 << 30}, opts(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spark, serve, db := pl.Service("spark").Container.GPU, pl.Service("serve").Container.GPU, pl.Service("db").Container.GPU
+	if spark == nil || !spark.All || spark.Count != 0 || len(spark.DeviceIDs) != 0 {
+		t.Errorf("gpus: all -> %+v", spark)
+	}
+	if serve == nil || serve.All || serve.Count != 0 || strings.Join(serve.DeviceIDs, ",") != "0,GPU-abc" {
+		t.Errorf("gpus: [0, GPU-abc] -> %+v", serve)
+	}
+	if db != nil {
+		t.Errorf("an image service without gpus asks for %+v", db)
+	}
+	if nb := pl.Service("notebook").Container.GPU; nb == nil || nb.Count != 1 {
+		t.Errorf("gpus default 1 -> %+v", nb)
+	}
+}
+
+func TestConfigHashChangesOnlyWithTheService(t *testing.T) {
+	p, lf := load(t, projectYAML)
+	h := Host{CPUs: 4, MemoryBytes: 16 << 30}
+	a, err := Make(p, lf, h, opts(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Make(p, lf, h, opts(p))
+	for _, s := range a.Services {
+		if b.Service(s.Name).ConfigHash != s.ConfigHash {
+			t.Errorf("%s: same input, different hash", s.Name)
+		}
+	}
+	text := strings.Replace(projectYAML, "image: postgres:16", "image: postgres:16\n    env: {X: y}", 1)
+	p2, err := spec.Parse(p.File, []byte(text), p.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Make(p2, lf, h, opts(p2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Service("db").ConfigHash == a.Service("db").ConfigHash {
+		t.Error("changing db's env kept its hash")
+	}
+	for _, n := range []string{"spark", "serve", "notebook"} {
+		if c.Service(n).ConfigHash != a.Service(n).ConfigHash {
+			t.Errorf("changing db changed %s's hash", n)
+		}
+	}
+}
+
+func TestOrderPutsDependenciesFirst(t *testing.T) {
+	p, lf := load(t, projectYAML)
+	pl, err := Make(p, lf, Host{CPUs: 4, MemoryBytes: 16 << 30}, opts(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := map[string]int{}
+	for i, s := range pl.Services {
+		pos[s.Name] = i
+	}
+	if pos["spark"] > pos["notebook"] {
+		t.Errorf("notebook (depends on spark) planned before it: %v", pos)
+	}
+}
+
+func TestUnlockedServiceIsAnError(t *testing.T) {
+	p, lf := load(t, projectYAML)
+	lf.Services = lf.Services[:1]
+	if _, err := Make(p, lf, Host{CPUs: 4, MemoryBytes: 16 << 30}, opts(p)); err == nil || !strings.Contains(err.Error(), "devenv lock") {
+		t.Fatalf("want a relock hint, got %v", err)
+	}
+}
+
+func TestReadEnvFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".env")
+	os.WriteFile(path, []byte("A=1\n\n# c\nexport B='two words'\nC=\"x=y\"\n"), 0o644)
+	got, err := ReadEnvFile(path)
+	if err != nil || got["A"] != "1" || got["B"] != "two words" || got["C"] != "x=y" || len(got) != 3 {
+		t.Fatalf("%v %v", got, err)
+	}
+	os.WriteFile(path, []byte("A=1\nnot a pair\n"), 0o644)
+	if _, err := ReadEnvFile(path); err == nil || !strings.Contains(err.Error(), ":2:") {
+		t.Fatalf("want the bad line named, got %v", err)
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.WriteFile(path, got, 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", name, got)
+	}
+}
