@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -71,7 +72,9 @@ func checkDevcontainer(t *testing.T, data []byte) {
 		t.Fatalf("not JSON: %v\n%s", err, data)
 	}
 	allowed := readFieldList(t, "devcontainer-keys.txt")
-	walk(t, "", doc, allowed)
+	for _, p := range checkFields("", doc, allowed) {
+		t.Error(p)
+	}
 }
 
 // readFieldList reads "path type|type" lines.
@@ -95,10 +98,10 @@ func readFieldList(t *testing.T, name string) map[string][]string {
 	return out
 }
 
-// walk checks that each key at path exists in allowed with a matching JSON
-// type, and descends into objects the list describes further.
-func walk(t *testing.T, prefix string, obj map[string]any, allowed map[string][]string) {
-	t.Helper()
+// checkFields checks that each key at path exists in allowed with a
+// matching JSON type, and descends into objects the list describes further.
+func checkFields(prefix string, obj map[string]any, allowed map[string][]string) []string {
+	var problems []string
 	for k, v := range obj {
 		path := k
 		if prefix != "" {
@@ -109,16 +112,18 @@ func walk(t *testing.T, prefix string, obj map[string]any, allowed map[string][]
 			types, ok = allowed[prefix+".*"]
 		}
 		if !ok {
-			t.Errorf("key %s is not in the reference's field list", path)
+			problems = append(problems, "key "+path+" is not in the field list")
 			continue
 		}
 		if !typeIn(jsonType(v), types) {
-			t.Errorf("key %s is a JSON %s, the reference says %v", path, jsonType(v), types)
+			problems = append(problems, "key "+path+" is a JSON "+jsonType(v)+", the field list says "+strings.Join(types, "|"))
 		}
 		if m, isObj := v.(map[string]any); isObj && describes(allowed, path) {
-			walk(t, path, m, allowed)
+			problems = append(problems, checkFields(path, m, allowed)...)
 		}
 	}
+	sort.Strings(problems)
+	return problems
 }
 
 func describes(allowed map[string][]string, path string) bool {
@@ -145,6 +150,8 @@ func jsonType(v any) string {
 		return "string"
 	case float64:
 		return "number"
+	case int, int64:
+		return "integer"
 	case bool:
 		return "boolean"
 	case []any:

@@ -1,0 +1,100 @@
+package export
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+func TestKubernetesGolden(t *testing.T) {
+	pl, lf := locked(t)
+	files, err := Kubernetes(pl, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if strings.Join(names, " ") != "spark.yaml triton.yaml" {
+		t.Fatalf("files = %v; want one for the spark-rapids and one for the triton service", names)
+	}
+	for _, n := range names {
+		golden(t, "k8s/"+n, files[n])
+	}
+}
+
+// TestSparkApplicationFields checks every key of the SparkApplication
+// against the CRD's Go types (testdata/sparkapplication-fields.txt): the
+// key must exist at that path with that JSON type.
+func TestSparkApplicationFields(t *testing.T) {
+	pl, lf := locked(t)
+	files, err := Kubernetes(pl, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := readFieldList(t, "sparkapplication-fields.txt")
+	doc := decodeYAML(t, files["spark.yaml"])
+	for _, p := range checkFields("", doc, allowed) {
+		t.Error(p)
+	}
+	spec := doc["spec"].(map[string]any)
+	exec := spec["executor"].(map[string]any)
+	conf := spec["sparkConf"].(map[string]any)
+	checks := []struct {
+		what      string
+		got, want any
+	}{
+		{"mode", spec["mode"], "cluster"},
+		{"type", spec["type"], "Python"},
+		{"image by digest", strings.Contains(spec["image"].(string), "devenv/demo-spark:"), true},
+		{"executor gpu", exec["gpu"], map[string]any{"name": "nvidia.com/gpu", "quantity": 1}},
+		{"executor instances", exec["instances"], 1},
+		{"spark.master dropped", conf["spark.master"], nil},
+		{"discovery script", conf["spark.executor.resource.gpu.discoveryScript"], "/opt/sparkRapidsPlugin/getGpusResources.sh"},
+		{"plugin kept", conf["spark.plugins"], "com.nvidia.spark.SQLPlugin"},
+	}
+	for _, c := range checks {
+		if !same(c.got, c.want) {
+			t.Errorf("%s = %#v, want %#v", c.what, c.got, c.want)
+		}
+	}
+}
+
+// TestFieldCheckCatchesMistakes proves the field check can fail: a key the
+// CRD does not have and a key of the wrong JSON type are both reported.
+func TestFieldCheckCatchesMistakes(t *testing.T) {
+	allowed := readFieldList(t, "sparkapplication-fields.txt")
+	doc := decodeYAML(t, []byte("spec:\n  executor:\n    gpus: 1\n    cores: \"2\"\n"))
+	problems := checkFields("", doc, allowed)
+	if len(problems) != 2 {
+		t.Fatalf("problems = %q; want the unknown gpus and the string cores", problems)
+	}
+}
+
+func TestTritonManifests(t *testing.T) {
+	pl, lf := locked(t)
+	files, err := Kubernetes(pl, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(files["triton.yaml"])
+	for _, want := range []string{"kind: Deployment", "kind: Service", "nvidia.com/gpu: 1", "path: /v2/health/live",
+		"path: /v2/health/ready", "containerPort: 8000", "containerPort: 8001", "containerPort: 8002"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("triton.yaml lacks %q", want)
+		}
+	}
+}
+
+func decodeYAML(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not YAML: %v\n%s", err, data)
+	}
+	return doc
+}
