@@ -94,7 +94,7 @@ func (f *Fake) record(method string, arg any) error {
 
 func (f *Fake) add(kind engine.Kind, name string, labels map[string]string) *object {
 	f.nextID++
-	id := fmt.Sprintf("%s%064d", kind[:1], f.nextID)[:64]
+	id := fmt.Sprintf("%s%063d", kind[:1], f.nextID)
 	o := &object{obj: engine.Object{Kind: kind, ID: id, Name: name, Labels: maps.Clone(labels), Created: time.Unix(int64(f.nextID), 0)}}
 	if f.objects[kind] == nil {
 		f.objects[kind] = map[string]*object{}

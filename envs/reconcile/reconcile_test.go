@@ -1,0 +1,196 @@
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/internal/ui"
+)
+
+func svc(name, image string, deps ...string) *plan.Service {
+	c := engine.ContainerSpec{Name: "p-" + name, Image: image, Labels: plan.Labels("p", name), Network: "p"}
+	s := &plan.Service{Name: name, Image: image, Container: c, DependsOn: deps, ConfigHash: "h-" + name}
+	s.Container.Labels[plan.LabelConfigHash] = s.ConfigHash
+	return s
+}
+
+func newRunner(t *testing.T, f *enginetest.Fake) *Runner {
+	return &Runner{Eng: f, Out: &ui.Printer{Out: io.Discard, Err: io.Discard}, StateDir: filepath.Join(t.TempDir(), ".devenv")}
+}
+
+func testPlan() *plan.Plan {
+	return &plan.Plan{Project: "p", Network: "p", Volumes: []string{"p_cache"},
+		Services: []*plan.Service{svc("db", "postgres@sha256:1"), svc("app", "app@sha256:2", "db")}}
+}
+
+func actionsOf(ch []Change) map[string]string {
+	out := map[string]string{}
+	for _, c := range ch {
+		if c.Action != Pulled && c.Action != Built {
+			out[c.Service] = c.Action
+		}
+	}
+	return out
+}
+
+func TestUpConvergesAndIsIdempotent(t *testing.T) {
+	f := enginetest.New()
+	r := newRunner(t, f)
+	ctx := context.Background()
+	pl := testPlan()
+	res, err := r.Up(ctx, pl, UpOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := actionsOf(res.Changes); a["db"] != Created || a["app"] != Created {
+		t.Fatalf("first up: %v", a)
+	}
+	if n := len(f.CallsTo("Pull")); n != 2 {
+		t.Errorf("pulled %d images, want 2", n)
+	}
+	creates := f.CallsTo("Create")
+	if creates[0].Arg.(engine.ContainerSpec).Name != "p-db" {
+		t.Errorf("app created before the db it depends on")
+	}
+	res, err = r.Up(ctx, pl, UpOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := actionsOf(res.Changes); a["db"] != Unchanged || a["app"] != Unchanged {
+		t.Fatalf("second up: %v", a)
+	}
+	if n := len(f.CallsTo("Create")) + len(f.CallsTo("Pull")); n != 2+2 {
+		t.Errorf("an unchanged project made engine changes: %d creates+pulls in all", n)
+	}
+	pl.Services[1].ConfigHash = "h-app-2"
+	pl.Services[1].Container.Labels[plan.LabelConfigHash] = "h-app-2"
+	res, _ = r.Up(ctx, pl, UpOptions{})
+	if a := actionsOf(res.Changes); a["db"] != Unchanged || a["app"] != Recreated {
+		t.Fatalf("after changing app: %v", a)
+	}
+}
+
+func TestUpSelectsDependencies(t *testing.T) {
+	f := enginetest.New()
+	res, err := newRunner(t, f).Up(context.Background(), testPlan(), UpOptions{Services: []string{"app"}, NoStart: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := actionsOf(res.Changes); a["db"] != Created || a["app"] != Created {
+		t.Fatalf("up app should bring db too: %v", a)
+	}
+	if len(f.CallsTo("Start")) != 0 {
+		t.Error("--no-start started containers")
+	}
+	if _, err := newRunner(t, f).Up(context.Background(), testPlan(), UpOptions{Services: []string{"nope"}}); err == nil {
+		t.Error("unknown service accepted")
+	}
+}
+
+func TestUpRefusesAForeignContainer(t *testing.T) {
+	f := enginetest.New()
+	f.AddImage("x", nil)
+	if _, err := f.Create(context.Background(), engine.ContainerSpec{Name: "p-db", Image: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := newRunner(t, f).Up(context.Background(), testPlan(), UpOptions{})
+	if err == nil || !strings.Contains(err.Error(), "devenv did not create it") {
+		t.Fatalf("want a clear name-conflict error, got %v", err)
+	}
+	if len(f.CallsTo("Remove")) != 0 {
+		t.Error("devenv removed a container it did not create")
+	}
+}
+
+func TestGPURefusalSurfaces(t *testing.T) {
+	f := enginetest.New()
+	pl := testPlan()
+	pl.Services[0].Container.GPU = &engine.GPURequest{Count: 1}
+	_, err := newRunner(t, f).Up(context.Background(), pl, UpOptions{})
+	if !errors.Is(err, engine.ErrNoGPURuntime) {
+		t.Fatalf("want ErrNoGPURuntime, got %v", err)
+	}
+}
+
+func TestDownOnlyTouchesTheProject(t *testing.T) {
+	f := enginetest.New()
+	r := newRunner(t, f)
+	ctx := context.Background()
+	if _, err := r.Up(ctx, testPlan(), UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.AddImage("x", nil)
+	other, err := f.Create(ctx, engine.ContainerSpec{Name: "other", Image: "x", Labels: map[string]string{plan.LabelProject: "q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := r.Down(ctx, "p", DownOptions{Volumes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch) != 4 { // 2 containers, the network, the volume
+		t.Errorf("down changes %+v", ch)
+	}
+	if _, err := f.Inspect(ctx, other); err != nil {
+		t.Errorf("down removed another project's container: %v", err)
+	}
+	st, _ := r.Ps(ctx, "p")
+	if len(st) != 0 {
+		t.Errorf("ps after down: %+v", st)
+	}
+}
+
+func TestWaitReportsAnExitedServiceWithItsLogs(t *testing.T) {
+	f := enginetest.New()
+	f.LogOutput = map[string]string{"p-db": "starting\nFATAL: bad config\n"}
+	r := newRunner(t, f)
+	ctx := context.Background()
+	pl := testPlan()
+	if _, err := r.Up(ctx, pl, UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Stop(ctx, "p-db", time.Second); err != nil {
+		t.Fatal(err)
+	}
+	err := r.WaitHealthy(ctx, pl.Services[:1], 2*time.Second)
+	var u *UnhealthyError
+	if !errors.As(err, &u) || u.Service != "db" || !strings.Contains(err.Error(), "FATAL: bad config") {
+		t.Fatalf("want the db's exit with its logs, got %v", err)
+	}
+}
+
+func TestLockSerialises(t *testing.T) {
+	dir := t.TempDir()
+	release, err := Lock(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 2)
+	go func() {
+		rel2, err := Lock(dir, func() { got <- "waiting" })
+		if err == nil {
+			got <- "locked"
+			rel2()
+		}
+	}()
+	if s := <-got; s != "waiting" {
+		t.Fatalf("second lock did not wait: %s", s)
+	}
+	release()
+	select {
+	case s := <-got:
+		if s != "locked" {
+			t.Fatal(s)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("second lock never got the lock after release")
+	}
+}
