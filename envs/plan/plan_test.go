@@ -246,3 +246,43 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", name, got)
 	}
 }
+
+// TestStandaloneWorkers: workers: 2 on a two-GPU workstation gives a master
+// without GPUs and two workers with one GPU each.
+func TestStandaloneWorkers(t *testing.T) {
+	text := strings.Replace(projectYAML, "    gpus: 1\n    ports: [\"4040\"", "    gpus: 2\n    workers: 2\n    ports: [\"4040\"", 1)
+	text = strings.Replace(text, "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 1\n", "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 0\n", 1)
+	p, lf := load(t, text)
+	pl, err := Make(p, lf, Host{CPUs: 32, MemoryBytes: 256 << 30, GPUs: gputest.Workstation()}, opts(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	master := pl.Service("spark")
+	if master.Container.GPU != nil || !strings.Contains(strings.Join(master.Container.Cmd, " "), "deploy.master.Master") {
+		t.Errorf("master: gpu %+v cmd %v", master.Container.GPU, master.Container.Cmd)
+	}
+	seen := map[string]bool{}
+	for _, n := range []string{"spark-worker-1", "spark-worker-2"} {
+		w := pl.Service(n)
+		if w == nil {
+			t.Fatalf("no %s in %v", n, pl.Services)
+		}
+		if w.Container.Name != "demo-"+n || w.Replica != "spark" || len(w.DependsOn) != 1 || w.DependsOn[0] != "spark" {
+			t.Errorf("%s: %+v", n, w)
+		}
+		if w.Container.GPU == nil || len(w.Container.GPU.DeviceIDs) != 1 {
+			t.Fatalf("%s GPU %+v", n, w.Container.GPU)
+		}
+		seen[w.Container.GPU.DeviceIDs[0]] = true
+		if !strings.Contains(strings.Join(w.Container.Cmd, " "), "spark://spark:7077") {
+			t.Errorf("%s cmd %v", n, w.Container.Cmd)
+		}
+	}
+	if len(seen) != 2 {
+		t.Errorf("the two workers share a GPU: %v", seen)
+	}
+	conf := string(master.Generated["spark-defaults.conf"])
+	if !strings.Contains(conf, "spark.master spark://spark:7077") {
+		t.Errorf("spark-defaults does not point at the standalone master:\n%s", conf)
+	}
+}

@@ -82,7 +82,13 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 	ps.ConfigHash = hashOf(c, ps.Generated, imgHash)
 	ps.Container.Labels[LabelConfigHash] = ps.ConfigHash
 	ps.Endpoints = endpoints(s, res, opts.Token)
-	return []*Service{ps}, nil
+	if ps.Spark == nil || s.Workers == 0 {
+		return []*Service{ps}, nil
+	}
+	workers := standalone(p, s, ps, assign)
+	ps.ConfigHash = hashOf(ps.Container, ps.Generated, imgHash)
+	ps.Container.Labels[LabelConfigHash] = ps.ConfigHash
+	return append([]*Service{ps}, workers...), nil
 }
 
 // lockedResolution resolves the service again with every version the lock

@@ -78,7 +78,7 @@ func selectServices(pl *plan.Plan, names []string) ([]*plan.Service, error) {
 	}
 	var out []*plan.Service
 	for _, s := range pl.Services {
-		if want[s.Name] {
+		if want[s.Name] || want[s.Replica] {
 			out = append(out, s)
 		}
 	}
