@@ -61,7 +61,7 @@ func runSubmit(c *cli.Context) error {
 			out.Warn("job %s is queued, but no runner could be started (%v): run devenv jobs run", j.ID, err)
 		}
 	}
-	out.Say("job %s queued on %s; follow it with: devenv jobs logs -f %s", j.ID, service, j.ID)
+	out.Say("job %s queued on %s; follow it with: devenv jobs logs -F %s", j.ID, service, j.ID)
 	return out.Result(j, func(w io.Writer) { fmt.Fprintln(w, j.ID) })
 }
 
@@ -153,9 +153,9 @@ func jobsCommand() *cli.Command {
 			},
 			{
 				Name:      "logs",
-				Usage:     "print a job's output; with -f follow it until the job ends and exit with its exit code",
+				Usage:     "print a job's output; with -F follow it until the job ends and exit with its exit code",
 				ArgsUsage: "ID",
-				Flags:     []cli.Flag{&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "follow the output until the job ends"}},
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "follow", Aliases: []string{"F"}, Usage: "follow the output until the job ends (-F as in devenv logs; -f is --file)"}},
 				Action:    jobLogs,
 			},
 			{
@@ -218,7 +218,7 @@ func printJobs(w io.Writer, list []jobs.Job, dir string) {
 			log = rel
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.Service, j.State, exit, clock(&j.Submitted),
-			clock(j.Started), clock(j.Finished), dash(j.SparkUI), log, strings.Join(j.Command, " "))
+			clock(j.Started), clock(j.Finished), dash(j.SparkUI), log, shellJoin(j.Command))
 	}
 	tw.Flush()
 	for _, j := range list {
@@ -226,6 +226,18 @@ func printJobs(w io.Writer, list []jobs.Job, dir string) {
 			fmt.Fprintf(w, "job %s %s: %s\n", j.ID, j.State, j.Reason)
 		}
 	}
+}
+
+// shellJoin writes a command as a person would type it in sh.
+func shellJoin(cmd []string) string {
+	parts := make([]string, len(cmd))
+	for i, a := range cmd {
+		parts[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`;&|<>()*?[]#~!{}") {
+			parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 func clock(t *time.Time) string {

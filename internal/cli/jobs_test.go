@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/jobs"
+)
+
+var updateJobs = flag.Bool("update-jobs", false, "rewrite the golden files of run, jobs, verify and config spark in testdata/jobs/")
+
+// goldenJobs compares got with testdata/jobs/<name>.
+func goldenJobs(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "jobs", name)
+	if *updateJobs {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./internal/cli/ -run %s -update-jobs` to write it)", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (rerun with -update-jobs after checking):\n%s", path, got)
+	}
+}
+
+// testProject parses a devenv.yaml written into a temporary project.
+func testProject(t *testing.T, yaml string, files ...string) *spec.Project {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range append(files, "devenv.yaml") {
+		body := "# " + f + "\n"
+		if f == "devenv.yaml" {
+			body = yaml
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(yaml), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const twoServices = `name: demo
+services:
+  box:
+    profile: image
+    image: debian:12
+  spark:
+    profile: spark-rapids
+    jupyter: false
+    gpu: optional
+    ports: ["127.0.0.1:4041:4040"]
+`
+
+func TestPrintJobs(t *testing.T) {
+	old := time.Local
+	time.Local = time.UTC
+	defer func() { time.Local = old }()
+	at := func(s int) *time.Time { v := time.Date(2025, 6, 1, 12, 0, s, 0, time.UTC); return &v }
+	code := func(c int) *int { return &c }
+	dir := "/p"
+	list := []jobs.Job{
+		{ID: "1", Service: "spark", Command: []string{"spark-submit", "/workspace/etl.py", "2024"}, State: jobs.Done, ExitCode: code(0),
+			Submitted: *at(0), Started: at(1), Finished: at(30), SparkUI: "http://127.0.0.1:4041", Log: "/p/.devenv/jobs/1.log"},
+		{ID: "2", Service: "spark", Command: []string{"sh", "-c", "exit 3"}, State: jobs.Failed, ExitCode: code(3), Reason: "exited with code 3",
+			Submitted: *at(2), Started: at(30), Finished: at(31), Log: "/p/.devenv/jobs/2.log"},
+		{ID: "3", Service: "box", Command: []string{"sh", "-c", "sleep 60"}, State: jobs.Running, Submitted: *at(3), Started: at(31), Log: "/p/.devenv/jobs/3.log"},
+		{ID: "4", Service: "box", Command: []string{"true"}, State: jobs.Queued, Submitted: *at(4), Log: "/elsewhere/4.log"},
+	}
+	var b bytes.Buffer
+	printJobs(&b, list, dir)
+	b.WriteString("---\n")
+	printJobs(&b, nil, dir)
+	goldenJobs(t, "jobs.txt", b.Bytes())
+}
+
+func TestJobCommand(t *testing.T) {
+	p := testProject(t, twoServices, "jobs/etl.py")
+	outside := filepath.Join(t.TempDir(), "x.py")
+	if err := os.WriteFile(outside, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		shell   string
+		args    []string
+		want    string
+		wantErr string
+	}{
+		{"a project file", "", []string{filepath.Join(p.Dir, "jobs", "etl.py"), "--day", "1"}, "spark-submit /workspace/jobs/etl.py --day 1", ""},
+		{"a shell command", "echo hi; exit 2", nil, "sh -c echo hi; exit 2", ""},
+		{"both", "true", []string{"x.py"}, "", "not both"},
+		{"neither", "", nil, "", "usage: devenv submit"},
+		{"outside the project", "", []string{outside}, "", "outside the project"},
+		{"missing", "", []string{filepath.Join(p.Dir, "nope.py")}, "", "nope.py"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd, err := jobCommand(p, tt.shell, tt.args)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitcode.Of(err) != exitcode.Usage {
+					t.Fatalf("err = %v (code %d), want a usage error saying %q", err, exitcode.Of(err), tt.wantErr)
+				}
+				return
+			}
+			if err != nil || strings.Join(cmd, " ") != tt.want {
+				t.Fatalf("got %q %v, want %q", cmd, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSparkUI(t *testing.T) {
+	p := testProject(t, twoServices)
+	if got := sparkUI(p.Service("spark")); got != "http://127.0.0.1:4041" {
+		t.Errorf("spark: %q", got)
+	}
+	if got := sparkUI(p.Service("box")); got != "" {
+		t.Errorf("box: %q", got)
+	}
+}
+
+func TestJobExit(t *testing.T) {
+	code := func(c int) *int { return &c }
+	tests := []struct {
+		job  jobs.Job
+		want int
+	}{
+		{jobs.Job{ID: "1", State: jobs.Done, ExitCode: code(0)}, 0},
+		{jobs.Job{ID: "2", State: jobs.Failed, ExitCode: code(3), Reason: "exited with code 3"}, 3},
+		{jobs.Job{ID: "3", State: jobs.Failed, Reason: "service box is not running"}, 1},
+		{jobs.Job{ID: "4", State: jobs.Cancelled, ExitCode: code(143)}, 1},
+	}
+	for _, tt := range tests {
+		err := jobExit(tt.job)
+		got := 0
+		if err != nil {
+			got = codeOf(err)
+		}
+		if got != tt.want || (err != nil && errors.Is(err, errSilent)) {
+			t.Errorf("job %s: exit %d (%v), want %d", tt.job.ID, got, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/internal/exitcode"
+)
+
+func TestSplitRunArgs(t *testing.T) {
+	p := testProject(t, twoServices)
+	onlyBox := testProject(t, "name: demo\nservices:\n  box:\n    profile: image\n    image: debian:12\n")
+	tests := []struct {
+		name        string
+		args        []string
+		noSpark     bool
+		wantService string
+		wantCmd     string
+		wantErr     string
+	}{
+		{"service and --", []string{"box", "--", "ls", "-l"}, false, "box", "ls -l", ""},
+		{"only --", []string{"spark-submit", "job.py"}, false, "spark", "spark-submit job.py", ""},
+		{"-- kept by the parser", []string{"--", "spark-submit", "job.py"}, false, "spark", "spark-submit job.py", ""},
+		{"service without --", []string{"box", "ls"}, false, "box", "ls", ""},
+		{"a command after -- that names a service", []string{"--", "box"}, false, "spark", "box", ""},
+		{"no command", []string{"box", "--"}, false, "", "", "usage: devenv run"},
+		{"nothing", nil, false, "", "", "usage: devenv run"},
+		{"two words before --", []string{"box", "x", "--", "ls"}, false, "", "", "only the service goes before --"},
+		{"unknown service", []string{"nope", "--", "ls"}, false, "", "", `no service "nope"`},
+		{"no spark service to default to", []string{"--", "ls"}, true, "", "", "no spark-rapids service"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			proj := p
+			if tt.noSpark {
+				proj = onlyBox
+			}
+			svc, cmd, err := splitRunArgs(proj, tt.args)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitcode.Of(err) != exitcode.Usage {
+					t.Fatalf("err = %v, want a usage error saying %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || svc != tt.wantService || strings.Join(cmd, " ") != tt.wantCmd {
+				t.Fatalf("got %q %q %v, want %q %q", svc, cmd, err, tt.wantService, tt.wantCmd)
+			}
+		})
+	}
+}
