@@ -3,10 +3,14 @@ package cli
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
 	"github.com/urfave/cli/v2"
@@ -35,13 +39,21 @@ type serviceConfig struct {
 	Env      map[string]string `json:"env,omitempty"`
 	Conf     map[string]string `json:"conf,omitempty"`
 	Depends  []string          `json:"depends_on,omitempty"`
+	// From the plan (when devenv.lock is fresh):
+	Image       string             `json:"image,omitempty"`
+	GPURequest  *engine.GPURequest `json:"gpu_request,omitempty"`
+	CPUFallback bool               `json:"cpu_fallback,omitempty"`
+	Reason      string             `json:"reason,omitempty"`
+	Spark       *plan.SparkInfo    `json:"spark,omitempty"`
 }
 
 type projectConfig struct {
-	Name     string          `json:"name"`
-	Dir      string          `json:"dir"`
-	LockNote string          `json:"lock,omitempty"`
-	Services []serviceConfig `json:"services"`
+	Name      string          `json:"name"`
+	Dir       string          `json:"dir"`
+	LockNote  string          `json:"lock,omitempty"`
+	Services  []serviceConfig `json:"services"`
+	Placement *gpu.Placement  `json:"placement,omitempty"` // which GPUs each service gets and how shared GPUs' memory is split
+	Warnings  []string        `json:"warnings,omitempty"`
 }
 
 func runConfig(c *cli.Context) error {
@@ -60,7 +72,29 @@ func runConfig(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if cfg.LockNote == "" && lf != nil {
+		if err := addPlan(c, cfg, p, lf); err != nil {
+			return err
+		}
+	}
 	return printer(c).Result(cfg, func(w io.Writer) { printConfig(w, cfg) })
+}
+
+// addPlan adds what the plan decides on this machine: images, GPU requests,
+// placement and memory split, CPU fallback, generated Spark confs.
+func addPlan(c *cli.Context, cfg *projectConfig, p *spec.Project, lf *lock.File) error {
+	pl, err := plan.Make(p, lf, offlineHost(c), plan.Options{Mirrors: mirrorsOf(p), StateDir: filepath.Join(p.Dir, ".devenv")})
+	if err != nil {
+		return err
+	}
+	cfg.Placement, cfg.Warnings = pl.Placement, pl.Warnings
+	for i := range cfg.Services {
+		sc := &cfg.Services[i]
+		if ps := pl.Service(sc.Name); ps != nil {
+			sc.Image, sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = ps.Image, ps.Container.GPU, ps.CPUFallback, ps.Reason, ps.Spark
+		}
+	}
+	return nil
 }
 
 func resolveConfig(p *spec.Project, lf *lock.File, only []string) (*projectConfig, error) {
@@ -149,8 +183,31 @@ func printConfig(w io.Writer, cfg *projectConfig) {
 		for _, pt := range s.Ports {
 			fmt.Fprintf(w, "  port:     %s:%d -> %d/%s\n", pt.HostIP, pt.Host, pt.Container, pt.Protocol)
 		}
+		if s.Image != "" {
+			fmt.Fprintf(w, "  image:    %s\n", s.Image)
+		}
+		if s.CPUFallback {
+			fmt.Fprintf(w, "  gpu:      none, runs on the CPU: %s\n", s.Reason)
+		} else if a, ok := placement(cfg, s.Name); ok {
+			fmt.Fprintf(w, "  gpu:      %s", strings.Join(a.Devices, ","))
+			if a.AllocFraction > 0 {
+				fmt.Fprintf(w, " (shared: %.0f%% of its memory)", a.AllocFraction*100)
+			}
+			fmt.Fprintln(w)
+		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(w, "  note:     %s\n", n)
 		}
 	}
+	for _, wn := range cfg.Warnings {
+		fmt.Fprintf(w, "\nwarning: %s\n", wn)
+	}
+}
+
+func placement(cfg *projectConfig, service string) (gpu.Assignment, bool) {
+	if cfg.Placement == nil {
+		return gpu.Assignment{}, false
+	}
+	a, ok := cfg.Placement.Services[service]
+	return a, ok
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/urfave/cli/v2"
 )
 
@@ -17,7 +16,7 @@ import (
 // show or export a plan use it.
 func offlineHost(c *cli.Context) plan.Host {
 	h := plan.Host{CPUs: runtime.NumCPU(), MemoryBytes: memTotal()}
-	inv, err := gpu.Open()
+	inv, err := openGPUs()
 	if err != nil {
 		return h
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/fetch"
-	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
 )
@@ -48,7 +47,7 @@ func openSession(c *cli.Context, needLock, frozen bool) (*session, error) {
 			return nil, err
 		}
 	}
-	if s.eng, err = engine.Connect(c.Context); err != nil {
+	if s.eng, err = connectEngine(c.Context); err != nil {
 		return nil, err
 	}
 	if s.info, err = s.eng.Info(c.Context); err != nil {
@@ -110,7 +109,7 @@ func (s *session) host() plan.Host {
 	}
 	h := plan.Host{CPUs: s.info.NCPU, MemoryBytes: s.info.MemTotal, NoGPURuntime: noGPURuntime(s.info)}
 	s.hostFacts = &h
-	inv, err := gpu.Open()
+	inv, err := openGPUs()
 	if err != nil {
 		s.gpuErr = err
 		s.out.Debugf("NVML: %v", err)

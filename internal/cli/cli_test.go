@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+type fakePinner struct{}
+
+func (fakePinner) Digest(context.Context, string) (string, error) {
+	return "sha256:" + strings.Repeat("e", 64), nil
+}
+
+type fakeFetcher struct{}
+
+func (fakeFetcher) Verified(context.Context, string, string, string) (string, string, error) {
+	return strings.Repeat("f", 64), "", nil
+}
+
+// project writes devenv.yaml into a temp dir, locks it offline with fake
+// pins when asked, and makes it the working directory.
+func project(t *testing.T, yaml string, locked bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if locked {
+		p, err := spec.Load(filepath.Join(dir, "devenv.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := lock.Generate(context.Background(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lock.Write(filepath.Join(dir, "devenv.lock"), f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	return dir
+}
+
+const twoGPUServices = `name: demo
+services:
+  spark:
+    profile: spark-rapids
+    rapids: "25.06"
+    jupyter: false
+  serve:
+    profile: triton
+    release: "25.01"
+`
+
+func TestInitNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if _, errOut, code := runCLI(t, "init", "--profile", "triton"); code != 0 {
+		t.Fatalf("init: %d %s", code, errOut)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "devenv.yaml"))
+	if !strings.Contains(string(data), "profile: triton") {
+		t.Fatalf("starter:\n%s", data)
+	}
+	os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte("mine"), 0o644)
+	if _, errOut, code := runCLI(t, "init"); code != exitcode.Usage || !strings.Contains(errOut, "--force") {
+		t.Fatalf("init over an existing file: %d %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "devenv.yaml")); string(b) != "mine" {
+		t.Fatal("init overwrote devenv.yaml")
+	}
+	if _, _, code := runCLI(t, "init", "--force", "--profile", "nope"); code != exitcode.Usage {
+		t.Fatalf("unknown profile: exit %d", code)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "devenv.yaml")); string(b) != "mine" {
+		t.Fatal("a failed init touched devenv.yaml")
+	}
+}
+
+func TestLockCheckExitCodes(t *testing.T) {
+	dir := project(t, twoGPUServices, false)
+	if _, errOut, code := runCLI(t, "lock", "--check"); code != exitcode.Drift || !strings.Contains(errOut, "no devenv.lock") {
+		t.Fatalf("no lock: %d %s", code, errOut)
+	}
+	dir = project(t, twoGPUServices, true)
+	if out, errOut, code := runCLI(t, "lock", "--check", "--json"); code != 0 || !strings.Contains(out, `"fresh": true`) {
+		t.Fatalf("fresh lock: %d %s %s", code, out, errOut)
+	}
+	os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte(twoGPUServices+"  extra:\n    profile: image\n    image: busybox\n"), 0o644)
+	if _, errOut, code := runCLI(t, "lock", "--check"); code != exitcode.Drift || !strings.Contains(errOut, `"extra" is not locked`) {
+		t.Fatalf("stale lock: %d %s", code, errOut)
+	}
+	os.WriteFile(filepath.Join(dir, "devenv.lock"), []byte(`{"version": 99}`), 0o644)
+	if _, errOut, code := runCLI(t, "lock", "--check"); code != exitcode.Failure || !strings.Contains(errOut, "newer devenv") {
+		t.Fatalf("lock from a newer devenv: %d %s", code, errOut)
+	}
+}
+
+func TestInvalidConfigIsExit2WithEveryProblem(t *testing.T) {
+	project(t, "services:\n  a:\n    profile: spark-rapids\n    portz: []\n    gpus: {x: 1}\n", false)
+	_, errOut, code := runCLI(t, "config")
+	if code != exitcode.Usage {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"devenv.yaml:4:5", `"ports"`, "devenv.yaml:5:"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
+func TestJSONFlagAfterTheCommand(t *testing.T) {
+	project(t, twoGPUServices, true)
+	for _, args := range [][]string{{"config", "--json"}, {"--json", "config"}} {
+		out, errOut, code := runCLI(t, args...)
+		if code != 0 || !strings.HasPrefix(strings.TrimSpace(out), "{") {
+			t.Fatalf("%v: %d %q %s", args, code, out, errOut)
+		}
+	}
+}
+
+func TestUnknownCommandAndFlag(t *testing.T) {
+	if _, _, code := runCLI(t, "lock", "--nope"); code != exitcode.Usage {
+		t.Errorf("unknown flag: exit %d", code)
+	}
+}
