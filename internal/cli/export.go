@@ -72,7 +72,7 @@ func exportComposeAction(c *cli.Context) error {
 	if err := writeFileAtomic(out, data, 0o644); err != nil {
 		return err
 	}
-	printer(c).Say("wrote %s; run it with: docker compose -f %s up -d", out, out)
+	printer(c).Say("wrote %s; run it with: docker compose -p %s -f %s up -d", out, p.Name, out)
 	return nil
 }
 
