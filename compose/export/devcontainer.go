@@ -96,7 +96,7 @@ func pickService(pl *plan.Plan, name string) (*plan.Service, error) {
 		return nil, notInProject(pl, name)
 	}
 	for _, s := range pl.Services {
-		if s.Profile == profiles.Rapids || s.Profile == profiles.SparkRapids {
+		if s.Replica == "" && (s.Profile == profiles.Rapids || s.Profile == profiles.SparkRapids) {
 			return s, nil
 		}
 	}

@@ -42,6 +42,9 @@ var localOnly = map[string]bool{
 func Kubernetes(pl *plan.Plan, lf *lock.File) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, s := range pl.Services {
+		if s.Replica != "" {
+			continue // a standalone worker: the SparkApplication's executors replace it
+		}
 		var docs []any
 		var notes []string
 		switch s.Profile {
