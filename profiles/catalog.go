@@ -125,7 +125,8 @@ type acceleratorRel struct {
 	MinComputeCapability string              `yaml:"min_compute_capability"`
 	Unsure               bool                `yaml:"unsure"`
 
-	sparkVersions map[string][]string // scala -> expanded, sorted Spark versions
+	sparkVersions map[string][]string          // scala -> expanded, sorted Spark versions
+	jarsByArch    map[string]map[string]string // arch -> CUDA major -> classifier, built at load
 }
 
 type rapidsTable struct {
@@ -170,6 +171,9 @@ func Load(data []byte) (*Catalog, error) {
 	}
 	if err := c.validate(); err != nil {
 		return nil, err
+	}
+	for i := range c.file.SparkRapids.Releases {
+		c.file.SparkRapids.Releases[i].indexJars()
 	}
 	c.allCombos = c.buildCombos()
 	return c, nil

@@ -110,6 +110,24 @@ func (r *acceleratorRel) jarFor(cudaMajor, arch string) (string, bool) {
 
 // jars maps CUDA major -> classifier for one architecture.
 func (r *acceleratorRel) jars(arch string) map[string]string {
+	if m, ok := r.jarsByArch[arch]; ok {
+		return m
+	}
+	return r.buildJars(arch)
+}
+
+// indexJars precomputes jars for the architectures the catalog knows, so
+// resolution, which asks for every candidate combination, allocates nothing.
+func (r *acceleratorRel) indexJars() {
+	r.jarsByArch = map[string]map[string]string{}
+	for _, k := range knownClassifiers {
+		if _, ok := r.jarsByArch[k.arch]; !ok {
+			r.jarsByArch[k.arch] = r.buildJars(k.arch)
+		}
+	}
+}
+
+func (r *acceleratorRel) buildJars(arch string) map[string]string {
 	out := map[string]string{}
 	for _, cl := range append([]string{r.DefaultClassifier}, r.Classifiers...) {
 		if k := knownClassifiers[cl]; k.arch == arch {
