@@ -113,6 +113,9 @@ func TestJobsQueueSurvivesRunnerDeath(t *testing.T) {
 	if j := w.jobs(t, dir)["1"]; j.State != "running" {
 		t.Fatalf("job 1 after its runner died: %s", j.State)
 	}
+	if r := w.must(t, dir, "jobs"); !strings.Contains(r.Stderr, "runner is gone") {
+		t.Errorf("jobs does not say the runner is gone:\n%s", r.Stderr)
+	}
 
 	w.must(t, dir, "jobs", "run")
 	got := w.jobs(t, dir)

@@ -16,6 +16,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
+	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
 )
 
@@ -185,20 +186,30 @@ func listJobs(c *cli.Context) error {
 	if list == nil {
 		list = []jobs.Job{}
 	}
-	if waiting(list) > 0 && store.RunnerPID() == 0 {
-		out.Warn("%d job(s) wait and no runner is running: start one with devenv jobs run (see %s)", waiting(list), filepath.Join(store.Dir(), "runner.log"))
+	if store.RunnerPID() == 0 {
+		warnNoRunner(out, list, store)
 	}
 	return out.Result(list, func(w io.Writer) { printJobs(w, list, p.Dir) })
 }
 
-func waiting(list []jobs.Job) int {
-	n := 0
+// warnNoRunner says what to do when jobs wait, or look running, and no
+// runner holds the queue.
+func warnNoRunner(out *ui.Printer, list []jobs.Job, store *jobs.Store) {
+	var queued, orphans int
 	for _, j := range list {
-		if j.State == jobs.Queued {
-			n++
+		switch j.State {
+		case jobs.Queued:
+			queued++
+		case jobs.Running:
+			orphans++
 		}
 	}
-	return n
+	if orphans > 0 {
+		out.Warn("%d job(s) show running but their runner is gone: devenv jobs run marks them failed and runs the rest", orphans)
+	}
+	if queued > 0 {
+		out.Warn("%d job(s) wait and no runner is running: start one with devenv jobs run (see %s)", queued, filepath.Join(store.Dir(), "runner.log"))
+	}
 }
 
 func printJobs(w io.Writer, list []jobs.Job, dir string) {
