@@ -88,14 +88,11 @@ func fakeLock(t *testing.T, p *spec.Project) *lock.File {
 	return lf
 }
 
-// artifactCache points the plan at a temporary artifact cache for the test.
+// artifactCache is a directory standing in for devenv's artifact cache
+// (planning reads no artifact; the files only make the fixture realistic).
 func artifactCache(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	old := plan.ArtifactPath
-	plan.ArtifactPath = func(sha string) string { return filepath.Join(dir, sha) }
-	t.Cleanup(func() { plan.ArtifactPath = old })
-	return dir
+	return t.TempDir()
 }
 
 func writeArtifact(t *testing.T, dir, sha, content string) {

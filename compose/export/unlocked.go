@@ -2,8 +2,6 @@ package export
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -59,25 +57,12 @@ func unlockedService(s *spec.Service, res profiles.Resolved) lock.Service {
 
 // PlanUnlocked plans a project that has no devenv.lock: images by tag, and
 // images devenv builds tagged devenv/<project>-<service>:unlocked. The plan
-// reads no artifact (none was downloaded): while it is made, plan.ArtifactPath
-// points at an empty placeholder, so it must not run alongside another plan.
+// reads no artifact: an image's tag depends only on the locked checksums.
 func PlanUnlocked(p *spec.Project, h plan.Host, opts plan.Options) (*plan.Plan, error) {
 	lf, err := Unlocked(p)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "devenv-unlocked-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	placeholder := filepath.Join(dir, unpinned)
-	if err := os.WriteFile(placeholder, nil, 0o644); err != nil {
-		return nil, err
-	}
-	old := plan.ArtifactPath
-	plan.ArtifactPath = func(string) string { return placeholder }
-	defer func() { plan.ArtifactPath = old }()
 	pl, err := plan.Make(p, lf, h, opts)
 	if err != nil {
 		return nil, err

@@ -48,6 +48,9 @@ type Options struct {
 	Token string
 	// StateDir is where generated files live (<project>/.devenv).
 	StateDir string
+	// ArtifactPath says where the artifact cache keeps the blob with a
+	// sha256 (fetch.Cache.Path); nil means StateDir/artifacts.
+	ArtifactPath func(sha256hex string) string
 }
 
 // Plan is the desired state of a project.

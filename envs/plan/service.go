@@ -119,7 +119,7 @@ func imageInput(p *spec.Project, s *spec.Service, ls *lock.Service, res profiles
 		in.Base = opts.Mirrors.Image(ls.Base.Pinned())
 	}
 	for _, a := range ls.Artifacts {
-		in.Files = append(in.Files, images.File{Name: a.File, SHA256: a.SHA256, Path: ArtifactPath(a.SHA256)})
+		in.Files = append(in.Files, images.File{Name: a.File, SHA256: a.SHA256, Path: opts.artifactPath(a.SHA256)})
 	}
 	if res.Profile == profiles.SparkRapids {
 		in.Extra = map[string][]byte{images.DiscoveryScript: discoveryScript()}
@@ -127,8 +127,14 @@ func imageInput(p *spec.Project, s *spec.Service, ls *lock.Service, res profiles
 	return in, nil
 }
 
-// ArtifactPath says where the artifact cache keeps a blob; set by the CLI.
-var ArtifactPath = func(sha256hex string) string { return filepath.Join("artifacts", sha256hex) }
+// artifactPath is where the artifact cache keeps a blob (it need not exist
+// yet: only a build reads it).
+func (o Options) artifactPath(sha256hex string) string {
+	if o.ArtifactPath != nil {
+		return o.ArtifactPath(sha256hex)
+	}
+	return filepath.Join(o.StateDir, "artifacts", sha256hex)
+}
 
 func jupyter(s *spec.Service) bool { return s.Jupyter == nil || *s.Jupyter }
 

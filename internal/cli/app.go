@@ -66,7 +66,8 @@ func commands() []*cli.Command {
 	cmds := []*cli.Command{
 		versionCommand(), initCommand(), profilesCommand(), configCommand(), lockCommand(),
 		buildCommand(), upCommand(), downCommand(), psCommand(), logsCommand(), execCommand(), shellCommand(),
-		mirrorCommand(), diffCommand(),
+		runCommand(), submitCommand(), jobsCommand(), verifyCommand(),
+		mirrorCommand(), diffCommand(), exportCommand(),
 	}
 	return append(cmds, gpuCommands()...)
 }

@@ -21,7 +21,8 @@ func configCommand() *cli.Command {
 		Name:      "config",
 		Usage:     "show the fully resolved configuration",
 		ArgsUsage: "[service...]",
-		Action:    runConfig,
+		Action:      runConfig,
+		Subcommands: []*cli.Command{configSparkCommand()},
 	}
 }
 

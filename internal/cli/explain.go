@@ -12,7 +12,6 @@ import (
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/fetch"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 	"github.com/urfave/cli/v2"
 )
@@ -58,11 +57,6 @@ func runConfigSpark(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	cache, err := fetch.DefaultCache()
-	if err != nil {
-		return err
-	}
-	plan.ArtifactPath = cache.Path
 	h := offlineHost(c)
 	h.NoGPURuntime = noGPURuntime(engine.Info{})
 	pl, err := plan.Make(p, lf, h, plan.Options{Mirrors: mirrorsOf(p), StateDir: filepath.Join(p.Dir, ".devenv")})

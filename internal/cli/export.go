@@ -16,7 +16,6 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/fetch"
 	"github.com/urfave/cli/v2"
 )
 
@@ -184,11 +183,6 @@ func exportPlan(c *cli.Context) (*spec.Project, *plan.Plan, *lock.File, error) {
 	if why := lock.Check(p, lf); why != nil {
 		printer(c).Warn("devenv.lock is stale (%v): exporting what it pins; run devenv lock to refresh it", why)
 	}
-	cache, err := fetch.DefaultCache()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	plan.ArtifactPath = cache.Path
 	pl, err := plan.Make(p, lf, h, opts)
 	return p, pl, lf, err
 }

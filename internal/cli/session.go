@@ -58,7 +58,6 @@ func openSession(c *cli.Context, needLock, frozen bool) (*session, error) {
 		s.eng.Close()
 		return nil, err
 	}
-	plan.ArtifactPath = s.cache.Path
 	return s, nil
 }
 
@@ -148,7 +147,8 @@ func (s *session) plan() (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return plan.Make(s.proj, s.lock, s.host(), plan.Options{Mirrors: mirrorsOf(s.proj), Token: token, StateDir: s.stateDir()})
+	return plan.Make(s.proj, s.lock, s.host(), plan.Options{Mirrors: mirrorsOf(s.proj), Token: token,
+		StateDir: s.stateDir(), ArtifactPath: s.cache.Path})
 }
 
 // jupyterToken is the project's Jupyter token, made once and kept in
