@@ -18,9 +18,9 @@ import (
 
 func configCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "config",
-		Usage:     "show the fully resolved configuration",
-		ArgsUsage: "[service...]",
+		Name:        "config",
+		Usage:       "show the fully resolved configuration",
+		ArgsUsage:   "[service...]",
 		Action:      runConfig,
 		Subcommands: []*cli.Command{configSparkCommand()},
 	}
