@@ -11,11 +11,11 @@ import (
 )
 
 // placeGPUs places GPU services on the host's GPUs when NVML could be read.
-func placeGPUs(p *spec.Project, h Host) (*gpu.Placement, error) {
+func placeGPUs(p *spec.Project, h Host, extra []gpu.Need) (*gpu.Placement, error) {
 	if h.GPUs == nil {
 		return nil, nil
 	}
-	var needs []gpu.Need
+	needs := extra
 	for _, s := range p.Services {
 		if !s.GPUs.Wants() {
 			continue

@@ -105,9 +105,17 @@ func (p *Plan) Service(name string) *Service {
 // Make builds the plan for every service of p.
 func Make(p *spec.Project, lf *lock.File, h Host, opts Options) (*Plan, error) {
 	pl := &Plan{Project: p.Name, Network: p.Name, Lock: lf, Project0: p, Mirrors: opts.Mirrors}
-	place, err := placeGPUs(p, h)
+	composed, err := composeServices(p)
 	if err != nil {
 		return nil, err
+	}
+	place, err := placeGPUs(p, h, composeNeeds(composed))
+	if err != nil {
+		return nil, err
+	}
+	for _, cs := range composed {
+		pl.Services = append(pl.Services, planCompose(p, cs, place, h))
+		pl.Warnings = append(pl.Warnings, cs.Warnings...)
 	}
 	pl.Placement = place
 	if place != nil {
@@ -130,7 +138,7 @@ func Make(p *spec.Project, lf *lock.File, h Host, opts Options) (*Plan, error) {
 	if err := errs.ErrorOrNil(); err != nil {
 		return nil, err
 	}
-	pl.Volumes = namedVolumes(p)
+	pl.Volumes = uniqueSorted(append(namedVolumes(p), composeVolumes(p, composed)...))
 	for _, s := range pl.Services {
 		if s.CPUFallback {
 			pl.Warnings = append(pl.Warnings, fmt.Sprintf("%s runs on the CPU: %s", s.Name, s.Reason))
@@ -209,4 +217,15 @@ func hashOf(c engine.ContainerSpec, generated map[string][]byte, imageInputs str
 	}
 	h.Write([]byte(imageInputs))
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func uniqueSorted(in []string) []string {
+	sort.Strings(in)
+	var out []string
+	for i, s := range in {
+		if i == 0 || s != in[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -1,0 +1,109 @@
+package plan
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+
+	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/images"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+// composeServices loads the project's compose files and plans their
+// services in the same network and lifecycle as devenv's own: same labels,
+// names, 127.0.0.1 ports, and for a compose service that asks for GPUs the
+// same device requests and placement.
+func composeServices(p *spec.Project) ([]compose.Service, error) {
+	if len(p.Compose) == 0 {
+		return nil, nil
+	}
+	return compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
+}
+
+func planCompose(p *spec.Project, cs compose.Service, place *gpu.Placement, h Host) *Service {
+	c := cs.Container
+	c.Name = ContainerName(p.Name, cs.Name)
+	c.Labels = Labels(p.Name, cs.Name)
+	c.Labels["dev.devenv.compose-file"] = filepath.Base(cs.File)
+	c.Network = p.Name
+	c.Aliases = []string{cs.Name}
+	for i, m := range c.Mounts {
+		if m.Type == engine.MountVolume && contains(cs.NamedVolumes, m.Source) {
+			c.Mounts[i].Source = VolumeName(p.Name, m.Source)
+		}
+	}
+	ps := &Service{Name: cs.Name, Profile: "compose", DependsOn: cs.DependsOn, Image: cs.Image, Pull: cs.Image, Generated: map[string][]byte{}}
+	if cs.GPU != nil {
+		applyComposeGPU(ps, &c, cs, h, assignment(place, cs.Name))
+	}
+	if cs.Build != nil {
+		in := &images.Input{Project: p.Name, Service: cs.Name, Resolved: profiles.Resolved{Profile: profiles.Image},
+			ProjectDir: p.Dir, UserDockerfile: filepath.Join(cs.Build.Context, dockerfileOf(cs.Build))}
+		hash, err := images.Hash(*in)
+		if err == nil {
+			ps.Build, ps.Pull = in, ""
+			ps.Image = images.Tag(p.Name, cs.Name, hash)
+		}
+	}
+	c.Image = ps.Image
+	ps.Container = c
+	ps.ConfigHash = hashOf(c, nil, "")
+	ps.Container.Labels[LabelConfigHash] = ps.ConfigHash
+	return ps
+}
+
+func applyComposeGPU(ps *Service, c *engine.ContainerSpec, cs compose.Service, h Host, a *gpu.Assignment) {
+	ps.WantsGPU, ps.GPURequired = true, true
+	req := &engine.GPURequest{All: cs.GPU.All, Count: cs.GPU.Count, DeviceIDs: cs.GPU.IDs}
+	if !req.All && len(req.DeviceIDs) == 0 && a != nil && len(a.Devices) > 0 {
+		req.Count, req.DeviceIDs = 0, append([]string(nil), a.Devices...)
+	}
+	for _, capab := range cs.GPU.Capabilities {
+		if capab != "gpu" {
+			req.Capabilities = append(req.Capabilities, capab)
+		}
+	}
+	c.GPU = req
+	c.Labels[LabelGPUs] = gpuLabel(req)
+}
+
+func dockerfileOf(b *compose.Build) string {
+	if b.Dockerfile == "" {
+		return "Dockerfile"
+	}
+	return b.Dockerfile
+}
+
+func composeNeeds(cs []compose.Service) []gpu.Need {
+	var out []gpu.Need
+	for _, s := range cs {
+		if s.GPU != nil {
+			out = append(out, gpu.Need{Service: s.Name, Kind: gpu.KindOther, All: s.GPU.All, Count: s.GPU.Count, IDs: s.GPU.IDs})
+		}
+	}
+	return out
+}
+
+func composeVolumes(p *spec.Project, cs []compose.Service) []string {
+	var out []string
+	for _, s := range cs {
+		for _, v := range s.NamedVolumes {
+			out = append(out, VolumeName(p.Name, v))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
