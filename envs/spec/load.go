@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 
 	"github.com/devenv-dev/devenv/profiles"
@@ -51,7 +52,17 @@ func Parse(file string, data []byte, projectDir string) (*Project, error) {
 		return nil, err
 	}
 	l.applyDefaults()
+	l.p.ComposeServices = sortedKeys(l.compose)
 	return l.p, nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // loader holds the state of one Parse.

@@ -14,13 +14,15 @@ type Pos struct {
 
 // Project is a loaded, defaulted and validated devenv.yaml.
 type Project struct {
-	Version  int
-	Name     string     // default: the directory name, made a valid Docker name
-	Dir      string     // absolute project directory
-	File     string     // absolute path of devenv.yaml
-	Compose  []string   // absolute paths of the project's compose files
-	Services []*Service // in file order
-	Profiles map[string]*profiles.Custom
+	Version int
+	Name    string // default: the directory name, made a valid Docker name
+	Dir     string // absolute project directory
+	File    string // absolute path of devenv.yaml
+	Compose []string
+	// ComposeServices names the services the compose files define.
+	ComposeServices []string   // absolute paths of the project's compose files
+	Services        []*Service // in file order
+	Profiles        map[string]*profiles.Custom
 	// ProfileFiles are project files that hold custom profiles (profile_files:).
 	ProfileFiles []string
 	Mirrors      Mirrors

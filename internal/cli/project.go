@@ -92,14 +92,16 @@ func mirrorsOf(p *spec.Project) sources.Mirrors {
 
 func args(c *cli.Context) []string { return c.Args().Slice() }
 
-// checkServices reports names that are not services of the project.
+// checkServices reports names that are not services of the project
+// (devenv.yaml's or its compose files').
 func checkServices(p *spec.Project, names []string) error {
 	for _, n := range names {
-		if p.Service(n) == nil {
+		if p.Service(n) == nil && !contains(p.ComposeServices, n) {
 			var all []string
 			for _, s := range p.Services {
 				all = append(all, s.Name)
 			}
+			all = append(all, p.ComposeServices...)
 			return exitcode.Newf(exitcode.Usage, "no service %q in %s (services: %v)", n, filepath.Base(p.File), all)
 		}
 	}
