@@ -45,9 +45,6 @@ func composeRun(t *testing.T, tool []string, dir string, args ...string) string 
 // both containers must come up with the planned image, command and labels.
 func TestComposeExportRuns(t *testing.T) {
 	tool := composeTool(t)
-	if r := standin.Run(t, t.TempDir(), nil, "export", "--help"); r.Code != 0 {
-		t.Skipf("this devenv binary has no export command (internal/cli/app.go does not register exportCommand() yet): %s", strings.TrimSpace(r.Stderr))
-	}
 	w := newWorld(t)
 	files := map[string]string{"compose.yaml": `services:
   box:
@@ -100,4 +97,57 @@ func composeRunQuiet(tool []string, dir string, args ...string) {
 	cmd := exec.Command(tool[0], append(tool[1:], args...)...)
 	cmd.Dir = dir
 	_ = cmd.Run()
+}
+
+// TestComposeServiceRunsBesideDevenv imports a compose service (a stand-in
+// image, a named volume, a published port) and runs it next to a devenv
+// service that depends on it, through devenv up and down.
+func TestComposeServiceRunsBesideDevenv(t *testing.T) {
+	w := newWorld(t)
+	files := map[string]string{"compose.yaml": `services:
+  box:
+    image: ` + standin.DebianRef + `
+    command: ["sleep", "infinity"]
+    ports: ["9099:9000"]
+    volumes: ["boxdata:/data"]
+    healthcheck:
+      test: ["CMD", "true"]
+      interval: 1s
+      retries: 3
+volumes:
+  boxdata: {}
+`}
+	dir, name := w.project(t, `compose: [compose.yaml]
+services:
+  shell:
+    profile: image
+    image: nvcr.io/`+plainBase+`
+    command: ["sleep", "infinity"]
+    depends_on: [box]
+`, files)
+	w.must(t, dir, "lock")
+	w.must(t, dir, "up", "--wait")
+	box := inspect(t, name+"-box")
+	if box.Config.Labels["dev.devenv.project"] != name || !box.State.Running {
+		t.Fatalf("box: labels %v running %v", box.Config.Labels, box.State.Running)
+	}
+	if b := box.HostConfig.PortBindings["9000/tcp"]; len(b) != 1 || b[0].HostIP != "127.0.0.1" || b[0].HostPort != "9099" {
+		t.Errorf("box port %+v, want 127.0.0.1:9099", b)
+	}
+	if _, ok := box.NetworkSettings.Networks[name]; !ok {
+		t.Errorf("box is not on the project network: %v", box.NetworkSettings.Networks)
+	}
+	if r := w.must(t, dir, "exec", "-T", "shell", "--", "getent", "hosts", "box"); !strings.Contains(r.Stdout, "box") {
+		t.Errorf("shell cannot resolve the compose service by name: %q", r.Stdout)
+	}
+	if r := w.must(t, dir, "logs", "--tail", "1", "box"); r.Code != 0 {
+		t.Error(r.Stderr)
+	}
+	w.must(t, dir, "down", "--volumes")
+	if left := projectContainers(t, name); len(left) != 0 {
+		t.Errorf("down left %v", left)
+	}
+	if _, err := standin.Docker(t).VolumeInspect(context.Background(), name+"_boxdata"); err == nil {
+		t.Error("down --volumes left the compose service's named volume")
+	}
 }
