@@ -5,7 +5,7 @@ export CGO_CFLAGS ?= -Wno-deprecated-declarations
 UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/')
 E2E_TIMEOUT ?= 45m
 
-.PHONY: help build test unit e2e lint bench cross fuzz clean
+.PHONY: help build test unit e2e lint bench bench-unit bench-e2e cross clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -25,8 +25,14 @@ lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-bench: ## Go benchmarks (figures go into the README's performance table)
+bench: bench-unit bench-e2e ## every benchmark (figures go into the README's performance table)
+
+bench-unit: ## Go benchmarks of the packages (no Docker needed)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(UNIT_PKGS)
+
+bench-e2e: build ## devenv against Docker Compose on stand-in services, and build with nothing changed
+	@command -v /usr/bin/time >/dev/null || { echo "bench-e2e needs GNU time: apt-get install time"; exit 1; }
+	$(GO) test -run '^$$' -bench 'UpVsCompose|BuildNoChange' -benchtime 5x -timeout 40m ./test/
 
 cross: ## check devenv builds for linux/arm64, darwin and windows
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv

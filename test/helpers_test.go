@@ -35,7 +35,7 @@ type world struct {
 	env      []string          // environment for devenv (its own cache)
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	deb := standin.Debian(t)
 	w := &world{registry: standin.Registry(t), digests: map[string]string{}}
@@ -54,7 +54,7 @@ func (w *world) mirrors() string {
 
 // project writes a project whose devenv.yaml is yaml plus the mirrors, named
 // uniquely, and removes its Docker objects at cleanup.
-func (w *world) project(t *testing.T, yaml string, files map[string]string) (dir, name string) {
+func (w *world) project(t testing.TB, yaml string, files map[string]string) (dir, name string) {
 	t.Helper()
 	name = fmt.Sprintf("e2e%d", time.Now().UnixNano()%1e9)
 	all := map[string]string{"devenv.yaml": "name: " + name + "\n" + yaml + w.mirrors()}
@@ -69,6 +69,16 @@ func (w *world) project(t *testing.T, yaml string, files map[string]string) (dir
 func (w *world) run(t *testing.T, dir string, args ...string) standin.Result {
 	t.Helper()
 	return standin.Run(t, dir, w.env, args...)
+}
+
+// mustB is must for benchmarks.
+func (w *world) mustB(b testing.TB, dir string, args ...string) standin.Result {
+	b.Helper()
+	r := standin.Run(b, dir, w.env, args...)
+	if r.Code != 0 {
+		b.Fatalf("devenv %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.Code, r.Stdout, r.Stderr)
+	}
+	return r
 }
 
 // must runs devenv and fails the test unless it exits 0.
