@@ -8,7 +8,7 @@ E2E_TIMEOUT ?= 45m
 .PHONY: help build test unit e2e lint bench bench-unit bench-e2e cross clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build bin/devenv (cgo, for NVML)
 	$(GO) build -trimpath -o $(BIN) ./cmd/devenv
