@@ -35,14 +35,15 @@ type world struct {
 	env      []string          // environment for devenv (its own cache)
 }
 
-func newWorld(t testing.TB) *world {
+func newWorld(t testing.TB, extra ...standin.ArtifactOption) *world {
 	t.Helper()
 	deb := standin.Debian(t)
 	w := &world{registry: standin.Registry(t), digests: map[string]string{}}
 	for _, ref := range []string{cudaBase, tritonBase, plainBase} {
 		w.digests[ref] = standin.Push(t, deb, w.registry+"/"+ref)
 	}
-	w.art = standin.Artifacts(t, standin.WithSpark(sparkVersion), standin.WithScala("2.12"), standin.WithRapids(rapidsVersion))
+	opts := []standin.ArtifactOption{standin.WithSpark(sparkVersion), standin.WithScala("2.12"), standin.WithRapids(rapidsVersion)}
+	w.art = standin.Artifacts(t, append(opts, extra...)...)
 	w.env = []string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1"}
 	return w
 }

@@ -70,6 +70,7 @@ func runDiff(c *cli.Context) error {
 	v := lf.Service(svc.Name).Versions
 	local := mirror.LocalEnv{Spark: v.Spark, Scala: v.Scala, Java: v.Java, Rapids: v.Rapids, CUDA: v.CUDA, Conf: sparkMap(ps)}
 	rep := mirror.Diff(local, prod, mirrorHostOf(ps, host))
+	rep.Items = ownTuning(rep.Items, ps)
 	res := diffResult{Service: svc.Name, Source: src, Drifted: rep.Drifted(), Items: rep.Items}
 	if res.Items == nil {
 		res.Items = []mirror.Drift{}
@@ -81,6 +82,29 @@ func runDiff(c *cli.Context) error {
 		return exitcode.With(exitcode.Drift, errSilent)
 	}
 	return nil
+}
+
+// ownTuning marks confs that only devenv's own defaults and hardware tuning
+// set (the plugin, Kryo, memory and partition sizing for this machine) as
+// performance differences: they are the point of the local environment,
+// not drift. What the user's conf: or the mirrored prod conf set keeps the
+// severity the comparison gave it.
+func ownTuning(items []mirror.Drift, ps *plan.Service) []mirror.Drift {
+	if ps == nil || ps.Spark == nil {
+		return items
+	}
+	source := map[string]string{}
+	for _, e := range ps.Spark.Conf {
+		source[e.Key] = e.Source
+	}
+	for i, d := range items {
+		src := source[d.Key]
+		if d.Kind == "conf" && d.Change == "extra" && (src == sparkconf.SourceProfile || src == sparkconf.SourceHardware) {
+			items[i].Severity = mirror.SevPerformance
+			items[i].Why = "devenv's " + src + " setting for this machine; prod does not set it"
+		}
+	}
+	return items
 }
 
 func sparkMap(ps *plan.Service) map[string]string {
