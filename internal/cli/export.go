@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/devenv-dev/devenv/compose/export"
@@ -170,7 +168,8 @@ func exportPlan(c *cli.Context) (*spec.Project, *plan.Plan, *lock.File, error) {
 		return nil, nil, nil, err
 	}
 	opts := plan.Options{Mirrors: mirrorsOf(p), StateDir: filepath.Join(p.Dir, ".devenv"), Token: token}
-	h := plan.Host{CPUs: runtime.NumCPU(), MemoryBytes: hostMemory()}
+	// No NVML facts: an export must not name this machine's GPU UUIDs.
+	h := plan.Host{CPUs: runtime.NumCPU(), MemoryBytes: memTotal()}
 	lf, err := readLock(p)
 	if err != nil {
 		return nil, nil, nil, err
@@ -213,23 +212,4 @@ func serviceNames(pl *plan.Plan) []string {
 		out = append(out, s.Name)
 	}
 	return out
-}
-
-// hostMemory is MemTotal from /proc/meminfo, or 16 GiB where there is none.
-func hostMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 16 << 30
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemTotal:" {
-			if kb, err := strconv.ParseInt(fields[1], 10, 64); err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 16 << 30
 }
