@@ -56,26 +56,9 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 		c.Cmd = s.Command
 	}
 	c.Env = envList(env)
-	in, err := imageInput(p, s, ls, res, opts)
+	imgHash, err := chooseImage(ps, p, s, ls, res, opts)
 	if err != nil {
 		return nil, err
-	}
-	imgHash := ""
-	switch {
-	case in == nil:
-		ps.Image = opts.Mirrors.Image(ls.Base.Pinned())
-		ps.Pull = ps.Image
-	default:
-		hash, err := images.Hash(*in)
-		if err != nil {
-			return nil, err
-		}
-		ps.Build = in
-		ps.Image = images.Tag(p.Name, s.Name, hash)
-		imgHash = hash
-		if ls.Base != nil {
-			ps.Pull = in.Base
-		}
 	}
 	c.Image = ps.Image
 	ps.Container = c
@@ -89,6 +72,29 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 	ps.ConfigHash = hashOf(ps.Container, ps.Generated, imgHash)
 	ps.Container.Labels[LabelConfigHash] = ps.ConfigHash
 	return append([]*Service{ps}, workers...), nil
+}
+
+// chooseImage sets what the service runs: the pinned image itself, or the
+// content-hash tag of the image devenv builds from it; it returns the
+// build's content hash ("" for a plain image).
+func chooseImage(ps *Service, p *spec.Project, s *spec.Service, ls *lock.Service, res profiles.Resolved, opts Options) (string, error) {
+	in, err := imageInput(p, s, ls, res, opts)
+	if err != nil || in == nil {
+		if err == nil {
+			ps.Image = opts.Mirrors.Image(ls.Base.Pinned())
+			ps.Pull = ps.Image
+		}
+		return "", err
+	}
+	hash, err := images.Hash(*in)
+	if err != nil {
+		return "", err
+	}
+	ps.Build, ps.Image = in, images.Tag(p.Name, s.Name, hash)
+	if ls.Base != nil {
+		ps.Pull = in.Base
+	}
+	return hash, nil
 }
 
 // lockedResolution resolves the service again with every version the lock
