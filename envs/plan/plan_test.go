@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -284,5 +285,33 @@ func TestStandaloneWorkers(t *testing.T) {
 	conf := string(master.Generated["spark-defaults.conf"])
 	if !strings.Contains(conf, "spark.master spark://spark:7077") {
 		t.Errorf("spark-defaults does not point at the standalone master:\n%s", conf)
+	}
+}
+
+// TestRMMSiteCustomize runs the script RAPIDS images get with a real
+// Python: silent without a limit, and with one it tries RMM and, where RMM
+// is missing (this machine), says so on stderr without failing.
+func TestRMMSiteCustomize(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on this machine to run the script with:", err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "sitecustomize.py"), []byte(rmmSiteCustomize), 0o644)
+	run := func(env ...string) (string, error) {
+		cmd := exec.Command(py, "-c", "print('ok')")
+		cmd.Env = append([]string{"PYTHONPATH=" + dir}, env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run(); err != nil || out != "ok\n" {
+		t.Fatalf("without a limit: %q %v", out, err)
+	}
+	out, err := run("DEVENV_RMM_POOL_LIMIT_BYTES=1073741824")
+	if err != nil || !strings.Contains(out, "ok") {
+		t.Fatalf("with a limit the interpreter must still run: %q %v", out, err)
+	}
+	if !strings.Contains(out, "could not limit the RMM pool to 1073741824 bytes") {
+		t.Errorf("with a limit and no RMM, want the reason on stderr: %q", out)
 	}
 }

@@ -27,6 +27,7 @@ func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *s
 	case profiles.Triton:
 		tritonDefaults(ps, c, a, env)
 	case profiles.Rapids:
+		env["PYTHONPATH"] = extraDir
 		if a != nil && !ps.CPUFallback {
 			for k, v := range a.Env {
 				env[k] = v

@@ -127,8 +127,11 @@ func imageInput(p *spec.Project, s *spec.Service, ls *lock.Service, res profiles
 	for _, a := range ls.Artifacts {
 		in.Files = append(in.Files, images.File{Name: a.File, SHA256: a.SHA256, Path: opts.artifactPath(a.SHA256)})
 	}
-	if res.Profile == profiles.SparkRapids {
+	switch res.Profile {
+	case profiles.SparkRapids:
 		in.Extra = map[string][]byte{images.DiscoveryScript: discoveryScript()}
+	case profiles.Rapids:
+		in.Extra = map[string][]byte{"sitecustomize.py": []byte(rmmSiteCustomize)}
 	}
 	return in, nil
 }
