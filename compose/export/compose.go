@@ -183,7 +183,7 @@ func composeServiceOf(e entry, dir string) composeService {
 		Init:        c.Init,
 		Tty:         c.Tty,
 		StdinOpen:   c.OpenStdin,
-		Labels:      escMap(c.Labels),
+		Labels:      escMap(exportLabels(c.Labels)),
 	}
 	if e.built {
 		s.PullPolicy = "never"
@@ -320,6 +320,19 @@ func escMap(in map[string]string) map[string]string {
 	out := make(map[string]string, len(in))
 	for k, v := range in {
 		out[k] = esc(v)
+	}
+	return out
+}
+
+// exportLabels are the container's labels less devenv's config hash: the
+// hash covers absolute host paths and devenv's own view of the container,
+// so in a file meant for other machines and tools it would only mislead.
+func exportLabels(l map[string]string) map[string]string {
+	out := make(map[string]string, len(l))
+	for k, v := range l {
+		if k != plan.LabelConfigHash {
+			out[k] = v
+		}
 	}
 	return out
 }
