@@ -173,7 +173,7 @@ func composeServiceOf(e entry, dir string) composeService {
 		Command:     escAll(c.Cmd),
 		WorkingDir:  esc(c.WorkingDir),
 		User:        esc(c.User),
-		Environment: escMap(envMap(c.Env)),
+		Environment: withSecretRefs(escMap(envMap(c.Env))),
 		Ports:       composePorts(c.Ports),
 		Volumes:     composeVolumes(c.Mounts, dir),
 		Healthcheck: composeHealthOf(c.Healthcheck),
@@ -335,4 +335,20 @@ func exportLabels(l map[string]string) map[string]string {
 		}
 	}
 	return out
+}
+
+// secretEnv are variables whose values devenv keeps out of files: the
+// export refers to the environment instead, and compose refuses to start
+// until they are set.
+var secretEnv = map[string]string{
+	"JUPYTER_TOKEN": "set JUPYTER_TOKEN, e.g. export JUPYTER_TOKEN=$$(cat .devenv/jupyter-token)",
+}
+
+func withSecretRefs(env map[string]string) map[string]string {
+	for k, msg := range secretEnv {
+		if _, ok := env[k]; ok {
+			env[k] = "${" + k + ":?" + msg + "}"
+		}
+	}
+	return env
 }

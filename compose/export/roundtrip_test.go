@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/devenv-dev/devenv/compose"
@@ -25,6 +26,13 @@ func TestComposeRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Remove(file) })
+	if strings.Contains(string(data), "test-token") {
+		t.Fatal("the Jupyter token was written into the export")
+	}
+	if _, err := compose.Load(context.Background(), []string{file}, pl.Project0.Dir, pl.Project, nil); err == nil || !strings.Contains(err.Error(), "JUPYTER_TOKEN") {
+		t.Fatalf("without JUPYTER_TOKEN set the export must refuse to load, got %v", err)
+	}
+	t.Setenv("JUPYTER_TOKEN", "test-token") // what the user exports from .devenv/jupyter-token
 	back, err := compose.Load(context.Background(), []string{file}, pl.Project0.Dir, pl.Project, nil)
 	if err != nil {
 		t.Fatalf("the export does not load: %v\n%s", err, data)
