@@ -48,7 +48,7 @@ func TestComposeExportRuns(t *testing.T) {
 	w := newWorld(t)
 	files := map[string]string{"compose.yaml": `services:
   box:
-    image: ` + standin.DebianRef + `
+    image: nvcr.io/` + plainBase + `
     command: ["sleep", "infinity"]
     healthcheck:
       test: ["CMD", "true"]
@@ -106,7 +106,7 @@ func TestComposeServiceRunsBesideDevenv(t *testing.T) {
 	w := newWorld(t)
 	files := map[string]string{"compose.yaml": `services:
   box:
-    image: ` + standin.DebianRef + `
+    image: nvcr.io/` + plainBase + `
     command: ["sleep", "infinity"]
     ports: ["9099:9000"]
     volumes: ["boxdata:/data"]

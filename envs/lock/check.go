@@ -37,7 +37,7 @@ func Check(p *spec.Project, f *File) error {
 	}
 	var extra []string
 	for _, s := range f.Services {
-		if !want[s.Name] {
+		if !want[s.Name] && !(s.Profile == ComposeProfile && contains(p.ComposeServices, s.Name)) {
 			extra = append(extra, s.Name)
 		}
 	}
@@ -52,4 +52,13 @@ func Check(p *spec.Project, f *File) error {
 		return &StaleError{Reasons: reasons}
 	}
 	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

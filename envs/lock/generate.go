@@ -58,6 +58,11 @@ func Generate(ctx context.Context, p *spec.Project, prev *File, r Resolver, pin 
 		}
 		out.Services = append(out.Services, ls)
 	}
+	composed, err := lockCompose(ctx, p, prev, pin, opts.Mirrors, opts)
+	if err != nil {
+		errs = multierror.Append(errs, err)
+	}
+	out.Services = append(out.Services, composed...)
 	if err := errs.ErrorOrNil(); err != nil {
 		return nil, err
 	}
@@ -201,7 +206,7 @@ func serviceError(p *spec.Project, s *spec.Service, err error) error {
 func InputHash(p *spec.Project) (string, error) {
 	h := sha256.New()
 	writePart(h, "devenv.yaml", p.Raw)
-	files := append([]string(nil), p.ProfileFiles...)
+	files := append(append([]string(nil), p.ProfileFiles...), p.Compose...)
 	for _, s := range p.Services {
 		if s.Mirror != "" {
 			files = append(files, s.Mirror)

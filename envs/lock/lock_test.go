@@ -210,3 +210,37 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Fatalf("%s differs (run with -update to accept):\n%s", name, got)
 	}
 }
+
+// TestComposeImagesArePinned: a compose service's image is pinned like a
+// devenv service's base, and editing the compose file makes the lock stale.
+func TestComposeImagesArePinned(t *testing.T) {
+	dir := t.TempDir()
+	composeFile := filepath.Join(dir, "compose.yaml")
+	os.WriteFile(composeFile, []byte("services:\n  minio:\n    image: minio/minio:RELEASE.2025-04-22T22-12-26Z\n  built:\n    build: .\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM scratch\n"), 0o644)
+	text := "name: demo\ncompose: [compose.yaml]\nservices:\n  db:\n    profile: image\n    image: postgres:16\n    depends_on: [minio]\n"
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(text), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin := &fakePinner{}
+	f, err := Generate(context.Background(), p, nil, profiles.Builtin(), pin, &fakeFetcher{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.Service("minio")
+	if m == nil || m.Profile != ComposeProfile || m.Base == nil || m.Base.Ref != "minio/minio:RELEASE.2025-04-22T22-12-26Z" || !strings.HasPrefix(m.Base.Digest, "sha256:") {
+		t.Fatalf("minio locked as %+v", m)
+	}
+	if f.Service("built") != nil {
+		t.Error("a compose service that builds its own image was pinned")
+	}
+	if err := Check(p, f); err != nil {
+		t.Fatalf("fresh lock with compose services: %v", err)
+	}
+	os.WriteFile(composeFile, []byte("services:\n  minio:\n    image: minio/minio:latest\n"), 0o644)
+	var stale *StaleError
+	if err := Check(p, f); !errors.As(err, &stale) {
+		t.Fatalf("editing compose.yaml did not make the lock stale: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -24,7 +25,7 @@ func composeServices(p *spec.Project) ([]compose.Service, error) {
 	return compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
 }
 
-func planCompose(p *spec.Project, cs compose.Service, place *gpu.Placement, h Host) *Service {
+func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.Placement, h Host, opts Options) *Service {
 	c := cs.Container
 	c.Name = ContainerName(p.Name, cs.Name)
 	c.Labels = Labels(p.Name, cs.Name)
@@ -36,7 +37,11 @@ func planCompose(p *spec.Project, cs compose.Service, place *gpu.Placement, h Ho
 			c.Mounts[i].Source = VolumeName(p.Name, m.Source)
 		}
 	}
-	ps := &Service{Name: cs.Name, Profile: "compose", DependsOn: cs.DependsOn, Image: cs.Image, Pull: cs.Image, Generated: map[string][]byte{}}
+	ps := &Service{Name: cs.Name, Profile: lock.ComposeProfile, DependsOn: cs.DependsOn, Image: cs.Image, Pull: cs.Image, Generated: map[string][]byte{}}
+	if ls := lf.Service(cs.Name); ls != nil && ls.Base != nil && ls.Base.Ref == cs.Image {
+		ps.Image = opts.Mirrors.Image(ls.Base.Pinned())
+		ps.Pull = ps.Image
+	}
 	if cs.GPU != nil {
 		applyComposeGPU(ps, &c, cs, h, assignment(place, cs.Name))
 	}

@@ -114,7 +114,7 @@ func Make(p *spec.Project, lf *lock.File, h Host, opts Options) (*Plan, error) {
 		return nil, err
 	}
 	for _, cs := range composed {
-		pl.Services = append(pl.Services, planCompose(p, cs, place, h))
+		pl.Services = append(pl.Services, planCompose(p, lf, cs, place, h, opts))
 		pl.Warnings = append(pl.Warnings, cs.Warnings...)
 	}
 	pl.Placement = place
