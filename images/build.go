@@ -69,7 +69,8 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 		return Result{}, err
 	}
 	req := engine.BuildRequest{Dockerfile: contextDockerfile(in), Tags: []string{tag},
-		Labels: imageLabels(in, hash, opts.Labels), BuildArgs: buildArgs(in), NoCache: opts.NoCache, Pull: opts.Pull}
+		Labels: imageLabels(in, hash, opts.Labels), BuildArgs: buildArgs(in), NoCache: opts.NoCache, Pull: opts.Pull,
+		NetworkMode: buildNetwork(in)}
 	if err := buildStreaming(ctx, eng, req, entries, progress); err != nil {
 		return Result{}, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
 	}
@@ -130,4 +131,19 @@ func buildArgs(in Input) map[string]*string {
 	}
 	v := in.PipIndexURL
 	return map[string]*string{"PIP_INDEX_URL": &v}
+}
+
+// buildNetwork is "host" when the PyPI mirror is on this machine's loopback
+// (a local devpi, a test stand-in): on the default bridge network the
+// build's RUN steps would look for it inside the build container.
+func buildNetwork(in Input) string {
+	u, err := url.Parse(in.PipIndexURL)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	host := u.Hostname()
+	if host == "localhost" || strings.HasPrefix(host, "127.") || host == "::1" {
+		return "host"
+	}
+	return ""
 }

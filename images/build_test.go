@@ -146,3 +146,18 @@ func TestBuildInvalidInputMakesNoEngineCall(t *testing.T) {
 		t.Errorf("invalid input reached the engine: %v", calls)
 	}
 }
+
+func TestBuildNetworkForLoopbackMirrors(t *testing.T) {
+	for url, want := range map[string]string{
+		"":                                 "",
+		"http://127.0.0.1:8081/simple":     "host",
+		"http://localhost/simple":          "host",
+		"http://[::1]:3141/root/pypi":      "host",
+		"https://pypi.corp.example/simple": "",
+		"https://user:pw@10.1.2.3/simple":  "",
+	} {
+		if got := buildNetwork(Input{PipIndexURL: url}); got != want {
+			t.Errorf("buildNetwork(%q) = %q, want %q", url, got, want)
+		}
+	}
+}

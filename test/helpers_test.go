@@ -33,6 +33,7 @@ type world struct {
 	art      *standin.ArtifactServer
 	digests  map[string]string // repo:tag -> digest
 	env      []string          // environment for devenv (its own cache)
+	pypi     string            // mirrors.pypi, when a test serves one
 }
 
 func newWorld(t testing.TB, extra ...standin.ArtifactOption) *world {
@@ -50,7 +51,11 @@ func newWorld(t testing.TB, extra ...standin.ArtifactOption) *world {
 
 // mirrors is the devenv.yaml mirrors: block pointing at the stand-ins.
 func (w *world) mirrors() string {
-	return fmt.Sprintf("mirrors:\n  registries: {nvcr.io: %q}\n  maven: %q\n  apache: %q\n", w.registry, w.art.MavenURL(), w.art.ApacheURL())
+	m := fmt.Sprintf("mirrors:\n  registries: {nvcr.io: %q}\n  maven: %q\n  apache: %q\n", w.registry, w.art.MavenURL(), w.art.ApacheURL())
+	if w.pypi != "" {
+		m += fmt.Sprintf("  pypi: %q\n", w.pypi)
+	}
+	return m
 }
 
 // project writes a project whose devenv.yaml is yaml plus the mirrors, named

@@ -104,6 +104,9 @@ type BuildRequest struct {
 	NoCache    bool               // do not use the build cache
 	Pull       bool               // always try to pull newer base images
 	Target     string             // multi-stage target, if any
+	// NetworkMode is the network the build's RUN steps use; "host" lets
+	// them reach mirrors served on this machine's loopback. Empty: default.
+	NetworkMode string
 }
 
 // ContainerSpec is everything devenv sets on a container it creates.

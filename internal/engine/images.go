@@ -93,6 +93,7 @@ func (d *docker) Build(ctx context.Context, req BuildRequest, progress func(Prog
 		NoCache:     req.NoCache,
 		PullParent:  req.Pull,
 		Target:      req.Target,
+		NetworkMode: req.NetworkMode,
 		Remove:      true,
 		ForceRemove: true,
 		Version:     build.BuilderV1,

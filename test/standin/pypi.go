@@ -1,0 +1,140 @@
+package standin
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"html"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// PyPIServer is a PEP 503 "simple" package index on 127.0.0.1 holding
+// small pure-Python wheels made in Go, standing in for PyPI through
+// devenv's mirrors.pypi.
+type PyPIServer struct {
+	url    string
+	wheels map[string][]byte // file name -> wheel
+	mu     sync.Mutex
+	reqs   []string
+}
+
+// PyPI serves one wheel per "name==version" given; each package's module
+// (the name with '-' as '_') holds VERSION = "<version>".
+func PyPI(t testing.TB, pins ...string) *PyPIServer {
+	t.Helper()
+	s := &PyPIServer{wheels: map[string][]byte{}}
+	for _, pin := range pins {
+		name, version, ok := strings.Cut(pin, "==")
+		if !ok {
+			t.Fatalf("standin: PyPI wants name==version, got %q", pin)
+		}
+		file, data, err := Wheel(name, version)
+		if err != nil {
+			t.Fatalf("standin: %v", err)
+		}
+		s.wheels[file] = data
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("standin: PyPI listen: %v", err)
+	}
+	srv := &http.Server{Handler: s}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	s.url = "http://" + ln.Addr().String() + "/simple"
+	return s
+}
+
+// URL is the index URL to give mirrors.pypi.
+func (s *PyPIServer) URL() string { return s.url }
+
+// Requests lists the paths asked for, in order.
+func (s *PyPIServer) Requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.reqs...)
+}
+
+func (s *PyPIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.reqs = append(s.reqs, r.URL.Path)
+	s.mu.Unlock()
+	path := strings.TrimPrefix(r.URL.Path, "/simple/")
+	if file, ok := strings.CutPrefix(path, "files/"); ok {
+		data, ok := s.wheels[file]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(data)
+		return
+	}
+	project := normalize(strings.Trim(path, "/"))
+	var links []string
+	for file, data := range s.wheels {
+		if normalize(strings.SplitN(file, "-", 2)[0]) == project {
+			sum := sha256.Sum256(data)
+			links = append(links, fmt.Sprintf(`<a href="/simple/files/%s#sha256=%s">%s</a><br/>`,
+				html.EscapeString(file), hex.EncodeToString(sum[:]), html.EscapeString(file)))
+		}
+	}
+	if len(links) == 0 {
+		http.NotFound(w, r)
+		return
+	}
+	sort.Strings(links)
+	fmt.Fprintf(w, "<!DOCTYPE html><html><body>\n%s\n</body></html>\n", strings.Join(links, "\n"))
+}
+
+// normalize is PEP 503's project name normalization.
+func normalize(name string) string {
+	name = strings.ToLower(name)
+	return strings.NewReplacer("_", "-", ".", "-").Replace(name)
+}
+
+// Wheel builds a pure-Python wheel for name==version (PEP 427) and returns
+// its file name and bytes; the same input gives the same bytes.
+func Wheel(name, version string) (string, []byte, error) {
+	mod := strings.ReplaceAll(strings.ToLower(name), "-", "_")
+	dist := mod + "-" + version
+	files := []struct{ name, body string }{
+		{mod + "/__init__.py", fmt.Sprintf("VERSION = %q\n", version)},
+		{dist + ".dist-info/METADATA", fmt.Sprintf("Metadata-Version: 2.1\nName: %s\nVersion: %s\n", name, version)},
+		{dist + ".dist-info/WHEEL", "Wheel-Version: 1.0\nGenerator: devenv-standin\nRoot-Is-Purelib: true\nTag: py3-none-any\n"},
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	var record strings.Builder
+	for _, f := range files {
+		if err := writeZipFile(zw, f.name, f.body); err != nil {
+			return "", nil, err
+		}
+		sum := sha256.Sum256([]byte(f.body))
+		fmt.Fprintf(&record, "%s,sha256=%s,%d\n", f.name, base64.RawURLEncoding.EncodeToString(sum[:]), len(f.body))
+	}
+	fmt.Fprintf(&record, "%s.dist-info/RECORD,,\n", dist)
+	if err := writeZipFile(zw, dist+".dist-info/RECORD", record.String()); err != nil {
+		return "", nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return "", nil, err
+	}
+	return dist + "-py3-none-any.whl", buf.Bytes(), nil
+}
+
+func writeZipFile(zw *zip.Writer, name, body string) error {
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write([]byte(body))
+	return err
+}
