@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,6 +27,7 @@ type Streams struct {
 func Main(args []string, s Streams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	quietLibraries(hasDebug(args))
 	err := Run(ctx, args, s)
 	if err != nil && ctx.Err() != nil {
 		err = exitcode.With(exitcode.Interrupted, fmt.Errorf("interrupted: %w", err))
@@ -97,3 +99,12 @@ func hasDebug(args []string) bool {
 }
 
 var errUsage = errors.New("usage")
+
+// quietLibraries keeps libraries' own logging (compose-go's "variable is
+// not set" warnings through logrus) off the user's terminal unless --debug:
+// devenv reports what matters itself.
+func quietLibraries(debug bool) {
+	if !debug {
+		logrus.SetLevel(logrus.ErrorLevel)
+	}
+}
