@@ -108,3 +108,24 @@ func (p *socketProxy) Close() {
 	}
 	p.conns = nil
 }
+
+// TestWaitReportsAFailingService: a service whose command exits makes
+// up --wait fail with its state and its last log lines.
+func TestWaitReportsAFailingService(t *testing.T) {
+	w := newWorld(t)
+	dir, _ := w.project(t, `services:
+  broken:
+    profile: image
+    image: nvcr.io/`+plainBase+`
+    command: ["sh", "-c", "echo starting; echo cannot-open-config >&2; exit 3"]
+`, nil)
+	w.must(t, dir, "lock")
+	r := w.run(t, dir, "up", "--wait", "--wait-timeout", "60s")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "exit code 3") || !strings.Contains(r.Stderr, "cannot-open-config") {
+		t.Fatalf("up --wait on a failing service: exit %d\n%s", r.Code, r.Stderr)
+	}
+	r = w.must(t, dir, "ps", "--json")
+	if !strings.Contains(r.Stdout, `"exit_code": 3`) {
+		t.Errorf("ps does not show the exit code: %s", r.Stdout)
+	}
+}

@@ -77,11 +77,19 @@ func (r *Runner) checkHealth(ctx context.Context, s *plan.Service) (bool, error)
 		return false, r.unhealthy(ctx, s, fmt.Sprintf("%s (exit code %d)", st.Status, st.ExitCode))
 	case st.Health == engine.HealthUnhealthy:
 		return false, r.unhealthy(ctx, s, "unhealthy")
-	case st.Running && (st.Health == engine.HealthNone || st.Health == engine.HealthHealthy):
+	case st.Running && st.Health == engine.HealthHealthy:
 		return true, nil
+	case st.Running && st.Health == engine.HealthNone:
+		// Without a healthcheck, "up" means it kept running for a moment:
+		// a command that fails at once must not count as started.
+		return time.Since(st.StartedAt) >= settle, nil
 	}
 	return false, nil
 }
+
+// settle is how long a service without a healthcheck must keep running
+// before --wait counts it as up.
+var settle = 2 * time.Second
 
 func (r *Runner) unhealthy(ctx context.Context, s *plan.Service, state string) error {
 	var buf bytes.Buffer
