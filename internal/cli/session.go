@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/fetch"
 	"github.com/devenv-dev/devenv/internal/ui"
@@ -122,24 +122,9 @@ func (s *session) host() plan.Host {
 	return h
 }
 
-// noGPURuntime is true only when nothing suggests the engine can give GPUs:
-// no nvidia runtime, no CDI, and (for a local engine) no NVIDIA Container
-// Toolkit hook on PATH. docker info alone is a hint, never the verdict.
-func noGPURuntime(info engine.Info) bool {
-	if info.NvidiaRuntime || len(info.CDISpecDirs) > 0 {
-		return false
-	}
-	host := os.Getenv("DOCKER_HOST")
-	if host != "" && !strings.HasPrefix(host, "unix://") {
-		return false // a remote engine: let its answer decide
-	}
-	for _, hook := range []string{"nvidia-container-runtime-hook", "nvidia-cdi-hook", "nvidia-container-runtime"} {
-		if _, err := exec.LookPath(hook); err == nil {
-			return false
-		}
-	}
-	return true
-}
+// noGPURuntime is true only when nothing suggests the engine can give GPUs
+// (doctor's rule): docker info alone is a hint, never the verdict.
+func noGPURuntime(info engine.Info) bool { return doctor.NoGPURuntime(info, doctor.LocalHost()) }
 
 // plan makes the project's plan on this host.
 func (s *session) plan() (*plan.Plan, error) {

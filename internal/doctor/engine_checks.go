@@ -3,6 +3,8 @@ package doctor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/engine"
 )
 
 const (
@@ -102,4 +104,16 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// NoGPURuntime reports whether nothing suggests the engine can give
+// containers GPUs: no nvidia runtime and no CDI in docker info, and, for a
+// local engine, none of the NVIDIA Container Toolkit's hooks on PATH. A
+// remote engine is never judged from here: its own answer decides.
+func NoGPURuntime(info engine.Info, host HostFacts) bool {
+	e := &env{in: Inputs{Host: host}, info: &info}
+	if info.NvidiaRuntime || len(info.CDISpecDirs) > 0 || !e.localEngine() {
+		return false
+	}
+	return e.findHook() == ""
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
 	"github.com/devenv-dev/devenv/profiles"
@@ -278,5 +279,33 @@ func golden(t *testing.T, path string, v any) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the output (rerun with -update after checking the change):\n%s", path, got)
+	}
+}
+
+func TestNoGPURuntime(t *testing.T) {
+	none := func(string) (string, error) { return "", errors.New("not found") }
+	hook := func(n string) (string, error) {
+		if n == "nvidia-container-runtime-hook" {
+			return "/usr/bin/" + n, nil
+		}
+		return "", errors.New("not found")
+	}
+	tests := []struct {
+		name string
+		info engine.Info
+		host HostFacts
+		want bool
+	}{
+		{"nothing at all", engine.Info{}, HostFacts{LookPath: none}, true},
+		{"nvidia runtime", engine.Info{NvidiaRuntime: true}, HostFacts{LookPath: none}, false},
+		{"CDI", engine.Info{CDISpecDirs: []string{"/etc/cdi"}}, HostFacts{LookPath: none}, false},
+		{"hook only", engine.Info{}, HostFacts{LookPath: hook}, false},
+		{"remote engine", engine.Info{}, HostFacts{LookPath: none, DockerHost: "tcp://gpu-box:2376"}, false},
+		{"local socket", engine.Info{}, HostFacts{LookPath: none, DockerHost: "unix:///run/docker.sock"}, true},
+	}
+	for _, tt := range tests {
+		if got := NoGPURuntime(tt.info, tt.host); got != tt.want {
+			t.Errorf("%s: NoGPURuntime = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
