@@ -31,8 +31,13 @@ func Check(p *spec.Project, f *File) error {
 	want := map[string]bool{}
 	for _, s := range p.Services {
 		want[s.Name] = true
-		if f.Service(s.Name) == nil {
+		ls := f.Service(s.Name)
+		if ls == nil {
 			reasons = append(reasons, fmt.Sprintf("service %q is not locked", s.Name))
+			continue
+		}
+		if h, err := ServiceInputHash(p, s); err == nil && ls.InputHash != "" && h != ls.InputHash {
+			reasons = append(reasons, fmt.Sprintf("service %q asks for something else now (profile, versions, image, jars or mirror)", s.Name))
 		}
 	}
 	var extra []string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -97,7 +98,11 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
-	ls := Service{Name: s.Name, Profile: res.Profile, Custom: res.Custom, Requires: res.Requires, Versions: Versions{
+	inHash, err := ServiceInputHash(p, s)
+	if err != nil {
+		return Service{}, err
+	}
+	ls := Service{Name: s.Name, Profile: res.Profile, Custom: res.Custom, InputHash: inHash, Requires: res.Requires, Versions: Versions{
 		Spark: res.Spark, Scala: res.Scala, ScalaFull: res.ScalaFull, Java: res.Java, Python: res.Python,
 		Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier,
 	}}
@@ -230,4 +235,31 @@ func InputHash(p *spec.Project) (string, error) {
 func writePart(h interface{ Write([]byte) (int, error) }, name string, data []byte) {
 	fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
 	h.Write(data)
+}
+
+// ServiceInputHash is the sha256 of what one service's lock entry is
+// resolved from: its profile and versions, image, jars, its custom profile
+// and the content of the production description it mirrors. Ports, env and
+// the like do not change what is locked and are not part of it.
+func ServiceInputHash(p *spec.Project, s *spec.Service) (string, error) {
+	in := struct {
+		Request profiles.Request
+		Image   string
+		Jars    []string
+		Custom  *profiles.Custom
+		Mirror  []byte
+	}{Request: s.Request(), Image: s.Image, Jars: s.Jars, Custom: p.Profiles[s.Profile]}
+	if s.Mirror != "" {
+		data, err := os.ReadFile(s.Mirror)
+		if err != nil {
+			return "", fmt.Errorf("service %q: read its mirror: %w", s.Name, err)
+		}
+		in.Mirror = data
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }

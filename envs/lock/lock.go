@@ -41,6 +41,7 @@ type Service struct {
 	Name      string                `json:"name"`
 	Profile   string                `json:"profile"`
 	Custom    string                `json:"custom,omitempty"`
+	InputHash string                `json:"input_hash,omitempty"` // sha256 of what this service's entry was resolved from
 	Versions  Versions              `json:"versions"`
 	Base      *Image                `json:"base,omitempty"`
 	Artifacts []Artifact            `json:"artifacts,omitempty"`

@@ -171,8 +171,12 @@ func TestWriteOnlyWhenChangedAndRead(t *testing.T) {
 	}
 	p2 := project(t, strings.Replace(yamlText, `"3.5.1"`, `"3.5.2"`, 1))
 	var stale *StaleError
-	if err := Check(p2, back); !errors.As(err, &stale) {
-		t.Fatalf("edited devenv.yaml not detected: %v", err)
+	if err := Check(p2, back); !errors.As(err, &stale) || !strings.Contains(err.Error(), `service "spark" asks for something else`) {
+		t.Fatalf("edited devenv.yaml not detected, or the changed service not named: %v", err)
+	}
+	p3 := project(t, strings.Replace(yamlText, "name: demo\n", "name: demo\n# a comment\n", 1))
+	if err := Check(p3, back); !errors.As(err, &stale) || strings.Contains(err.Error(), "asks for something else") {
+		t.Fatalf("a comment-only edit is stale (the file changed) but names no service: %v", err)
 	}
 }
 
