@@ -3,32 +3,18 @@ package compose
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files: go test ./compose/ -update")
+	"github.com/devenv-dev/devenv/internal/goldenfile"
+)
 
 // golden compares got with testdata/name, or rewrites it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./compose/ -update to write it)", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs (go test ./compose/ -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 // portable replaces the absolute project directory so goldens do not

@@ -1,35 +1,19 @@
 package images
 
 import (
-	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/goldenfile"
+
 	"github.com/devenv-dev/devenv/profiles"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // checkGolden compares got with testdata/golden/name, or rewrites it under -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./images/ -run %s -update` to create it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from %s (run `go test ./images/ -run %s -update` if the change is intended)\n--- got ---\n%s",
-			t.Name(), path, t.Name(), got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "golden", name), got)
 }
 
 const (

@@ -3,35 +3,17 @@ package profiles
 import (
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/ (go test ./profiles -update)")
+	"github.com/devenv-dev/devenv/internal/goldenfile"
+)
 
 // golden compares got with testdata/<name>, or rewrites it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./profiles -update to create it)", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs (go test ./profiles -update rewrites it)\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 // render is what a golden file holds: the result, or the error's fields.

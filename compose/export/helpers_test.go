@@ -3,11 +3,12 @@ package export
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -15,28 +16,10 @@ import (
 	"github.com/devenv-dev/devenv/profiles"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files: go test ./compose/export/ -update")
-
 // golden compares got with testdata/name, or rewrites it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./compose/export/ -update writes it)", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs (go test ./compose/export/ -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 // loadProject parses testdata/project/devenv.yaml.

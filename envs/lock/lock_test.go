@@ -3,18 +3,17 @@ package lock
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/goldenfile"
+
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/profiles"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 type fakePinner struct{ calls []string }
 
@@ -202,17 +201,7 @@ func TestParseRefusesBadLocks(t *testing.T) {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.WriteFile(path, got, 0o644)
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != string(got) {
-		t.Fatalf("%s differs (run with -update to accept):\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 // TestComposeImagesArePinned: a compose service's image is pinned like a

@@ -3,12 +3,13 @@ package plan
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -17,8 +18,6 @@ import (
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/profiles"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 type pinner struct{}
 
@@ -235,17 +234,7 @@ func TestReadEnvFile(t *testing.T) {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.WriteFile(path, got, 0o644)
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 // TestStandaloneWorkers: workers: 2 on a two-GPU workstation gives a master

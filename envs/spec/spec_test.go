@@ -3,31 +3,17 @@ package spec
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/devenv-dev/devenv/internal/goldenfile"
+)
 
 // golden compares got with the golden file, or rewrites it under -update.
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./envs/spec -update to write it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test ./envs/spec -update rewrites it)\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	goldenfile.Check(t, path, got)
 }
 
 func yamlFiles(t *testing.T, dir string) []string {

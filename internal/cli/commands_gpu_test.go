@@ -4,18 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/gpu"
 )
-
-var updateGPU = flag.Bool("update-gpu", false, "rewrite the golden files of gpus, top and doctor in testdata/")
 
 // runCLI runs devenv in-process and returns stdout, stderr and the exit code.
 func runCLI(t *testing.T, args ...string) (string, string, int) {
@@ -55,22 +52,7 @@ func unreachable(context.Context) (engine.Engine, error) {
 
 func goldenText(t *testing.T, path, got string) {
 	t.Helper()
-	if *updateGPU {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./internal/cli/ -run %s -update-gpu` to write it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (rerun with -update-gpu after checking):\n%s", path, got)
-	}
+	goldenfile.Check(t, path, []byte(got))
 }
 
 func TestGPUCommandsWithoutNVML(t *testing.T) {

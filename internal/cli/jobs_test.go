@@ -3,36 +3,23 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/devenv-dev/devenv/internal/goldenfile"
+
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
 )
 
-var updateJobs = flag.Bool("update-jobs", false, "rewrite the golden files of run, jobs, verify and config spark in testdata/jobs/")
-
 // goldenJobs compares got with testdata/jobs/<name>.
 func goldenJobs(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "jobs", name)
-	if *updateJobs {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./internal/cli/ -run %s -update-jobs` to write it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (rerun with -update-jobs after checking):\n%s", path, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "jobs", name), got)
 }
 
 // testProject parses a devenv.yaml written into a temporary project.

@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"errors"
-	"flag"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"os/exec"
+
+	"github.com/devenv-dev/devenv/internal/engine"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -14,8 +14,6 @@ import (
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/profiles"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // svc is a devenv.yaml service for tests.
 func svc(name, profile string, gpus spec.GPUs, ports ...spec.Port) *spec.Service {

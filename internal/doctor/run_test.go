@@ -1,14 +1,13 @@
 package doctor
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -259,27 +258,7 @@ func index(r Report) map[string]Check {
 
 func golden(t *testing.T, path string, v any) {
 	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./internal/doctor/ -run %s -update` to write it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (rerun with -update after checking the change):\n%s", path, got)
-	}
+	goldenfile.JSON(t, path, v)
 }
 
 func TestNoGPURuntime(t *testing.T) {

@@ -1,22 +1,18 @@
 package gpu_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/hashicorp/go-multierror"
 
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 const migA = "MIG-20b210de-0000-4000-8000-000000000000"
 
@@ -173,25 +169,5 @@ func TestPlaceErrors(t *testing.T) {
 
 func checkGolden(t *testing.T, path string, v any) {
 	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./internal/gpu -run %s -update` to create it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs; got:\n%s\n(if intended, rerun with -update)", path, got)
-	}
+	goldenfile.JSON(t, path, v)
 }

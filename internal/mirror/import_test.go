@@ -1,16 +1,13 @@
 package mirror
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files: go test ./internal/mirror/ -run Golden -update")
+	"github.com/devenv-dev/devenv/internal/goldenfile"
+)
 
 // importCases are every importer on real fixtures (testdata/real) and on
 // files written from the documented formats (testdata/written).
@@ -66,19 +63,7 @@ func TestImportGolden(t *testing.T) {
 // checkGolden compares got with the golden file, rewriting it with -update.
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run: go test ./internal/mirror/ -run Golden -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (run: go test ./internal/mirror/ -run Golden -update, then review the diff)\ngot:\n%s", path, got)
-	}
+	goldenfile.Check(t, path, got)
 }
 
 // TestImportFacts pins the facts that matter on each source, so a golden

@@ -2,14 +2,12 @@ package sparkconf
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+	"github.com/devenv-dev/devenv/internal/goldenfile"
+)
 
 const script = "/opt/devenv/getGpusResources.sh"
 
@@ -91,20 +89,7 @@ func TestGenerateGolden(t *testing.T) {
 // golden compares got with testdata/golden/name, or rewrites it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run: go test ./internal/sparkconf -run %s -update)", err, t.Name())
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file; if the change is intended, run: go test ./internal/sparkconf -run %s -update\n--- got ---\n%s", path, t.Name(), got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "golden", name), got)
 }
 
 func TestGenerateRules(t *testing.T) {

@@ -3,15 +3,11 @@
 package gputest
 
 import (
-	"bytes"
-	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.json from the adapter's output")
+	"github.com/devenv-dev/devenv/internal/goldenfile"
+)
 
 // TestGolden runs gpu's NVML adapter over every mock shape and compares its
 // Host and Sample JSON with testdata. Regenerate with
@@ -35,25 +31,7 @@ func TestGolden(t *testing.T) {
 
 func checkGolden(t *testing.T, name string, v any) {
 	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./internal/gpu/gputest -run TestGolden -update` to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the adapter's output; got:\n%s\n(if the change is intended, rerun with -update)", path, got)
-	}
+	goldenfile.JSON(t, filepath.Join("testdata", name), v)
 }
 
 func TestUnknownShape(t *testing.T) {
