@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/hashicorp/go-multierror"
 )
 
 // report prints err for a person and returns the exit code it maps to.
@@ -27,9 +29,29 @@ func report(err error, w io.Writer, debug bool) int {
 			fmt.Fprintf(w, "  caused by (%T): %v\n", e, e)
 		}
 	} else {
-		fmt.Fprintf(w, "devenv: %v\n", err)
+		fmt.Fprintf(w, "devenv: %s\n", message(err))
 	}
 	return code
+}
+
+// message is err's text, with lists of problems (go-multierror's, when
+// their maker chose no format of its own) as one problem a line rather
+// than the library's "N errors occurred" with tab-indented bullets.
+func message(err error) string {
+	var me *multierror.Error
+	if !errors.As(err, &me) || me.ErrorFormat != nil || err != error(me) {
+		return err.Error()
+	}
+	items := me.WrappedErrors()
+	if len(items) == 1 {
+		return message(items[0])
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problems:", len(items))
+	for _, e := range items {
+		b.WriteString("\n  - " + strings.ReplaceAll(message(e), "\n", "\n    "))
+	}
+	return b.String()
 }
 
 func codeOf(err error) int {

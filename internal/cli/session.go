@@ -42,7 +42,10 @@ func openSession(c *cli.Context, needLock, frozen bool) (*session, error) {
 		return nil, err
 	}
 	s := &session{c: c, out: printer(c), proj: p}
-	if needLock {
+	if needLock { // up and build: their arguments are service names; check them before locking
+		if err := checkServices(p, args(c)); err != nil {
+			return nil, err
+		}
 		if s.lock, err = freshLock(c, p, frozen); err != nil {
 			return nil, err
 		}
