@@ -29,7 +29,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	c := cs.Container
 	c.Name = ContainerName(p.Name, cs.Name)
 	c.Labels = Labels(p.Name, cs.Name)
-	c.Labels["dev.devenv.compose-file"] = filepath.Base(cs.File)
+	c.Labels[LabelComposeFile] = filepath.Base(cs.File)
 	c.Network = p.Name
 	c.Aliases = []string{cs.Name}
 	for i, m := range c.Mounts {

@@ -28,6 +28,8 @@ const (
 	LabelConfigHash = "dev.devenv.config-hash"
 	LabelCPUMode    = "dev.devenv.cpu-fallback"
 	LabelGPUs       = "dev.devenv.gpus"
+	// LabelComposeFile names the compose file a compose service comes from.
+	LabelComposeFile = "dev.devenv.compose-file"
 )
 
 // Host is what the plan needs to know about the machine.

@@ -77,12 +77,19 @@ func runUp(c *cli.Context) error {
 	return s.out.Result(out, func(w io.Writer) { printUp(w, out) })
 }
 
-// preflight runs doctor's GPU checks for the services being started and
-// stops the run (exit 4) before anything is pulled, built or created when a
-// service that must have a GPU cannot get one. --skip-gpu-check leaves the
-// verdict to the engine.
+// preflight runs before anything is pulled, built or created: the host
+// ports the services publish must be free (doctor's port check; an error
+// names who holds each one), and doctor's GPU checks stop the run (exit 4)
+// when a service that must have a GPU cannot get one. --skip-gpu-check
+// leaves the GPU verdict to the engine.
 func preflight(c *cli.Context, s *session, pl *plan.Plan) error {
-	if c.Bool("no-start") || c.Bool("skip-gpu-check") {
+	if c.Bool("no-start") {
+		return nil
+	}
+	if err := doctor.PortPreflight(c.Context, s.eng, pl, args(c), doctor.LocalHost().PortFree); err != nil {
+		return err
+	}
+	if c.Bool("skip-gpu-check") {
 		return nil
 	}
 	var names []string

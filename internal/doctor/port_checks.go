@@ -11,42 +11,75 @@ import (
 const LabelProject = "dev.devenv.project"
 
 // checkPorts checks, per service, that the host ports it publishes can be
-// bound, leaving out ports this project's own running containers hold.
+// bound, leaving out ports this project's own running containers hold; a
+// taken port names the container holding it and a free port to use
+// (PortConflicts, the same check `up` runs before building).
 func checkPorts(e *env) []Check {
+	var wants []PortWant
+	for _, s := range e.services {
+		if s.Spec == nil {
+			continue
+		}
+		for _, p := range s.Spec.Ports {
+			wants = append(wants, PortWant{Service: s.Name, Where: "devenv.yaml", HostIP: p.HostIP, HostPort: p.Host, Protocol: p.Protocol})
+		}
+	}
+	if len(wants) == 0 {
+		return nil
+	}
+	var bySvc map[string][]PortConflict
+	var probeErr error
+	if e.in.Host.PortFree != nil {
+		var eng engine.Engine
+		if e.info != nil {
+			eng = e.in.Engine
+		}
+		var cs []PortConflict
+		cs, probeErr = PortConflicts(e.ctx, eng, e.projectName(), wants, e.in.Host.PortFree)
+		bySvc = map[string][]PortConflict{}
+		for _, c := range cs {
+			bySvc[c.Service] = append(bySvc[c.Service], c)
+		}
+	}
 	own := e.ownPorts()
 	var out []Check
 	for _, s := range e.services {
 		if s.Spec == nil || len(s.Spec.Ports) == 0 {
 			continue
 		}
-		out = append(out, portCheck(e, s, own))
+		c := Check{ID: IDPorts, Title: "ports of " + s.Name, Service: s.Name}
+		switch {
+		case bySvc == nil:
+			c.Status, c.Message = Skip, "cannot probe ports here"
+		case probeErr != nil:
+			c.Status, c.Message = Skip, "cannot list the containers holding ports: "+probeErr.Error()
+		default:
+			portCheck(&c, s, own, bySvc[s.Name])
+		}
+		out = append(out, c)
 	}
 	return out
 }
 
-func portCheck(e *env, s service, own map[string]string) Check {
-	c := Check{ID: IDPorts, Title: "ports of " + s.Name, Service: s.Name}
-	if e.in.Host.PortFree == nil {
-		c.Status, c.Message = Skip, "cannot probe ports here"
-		return c
+func portCheck(c *Check, s service, own map[string]string, conflicts []PortConflict) {
+	if len(conflicts) > 0 {
+		var msgs []string
+		for _, k := range conflicts {
+			msgs = append(msgs, strings.TrimPrefix(k.String(), "service "+s.Name+": "))
+		}
+		c.Status = Fail
+		c.Message = strings.Join(msgs, "; ")
+		c.Fix = "stop what holds them or change the host side of `ports:` in devenv.yaml (e.g. \"18888:8888\")"
+		return
 	}
-	var busy, mine, free []string
+	var mine, free []string
 	for _, p := range s.Spec.Ports {
 		addr := fmt.Sprintf("%s:%d", p.HostIP, p.Host)
-		switch {
-		case own[portKey(p.Host, p.Protocol)] != "":
-			mine = append(mine, addr+" ("+own[portKey(p.Host, p.Protocol)]+")")
-		case e.in.Host.PortFree(p.HostIP, p.Host):
+		if o := own[portKey(p.Host, p.Protocol)]; o != "" {
+			mine = append(mine, addr+" ("+o+")")
+		} else {
 			free = append(free, addr)
-		default:
-			busy = append(busy, addr)
 		}
-	}
-	if len(busy) > 0 {
-		c.Status = Fail
-		c.Message = "in use by another program: " + strings.Join(busy, ", ")
-		c.Fix = "stop what holds them (`ss -ltnp` shows it) or change the host side of `ports:` in devenv.yaml (e.g. \"18888:8888\")"
-		return c
 	}
 	c.Status = Pass
 	c.Message = "free: " + strings.Join(free, ", ")
@@ -58,7 +91,6 @@ func portCheck(e *env, s service, own map[string]string) Check {
 		}
 		c.Message += "held by this project's own containers: " + strings.Join(mine, ", ")
 	}
-	return c
 }
 
 func portKey(port int, proto string) string {

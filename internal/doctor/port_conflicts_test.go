@@ -1,0 +1,104 @@
+package doctor
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+func TestPortConflicts(t *testing.T) {
+	busy := func(ports ...int) func(string, int) bool {
+		return func(_ string, p int) bool {
+			for _, b := range ports {
+				if b == p {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	want := func(svc string, port int) PortWant {
+		return PortWant{Service: svc, Where: "devenv.yaml", HostIP: "127.0.0.1", HostPort: port, Protocol: "tcp"}
+	}
+	tests := []struct {
+		name  string
+		eng   func() engine.Engine
+		wants []PortWant
+		free  func(string, int) bool
+		got   []string // "service port holder twin suggest"
+	}{
+		{"all free", goodEngineE, []PortWant{want("a", 8888)}, busy(), nil},
+		{"another program", goodEngineE, []PortWant{want("a", 8888)}, busy(8888, 8889), []string{"a 8888 - - 8890"}},
+		{"another project's container, named", func() engine.Engine {
+			return withRunning(goodEngine(), "other-web", map[string]string{LabelProject: "other"}, 8888)
+		}, []PortWant{want("a", 8888)}, busy(), []string{"a 8888 other-web - 8889"}},
+		{"an unlabelled container, named", func() engine.Engine {
+			return withRunning(goodEngine(), "someones-db", nil, 5432)
+		}, []PortWant{want("db", 5432)}, busy(), []string{"db 5432 someones-db - 5433"}},
+		{"own running container is not a conflict", func() engine.Engine {
+			return withRunning(goodEngine(), "demo-a", map[string]string{LabelProject: "demo"}, 8888)
+		}, []PortWant{want("a", 8888)}, busy(8888), nil},
+		{"two services of the project", goodEngineE, []PortWant{want("a", 8888), want("b", 8888)}, busy(), []string{"b 8888 - a 8889"}},
+		{"suggestions skip wanted and held ports", func() engine.Engine {
+			return withRunning(goodEngine(), "other-web", map[string]string{LabelProject: "other"}, 8889)
+		}, []PortWant{want("a", 8888), want("b", 8890)}, busy(8888), []string{"a 8888 - - 8891"}},
+		{"ephemeral host port is never checked", goodEngineE, []PortWant{want("a", 0)}, busy(0), nil},
+		{"no engine: the probe alone", func() engine.Engine { return nil }, []PortWant{want("a", 8888)}, busy(8888), []string{"a 8888 - - 8889"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs, err := PortConflicts(context.Background(), tt.eng(), "demo", tt.wants, tt.free)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range cs {
+				got = append(got, strings.Join([]string{c.Service, strconv.Itoa(c.HostPort), dash(c.Holder), dash(c.Twin), strconv.Itoa(c.Suggest)}, " "))
+			}
+			if strings.Join(got, "|") != strings.Join(tt.got, "|") {
+				t.Errorf("conflicts = %q, want %q", got, tt.got)
+			}
+		})
+	}
+}
+
+func goodEngineE() engine.Engine { return goodEngine() }
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func TestPortPreflightMessage(t *testing.T) {
+	f := withRunning(goodEngine(), "other-web", map[string]string{LabelProject: "other"}, 9000)
+	pl := &plan.Plan{Project: "demo", Services: []*plan.Service{
+		{Name: "minio", Container: engine.ContainerSpec{Labels: map[string]string{plan.LabelComposeFile: "compose.yaml"},
+			Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 9000, ContainerPort: 9000}}}},
+		{Name: "spark", Container: engine.ContainerSpec{Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 8888, ContainerPort: 8888}}}},
+	}}
+	err := PortPreflight(context.Background(), f, pl, nil, func(string, int) bool { return true })
+	if err == nil {
+		t.Fatal("PortPreflight passed with 9000 held by other-web")
+	}
+	for _, part := range []string{"service minio", "127.0.0.1:9000", "container other-web", "docker stop other-web", "compose.yaml", "9001 is free", "nothing was built or created"} {
+		if !strings.Contains(err.Error(), part) {
+			t.Errorf("error lacks %q:\n%v", part, err)
+		}
+	}
+	if strings.Contains(err.Error(), "spark") {
+		t.Errorf("error names spark, whose port is free:\n%v", err)
+	}
+	if err := PortPreflight(context.Background(), f, pl, []string{"spark"}, func(string, int) bool { return true }); err != nil {
+		t.Errorf("up spark alone must not check minio's port: %v", err)
+	}
+	pl.Services[1].DependsOn = []string{"minio"}
+	if err := PortPreflight(context.Background(), f, pl, []string{"spark"}, func(string, int) bool { return true }); err == nil {
+		t.Error("up spark starts minio, its dependency: minio's port must be checked")
+	}
+}

@@ -1,0 +1,106 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/go-connections/nat"
+)
+
+// freePort asks the kernel for a port nothing listens on.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// holdPortWithContainer runs a container of another (test-owned) project
+// publishing 127.0.0.1:port, and returns its name.
+func holdPortWithContainer(t *testing.T, port int) string {
+	t.Helper()
+	name := fmt.Sprintf("e2ehold%d", time.Now().UnixNano()%1e9)
+	standin.CleanupProject(t, name)
+	cli := standin.Docker(t)
+	ctx := context.Background()
+	cport := nat.Port("9000/tcp")
+	resp, err := cli.ContainerCreate(ctx, &container.Config{Image: standin.Debian(t), Cmd: []string{"sleep", "infinity"},
+		Labels: map[string]string{standin.ProjectLabel: name}, ExposedPorts: nat.PortSet{cport: {}}},
+		&container.HostConfig{Init: ptr(true), PortBindings: nat.PortMap{cport: {{HostIP: "127.0.0.1", HostPort: strconv.Itoa(port)}}}},
+		nil, nil, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cli.ContainerStart(ctx, resp.ID, container.StartOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestUpChecksPortsBeforeBuilding: a host port held by another project's
+// container and one held by a program outside Docker stop `up` before it
+// pulls, builds or creates anything; the error names the container, says
+// which file to change and suggests a free port. Once the ports are free,
+// up runs.
+func TestUpChecksPortsBeforeBuilding(t *testing.T) {
+	w := newWorld(t)
+	byContainer, byProgram := freePort(t), freePort(t)
+	holder := holdPortWithContainer(t, byContainer)
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(byProgram))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	files := map[string]string{"compose.yaml": fmt.Sprintf(`services:
+  box:
+    image: nvcr.io/%s
+    command: ["sleep", "infinity"]
+    ports: ["%d:9000"]
+`, plainBase, byContainer)}
+	dir, name := w.project(t, fmt.Sprintf(`compose: [compose.yaml]
+services:
+  shell:
+    profile: image
+    image: nvcr.io/%s
+    command: ["sleep", "infinity"]
+    ports: ["%d:8000"]
+`, plainBase, byProgram), files)
+	w.must(t, dir, "lock")
+	r := w.run(t, dir, "up")
+	if r.Code != 1 {
+		t.Fatalf("up with both ports taken: exit %d, want 1\nstderr:\n%s", r.Code, r.Stderr)
+	}
+	for _, want := range []string{
+		"service box: host port 127.0.0.1:" + strconv.Itoa(byContainer) + " is in use by container " + holder,
+		"docker stop " + holder, "in compose.yaml",
+		"service shell: host port 127.0.0.1:" + strconv.Itoa(byProgram) + " is in use by another program",
+		"in devenv.yaml", "is free)", "nothing was built or created",
+	} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("up's error lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	if left := projectContainers(t, name); len(left) != 0 {
+		t.Errorf("up failed on ports but left containers behind: %v", left)
+	}
+	l.Close()
+	if err := standin.Docker(t).ContainerRemove(context.Background(), holder, container.RemoveOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	w.must(t, dir, "up")
+	if c := inspect(t, name+"-box"); !c.State.Running {
+		t.Errorf("box is %s after the port was freed", c.State.Status)
+	}
+}
