@@ -25,11 +25,16 @@ func Load(ctx context.Context, files []string, projectDir, projectName string, p
 	if err != nil {
 		return nil, fmt.Errorf("compose files %s: %w; `docker compose config` shows the same problem, fix it in the file", strings.Join(files, ", "), err)
 	}
+	resolved, err := proj.WithServicesEnvironmentResolved(false)
+	if err != nil {
+		return nil, fmt.Errorf("compose files %s: %w; fix the env_file it names", strings.Join(files, ", "), err)
+	}
 	pos := readPositions(files, projectDir)
 	var errs *multierror.Error
 	out := make([]Service, 0, len(proj.Services))
-	for _, name := range sortedNames(proj.Services) {
-		svc, problems := convert(proj.Services[name], pos)
+	for _, name := range sortedNames(resolved.Services) {
+		svc, problems := convert(resolved.Services[name], pos)
+		svc.EnvFiles, svc.EnvFromFiles = envFileKeys(proj.Services[name], resolved.Services[name])
 		for _, p := range problems {
 			errs = multierror.Append(errs, fmt.Errorf("%s", p))
 		}
@@ -52,11 +57,32 @@ func loadProject(ctx context.Context, files []string, projectDir, projectName st
 		cli.WithProfiles(profiles),
 		cli.WithInterpolation(true),
 		cli.WithResolvedPaths(true),
+		// env_file is merged by Load, which keeps apart what came from it
+		cli.WithoutEnvironmentResolution,
 	)
 	if err != nil {
 		return nil, err
 	}
 	return opts.LoadProject(ctx)
+}
+
+// envFileKeys lists the service's env_files and the variables whose value
+// comes from one of them (not overridden by environment:), so that exports
+// can refer to the files instead of copying their values.
+func envFileKeys(raw, resolved types.ServiceConfig) (files, keys []string) {
+	if len(raw.EnvFiles) == 0 {
+		return nil, nil
+	}
+	for _, f := range raw.EnvFiles {
+		files = append(files, f.Path)
+	}
+	for k, v := range resolved.Environment {
+		if _, explicit := raw.Environment[k]; !explicit && v != nil {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return files, keys
 }
 
 func sortedNames(s types.Services) []string {

@@ -39,6 +39,11 @@ type Service struct {
 	// Networks are the compose networks the service names other than
 	// "default", sorted. devenv attaches every service to the project network.
 	Networks []string
+	// EnvFiles are the service's env_file paths (absolute), and
+	// EnvFromFiles the variables of Container.Env whose values come from
+	// them, sorted: exports refer to the files and never copy those values.
+	EnvFiles     []string
+	EnvFromFiles []string
 	// Warnings are compose keys devenv does not apply, each with where it
 	// was written and what to do; the CLI prints them.
 	Warnings []string

@@ -28,6 +28,7 @@ type composeService struct {
 	Command     []string                 `yaml:"command,omitempty"`
 	WorkingDir  string                   `yaml:"working_dir,omitempty"`
 	User        string                   `yaml:"user,omitempty"`
+	EnvFile     []string                 `yaml:"env_file,omitempty"`
 	Environment map[string]string        `yaml:"environment,omitempty"`
 	Ports       []string                 `yaml:"ports,omitempty"`
 	Volumes     []composeVolume          `yaml:"volumes,omitempty"`
@@ -173,7 +174,8 @@ func composeServiceOf(e entry, dir string) composeService {
 		Command:     escAll(c.Cmd),
 		WorkingDir:  esc(c.WorkingDir),
 		User:        esc(c.User),
-		Environment: withSecretRefs(escMap(envMap(c.Env))),
+		EnvFile:     envFiles(e.envFiles, dir),
+		Environment: withSecretRefs(escMap(e.envWithoutFiles())),
 		Ports:       composePorts(c.Ports),
 		Volumes:     composeVolumes(c.Mounts, dir),
 		Healthcheck: composeHealthOf(c.Healthcheck),
@@ -202,6 +204,15 @@ func composeServiceOf(e entry, dir string) composeService {
 		}
 	}
 	return s
+}
+
+// envFiles are the env_file paths, project-relative where they can be.
+func envFiles(files []string, dir string) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, relPath(f, dir))
+	}
+	return out
 }
 
 // composePorts writes short syntax ("127.0.0.1:8888:8888/tcp"), which every

@@ -64,7 +64,7 @@ func Devcontainer(pl *plan.Plan, service string) ([]byte, error) {
 	if len(es) > 1 {
 		d.DockerComposeFile, d.Service, d.ShutdownAction = "../"+ComposeFileName, s.Name, "stopCompose"
 	} else {
-		singleImage(&d, s, projectDir(pl))
+		singleImage(&d, s, es[0], projectDir(pl))
 	}
 	for _, p := range s.Container.Ports {
 		d.ForwardPorts = append(d.ForwardPorts, p.ContainerPort)
@@ -107,8 +107,9 @@ func pickService(pl *plan.Plan, name string) (*plan.Service, error) {
 }
 
 // singleImage fills the image form: the service's image, its GPUs as
-// runArgs, its environment and mounts.
-func singleImage(d *devcontainer, s *plan.Service, dir string) {
+// runArgs, its environment and mounts. Variables from an env_file are
+// passed with --env-file, never written into the file.
+func singleImage(d *devcontainer, s *plan.Service, e entry, dir string) {
 	d.Image = s.Image
 	if s.Container.GPU != nil {
 		d.RunArgs = []string{"--gpus", gpusArg(s.Container.GPU)}
@@ -117,7 +118,10 @@ func singleImage(d *devcontainer, s *plan.Service, dir string) {
 		d.RunArgs = append(d.RunArgs, "--shm-size="+strconv.FormatInt(s.Container.ShmSizeBytes, 10))
 	}
 	d.WorkspaceMount = "source=${localWorkspaceFolder},target=" + plan.Workspace + ",type=bind"
-	d.ContainerEnv = envMap(s.Container.Env)
+	for _, f := range e.envFiles {
+		d.RunArgs = append(d.RunArgs, "--env-file", workspacePath(f, dir))
+	}
+	d.ContainerEnv = e.envWithoutFiles()
 	for _, m := range s.Container.Mounts {
 		if m.Target == plan.Workspace {
 			continue
@@ -137,14 +141,20 @@ func gpusArg(g *engine.GPURequest) string {
 	return strconv.Itoa(g.Count)
 }
 
+// workspacePath writes a project path under ${localWorkspaceFolder}.
+func workspacePath(p, dir string) string {
+	if r := relPath(p, dir); strings.HasPrefix(r, "./") {
+		return "${localWorkspaceFolder}/" + strings.TrimPrefix(r, "./")
+	}
+	return p
+}
+
 // mountString is the devcontainer mount syntax; project paths are written
 // under ${localWorkspaceFolder}.
 func mountString(m engine.Mount, dir string) string {
 	src := m.Source
 	if m.Type == engine.MountBind {
-		if r := relPath(m.Source, dir); strings.HasPrefix(r, "./") {
-			src = "${localWorkspaceFolder}/" + strings.TrimPrefix(r, "./")
-		}
+		src = workspacePath(m.Source, dir)
 	}
 	s := fmt.Sprintf("source=%s,target=%s,type=%s", src, m.Target, m.Type)
 	if m.ReadOnly {

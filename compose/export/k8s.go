@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -60,6 +61,9 @@ func Kubernetes(pl *plan.Plan, lf *lock.File) (map[string][]byte, error) {
 		default:
 			continue
 		}
+		if files, keys := specEnvFile(pl, s); len(files) > 0 {
+			notes = append(notes, envFileNote(files, keys))
+		}
 		data, err := manifest(pl, lf, s, notes, docs)
 		if err != nil {
 			return nil, fmt.Errorf("service %q: %w", s.Name, err)
@@ -67,6 +71,22 @@ func Kubernetes(pl *plan.Plan, lf *lock.File) (map[string][]byte, error) {
 		out[s.Name+".yaml"] = data
 	}
 	return out, nil
+}
+
+// envFileNote says how to pass an env_file's variables, which the
+// manifests leave out.
+func envFileNote(files []string, keys map[string]bool) string {
+	names := make([]string, 0, len(keys))
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	base := make([]string, len(files))
+	for i, f := range files {
+		base[i] = filepath.Base(f)
+	}
+	return fmt.Sprintf("The variables of env_file %s (%s) are left out: create a Secret with `kubectl create secret generic NAME --from-env-file=%s` and add it as envFrom.",
+		strings.Join(base, ", "), strings.Join(names, ", "), base[0])
 }
 
 func manifest(pl *plan.Plan, lf *lock.File, s *plan.Service, notes []string, docs []any) ([]byte, error) {

@@ -32,34 +32,50 @@ type entry struct {
 	spark    *plan.SparkInfo
 	replica  string
 	fromFile string // compose file of a compose service
+	// envFiles are the service's env_files (absolute) and fileKeys the
+	// variables whose values come from them: exports refer to the files
+	// and never write those values.
+	envFiles []string
+	fileKeys map[string]bool
 }
 
 // entries lists the plan's services, then the compose services the plan
 // does not hold yet (plan.Make may or may not include them), by name.
 func entries(pl *plan.Plan) ([]entry, error) {
-	var out []entry
-	for _, s := range pl.Services {
-		out = append(out, entry{name: s.Name, profile: s.Profile, image: s.Image, built: s.Build != nil,
-			c: s.Container, deps: s.DependsOn, spark: s.Spark, replica: s.Replica})
-	}
-	extra, err := composeEntries(pl)
+	composed, err := loadCompose(pl)
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, extra...)
+	byName := map[string]compose.Service{}
+	for _, cs := range composed {
+		byName[cs.Name] = cs
+	}
+	var out []entry
+	for _, s := range pl.Services {
+		e := entry{name: s.Name, profile: s.Profile, image: s.Image, built: s.Build != nil,
+			c: s.Container, deps: s.DependsOn, spark: s.Spark, replica: s.Replica}
+		if cs, ok := byName[s.Name]; ok && s.Profile == lock.ComposeProfile {
+			e.envFiles, e.fileKeys = cs.EnvFiles, keySet(cs.EnvFromFiles)
+		} else {
+			e.envFiles, e.fileKeys = specEnvFile(pl, s)
+		}
+		out = append(out, e)
+	}
+	out = append(out, composeEntries(pl, composed)...)
 	markHealthy(out)
 	return out, nil
 }
 
-func composeEntries(pl *plan.Plan) ([]entry, error) {
+func loadCompose(pl *plan.Plan) ([]compose.Service, error) {
 	p := pl.Project0
 	if p == nil || len(p.Compose) == 0 {
 		return nil, nil
 	}
-	svcs, err := compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
-	if err != nil {
-		return nil, err
-	}
+	return compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
+}
+
+func composeEntries(pl *plan.Plan, svcs []compose.Service) []entry {
+	p := pl.Project0
 	var out []entry
 	for _, s := range svcs {
 		if pl.Service(s.Name) != nil {
@@ -75,13 +91,65 @@ func composeEntries(pl *plan.Plan) ([]entry, error) {
 			}
 		}
 		e := entry{name: s.Name, image: s.Image, build: s.Build, c: c, deps: s.DependsOn,
-			healthy: map[string]bool{}, fromFile: s.File}
+			healthy: map[string]bool{}, fromFile: s.File, envFiles: s.EnvFiles, fileKeys: keySet(s.EnvFromFiles)}
 		for _, h := range s.Healthy {
 			e.healthy[h] = true
 		}
 		out = append(out, e)
 	}
-	return out, nil
+	return out
+}
+
+// specEnvFile is the env_file of a devenv service (a standalone worker's is
+// its master's) and the variables whose values come from it: those it sets
+// that devenv.yaml's env: does not override. A compose service planned
+// with devenv's services has its own record from the compose loader.
+func specEnvFile(pl *plan.Plan, s *plan.Service) ([]string, map[string]bool) {
+	p := pl.Project0
+	if p == nil {
+		return nil, nil
+	}
+	name := s.Name
+	if s.Replica != "" {
+		name = s.Replica
+	}
+	ss := p.Service(name)
+	if ss == nil || ss.EnvFile == "" {
+		return nil, nil
+	}
+	fromFile, err := plan.ReadEnvFile(ss.EnvFile)
+	if err != nil {
+		// unreadable: the plan took nothing from it either
+		return []string{ss.EnvFile}, nil
+	}
+	keys := map[string]bool{}
+	for k := range fromFile {
+		if _, set := ss.Env[k]; !set {
+			keys[k] = true
+		}
+	}
+	return []string{ss.EnvFile}, keys
+}
+
+func keySet(keys []string) map[string]bool {
+	if len(keys) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		out[k] = true
+	}
+	return out
+}
+
+// envWithoutFiles is the container's environment less the variables whose
+// values come from an env_file.
+func (e entry) envWithoutFiles() map[string]string {
+	env := envMap(e.c.Env)
+	for k := range e.fileKeys {
+		delete(env, k)
+	}
+	return env
 }
 
 // markHealthy makes devenv services wait for dependencies that have a

@@ -88,9 +88,10 @@ func tritonManifests(pl *plan.Plan, s *plan.Service) []any {
 	c := k8sContainer{Name: s.Name, Image: s.Image, Args: s.Container.Cmd,
 		LivenessProbe: httpProbe("/v2/health/live", 15), ReadinessProbe: httpProbe("/v2/health/ready", 5)}
 	env := envMap(s.Container.Env)
+	_, fromFile := specEnvFile(pl, s)
 	for _, k := range sortedKeys(env) {
-		if k == "NVIDIA_VISIBLE_DEVICES" {
-			continue // the device plugin decides
+		if k == "NVIDIA_VISIBLE_DEVICES" || fromFile[k] {
+			continue // the device plugin decides; env_file values stay out of manifests
 		}
 		c.Env = append(c.Env, k8sEnv{Name: k, Value: env[k]})
 	}

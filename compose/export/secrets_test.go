@@ -1,0 +1,110 @@
+package export
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/spec"
+	"gopkg.in/yaml.v3"
+)
+
+// leakCanaries are the values of the fixtures' env_files.
+var leakCanaries = []string{"leak-canary-s3", "leak-canary-pg", "leak-canary-hf"}
+
+func noCanary(t *testing.T, what string, data []byte) {
+	t.Helper()
+	for _, c := range leakCanaries {
+		if strings.Contains(string(data), c) {
+			t.Errorf("%s holds %q, a value read from an env_file:\n%s", what, c, data)
+		}
+	}
+}
+
+// TestExportsReferEnvFiles: every export refers to the env_files and never
+// holds a value read from one, while values devenv.yaml's env: or compose's
+// environment: set over the file are still written.
+func TestExportsReferEnvFiles(t *testing.T) {
+	pl, lf := locked(t)
+	data, err := Compose(pl, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noCanary(t, "the compose export", data)
+	var doc struct {
+		Services map[string]composeService `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		service, envFile, keptKey, keptValue, droppedKey string
+	}{
+		{"spark", "./secrets.env", "AWS_ENDPOINT_URL", "http://minio:9000", "S3_SECRET_KEY"},
+		{"triton", "./secrets.env", "NVIDIA_DRIVER_CAPABILITIES", "compute,utility", "S3_SECRET_KEY"},
+		{"postgres", "./postgres.env", "POSTGRES_USER", "hive", "POSTGRES_PASSWORD"},
+	}
+	for _, tt := range tests {
+		s := doc.Services[tt.service]
+		if strings.Join(s.EnvFile, ",") != tt.envFile {
+			t.Errorf("%s env_file = %v, want [%s]", tt.service, s.EnvFile, tt.envFile)
+		}
+		if got := s.Environment[tt.keptKey]; got != tt.keptValue {
+			t.Errorf("%s environment %s = %q, want %q (set over the env_file)", tt.service, tt.keptKey, got, tt.keptValue)
+		}
+		if _, ok := s.Environment[tt.droppedKey]; ok {
+			t.Errorf("%s environment still sets %s, which comes from the env_file", tt.service, tt.droppedKey)
+		}
+	}
+
+	dc, err := Devcontainer(pl, "spark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noCanary(t, "devcontainer.json (compose form)", dc)
+
+	k8s, err := Kubernetes(pl, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range k8s {
+		noCanary(t, "k8s "+name, m)
+		if !strings.Contains(string(m), "--from-env-file=secrets.env") {
+			t.Errorf("k8s %s does not say how to pass secrets.env:\n%s", name, m)
+		}
+	}
+}
+
+func TestDevcontainerSingleImagePassesEnvFile(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "single"))
+	file := filepath.Join(dir, "devenv.yaml")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := spec.Parse(file, data, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := PlanUnlocked(p, testHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Devcontainer(pl, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noCanary(t, "devcontainer.json (image form)", got)
+	var d devcontainer
+	if err := json.Unmarshal(got, &d); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(d.RunArgs, " "), "--env-file ${localWorkspaceFolder}/secrets.env") {
+		t.Errorf("runArgs = %q, want --env-file ${localWorkspaceFolder}/secrets.env", d.RunArgs)
+	}
+	if d.ContainerEnv["TZ"] != "UTC" {
+		t.Errorf("containerEnv = %v, want TZ=UTC from env: kept", d.ContainerEnv)
+	}
+}
