@@ -17,6 +17,10 @@ type SparkInfo struct {
 	Conf   []sparkconf.Entry `json:"conf"`
 	Deploy sparkconf.Deploy  `json:"deploy"`
 	Notes  []string          `json:"notes,omitempty"`
+	// Hardware is the service's share of the machine the confs were sized
+	// for (memory:, the 4 GiB floor, the per-GPU share); diff scales prod's
+	// confs to the same share.
+	Hardware sparkconf.Hardware `json:"-"`
 }
 
 func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spec.Service, res profiles.Resolved,
@@ -51,7 +55,7 @@ func sparkDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spe
 		return err
 	}
 	ps.Generated["spark-defaults.conf"] = conf.Render()
-	ps.Spark = &SparkInfo{Conf: conf.Explain(), Deploy: sparkconf.Topology(in), Notes: conf.Notes()}
+	ps.Spark = &SparkInfo{Conf: conf.Explain(), Deploy: sparkconf.Topology(in), Notes: conf.Notes(), Hardware: in.Hardware}
 	c.Mounts = append(c.Mounts, engine.Mount{Type: engine.MountBind, Source: GeneratedDir(opts.StateDir, s.Name), Target: ConfDir, ReadOnly: true})
 	env["SPARK_CONF_DIR"] = ConfDir
 	if ps.CPUFallback {
