@@ -57,11 +57,13 @@ func newWorld(t *testing.T, yaml string, files map[string]string) *world {
 	}
 	w := &world{dir: dir, eng: enginetest.New(), stderr: &syncBuffer{}}
 	w.opts = Options{Dir: dir, Out: ui.New(&bytes.Buffer{}, w.stderr, false, false),
-		Engine:    func(context.Context) (engine.Engine, error) { return w.eng, nil },
-		GPUs:      func() (gpu.Inventory, error) { return nil, errors.New("no NVML here") },
-		LocalHost: func() doctor.HostFacts { return doctor.HostFacts{LookPath: func(string) (string, error) { return "", os.ErrNotExist }} },
-		Machine:   func() (int, int64) { return 8, 32 << 30 },
-		Pinner:    fakePinner{}, Fetcher: fakeFetcher{},
+		Engine: func(context.Context) (engine.Engine, error) { return w.eng, nil },
+		GPUs:   func() (gpu.Inventory, error) { return nil, errors.New("no NVML here") },
+		LocalHost: func() doctor.HostFacts {
+			return doctor.HostFacts{LookPath: func(string) (string, error) { return "", os.ErrNotExist }}
+		},
+		Machine: func() (int, int64) { return 8, 32 << 30 },
+		Pinner:  fakePinner{}, Fetcher: fakeFetcher{},
 	}
 	return w
 }
