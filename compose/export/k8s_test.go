@@ -98,3 +98,58 @@ func decodeYAML(t *testing.T, data []byte) map[string]any {
 	}
 	return doc
 }
+
+// TestSparkApplicationKeepsUserConf: sizes and confs devenv.yaml sets are
+// written as set; only what devenv tuned to this machine is left out or
+// marked as this machine's.
+func TestSparkApplicationKeepsUserConf(t *testing.T) {
+	p := loadProject(t)
+	p.Service("spark").Conf = map[string]string{"spark.executor.memory": "24g", "spark.executor.cores": "4",
+		"spark.executor.instances": "3", "spark.driver.memory": "6g", "spark.sql.shuffle.partitions": "400"}
+	lf := fakeLock(t, p)
+	files, err := Kubernetes(makePlan(t, p, lf), lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(files["spark.yaml"])
+	spec := decodeYAML(t, files["spark.yaml"])["spec"].(map[string]any)
+	exec := spec["executor"].(map[string]any)
+	driver := spec["driver"].(map[string]any)
+	conf := spec["sparkConf"].(map[string]any)
+	checks := []struct {
+		what      string
+		got, want any
+	}{
+		{"executor memory", exec["memory"], "24g"},
+		{"executor cores", exec["cores"], 4},
+		{"executor instances", exec["instances"], 3},
+		{"driver memory", driver["memory"], "6g"},
+		{"user's shuffle partitions", conf["spark.sql.shuffle.partitions"], "400"},
+		{"machine-tuned pinned pool", conf["spark.rapids.memory.pinnedPool.size"], nil},
+	}
+	for _, c := range checks {
+		if !same(c.got, c.want) {
+			t.Errorf("%s = %#v, want %#v", c.what, c.got, c.want)
+		}
+	}
+	if !strings.Contains(text, "Sized for this machine") || !strings.Contains(text, "spark.driver.cores=") || strings.Contains(text, "spark.executor.memory=") {
+		t.Errorf("the header must list the sizes taken from this machine (driver cores) and only those:\n%s", text)
+	}
+}
+
+// TestKubernetesImageNote: only an image pulled by digest is called pinned.
+func TestKubernetesImageNote(t *testing.T) {
+	pl, lf := locked(t)
+	files, err := Kubernetes(pl, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		if strings.Contains(string(data), "pinned by digest from devenv.lock") {
+			t.Errorf("%s runs a local build tag but says it is pinned by digest:\n%s", name, data)
+		}
+		if !strings.Contains(string(data), "is a local tag") {
+			t.Errorf("%s does not say its image is a local tag", name)
+		}
+	}
+}
