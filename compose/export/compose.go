@@ -40,7 +40,6 @@ type composeService struct {
 	Init        bool                     `yaml:"init,omitempty"`
 	Tty         bool                     `yaml:"tty,omitempty"`
 	StdinOpen   bool                     `yaml:"stdin_open,omitempty"`
-	Labels      map[string]string        `yaml:"labels,omitempty"`
 }
 
 type composeBuild struct {
@@ -150,10 +149,22 @@ func composeHeader(pl *plan.Plan, lf *lock.File) string {
 		fmt.Sprintf("Run it from the project directory: docker compose -p %s -f <this file> up -d", pl.Project),
 		"Paths are relative to the project directory: keep this file there, or run docker compose with --project-directory.",
 		"Generated files (spark-defaults.conf, ...) live in .devenv/generated/<service>/; devenv export writes them.",
+		"The containers belong to docker compose, not to devenv: devenv ps, logs and down do not see them; stop them with docker compose down.",
 	}, "\n")
 }
 
 func serviceComment(e entry, pinned bool) string {
+	var lines []string
+	if c := imageComment(e, pinned); c != "" {
+		lines = append(lines, c)
+	}
+	if e.onCPU != "" {
+		lines = append(lines, fmt.Sprintf("%s runs on the CPU in this file: %s.", e.name, e.onCPU))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func imageComment(e entry, pinned bool) string {
 	switch {
 	case e.built && !pinned:
 		return fmt.Sprintf("%s is built by devenv once the project is locked: run `devenv lock`, `devenv build %s` and export again.", e.image, e.name)
@@ -185,7 +196,6 @@ func composeServiceOf(e entry, dir string) composeService {
 		Init:        c.Init,
 		Tty:         c.Tty,
 		StdinOpen:   c.OpenStdin,
-		Labels:      escMap(exportLabels(c.Labels)),
 	}
 	if e.built {
 		s.PullPolicy = "never"
@@ -331,19 +341,6 @@ func escMap(in map[string]string) map[string]string {
 	out := make(map[string]string, len(in))
 	for k, v := range in {
 		out[k] = esc(v)
-	}
-	return out
-}
-
-// exportLabels are the container's labels less devenv's config hash: the
-// hash covers absolute host paths and devenv's own view of the container,
-// so in a file meant for other machines and tools it would only mislead.
-func exportLabels(l map[string]string) map[string]string {
-	out := make(map[string]string, len(l))
-	for k, v := range l {
-		if k != plan.LabelConfigHash {
-			out[k] = v
-		}
 	}
 	return out
 }

@@ -111,7 +111,9 @@ func pickService(pl *plan.Plan, name string) (*plan.Service, error) {
 // passed with --env-file, never written into the file.
 func singleImage(d *devcontainer, s *plan.Service, e entry, dir string) {
 	d.Image = s.Image
-	if s.Container.GPU != nil {
+	if s.Container.GPU != nil && s.GPURequired {
+		// gpu: optional is hostRequirements.gpu "optional" alone: the
+		// editor adds the GPU when the machine has one
 		d.RunArgs = []string{"--gpus", gpusArg(s.Container.GPU)}
 	}
 	if s.Container.ShmSizeBytes > 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 )
 
@@ -162,4 +163,54 @@ func jsonType(v any) string {
 		return "null"
 	}
 	return "unknown"
+}
+
+// TestDevcontainerOptionalGPU: gpu: optional is hostRequirements.gpu
+// "optional" without --gpus in runArgs, whether or not the plan gave the
+// service a GPU; gpu: required keeps --gpus.
+func TestDevcontainerOptionalGPU(t *testing.T) {
+	tests := []struct {
+		name     string
+		gpu      string
+		host     plan.Host
+		wantGPUs bool
+		wantReq  any
+	}{
+		{"optional, planned with a GPU", "optional", testHost, false, "optional"},
+		{"optional, planned on the CPU", "optional", fileHost, false, "optional"},
+		{"required", "required", fileHost, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, _ := filepath.Abs(filepath.Join("testdata", "single"))
+			file := filepath.Join(dir, "devenv.yaml")
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := spec.Parse(file, data, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Service("notebook").GPU = tt.gpu
+			pl, err := PlanUnlocked(p, tt.host, testOptions(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Devcontainer(pl, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d devcontainer
+			if err := json.Unmarshal(got, &d); err != nil {
+				t.Fatal(err)
+			}
+			if has := strings.Contains(strings.Join(d.RunArgs, " "), "--gpus"); has != tt.wantGPUs {
+				t.Errorf("runArgs = %q; --gpus present = %v, want %v", d.RunArgs, has, tt.wantGPUs)
+			}
+			if d.HostRequirements == nil || d.HostRequirements.GPU != tt.wantReq {
+				t.Errorf("hostRequirements = %+v, want gpu %v", d.HostRequirements, tt.wantReq)
+			}
+		})
+	}
 }

@@ -106,8 +106,23 @@ func testOptions(p *spec.Project) plan.Options {
 	return plan.Options{Token: "test-token", StateDir: filepath.Join(p.Dir, ".devenv")}
 }
 
-// locked and unlocked are the two ways the CLI plans an export.
+// fileHost is how the app plans compose and devcontainer exports: gpu:
+// optional services on the CPU, so the files start on any machine.
+var fileHost = plan.Host{CPUs: 16, MemoryBytes: 64 << 30, OptionalOnCPU: true}
+
+// locked and unlocked are the two ways the app plans a compose or
+// devcontainer export; lockedK8s plans a Kubernetes export.
 func locked(t *testing.T) (*plan.Plan, *lock.File) {
+	p := loadProject(t)
+	lf := fakeLock(t, p)
+	pl, err := plan.Make(p, lf, fileHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl, lf
+}
+
+func lockedK8s(t *testing.T) (*plan.Plan, *lock.File) {
 	p := loadProject(t)
 	lf := fakeLock(t, p)
 	return makePlan(t, p, lf), lf
@@ -115,7 +130,7 @@ func locked(t *testing.T) (*plan.Plan, *lock.File) {
 
 func unlocked(t *testing.T) *plan.Plan {
 	p := loadProject(t)
-	pl, err := PlanUnlocked(p, testHost, testOptions(p))
+	pl, err := PlanUnlocked(p, fileHost, testOptions(p))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestKubernetesGolden(t *testing.T) {
-	pl, lf := locked(t)
+	pl, lf := lockedK8s(t)
 	files, err := Kubernetes(pl, lf)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestKubernetesGolden(t *testing.T) {
 // against the CRD's Go types (testdata/sparkapplication-fields.txt): the
 // key must exist at that path with that JSON type.
 func TestSparkApplicationFields(t *testing.T) {
-	pl, lf := locked(t)
+	pl, lf := lockedK8s(t)
 	files, err := Kubernetes(pl, lf)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestFieldCheckCatchesMistakes(t *testing.T) {
 }
 
 func TestTritonManifests(t *testing.T) {
-	pl, lf := locked(t)
+	pl, lf := lockedK8s(t)
 	files, err := Kubernetes(pl, lf)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestSparkApplicationKeepsUserConf(t *testing.T) {
 
 // TestKubernetesImageNote: only an image pulled by digest is called pinned.
 func TestKubernetesImageNote(t *testing.T) {
-	pl, lf := locked(t)
+	pl, lf := lockedK8s(t)
 	files, err := Kubernetes(pl, lf)
 	if err != nil {
 		t.Fatal(err)

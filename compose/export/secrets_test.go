@@ -65,6 +65,7 @@ func TestExportsReferEnvFiles(t *testing.T) {
 	}
 	noCanary(t, "devcontainer.json (compose form)", dc)
 
+	pl, lf = lockedK8s(t)
 	k8s, err := Kubernetes(pl, lf)
 	if err != nil {
 		t.Fatal(err)

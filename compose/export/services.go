@@ -37,6 +37,7 @@ type entry struct {
 	// and never write those values.
 	envFiles []string
 	fileKeys map[string]bool
+	onCPU    string // why a service that can use a GPU runs on the CPU
 }
 
 // entries lists the plan's services, then the compose services the plan
@@ -54,6 +55,9 @@ func entries(pl *plan.Plan) ([]entry, error) {
 	for _, s := range pl.Services {
 		e := entry{name: s.Name, profile: s.Profile, image: s.Image, built: s.Build != nil,
 			c: s.Container, deps: s.DependsOn, spark: s.Spark, replica: s.Replica}
+		if s.CPUFallback {
+			e.onCPU = s.Reason
+		}
 		if cs, ok := byName[s.Name]; ok && s.Profile == lock.ComposeProfile {
 			e.envFiles, e.fileKeys = cs.EnvFiles, keySet(cs.EnvFromFiles)
 		} else {

@@ -88,11 +88,17 @@ func applyGPU(ps *Service, c *engine.ContainerSpec, s *spec.Service, h Host, a *
 	c.Labels[LabelGPUs] = gpuLabel(req)
 }
 
+// OptionalOnCPUReason is why an export runs a `gpu: optional` service on
+// the CPU.
+const OptionalOnCPUReason = "exported to start on any machine: gpu: optional runs on the CPU there (devenv up uses a GPU when there is one)"
+
 func fallbackReason(s *spec.Service, h Host, a *gpu.Assignment) string {
 	if s.GPU != "optional" {
 		return ""
 	}
 	switch {
+	case h.OptionalOnCPU:
+		return OptionalOnCPUReason
 	case a != nil && a.CPUFallback:
 		return a.Reason
 	case h.NoGPURuntime:

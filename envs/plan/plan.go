@@ -41,6 +41,9 @@ type Host struct {
 	// containers GPUs (no nvidia runtime, no CDI, no toolkit hook): GPU
 	// services then fall back to the CPU when `gpu: optional`.
 	NoGPURuntime bool
+	// OptionalOnCPU plans `gpu: optional` services on the CPU whatever the
+	// machine has: exports meant to start on any machine.
+	OptionalOnCPU bool
 }
 
 // Options steer the plan.

@@ -43,7 +43,9 @@ type ExportResult struct {
 // Export writes the environment in another tool's format, planned without
 // an engine and without this machine's GPU ids.
 func (p *Project) Export(ctx context.Context, o ExportOptions) (*ExportResult, error) {
-	pl, err := p.Plan(ctx, PlanOptions{Portable: true, Mint: true})
+	// compose and devcontainer exports must start on a machine without a
+	// GPU: gpu: optional services run on the CPU there
+	pl, err := p.Plan(ctx, PlanOptions{Portable: true, Mint: true, OptionalOnCPU: o.Format != ExportK8s})
 	if err != nil {
 		return nil, err
 	}

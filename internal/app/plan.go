@@ -28,6 +28,9 @@ type PlanOptions struct {
 	// Portable leaves this machine out: no NVML placement, no engine
 	// verdict on GPUs (exports, which run elsewhere).
 	Portable bool
+	// OptionalOnCPU plans `gpu: optional` services on the CPU (exports
+	// that must start on machines without a GPU).
+	OptionalOnCPU bool
 	// Resolve ignores devenv.lock and plans from resolution alone (what
 	// devenv lock would pick now).
 	Resolve bool
@@ -61,6 +64,7 @@ func (p *Project) Plan(ctx context.Context, o PlanOptions) (*Planned, error) {
 	if o.Portable {
 		h = plan.Host{CPUs: h.CPUs, MemoryBytes: h.MemoryBytes}
 	}
+	h.OptionalOnCPU = o.OptionalOnCPU
 	var pl *plan.Plan
 	if from == FromResolution {
 		pl, err = export.PlanUnlocked(p.Spec, h, opts)
