@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
 )
 
 // composeTool finds this machine's compose implementation: the Docker CLI
@@ -39,28 +41,41 @@ func composeRun(t *testing.T, tool []string, dir string, args ...string) string 
 	return string(out)
 }
 
-// TestComposeExportRuns exports a locked project (a devenv service pinned
-// by digest through the stand-in registry, depending on a compose service
-// with a healthcheck) and runs the export with the machine's compose tool:
-// both containers must come up with the planned image, command and labels.
+// TestComposeExportRuns is a new user on this CPU-only machine: a locked
+// project (a devenv service pinned by digest through the stand-in
+// registry, asking for a GPU with gpu: optional and reading an env_file,
+// depending on a compose service with a healthcheck and its own env_file)
+// is exported and run with the machine's compose tool. Both containers
+// must come up with the planned image and command, get the env_files'
+// values from the files (which the export refers to and never copies),
+// reserve no GPU, and stay invisible to devenv ps.
 func TestComposeExportRuns(t *testing.T) {
 	tool := composeTool(t)
 	w := newWorld(t)
-	files := map[string]string{"compose.yaml": `services:
+	files := map[string]string{
+		"compose.yaml": `services:
   box:
     image: nvcr.io/` + plainBase + `
     command: ["sleep", "infinity"]
+    env_file: box.env
     healthcheck:
       test: ["CMD", "true"]
       interval: 1s
       retries: 3
-`}
+`,
+		"box.env":   "BOX_PASSWORD=canary-box-secret\n",
+		"shell.env": "SHELL_TOKEN=canary-shell-secret\nMODE=from-file\n",
+	}
 	dir, name := w.project(t, `compose: [compose.yaml]
 services:
   shell:
     profile: image
     image: nvcr.io/`+plainBase+`
     command: ["sleep", "infinity"]
+    gpus: 1
+    gpu: optional
+    env_file: shell.env
+    env: {MODE: from-devenv-yaml}
     depends_on: [box]
 `, files)
 	w.must(t, dir, "lock")
@@ -70,27 +85,59 @@ services:
 	if !strings.Contains(exported, "@sha256:"+strings.TrimPrefix(w.digests[plainBase], "sha256:")) {
 		t.Errorf("the export does not pin shell's image by the lock's digest %s:\n%s", w.digests[plainBase], exported)
 	}
+	for _, secret := range []string{"canary-box-secret", "canary-shell-secret"} {
+		if strings.Contains(exported, secret) {
+			t.Errorf("the export holds %q, a value of an env_file:\n%s", secret, exported)
+		}
+	}
 	t.Cleanup(func() { composeRunQuiet(tool, dir, "-p", name, "-f", file, "down", "-v", "--remove-orphans") })
 	composeRun(t, tool, dir, "-p", name, "-f", file, "up", "-d")
-	running := map[string]bool{}
-	for _, c := range projectContainers(t, name) {
-		in := inspect(t, c)
-		if svc := in.Config.Labels["dev.devenv.service"]; svc != "" {
-			running[svc] = in.State.Running
+	byService := composeContainers(t, name)
+	for _, svc := range []string{"box", "shell"} {
+		c, ok := byService[svc]
+		if !ok || !c.State.Running {
+			t.Fatalf("service %s is not running after compose up (containers: %v)", svc, byService)
 		}
-		if in.Config.Labels["dev.devenv.service"] == "shell" && strings.Join(in.Config.Cmd, " ") != "sleep infinity" {
-			t.Errorf("shell runs %v, want sleep infinity", in.Config.Cmd)
+		if len(c.HostConfig.DeviceRequests) != 0 {
+			t.Errorf("%s reserves %v on a machine without a GPU", svc, c.HostConfig.DeviceRequests)
+		}
+		for k := range c.Config.Labels {
+			if strings.HasPrefix(k, "dev.devenv.") {
+				t.Errorf("%s carries devenv's label %s", svc, k)
+			}
 		}
 	}
-	for _, svc := range []string{"box", "shell"} {
-		if !running[svc] {
-			t.Errorf("service %s is not running after compose up (containers: %v)", svc, running)
-		}
+	if got := strings.Join(byService["shell"].Config.Cmd, " "); got != "sleep infinity" {
+		t.Errorf("shell runs %q, want sleep infinity", got)
+	}
+	if env := envOf(byService["shell"]); env["SHELL_TOKEN"] != "canary-shell-secret" || env["MODE"] != "from-devenv-yaml" {
+		t.Errorf("shell env SHELL_TOKEN=%q MODE=%q; want the file's token and env:'s MODE over the file's", env["SHELL_TOKEN"], env["MODE"])
+	}
+	if env := envOf(byService["box"]); env["BOX_PASSWORD"] != "canary-box-secret" {
+		t.Errorf("box env BOX_PASSWORD=%q, want the value of box.env", env["BOX_PASSWORD"])
+	}
+	if ps := w.must(t, dir, "ps", "--json"); strings.Contains(ps.Stdout, "shell") || strings.Contains(ps.Stdout, "box") {
+		t.Errorf("devenv ps lists the compose containers as its own:\n%s", ps.Stdout)
 	}
 	composeRun(t, tool, dir, "-p", name, "-f", file, "down", "-v", "--remove-orphans")
-	if left := projectContainers(t, name); len(left) != 0 {
+	if left := composeContainers(t, name); len(left) != 0 {
 		t.Errorf("containers left after compose down: %v", left)
 	}
+}
+
+// composeContainers are the containers of compose project name, by service.
+func composeContainers(t *testing.T, name string) map[string]container.InspectResponse {
+	t.Helper()
+	list, err := standin.Docker(t).ContainerList(context.Background(), container.ListOptions{All: true,
+		Filters: filters.NewArgs(filters.Arg("label", "com.docker.compose.project="+name))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]container.InspectResponse{}
+	for _, c := range list {
+		out[c.Labels["com.docker.compose.service"]] = inspect(t, c.ID)
+	}
+	return out
 }
 
 func composeRunQuiet(tool []string, dir string, args ...string) {
