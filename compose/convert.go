@@ -15,7 +15,7 @@ import (
 // the service unusable as written.
 func convert(s types.ServiceConfig, pos *positions) (Service, []string) {
 	errs, warns := checkKeys(s, pos)
-	out := Service{Name: s.Name, File: pos.fileOf(s.Name), Image: s.Image, Warnings: warns}
+	out := Service{Name: s.Name, File: pos.fileOf(s.Name), Image: s.Image, PullPolicy: s.PullPolicy, Warnings: warns}
 	out.Build = build(s.Build)
 	if out.Image == "" && out.Build == nil {
 		errs = append(errs, pos.problem(s.Name, "", "has neither image: nor build:; add one"))

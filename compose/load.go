@@ -13,7 +13,8 @@ import (
 
 // Load reads the project's compose files with compose-go: variables are
 // interpolated from the environment and the project's .env, services
-// outside the active profiles are dropped, env_file is merged into the
+// outside the active profiles (profiles; when none are given,
+// COMPOSE_PROFILES from the environment or .env; "*" for all) are dropped, env_file is merged into the
 // environment and relative paths are made absolute against projectDir.
 // It returns the services sorted by name. Every problem of every service is
 // reported at once, each naming the compose file, the service and the fix.
@@ -54,7 +55,8 @@ func loadProject(ctx context.Context, files []string, projectDir, projectName st
 		cli.WithEnvFiles(), // the project directory's .env, when there is one
 		cli.WithDotEnv,
 		cli.WithName(projectName),
-		cli.WithProfiles(profiles),
+		// profiles, else COMPOSE_PROFILES from the environment or .env, as compose does
+		cli.WithDefaultProfiles(profiles...),
 		cli.WithInterpolation(true),
 		cli.WithResolvedPaths(true),
 		// env_file is merged by Load, which keeps apart what came from it

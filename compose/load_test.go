@@ -116,3 +116,36 @@ func TestLoadBrokenFileNamesIt(t *testing.T) {
 		t.Fatalf("error = %v; want it to name %s and the bad key", err, f)
 	}
 }
+
+func TestLoadProfiles(t *testing.T) {
+	dir := stackDir(t)
+	files := []string{filepath.Join(dir, "compose.yaml")}
+	tests := []struct {
+		name      string
+		env       string // COMPOSE_PROFILES
+		profiles  []string
+		wantDebug bool
+	}{
+		{"none active", "", nil, false},
+		{"COMPOSE_PROFILES enables it", "debug", nil, true},
+		{"COMPOSE_PROFILES with others", "other, debug", nil, true},
+		{"an explicit list wins over COMPOSE_PROFILES", "debug", []string{"other"}, false},
+		{"every profile", "", []string{"*"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("COMPOSE_PROFILES", tt.env)
+			svcs, err := Load(context.Background(), files, dir, "demo", tt.profiles)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := false
+			for _, s := range svcs {
+				got = got || s.Name == "debug-shell"
+			}
+			if got != tt.wantDebug {
+				t.Errorf("debug-shell loaded = %v, want %v", got, tt.wantDebug)
+			}
+		})
+	}
+}

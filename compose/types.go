@@ -26,6 +26,9 @@ type Service struct {
 	File  string
 	Image string
 	Build *Build // nil: run Image as it is
+	// PullPolicy is compose's pull_policy as written (always, missing,
+	// never, build, ...); "" when not set.
+	PullPolicy string
 	// Container is everything about the container except its labels,
 	// name and network, which the plan sets.
 	Container engine.ContainerSpec

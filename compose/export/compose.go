@@ -170,6 +170,8 @@ func imageComment(e entry, pinned bool) string {
 		return fmt.Sprintf("%s is built by devenv once the project is locked: run `devenv lock`, `devenv build %s` and export again.", e.image, e.name)
 	case e.built:
 		return fmt.Sprintf("%s is built by devenv: run `devenv build %s` first (docker compose cannot build it).", e.image, e.name)
+	case e.localID != "":
+		return fmt.Sprintf("from %s; %s exists on this machine only (devenv.lock pins it by image ID %s): build or load it before docker compose up.", filepath.Base(e.fromFile), e.image, e.localID)
 	case e.fromFile != "":
 		return "from " + filepath.Base(e.fromFile)
 	}
@@ -197,7 +199,7 @@ func composeServiceOf(e entry, dir string) composeService {
 		Tty:         c.Tty,
 		StdinOpen:   c.OpenStdin,
 	}
-	if e.built {
+	if e.built || e.localID != "" {
 		s.PullPolicy = "never"
 	}
 	if e.build != nil {

@@ -38,6 +38,7 @@ type entry struct {
 	envFiles []string
 	fileKeys map[string]bool
 	onCPU    string // why a service that can use a GPU runs on the CPU
+	localID  string // a compose image no registry has, locked by this image ID
 }
 
 // entries lists the plan's services, then the compose services the plan
@@ -60,6 +61,9 @@ func entries(pl *plan.Plan) ([]entry, error) {
 		}
 		if cs, ok := byName[s.Name]; ok && s.Profile == lock.ComposeProfile {
 			e.envFiles, e.fileKeys = cs.EnvFiles, keySet(cs.EnvFromFiles)
+			if ls := lockedService(pl, s.Name); ls != nil && ls.Base != nil && ls.Base.Local && ls.Base.Ref == cs.Image {
+				e.image, e.localID = cs.Image, ls.Base.Digest
+			}
 		} else {
 			e.envFiles, e.fileKeys = specEnvFile(pl, s)
 		}
@@ -221,4 +225,12 @@ func notInProject(pl *plan.Plan, name string) error {
 		names = append(names, s.Name)
 	}
 	return fmt.Errorf("no service %q in project %s (services: %s)", name, pl.Project, strings.Join(names, ", "))
+}
+
+// lockedService is the plan's locked service, or nil (no lock).
+func lockedService(pl *plan.Plan, name string) *lock.Service {
+	if pl.Lock == nil {
+		return nil
+	}
+	return pl.Lock.Service(name)
 }

@@ -37,6 +37,9 @@ type Options struct {
 	Upgrade  bool     // move to the newest compatible versions
 	Services []string // with Upgrade: only these services (empty: all)
 	Mirrors  sources.Mirrors
+	// Local reads image IDs from this machine's engine, for compose images
+	// no registry has; nil: such images cannot be locked.
+	Local LocalImages
 }
 
 // Generate resolves every service of p and pins what the resolution names.
@@ -59,7 +62,7 @@ func Generate(ctx context.Context, p *spec.Project, prev *File, r Resolver, pin 
 		}
 		out.Services = append(out.Services, ls)
 	}
-	composed, err := lockCompose(ctx, p, prev, pin, opts.Mirrors, opts)
+	composed, err := lockCompose(ctx, p, prev, pin, opts.Mirrors, opts, &out.Notes)
 	if err != nil {
 		errs = multierror.Append(errs, err)
 	}

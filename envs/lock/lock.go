@@ -65,10 +65,19 @@ type Versions struct {
 type Image struct {
 	Ref    string `json:"ref"`    // canonical reference, e.g. nvcr.io/nvidia/cuda:12.9.1-runtime-ubuntu22.04
 	Digest string `json:"digest"` // sha256:...
+	// Local marks an image no registry has (a compose service's local
+	// build, or pull_policy: never): Digest is then its image ID on the
+	// machine that locked it.
+	Local bool `json:"local,omitempty"`
 }
 
-// Pinned is "ref@digest".
-func (i Image) Pinned() string { return i.Ref + "@" + i.Digest }
+// Pinned is "ref@digest", or the image ID of a local image.
+func (i Image) Pinned() string {
+	if i.Local {
+		return i.Digest
+	}
+	return i.Ref + "@" + i.Digest
+}
 
 // Artifact is a downloaded file with its verified sha256.
 type Artifact struct {

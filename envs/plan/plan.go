@@ -60,15 +60,18 @@ type Options struct {
 
 // Plan is the desired state of a project.
 type Plan struct {
-	Project   string          `json:"project"`
-	Network   string          `json:"network"`
-	Volumes   []string        `json:"volumes,omitempty"`
-	Services  []*Service      `json:"services"` // dependencies first
-	Placement *gpu.Placement  `json:"placement,omitempty"`
-	Warnings  []string        `json:"warnings,omitempty"`
-	Lock      *lock.File      `json:"-"`
-	Project0  *spec.Project   `json:"-"`
-	Mirrors   sources.Mirrors `json:"-"`
+	Project   string         `json:"project"`
+	Network   string         `json:"network"`
+	Volumes   []string       `json:"volumes,omitempty"`
+	Services  []*Service     `json:"services"` // dependencies first
+	Placement *gpu.Placement `json:"placement,omitempty"`
+	Warnings  []string       `json:"warnings,omitempty"`
+	// ComposeWarnings are the Warnings about compose keys devenv does not
+	// apply: they only change when the compose files do.
+	ComposeWarnings []string        `json:"-"`
+	Lock            *lock.File      `json:"-"`
+	Project0        *spec.Project   `json:"-"`
+	Mirrors         sources.Mirrors `json:"-"`
 }
 
 // Service is one container to run.
@@ -121,6 +124,7 @@ func Make(p *spec.Project, lf *lock.File, h Host, opts Options) (*Plan, error) {
 	for _, cs := range composed {
 		pl.Services = append(pl.Services, planCompose(p, lf, cs, place, h, opts))
 		pl.Warnings = append(pl.Warnings, cs.Warnings...)
+		pl.ComposeWarnings = append(pl.ComposeWarnings, cs.Warnings...)
 	}
 	pl.Placement = place
 	if place != nil {

@@ -34,6 +34,9 @@ func (r *Runner) Images(ctx context.Context, svcs []*plan.Service, opts BuildOpt
 }
 
 func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) (*Change, error) {
+	if s.Build == nil && s.Pull == "" && s.Profile == lock.ComposeProfile {
+		return nil, r.localImage(ctx, s)
+	}
 	if s.Build == nil {
 		return r.pull(ctx, s.Name, s.Image, opts.Pull)
 	}
@@ -64,6 +67,16 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 	}
 	r.Out.Step(task, "built "+res.Tag)
 	return &Change{Service: s.Name, Action: Built, Detail: res.Tag}, nil
+}
+
+// localImage checks a compose service's image that no registry has (locked
+// by its image ID): it is never pulled, so it must be here.
+func (r *Runner) localImage(ctx context.Context, s *plan.Service) error {
+	ok, err := r.Eng.ImageExists(ctx, s.Image)
+	if err != nil || ok {
+		return err
+	}
+	return fmt.Errorf("its image %s is local (pinned in devenv.lock by image ID) and this engine no longer has it: rebuild or load the image, then run devenv lock", s.Image)
 }
 
 func (r *Runner) pull(ctx context.Context, service, ref string, force bool) (*Change, error) {

@@ -120,6 +120,17 @@ func (p *Project) generate(ctx context.Context, sp *spec.Project, prev *lock.Fil
 	}
 	p.out.Step("lock", "resolving and pinning "+fmt.Sprint(len(sp.Services))+" services")
 	return lock.Generate(ctx, sp, prev, p.opts.Catalog, pin, fetcher, lock.Options{
-		Upgrade: o.Upgrade, Services: o.Services, Mirrors: p.Mirrors(),
+		Upgrade: o.Upgrade, Services: o.Services, Mirrors: p.Mirrors(), Local: localImages{p},
 	})
+}
+
+// localImages reads compose services' local images from the engine,
+// connecting only when the lock needs one.
+type localImages struct{ p *Project }
+
+func (l localImages) ImageID(ctx context.Context, ref string) (string, error) {
+	if err := l.p.connect(ctx); err != nil {
+		return "", err
+	}
+	return l.p.eng.ImageID(ctx, ref)
 }

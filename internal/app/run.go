@@ -93,7 +93,7 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 			return nil, err
 		}
 	}
-	for _, w := range run.plan.Warnings {
+	for _, w := range p.warningsToPrint(run.plan.Plan) {
 		p.out.Warn("%s", w)
 	}
 	res, err := run.runner.Up(ctx, run.plan.Plan, reconcile.UpOptions{

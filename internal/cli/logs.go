@@ -49,9 +49,7 @@ func runLogs(c *cli.Context) error {
 		return err
 	}
 	if len(names) == 0 {
-		for _, sv := range p.Spec.Services {
-			names = append(names, sv.Name)
-		}
+		names = p.ServiceNames() // compose services too
 	}
 	s := &services{project: p.Spec.Name, eng: eng}
 	opts := engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}

@@ -18,6 +18,9 @@ type Engine interface {
 	Info(ctx context.Context) (Info, error)
 	// ImageExists reports whether an image with this reference or id exists locally.
 	ImageExists(ctx context.Context, ref string) (bool, error)
+	// ImageID is the id ("sha256:...") of the local image ref; "" when the
+	// engine has no such image.
+	ImageID(ctx context.Context, ref string) (string, error)
 	// Pull fetches ref with the user's Docker credentials for its registry,
 	// reporting each progress message of the engine to progress (may be nil).
 	Pull(ctx context.Context, ref string, progress func(Progress)) error

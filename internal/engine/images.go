@@ -25,6 +25,19 @@ func (d *docker) ImageExists(ctx context.Context, ref string) (bool, error) {
 	}
 }
 
+// ImageID is the id of the local image ref; "" when there is none.
+func (d *docker) ImageID(ctx context.Context, ref string) (string, error) {
+	img, err := d.cli.ImageInspect(ctx, ref)
+	switch {
+	case err == nil:
+		return img.ID, nil
+	case cerrdefs.IsNotFound(err):
+		return "", nil
+	default:
+		return "", d.wrap(fmt.Sprintf("look up image %q", ref), err)
+	}
+}
+
 // Pull pulls ref with the user's credentials for its registry.
 func (d *docker) Pull(ctx context.Context, ref string, progress func(Progress)) error {
 	op := fmt.Sprintf("pull image %q", ref)

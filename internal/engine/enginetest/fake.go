@@ -131,6 +131,20 @@ func (f *Fake) ImageExists(ctx context.Context, ref string) (bool, error) {
 	return err == nil, nil
 }
 
+// ImageID is the id of a fake image ("" when there is none).
+func (f *Fake) ImageID(ctx context.Context, ref string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.record("ImageID", ref); err != nil {
+		return "", err
+	}
+	o, err := f.find(engine.Images, ref)
+	if err != nil {
+		return "", nil
+	}
+	return o.obj.ID, nil
+}
+
 // Pull reports PullProgress and adds ref to the images.
 func (f *Fake) Pull(ctx context.Context, ref string, progress func(engine.Progress)) error {
 	f.mu.Lock()
