@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"gopkg.in/yaml.v3"
 )
 
@@ -330,7 +331,7 @@ func escMap(in map[string]string) map[string]string {
 func exportLabels(l map[string]string) map[string]string {
 	out := make(map[string]string, len(l))
 	for k, v := range l {
-		if k != plan.LabelConfigHash {
+		if k != labels.ConfigHash {
 			out[k] = v
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -149,7 +150,7 @@ func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing ma
 func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]engine.Object, opts UpOptions) (Change, error) {
 	name := s.Container.Name
 	cur, ok := existing[name]
-	if ok && cur.Labels[plan.LabelConfigHash] == s.ConfigHash {
+	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash {
 		if cur.State == "running" || opts.NoStart {
 			return Change{Service: s.Name, Action: Unchanged}, nil
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 	"github.com/urfave/cli/v2"
 )
@@ -115,7 +116,7 @@ func lastLines(s string, n int) string {
 // cpuHint says why nothing may have run on the GPU when the container tells.
 func cpuHint(c *cli.Context, s *session, service string) string {
 	st, err := s.eng.Inspect(c.Context, plan.ContainerName(s.proj.Name, service))
-	if err == nil && st.Labels[plan.LabelCPUMode] == "true" {
+	if err == nil && st.Labels[labels.CPUFallback] == "true" {
 		return ": the service runs in CPU mode (no GPU could be had at devenv up; see devenv ps and devenv doctor)"
 	}
 	return ": see the fallback reasons above, and devenv doctor"
