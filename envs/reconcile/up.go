@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/hashicorp/go-multierror"
@@ -88,23 +89,12 @@ func (r *Runner) writeGenerated(svcs []*plan.Service) error {
 			return err
 		}
 		for name, data := range s.Generated {
-			if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+			if _, err := atomicfile.WriteIfChanged(filepath.Join(dir, name), data, 0o644); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
-		return nil
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 func (r *Runner) containersByName(ctx context.Context, project string) (map[string]engine.Object, error) {

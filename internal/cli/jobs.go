@@ -14,6 +14,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/projpath"
@@ -114,7 +115,7 @@ func openJobs(p *spec.Project) (*jobs.Store, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(state, ".gitignore")); errors.Is(err, os.ErrNotExist) {
-		_ = writeFileAtomic(filepath.Join(state, ".gitignore"), []byte("*\n"), 0o644)
+		_ = atomicfile.WriteFile(filepath.Join(state, ".gitignore"), []byte("*\n"), 0o644)
 	}
 	return jobs.Open(jobsDir(p))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/internal/projpath"
@@ -74,7 +75,7 @@ func runMirror(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(p.File, data, st.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFile(p.File, data, st.Mode().Perm()); err != nil {
 		return err
 	}
 	if _, err := lock.Write(lockPath(p2), lf); err != nil {

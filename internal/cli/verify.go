@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -79,7 +80,7 @@ func writeVerifyScript(stateDir string) error {
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(stateDir, "verify.py"), sparkconf.VerifyScript(), 0o644)
+	return atomicfile.WriteFile(filepath.Join(stateDir, "verify.py"), sparkconf.VerifyScript(), 0o644)
 }
 
 // runVerifyScript runs spark-submit of verify.py in the service and returns
