@@ -6,9 +6,9 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // EngineHostCheck is what to run where the engine runs to see its GPUs.
@@ -103,7 +103,7 @@ func describeProcess(p gpu.Process, owners map[string]engine.Object, procRoot st
 		tp.Container = id[:12]
 	}
 	if o, ok := owners[id]; ok {
-		tp.Project, tp.Service = o.Labels[plan.LabelProject], o.Labels[plan.LabelService]
+		tp.Project, tp.Service = o.Labels[labels.Project], o.Labels[labels.Service]
 	}
 	return tp
 }
@@ -115,7 +115,7 @@ func containerOwners(ctx context.Context, eng engine.Engine) map[string]engine.O
 	if eng == nil {
 		return m
 	}
-	objs, err := eng.List(ctx, engine.Containers, map[string]string{plan.LabelProject: ""})
+	objs, err := eng.List(ctx, engine.Containers, map[string]string{labels.Project: ""})
 	if err != nil {
 		return m
 	}

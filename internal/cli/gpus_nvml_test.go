@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/app"
 
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -19,6 +18,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // useShape makes openGPUs read a gputest machine shape through gpu's real
@@ -81,7 +81,7 @@ func TestTopNamesServices(t *testing.T) {
 	fake := enginetest.New()
 	fake.AddImage("img", nil)
 	id, err := fake.Create(context.Background(), engine.ContainerSpec{Name: "demo-spark", Image: "img",
-		Labels: map[string]string{plan.LabelProject: "demo", plan.LabelService: "spark"}})
+		Labels: map[string]string{labels.Project: "demo", labels.Service: "spark"}})
 	if err != nil {
 		t.Fatal(err)
 	}

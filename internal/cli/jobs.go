@@ -11,6 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
 )
@@ -129,7 +130,7 @@ func printJobs(w io.Writer, list []jobs.Job, dir string) {
 			exit = fmt.Sprint(*j.ExitCode)
 		}
 		log := j.Log
-		if rel, err := filepath.Rel(dir, j.Log); err == nil && filepath.IsLocal(rel) {
+		if rel, ok := projpath.Within(dir, j.Log); ok && rel != "." {
 			log = rel
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.Service, j.State, exit, clock(&j.Submitted),
