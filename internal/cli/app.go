@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -29,7 +30,7 @@ func Main(args []string, s Streams) int {
 	defer stop()
 	quietLibraries(hasDebug(args))
 	err := Run(ctx, args, s)
-	if err != nil && ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil && exitcode.Of(err) != exitcode.Interrupted {
 		err = exitcode.With(exitcode.Interrupted, fmt.Errorf("interrupted: %w", err))
 	}
 	return report(err, s.Err, hasDebug(args))
@@ -53,8 +54,9 @@ func newApp(s Streams) *cli.App {
 		EnableBashCompletion: true,
 		HideVersion:          true,
 		ExitErrHandler:       func(*cli.Context, error) {},
+		Action:               rootAction,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, c.Command.Name))
+			return usageError(err, c.Command.Name)
 		},
 		Commands: commands(),
 	}
@@ -76,9 +78,12 @@ func commands() []*cli.Command {
 
 func withCommonFlags(c *cli.Command) {
 	c.Flags = append(c.Flags, localCopies()...)
+	if strings.TrimSpace(c.ArgsUsage) == "" && c.Action != nil {
+		c.Action = noArgs(c.Action)
+	}
 	if c.OnUsageError == nil {
 		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
-			return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, c.Name))
+			return usageError(err, c.Name)
 		}
 	}
 	for _, sub := range c.Subcommands {
@@ -107,4 +112,13 @@ func quietLibraries(debug bool) {
 	if !debug {
 		logrus.SetLevel(logrus.ErrorLevel)
 	}
+}
+
+// usageError is a flag parsing error (exit 2) with where to read more; -f
+// after a command name gets the way to name the file there.
+func usageError(err error, command string) error {
+	if strings.HasSuffix(err.Error(), "not defined: -f") {
+		return exitcode.Newf(exitcode.Usage, "%v: after a command name write --file FILE (or -f FILE before it: devenv -f FILE %s)", err, command)
+	}
+	return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, command))
 }

@@ -20,7 +20,7 @@ func logsCommand() *cli.Command {
 		Usage:     "show the services' logs",
 		ArgsUsage: "[service...]",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "follow", Aliases: []string{"F"}, Usage: "keep printing new lines"},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "F"}, Usage: "keep printing new lines until Ctrl-C"},
 			&cli.StringFlag{Name: "tail", Value: "all", Usage: "lines from the end to show (a number or all)"},
 			&cli.BoolFlag{Name: "timestamps", Usage: "prefix each line with its time"},
 			&cli.BoolFlag{Name: "diagnose", Usage: "explain well-known failures found in the logs"},
@@ -53,7 +53,16 @@ func runLogs(c *cli.Context) error {
 	if c.Bool("diagnose") {
 		return diagnoseLogs(c, s, names, opts)
 	}
-	return streamLogs(c, s, names, opts)
+	return quietInterrupt(c, streamLogs(c, s, names, opts))
+}
+
+// quietInterrupt makes a Ctrl-C that ends a follow (logs -f, jobs logs -f)
+// exit 130 without a message: stopping is what the user asked for.
+func quietInterrupt(c *cli.Context, err error) error {
+	if c.Context.Err() != nil {
+		return exitcode.With(exitcode.Interrupted, errSilent)
+	}
+	return err
 }
 
 // streamLogs prints each service's logs, prefixed by its name when there
