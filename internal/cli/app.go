@@ -28,12 +28,12 @@ type Streams struct {
 func Main(args []string, s Streams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	quietLibraries(hasDebug(args))
+	quietLibraries(hasFlag(args, "--debug"))
 	err := Run(ctx, args, s)
 	if err != nil && ctx.Err() != nil && exitcode.Of(err) != exitcode.Interrupted {
 		err = exitcode.With(exitcode.Interrupted, fmt.Errorf("interrupted: %w", err))
 	}
-	return report(err, s.Err, hasDebug(args))
+	return report(err, s.Err, hasFlag(args, "--debug"), hasFlag(args, "--json"))
 }
 
 // Run runs devenv and returns its error; it never exits the process.
@@ -91,9 +91,11 @@ func withCommonFlags(c *cli.Command) {
 	}
 }
 
-func hasDebug(args []string) bool {
+// hasFlag reports whether the boolean flag is on the command line before
+// any "--" (what follows that belongs to the command devenv runs).
+func hasFlag(args []string, flag string) bool {
 	for _, a := range args {
-		if a == "--debug" {
+		if a == flag || a == flag+"=true" {
 			return true
 		}
 		if a == "--" {

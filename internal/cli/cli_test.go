@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -190,5 +191,28 @@ func TestCommandLineEdges(t *testing.T) {
 				t.Fatalf("devenv %v: exit %d (want %d)\nstdout: %s\nstderr: %s", tt.args, code, tt.wantCode, out, errOut)
 			}
 		})
+	}
+}
+
+func TestErrorsUnderJSONAreJSONLines(t *testing.T) {
+	project(t, twoGPUServices, true)
+	tests := []struct {
+		args     []string
+		wantExit int
+		wantMsg  string
+	}{
+		{[]string{"--json", "lgos"}, exitcode.Usage, "did you mean `devenv logs`?"},
+		{[]string{"ps", "extra", "--json"}, exitcode.Usage, "takes no arguments"},
+		{[]string{"config", "nosuch", "--json"}, exitcode.Usage, `no service "nosuch"`},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCLI(t, tt.args...)
+		var got jsonError
+		if err := json.Unmarshal([]byte(errOut), &got); err != nil || strings.Count(errOut, "\n") != 1 {
+			t.Fatalf("%v: stderr is not one JSON line (%v): %q", tt.args, err, errOut)
+		}
+		if code != tt.wantExit || got.Level != "error" || got.Exit != tt.wantExit || !strings.Contains(got.Message, tt.wantMsg) || out != "" {
+			t.Errorf("%v: exit %d, stderr %+v, stdout %q", tt.args, code, got, out)
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
@@ -33,19 +32,19 @@ type serviceConfig struct {
 	Locked   bool              `json:"locked"`
 	Resolved profiles.Resolved `json:"resolved"`
 	Base     string            `json:"base,omitempty"`
-	GPUs     spec.GPUs         `json:"gpus"`
+	GPUs     gpusView          `json:"gpus"`
 	GPU      string            `json:"gpu"`
-	Ports    []spec.Port       `json:"ports,omitempty"`
-	Volumes  []spec.Volume     `json:"volumes,omitempty"`
+	Ports    []portView        `json:"ports,omitempty"`
+	Volumes  []volumeView      `json:"volumes,omitempty"`
 	Env      map[string]string `json:"env,omitempty"`
 	Conf     map[string]string `json:"conf,omitempty"`
 	Depends  []string          `json:"depends_on,omitempty"`
 	// From the plan (when devenv.lock is fresh):
-	Image       string             `json:"image,omitempty"`
-	GPURequest  *engine.GPURequest `json:"gpu_request,omitempty"`
-	CPUFallback bool               `json:"cpu_fallback,omitempty"`
-	Reason      string             `json:"reason,omitempty"`
-	Spark       *plan.SparkInfo    `json:"spark,omitempty"`
+	Image       string          `json:"image,omitempty"`
+	GPURequest  *gpuRequestView `json:"gpu_request,omitempty"`
+	CPUFallback bool            `json:"cpu_fallback,omitempty"`
+	Reason      string          `json:"reason,omitempty"`
+	Spark       *plan.SparkInfo `json:"spark,omitempty"`
 }
 
 type projectConfig struct {
@@ -92,7 +91,7 @@ func addPlan(c *cli.Context, cfg *projectConfig, p *spec.Project, lf *lock.File)
 	for i := range cfg.Services {
 		sc := &cfg.Services[i]
 		if ps := pl.Service(sc.Name); ps != nil {
-			sc.Image, sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = ps.Image, ps.Container.GPU, ps.CPUFallback, ps.Reason, ps.Spark
+			sc.Image, sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = ps.Image, gpuRequestOf(ps.Container.GPU), ps.CPUFallback, ps.Reason, ps.Spark
 		}
 	}
 	return nil
@@ -116,8 +115,8 @@ func resolveConfig(p *spec.Project, lf *lock.File, only []string) (*projectConfi
 			errs = multierror.Append(errs, err)
 			continue
 		}
-		sc := serviceConfig{Name: s.Name, Profile: s.Profile, Resolved: res, GPUs: s.GPUs, GPU: s.GPU,
-			Ports: s.Ports, Volumes: s.Volumes, Env: s.Env, Conf: s.Conf, Depends: s.DependsOn}
+		sc := serviceConfig{Name: s.Name, Profile: s.Profile, Resolved: res, GPUs: gpusOf(s.GPUs), GPU: s.GPU,
+			Ports: portsOf(s.Ports), Volumes: volumesOf(s.Volumes), Env: s.Env, Conf: s.Conf, Depends: s.DependsOn}
 		if ls := lockedService(lf, s.Name); ls != nil && cfg.LockNote == "" {
 			sc.Locked = true
 			applyLock(&sc.Resolved, ls)
@@ -182,7 +181,7 @@ func printConfig(w io.Writer, cfg *projectConfig) {
 			fmt.Fprintf(w, "  needs:    driver >= %s, compute capability >= %s\n", r.Requires.MinDriver, r.Requires.MinComputeCapability)
 		}
 		for _, pt := range s.Ports {
-			fmt.Fprintf(w, "  port:     %s:%d -> %d/%s\n", pt.HostIP, pt.Host, pt.Container, pt.Protocol)
+			fmt.Fprintf(w, "  port:     %s:%d -> %d/%s\n", pt.HostIP, pt.HostPort, pt.ContainerPort, pt.Protocol)
 		}
 		if s.Image != "" {
 			fmt.Fprintf(w, "  image:    %s\n", s.Image)

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -66,7 +69,8 @@ func quietInterrupt(c *cli.Context, err error) error {
 }
 
 // streamLogs prints each service's logs, prefixed by its name when there
-// are several, following them in parallel with -f.
+// are several (with --json as one JSON object a line), following them in
+// parallel with -f.
 func streamLogs(c *cli.Context, s *session, names []string, opts engine.LogOptions) error {
 	var (
 		wg   sync.WaitGroup
@@ -74,16 +78,17 @@ func streamLogs(c *cli.Context, s *session, names []string, opts engine.LogOptio
 		errs *multierror.Error
 	)
 	out := &lockedWriter{w: c.App.Writer}
+	asJSON := boolOpt(c, "json")
+	if asJSON {
+		opts.Timestamps = true // each line's time becomes its "time" field
+	}
 	for _, n := range names {
-		prefix := ""
-		if len(names) > 1 {
-			prefix = n + " | "
-		}
-		w := &prefixWriter{prefix: prefix, w: out}
+		stdout, stderr := logWriters(out, n, len(names) > 1, asJSON)
 		run := func(n string) {
-			err := s.eng.Logs(c.Context, plan.ContainerName(s.proj.Name, n), opts, w, w)
-			w.flush()
-			if err != nil && !isNotFoundErr(err) {
+			err := s.eng.Logs(c.Context, plan.ContainerName(s.proj.Name, n), opts, stdout, stderr)
+			stdout.flush()
+			stderr.flush()
+			if err != nil && !isNotFoundErr(err) && c.Context.Err() == nil {
 				mu.Lock()
 				errs = multierror.Append(errs, fmt.Errorf("%s: %w", n, err))
 				mu.Unlock()
@@ -100,6 +105,37 @@ func streamLogs(c *cli.Context, s *session, names []string, opts engine.LogOptio
 	return errs.ErrorOrNil()
 }
 
+// logWriters are the writers for one service's stdout and stderr: lines
+// with a "service | " prefix when several services are shown, or JSON.
+func logWriters(out io.Writer, service string, several, asJSON bool) (*lineWriter, *lineWriter) {
+	if asJSON {
+		return &lineWriter{emit: jsonLogLine(out, service, "stdout")},
+			&lineWriter{emit: jsonLogLine(out, service, "stderr")}
+	}
+	prefix := ""
+	if several {
+		prefix = service + " | "
+	}
+	w := &lineWriter{emit: func(line []byte) { out.Write(append([]byte(prefix), line...)) }}
+	return w, w
+}
+
+// jsonLogLine writes a log line (as the engine sends it with timestamps:
+// "TIME TEXT") as a logLine object.
+func jsonLogLine(out io.Writer, service, stream string) func([]byte) {
+	return func(line []byte) {
+		text := strings.TrimRight(string(line), "\r\n")
+		ll := logLine{Service: service, Stream: stream, Line: text}
+		if t, rest, ok := strings.Cut(text, " "); ok {
+			if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
+				ll.Time, ll.Line = t, rest
+			}
+		}
+		b, _ := json.Marshal(ll)
+		out.Write(append(b, '\n'))
+	}
+}
+
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -111,30 +147,41 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// prefixWriter writes whole lines, each with a prefix.
-type prefixWriter struct {
-	prefix string
-	w      io.Writer
-	buf    bytes.Buffer
+// lineWriter hands whole lines to emit, keeping a partial last line until
+// more comes or flush.
+type lineWriter struct {
+	mu   sync.Mutex
+	emit func(line []byte)
+	buf  bytes.Buffer
 }
 
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	p.buf.Write(b)
+func (l *lineWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(b)
 	for {
-		line, err := p.buf.ReadBytes('\n')
+		line, err := l.buf.ReadBytes('\n')
 		if err != nil {
-			p.buf.Write(line)
+			l.buf.Write(line)
 			return len(b), nil
 		}
-		if _, err := p.w.Write(append([]byte(p.prefix), line...)); err != nil {
-			return 0, err
-		}
+		l.emit(line)
 	}
 }
 
-func (p *prefixWriter) flush() {
-	if p.buf.Len() > 0 {
-		p.w.Write(append([]byte(p.prefix), append(p.buf.Bytes(), '\n')...))
-		p.buf.Reset()
+func (l *lineWriter) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.buf.Len() > 0 {
+		l.emit(append(l.buf.Bytes(), '\n'))
+		l.buf.Reset()
 	}
+}
+
+// logLine is one line of a service's log under --json.
+type logLine struct {
+	Service string `json:"service"`
+	Stream  string `json:"stream"`
+	Time    string `json:"time,omitempty"`
+	Line    string `json:"line"`
 }
