@@ -86,3 +86,7 @@ type jsonError struct {
 	Message string `json:"message"`
 	Exit    int    `json:"exit"`
 }
+
+// errSilent ends a command with an exit code and no message of its own:
+// the output already said why.
+var errSilent = errors.New("")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/mirror"
@@ -18,11 +19,11 @@ import (
 // field (Go would print its CamelCase name) or a tag in another style.
 func TestJSONKeysAreSnakeCase(t *testing.T) {
 	results := map[string]any{
-		"config": projectConfig{}, "logs --diagnose": []diagnosis{}, "diff": diffResult{},
-		"config spark --explain": sparkExplain{}, "gpus": gpusResult{}, "lock": lockResult{},
-		"mirror": mirrorResult{}, "mirror --print": mirror.Profile{}, "top": topSample{},
-		"up": upResult{}, "down": []reconcile.Change{}, "ps": []reconcile.Status{},
-		"verify": verifyReport{}, "doctor": doctor.Report{}, "profiles": profiles.Summary{},
+		"config": app.Config{}, "logs --diagnose": []diagnosis{}, "diff": app.DiffResult{},
+		"config spark --explain": app.SparkExplain{}, "gpus": gpusResult{}, "lock": app.LockResult{},
+		"mirror": app.MirrorResult{}, "mirror --print": mirror.Profile{}, "top": topSample{},
+		"up, down, build": app.Result{}, "ps": []reconcile.Status{}, "init": app.InitResult{},
+		"export": app.ExportResult{}, "verify": app.VerifyReport{}, "doctor": doctor.Report{}, "profiles": profiles.Summary{},
 		"jobs": []jobs.Job{}, "logs": logLine{}, "errors": jsonError{},
 	}
 	for cmd, v := range results {

@@ -38,20 +38,25 @@ func runLogs(c *cli.Context) error {
 			return exitcode.Newf(exitcode.Usage, "--tail %q: give a number of lines or all", t)
 		}
 	}
-	s, err := openSession(c, false, false)
+	p, err := openProject(c)
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	defer p.Close()
 	names := args(c)
-	if err := checkServices(s.proj, names); err != nil {
+	if err := p.CheckServices(names); err != nil {
+		return err
+	}
+	eng, err := p.Engine(c.Context)
+	if err != nil {
 		return err
 	}
 	if len(names) == 0 {
-		for _, sv := range s.proj.Services {
+		for _, sv := range p.Spec.Services {
 			names = append(names, sv.Name)
 		}
 	}
+	s := &services{project: p.Spec.Name, eng: eng}
 	opts := engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}
 	if c.Bool("diagnose") {
 		return diagnoseLogs(c, s, names, opts)
@@ -71,7 +76,7 @@ func quietInterrupt(c *cli.Context, err error) error {
 // streamLogs prints each service's logs, prefixed by its name when there
 // are several (with --json as one JSON object a line), following them in
 // parallel with -f.
-func streamLogs(c *cli.Context, s *session, names []string, opts engine.LogOptions) error {
+func streamLogs(c *cli.Context, s *services, names []string, opts engine.LogOptions) error {
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -85,7 +90,7 @@ func streamLogs(c *cli.Context, s *session, names []string, opts engine.LogOptio
 	for _, n := range names {
 		stdout, stderr := logWriters(out, n, len(names) > 1, asJSON)
 		run := func(n string) {
-			err := s.eng.Logs(c.Context, plan.ContainerName(s.proj.Name, n), opts, stdout, stderr)
+			err := s.eng.Logs(c.Context, plan.ContainerName(s.project, n), opts, stdout, stderr)
 			stdout.flush()
 			stderr.flush()
 			if err != nil && !isNotFoundErr(err) && c.Context.Err() == nil {
@@ -134,6 +139,12 @@ func jsonLogLine(out io.Writer, service, stream string) func([]byte) {
 		b, _ := json.Marshal(ll)
 		out.Write(append(b, '\n'))
 	}
+}
+
+// services reach a project's running containers.
+type services struct {
+	project string
+	eng     engine.Engine
 }
 
 type lockedWriter struct {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,7 +21,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
 		},
 		Action: func(c *cli.Context) error {
-			p, err := loadProject(c)
+			p, err := openProject(c)
 			if err != nil {
 				return err
 			}
@@ -40,7 +40,7 @@ const runUsage = "usage: devenv run [SERVICE] -- COMMAND [ARGS...], e.g. devenv 
 // as docker compose run reads them: a first word naming a service is the
 // service, a "--" right after it (or first) only separates, and every word
 // after that is the command's, a later "--" included.
-func splitRunArgs(p *spec.Project, a []string) (string, []string, error) {
+func splitRunArgs(p *app.Project, a []string) (string, []string, error) {
 	var service string
 	cmd := a
 	switch {
@@ -48,36 +48,14 @@ func splitRunArgs(p *spec.Project, a []string) (string, []string, error) {
 		cmd = a[1:]
 	case len(a) > 1 && a[1] == "--":
 		service, cmd = a[0], a[2:]
-	case len(a) > 0 && p.Service(a[0]) != nil:
+	case len(a) > 0 && p.Spec.Service(a[0]) != nil:
 		service, cmd = a[0], a[1:]
 	}
 	if len(cmd) == 0 {
 		return "", nil, exitcode.Newf(exitcode.Usage, runUsage)
 	}
-	service, err := serviceOrSpark(p, service)
+	service, err := p.SparkService(service)
 	return service, cmd, err
-}
-
-// serviceOrSpark checks a named service, or picks the project's first
-// spark-rapids service when none is named.
-func serviceOrSpark(p *spec.Project, name string) (string, error) {
-	if name != "" {
-		return name, checkServices(p, []string{name})
-	}
-	for _, s := range p.Services {
-		if isSpark(p, s) {
-			return s.Name, nil
-		}
-	}
-	return "", exitcode.Newf(exitcode.Usage, "%s has no spark-rapids service: name the service to use", filepath.Base(p.File))
-}
-
-func isSpark(p *spec.Project, s *spec.Service) bool {
-	prof := s.Profile
-	if c, ok := p.Profiles[prof]; ok && c != nil {
-		prof = c.Extends
-	}
-	return prof == profiles.SparkRapids
 }
 
 // workspacePath maps a file of the project to its path in the containers,
