@@ -134,3 +134,18 @@ func (p *Project) previewUp(ctx context.Context, o UpOptions) (*Result, error) {
 	}
 	return &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: pl.Warnings, DryRun: true}, nil
 }
+
+// OnlyService is the project's one service, for commands that need a
+// service name only when there is a choice (devenv shell). With several it
+// is a usage error that lists them.
+func (p *Project) OnlyService() (string, error) {
+	var all []string
+	for _, s := range p.Spec.Services {
+		all = append(all, s.Name)
+	}
+	all = append(all, p.Spec.ComposeServices...)
+	if len(all) == 1 {
+		return all[0], nil
+	}
+	return "", exitcode.Newf(exitcode.Usage, "this project has %d services %v: name the one to use", len(all), all)
+}

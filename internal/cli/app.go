@@ -73,6 +73,7 @@ func commands() []*cli.Command {
 		runCommand(), submitCommand(), jobsCommand(), verifyCommand(),
 		mirrorCommand(), diffCommand(), exportCommand(),
 	}
+	cmds = append(cmds, serviceCommands()...)
 	return append(cmds, gpuCommands()...)
 }
 
