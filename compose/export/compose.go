@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"gopkg.in/yaml.v3"
 )
 
@@ -272,14 +273,14 @@ func relPath(p, dir string) string {
 	if dir == "" {
 		return esc(p)
 	}
-	r, err := filepath.Rel(dir, p)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	r, ok := projpath.Within(dir, p)
+	if !ok {
 		return esc(p)
 	}
 	if r == "." {
 		return "."
 	}
-	return esc("./" + filepath.ToSlash(r))
+	return esc("./" + r)
 }
 
 func composeHealthOf(h *engine.Healthcheck) *composeHealth {

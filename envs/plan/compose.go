@@ -11,6 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -29,7 +30,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	c := cs.Container
 	c.Name = ContainerName(p.Name, cs.Name)
 	c.Labels = Labels(p.Name, cs.Name)
-	c.Labels[LabelComposeFile] = filepath.Base(cs.File)
+	c.Labels[labels.ComposeFile] = filepath.Base(cs.File)
 	c.Network = p.Name
 	c.Aliases = []string{cs.Name}
 	for i, m := range c.Mounts {
@@ -41,10 +42,6 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	if ls := lf.Service(cs.Name); ls != nil && ls.Base != nil && ls.Base.Ref == cs.Image {
 		ps.Image = opts.Mirrors.Image(ls.Base.Pinned())
 		ps.Pull = ps.Image
-		if ls.Base.Local {
-			// no registry has it: run the locked image ID, never pull
-			ps.Image, ps.Pull = ls.Base.Digest, ""
-		}
 	}
 	if cs.GPU != nil {
 		applyComposeGPU(ps, &c, cs, h, assignment(place, cs.Name))
@@ -61,7 +58,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	c.Image = ps.Image
 	ps.Container = c
 	ps.ConfigHash = hashOf(c, nil, "")
-	ps.Container.Labels[LabelConfigHash] = ps.ConfigHash
+	ps.Container.Labels[labels.ConfigHash] = ps.ConfigHash
 	return ps
 }
 
@@ -77,7 +74,7 @@ func applyComposeGPU(ps *Service, c *engine.ContainerSpec, cs compose.Service, h
 		}
 	}
 	c.GPU = req
-	c.Labels[LabelGPUs] = gpuLabel(req)
+	c.Labels[labels.GPUs] = gpuLabel(req)
 }
 
 func dockerfileOf(b *compose.Build) string {

@@ -16,6 +16,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
+	"github.com/devenv-dev/devenv/internal/projpath"
 )
 
 // SubmitOptions steer Submit.
@@ -75,7 +76,11 @@ func (p *Project) JobCommand(shell string, a []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append([]string{"spark-submit", file}, a[1:]...), nil
+	rest := a[1:]
+	if len(rest) > 0 && rest[0] == "--" { // job.py -- --date x: the -- only separates
+		rest = rest[1:]
+	}
+	return append([]string{"spark-submit", file}, rest...), nil
 }
 
 // WorkspacePath maps a file of the project to its path in the containers,
@@ -89,18 +94,11 @@ func (p *Project) WorkspacePath(file string) (string, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return "", exitcode.Newf(exitcode.Usage, "%s: %v", file, err)
 	}
-	dir := p.Spec.Dir
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	rel, err := filepath.Rel(dir, abs)
-	if err != nil || !filepath.IsLocal(rel) {
+	rel, ok := projpath.Inside(p.Spec.Dir, abs)
+	if !ok {
 		return "", exitcode.Newf(exitcode.Usage, "%s is outside the project %s: the containers only see the project (at %s); copy the file into it", file, p.Spec.Dir, plan.Workspace)
 	}
-	return path.Join(plan.Workspace, filepath.ToSlash(rel)), nil
+	return path.Join(plan.Workspace, rel), nil
 }
 
 // SparkUI is the Spark UI a service publishes (container port 4040), if any.

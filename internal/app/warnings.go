@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 )
 
 // composeWarningsFile, in the state directory, holds the hash of the
@@ -45,7 +46,7 @@ func (p *Project) composeWarningsChanged(ws []string) bool {
 		return false
 	}
 	if os.MkdirAll(p.StateDir(), 0o755) == nil {
-		_ = writeAtomic(path, hash, 0o644) // unrecorded: printed again next time
+		_ = atomicfile.WriteFile(path, hash, 0o644) // unrecorded: printed again next time
 	}
 	return len(ws) > 0
 }

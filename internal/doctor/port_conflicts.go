@@ -8,6 +8,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -80,7 +81,7 @@ func portHolders(ctx context.Context, eng engine.Engine, project string) (others
 		if err != nil {
 			continue // gone since the listing
 		}
-		mine := project != "" && o.Labels[LabelProject] == project
+		mine := project != "" && o.Labels[labels.Project] == project
 		for _, p := range st.Ports {
 			k := portKey(p.HostPort, p.Protocol)
 			switch {
@@ -201,7 +202,7 @@ func PlanPorts(pl *plan.Plan, only []string) []PortWant {
 			continue
 		}
 		where := "devenv.yaml"
-		if f := s.Container.Labels[plan.LabelComposeFile]; f != "" {
+		if f := s.Container.Labels[labels.ComposeFile]; f != "" {
 			where = f
 		}
 		for _, p := range s.Container.Ports {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 func TestPortConflicts(t *testing.T) {
@@ -34,17 +35,17 @@ func TestPortConflicts(t *testing.T) {
 		{"all free", goodEngineE, []PortWant{want("a", 8888)}, busy(), nil},
 		{"another program", goodEngineE, []PortWant{want("a", 8888)}, busy(8888, 8889), []string{"a 8888 - - 8890"}},
 		{"another project's container, named", func() engine.Engine {
-			return withRunning(goodEngine(), "other-web", map[string]string{LabelProject: "other"}, 8888)
+			return withRunning(goodEngine(), "other-web", map[string]string{labels.Project: "other"}, 8888)
 		}, []PortWant{want("a", 8888)}, busy(), []string{"a 8888 other-web - 8889"}},
 		{"an unlabelled container, named", func() engine.Engine {
 			return withRunning(goodEngine(), "someones-db", nil, 5432)
 		}, []PortWant{want("db", 5432)}, busy(), []string{"db 5432 someones-db - 5433"}},
 		{"own running container is not a conflict", func() engine.Engine {
-			return withRunning(goodEngine(), "demo-a", map[string]string{LabelProject: "demo"}, 8888)
+			return withRunning(goodEngine(), "demo-a", map[string]string{labels.Project: "demo"}, 8888)
 		}, []PortWant{want("a", 8888)}, busy(8888), nil},
 		{"two services of the project", goodEngineE, []PortWant{want("a", 8888), want("b", 8888)}, busy(), []string{"b 8888 - a 8889"}},
 		{"suggestions skip wanted and held ports", func() engine.Engine {
-			return withRunning(goodEngine(), "other-web", map[string]string{LabelProject: "other"}, 8889)
+			return withRunning(goodEngine(), "other-web", map[string]string{labels.Project: "other"}, 8889)
 		}, []PortWant{want("a", 8888), want("b", 8890)}, busy(8888), []string{"a 8888 - - 8891"}},
 		{"ephemeral host port is never checked", goodEngineE, []PortWant{want("a", 0)}, busy(0), nil},
 		{"no engine: the probe alone", func() engine.Engine { return nil }, []PortWant{want("a", 8888)}, busy(8888), []string{"a 8888 - - 8889"}},
@@ -76,9 +77,9 @@ func dash(s string) string {
 }
 
 func TestPortPreflightMessage(t *testing.T) {
-	f := withRunning(goodEngine(), "other-web", map[string]string{LabelProject: "other"}, 9000)
+	f := withRunning(goodEngine(), "other-web", map[string]string{labels.Project: "other"}, 9000)
 	pl := &plan.Plan{Project: "demo", Services: []*plan.Service{
-		{Name: "minio", Container: engine.ContainerSpec{Labels: map[string]string{plan.LabelComposeFile: "compose.yaml"},
+		{Name: "minio", Container: engine.ContainerSpec{Labels: map[string]string{labels.ComposeFile: "compose.yaml"},
 			Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 9000, ContainerPort: 9000}}}},
 		{Name: "spark", Container: engine.ContainerSpec{Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 8888, ContainerPort: 8888}}}},
 	}}
