@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"os"
+	"strings"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -14,7 +17,28 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "debug", Usage: "print debugging detail and error chains"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show build output and progress in plain mode"},
 		&cli.BoolFlag{Name: "version", Usage: "print devenv's version"},
+		composeProfileFlag(),
 	}
+}
+
+// composeProfileFlag is docker compose's --profile: compose profiles to
+// enable, before the command name (`devenv --profile debug up`) and after
+// up's; without it COMPOSE_PROFILES applies, as with compose.
+func composeProfileFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "profile", Usage: "enable the compose `PROFILE` (repeatable; default: $COMPOSE_PROFILES)"}
+}
+
+// applyComposeProfiles hands --profile to the compose loader through
+// COMPOSE_PROFILES, which it reads as compose does (the flag wins).
+func applyComposeProfiles(c *cli.Context) error {
+	var ps []string
+	for _, cc := range c.Lineage() {
+		ps = append(ps, cc.StringSlice("profile")...) // nil for init's own --profile
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return os.Setenv("COMPOSE_PROFILES", strings.Join(ps, ","))
 }
 
 // localCopies are the global flags as a command accepts them after its

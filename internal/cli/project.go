@@ -18,6 +18,7 @@ func printer(c *cli.Context) *ui.Printer {
 // options turns the global flags into the application layer's options;
 // the engine, NVML and host facts go through the variables tests replace.
 func options(c *cli.Context) app.Options {
+	_ = applyComposeProfiles(c) // Setenv fails only on a malformed name
 	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), Out: printer(c),
 		Engine: connectEngine, GPUs: openGPUs, LocalHost: localHost}
 }

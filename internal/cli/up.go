@@ -24,6 +24,7 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild images without the build cache"},
 			&cli.BoolFlag{Name: "pull", Usage: "pull base images again"},
 			&cli.BoolFlag{Name: "skip-gpu-check", Usage: "let the engine decide whether it can give GPUs"},
+			composeProfileFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be pulled, built, created, recreated or started, and change nothing (a stale lock is refused as with --frozen)"},
 		},
 		Action: runUp,
