@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/test/standin"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/go-connections/nat"
@@ -35,7 +36,7 @@ func holdPortWithContainer(t *testing.T, port int) string {
 	ctx := context.Background()
 	cport := nat.Port("9000/tcp")
 	resp, err := cli.ContainerCreate(ctx, &container.Config{Image: standin.Debian(t), Cmd: []string{"sleep", "infinity"},
-		Labels: map[string]string{standin.ProjectLabel: name}, ExposedPorts: nat.PortSet{cport: {}}},
+		Labels: map[string]string{labels.Project: name}, ExposedPorts: nat.PortSet{cport: {}}},
 		&container.HostConfig{Init: ptr(true), PortBindings: nat.PortMap{cport: {{HostIP: "127.0.0.1", HostPort: strconv.Itoa(port)}}}},
 		nil, nil, name)
 	if err != nil {

@@ -24,6 +24,9 @@ type LockResult struct {
 	Changed  bool           `json:"changed"`
 	Fresh    bool           `json:"fresh"`
 	Services []lock.Service `json:"services,omitempty"`
+	// Notes are what the new lock says about its pins (a local image
+	// pinned by ID, ...).
+	Notes []string `json:"notes,omitempty"`
 	// UpToDate: devenv.lock already matched devenv.yaml, nothing was resolved.
 	UpToDate bool `json:"-"`
 }
@@ -75,7 +78,7 @@ func (p *Project) Lock(ctx context.Context, o LockOptions) (*LockResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &LockResult{File: p.LockPath(), Changed: changed, Fresh: true, Services: f.Services}, nil
+	return &LockResult{File: p.LockPath(), Changed: changed, Fresh: true, Services: f.Services, Notes: f.Notes}, nil
 }
 
 // FreshLock is the lock up, build and repro run from: with frozen a

@@ -30,6 +30,9 @@ func runLock(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	for _, n := range res.Notes {
+		printer(c).Warn("%s", n)
+	}
 	return printer(c).Result(res, func(w io.Writer) {
 		switch {
 		case res.UpToDate:
