@@ -66,9 +66,16 @@ services:
 	if !strings.Contains(r.Stderr, "restart is ignored") {
 		t.Errorf("first up does not warn about restart:\n%s", r.Stderr)
 	}
+	img, err := standin.Docker(t).ImageInspect(context.Background(), local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(lockText, `"digest": "`+img.ID+`"`) {
+		t.Errorf("devenv.lock does not pin tool by the local image ID %s:\n%s", img.ID, lockText)
+	}
 	tool := inspect(t, name+"-tool")
-	if !tool.State.Running || !strings.HasPrefix(tool.Image, "sha256:") {
-		t.Fatalf("tool: running %v, image %s; want it running from the local image", tool.State.Running, tool.Image)
+	if !tool.State.Running || tool.Config.Image != img.ID {
+		t.Fatalf("tool: running %v, image %q; want it running the locked image ID %s", tool.State.Running, tool.Config.Image, img.ID)
 	}
 	if _, err := standin.Docker(t).ContainerInspect(context.Background(), name+"-extra"); err == nil {
 		t.Error("extra (profile debug) started without --profile")

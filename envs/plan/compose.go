@@ -42,6 +42,10 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	if ls := lf.Service(cs.Name); ls != nil && ls.Base != nil && ls.Base.Ref == cs.Image {
 		ps.Image = opts.Mirrors.Image(ls.Base.Pinned())
 		ps.Pull = ps.Image
+		if ls.Base.Local {
+			// no registry has it: run the locked image ID, never pull
+			ps.Image, ps.Pull = ls.Base.Digest, ""
+		}
 	}
 	if cs.GPU != nil {
 		applyComposeGPU(ps, &c, cs, h, assignment(place, cs.Name))
