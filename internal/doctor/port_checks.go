@@ -2,26 +2,22 @@ package doctor
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
 
-// checkPorts checks, per service, that the host ports it publishes can be
-// bound, leaving out ports this project's own running containers hold; a
-// taken port names the container holding it and a free port to use
-// (PortConflicts, the same check `up` runs before building).
+// checkPorts checks, per service (devenv.yaml's, then the compose files'),
+// that the host ports it publishes can be bound, leaving out ports this
+// project's own running containers hold; a taken port names the container
+// holding it and a free port to use (PortConflicts, the same check `up`
+// runs before building).
 func checkPorts(e *env) []Check {
-	var wants []PortWant
-	for _, s := range e.services {
-		if s.Spec == nil {
-			continue
-		}
-		for _, p := range s.Spec.Ports {
-			wants = append(wants, PortWant{Service: s.Name, Where: "devenv.yaml", HostIP: p.HostIP, HostPort: p.Host, Protocol: p.Protocol})
-		}
-	}
+	names, wants := e.portWants()
 	if len(wants) == 0 {
 		return nil
 	}
@@ -41,39 +37,92 @@ func checkPorts(e *env) []Check {
 	}
 	own := e.ownPorts()
 	var out []Check
-	for _, s := range e.services {
-		if s.Spec == nil || len(s.Spec.Ports) == 0 {
-			continue
-		}
-		c := Check{ID: IDPorts, Title: "ports of " + s.Name, Service: s.Name}
+	for _, name := range names {
+		c := Check{ID: IDPorts, Title: "ports of " + name, Service: name}
 		switch {
 		case bySvc == nil:
 			c.Status, c.Message = Skip, "cannot probe ports here"
 		case probeErr != nil:
 			c.Status, c.Message = Skip, "cannot list the containers holding ports: "+probeErr.Error()
 		default:
-			portCheck(&c, s, own, bySvc[s.Name])
+			portCheck(&c, wantsOf(wants, name), own, bySvc[name])
 		}
 		out = append(out, c)
 	}
 	return out
 }
 
-func portCheck(c *Check, s service, own map[string]string, conflicts []PortConflict) {
+// portWants are the host ports of the services in scope, and the names of
+// the services that publish any, in order.
+func (e *env) portWants() ([]string, []PortWant) {
+	var names []string
+	var wants []PortWant
+	for _, s := range e.services {
+		if s.Spec == nil || len(s.Spec.Ports) == 0 {
+			continue
+		}
+		names = append(names, s.Name)
+		for _, p := range s.Spec.Ports {
+			wants = append(wants, PortWant{Service: s.Name, Where: "devenv.yaml", HostIP: p.HostIP, HostPort: p.Host, Protocol: p.Protocol})
+		}
+	}
+	for _, cs := range e.composeServices() {
+		if len(cs.Container.Ports) == 0 {
+			continue
+		}
+		names = append(names, cs.Name)
+		for _, p := range cs.Container.Ports {
+			wants = append(wants, PortWant{Service: cs.Name, Where: filepath.Base(cs.File), HostIP: p.HostIP, HostPort: p.HostPort, Protocol: p.Protocol})
+		}
+	}
+	return names, wants
+}
+
+// composeServices are the project's compose services in scope; none when
+// the compose files do not load (up reports why).
+func (e *env) composeServices() []compose.Service {
+	p := e.in.Project
+	if p == nil || len(p.Compose) == 0 {
+		return nil
+	}
+	svcs, err := compose.Load(e.ctx, p.Compose, p.Dir, p.Name, nil)
+	if err != nil {
+		return nil
+	}
+	var out []compose.Service
+	for _, s := range svcs {
+		if len(e.in.Services) == 0 || slices.Contains(e.in.Services, s.Name) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func wantsOf(wants []PortWant, service string) []PortWant {
+	var out []PortWant
+	for _, w := range wants {
+		if w.Service == service {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func portCheck(c *Check, wants []PortWant, own map[string]string, conflicts []PortConflict) {
 	if len(conflicts) > 0 {
 		var msgs []string
 		for _, k := range conflicts {
-			msgs = append(msgs, strings.TrimPrefix(k.String(), "service "+s.Name+": "))
+			msgs = append(msgs, strings.TrimPrefix(k.String(), "service "+c.Service+": "))
 		}
 		c.Status = Fail
 		c.Message = strings.Join(msgs, "; ")
-		c.Fix = "stop what holds them or change the host side of `ports:` in devenv.yaml (e.g. \"18888:8888\")"
+		c.Fix = fmt.Sprintf("stop what holds them or change the host side of `ports:` in %s (e.g. \"18888:8888\")", wants[0].Where)
 		return
 	}
 	var mine, free []string
-	for _, p := range s.Spec.Ports {
-		addr := fmt.Sprintf("%s:%d", p.HostIP, p.Host)
-		if o := own[portKey(p.Host, p.Protocol)]; o != "" {
+	for _, p := range wants {
+		addr := fmt.Sprintf("%s:%d", p.HostIP, p.HostPort)
+		if o := own[portKey(p.HostPort, p.Protocol)]; o != "" {
 			mine = append(mine, addr+" ("+o+")")
 		} else {
 			free = append(free, addr)

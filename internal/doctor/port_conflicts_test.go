@@ -2,11 +2,14 @@ package doctor
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
@@ -101,5 +104,28 @@ func TestPortPreflightMessage(t *testing.T) {
 	pl.Services[1].DependsOn = []string{"minio"}
 	if err := PortPreflight(context.Background(), f, pl, []string{"spark"}, func(string, int) bool { return true }); err == nil {
 		t.Error("up spark starts minio, its dependency: minio's port must be checked")
+	}
+}
+
+// TestDoctorChecksComposePorts: doctor checks the compose services' host
+// ports as up does, naming the compose file to change.
+func TestDoctorChecksComposePorts(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("services:\n  minio:\n    image: minio/minio:1\n    ports: [\"9000:9000\", \"9001:9001\"]\n"), 0o644)
+	p := &spec.Project{Version: 1, Name: "demo", Dir: dir, File: filepath.Join(dir, "devenv.yaml"),
+		Compose: []string{filepath.Join(dir, "compose.yaml")}}
+	in := Inputs{Engine: withRunning(goodEngine(), "other-s3", map[string]string{labels.Project: "other"}, 9001), Project: p, Host: goodHost()}
+	var got *Check
+	for _, c := range Run(context.Background(), in).Checks {
+		if c.ID == IDPorts && c.Service == "minio" {
+			c := c
+			got = &c
+		}
+	}
+	if got == nil {
+		t.Fatal("doctor has no port check for the compose service minio")
+	}
+	if got.Status != Fail || !strings.Contains(got.Message, "container other-s3") || !strings.Contains(got.Fix, "compose.yaml") {
+		t.Errorf("minio's port check = %+v; want a failure naming other-s3 and compose.yaml", got)
 	}
 }
