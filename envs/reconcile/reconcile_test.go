@@ -195,3 +195,19 @@ func TestLockSerialises(t *testing.T) {
 		t.Fatal("second lock never got the lock after release")
 	}
 }
+
+// TestFailedStartLeavesNoCreatedContainer: a container up created but could
+// not start (a port taken since the preflight) is removed, and the error
+// is the engine's.
+func TestFailedStartLeavesNoCreatedContainer(t *testing.T) {
+	f := enginetest.New()
+	f.Fail = map[string]error{"Start": errors.New("Bind for 127.0.0.1:5432 failed: port is already allocated")}
+	_, err := newRunner(t, f).Up(context.Background(), testPlan(), UpOptions{Services: []string{"db"}})
+	if err == nil || !strings.Contains(err.Error(), "port is already allocated") {
+		t.Fatalf("want the engine's port error, got %v", err)
+	}
+	left, _ := f.List(context.Background(), engine.Containers, map[string]string{labels.Project: "p"})
+	if len(left) != 0 {
+		t.Errorf("containers left after the failed start: %+v", left)
+	}
+}

@@ -164,7 +164,16 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	if opts.NoStart {
 		return Change{Service: s.Name, Action: action}, nil
 	}
-	return Change{Service: s.Name, Action: action}, r.start(ctx, s, id)
+	if err := r.start(ctx, s, id); err != nil {
+		// a container that never ran is not left behind in "created"
+		// (a port taken since the preflight, a refused GPU): the next up
+		// creates it again
+		if rerr := r.Eng.Remove(ctx, engine.Containers, id, false); rerr != nil && !isNotFound(rerr) {
+			return Change{}, fmt.Errorf("%w (and removing the container that could not start: %v)", err, rerr)
+		}
+		return Change{}, err
+	}
+	return Change{Service: s.Name, Action: action}, nil
 }
 
 func (r *Runner) start(ctx context.Context, s *plan.Service, id string) error {
