@@ -50,18 +50,19 @@ type Options struct {
 
 // Plan is the desired state of a project.
 type Plan struct {
-	Project   string         `json:"project"`
-	Network   string         `json:"network"`
-	Volumes   []string       `json:"volumes,omitempty"`
-	Services  []*Service     `json:"services"` // dependencies first
-	Placement *gpu.Placement `json:"placement,omitempty"`
-	Warnings  []string       `json:"warnings,omitempty"`
+	Project   string          `json:"project"`
+	Network   string          `json:"network"`
+	Volumes   []string        `json:"volumes,omitempty"`
+	Services  []*Service      `json:"services"` // dependencies first
+	Placement *gpu.Placement  `json:"placement,omitempty"`
+	Warnings  []string        `json:"warnings,omitempty"`
+	Lock      *lock.File      `json:"-"`
+	Project0  *spec.Project   `json:"-"`
+	Mirrors   sources.Mirrors `json:"-"`
+
 	// ComposeWarnings are the Warnings about compose keys devenv does not
 	// apply: they only change when the compose files do.
-	ComposeWarnings []string        `json:"-"`
-	Lock            *lock.File      `json:"-"`
-	Project0        *spec.Project   `json:"-"`
-	Mirrors         sources.Mirrors `json:"-"`
+	ComposeWarnings []string `json:"-"`
 }
 
 // Service is one container to run.
