@@ -99,8 +99,8 @@ func portHolders(ctx context.Context, eng engine.Engine, project string) (others
 // overlaps reports whether two bind addresses can clash: the same address,
 // or either one every interface.
 func overlaps(a, b string) bool {
-	any := func(ip string) bool { return ip == "" || ip == "0.0.0.0" || ip == "::" }
-	return a == b || any(a) || any(b)
+	wildcard := func(ip string) bool { return ip == "" || ip == "0.0.0.0" || ip == "::" }
+	return a == b || wildcard(a) || wildcard(b)
 }
 
 // PortConflicts finds every wanted port that a running container outside the
@@ -119,7 +119,8 @@ func PortConflicts(ctx context.Context, eng engine.Engine, project string, wants
 		taken[k] = true
 	}
 	var out []PortConflict
-	claimed := map[string]string{}
+	claimed := map[string][]holder{} // the wants seen so far, as holders
+	claim := func(k string, w PortWant) { claimed[k] = append(claimed[k], holder{name: w.Service, ip: w.HostIP}) }
 	for _, w := range wants {
 		if w.HostPort == 0 {
 			continue
@@ -127,16 +128,16 @@ func PortConflicts(ctx context.Context, eng engine.Engine, project string, wants
 		k := portKey(w.HostPort, w.Protocol)
 		c := PortConflict{PortWant: w}
 		switch {
-		case claimed[k] != "":
-			c.Twin = claimed[k]
+		case holderOf(claimed[k], w.HostIP) != "":
+			c.Twin = holderOf(claimed[k], w.HostIP)
 		case holderOf(holders[k], w.HostIP) != "":
 			c.Holder = holderOf(holders[k], w.HostIP)
 		case own[k]:
-			claimed[k] = w.Service // the project's own container holds it: up replaces or keeps it
+			claim(k, w) // the project's own container holds it: up replaces or keeps it
 			continue
 		case free != nil && (w.Protocol == "" || w.Protocol == "tcp") && !free(bindIP(w.HostIP), w.HostPort):
 		default:
-			claimed[k] = w.Service
+			claim(k, w)
 			continue
 		}
 		c.Suggest = suggest(w, holders, taken, free)

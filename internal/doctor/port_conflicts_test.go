@@ -47,6 +47,7 @@ func TestPortConflicts(t *testing.T) {
 			return withRunning(goodEngine(), "demo-a", map[string]string{labels.Project: "demo"}, 8888)
 		}, []PortWant{want("a", 8888)}, busy(8888), nil},
 		{"two services of the project", goodEngineE, []PortWant{want("a", 8888), want("b", 8888)}, busy(), []string{"b 8888 - a 8889"}},
+		{"same port on two addresses", goodEngineE, []PortWant{want("a", 8888), {Service: "b", Where: "devenv.yaml", HostIP: "127.0.0.2", HostPort: 8888}}, busy(), nil},
 		{"suggestions skip wanted and held ports", func() engine.Engine {
 			return withRunning(goodEngine(), "other-web", map[string]string{labels.Project: "other"}, 8889)
 		}, []PortWant{want("a", 8888), want("b", 8890)}, busy(8888), []string{"a 8888 - - 8891"}},
