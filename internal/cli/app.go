@@ -28,12 +28,12 @@ type Streams struct {
 func Main(args []string, s Streams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	quietLibraries(hasFlag(args, "--debug"))
+	quietLibraries(argsHaveFlag(args, "--debug"))
 	err := Run(ctx, args, s)
 	if err != nil && ctx.Err() != nil && exitcode.Of(err) != exitcode.Interrupted {
 		err = exitcode.With(exitcode.Interrupted, fmt.Errorf("interrupted: %w", err))
 	}
-	return report(err, s.Err, hasFlag(args, "--debug"), hasFlag(args, "--json"))
+	return report(err, s.Err, argsHaveFlag(args, "--debug"), argsHaveFlag(args, "--json"))
 }
 
 // Run runs devenv and returns its error; it never exits the process.
@@ -92,9 +92,9 @@ func withCommonFlags(c *cli.Command) {
 	}
 }
 
-// hasFlag reports whether the boolean flag is on the command line before
+// argsHaveFlag reports whether the boolean flag is on the command line before
 // any "--" (what follows that belongs to the command devenv runs).
-func hasFlag(args []string, flag string) bool {
+func argsHaveFlag(args []string, flag string) bool {
 	for _, a := range args {
 		if a == flag || a == flag+"=true" {
 			return true

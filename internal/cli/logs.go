@@ -3,17 +3,15 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/hashicorp/go-multierror"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,25 +41,19 @@ func runLogs(c *cli.Context) error {
 		return err
 	}
 	defer p.Close()
-	names := args(c)
-	if err := p.CheckServices(names); err != nil {
-		return err
+	o := app.LogsOptions{Services: args(c), LogOptions: engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}}
+	if !c.Bool("diagnose") {
+		if boolOpt(c, "json") {
+			o.Timestamps = true // each line's time becomes its "time" field
+			o.Sink = jsonLogSink(&lockedWriter{w: c.App.Writer})
+		}
+		return quietInterrupt(c, p.Logs(c.Context, o, c.App.Writer))
 	}
-	eng, err := p.Engine(c.Context)
+	d, err := p.Diagnose(c.Context, o)
 	if err != nil {
 		return err
 	}
-	if len(names) == 0 {
-		for _, sv := range p.Spec.Services {
-			names = append(names, sv.Name)
-		}
-	}
-	s := &services{project: p.Spec.Name, eng: eng}
-	opts := engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}
-	if c.Bool("diagnose") {
-		return diagnoseLogs(c, s, names, opts)
-	}
-	return quietInterrupt(c, streamLogs(c, s, names, opts))
+	return printer(c).Result(d, func(w io.Writer) { printDiagnoses(w, d) })
 }
 
 // quietInterrupt makes a Ctrl-C that ends a follow (logs -f, jobs logs -f)
@@ -73,56 +65,13 @@ func quietInterrupt(c *cli.Context, err error) error {
 	return err
 }
 
-// streamLogs prints each service's logs, prefixed by its name when there
-// are several (with --json as one JSON object a line), following them in
-// parallel with -f.
-func streamLogs(c *cli.Context, s *services, names []string, opts engine.LogOptions) error {
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		errs *multierror.Error
-	)
-	out := &lockedWriter{w: c.App.Writer}
-	asJSON := boolOpt(c, "json")
-	if asJSON {
-		opts.Timestamps = true // each line's time becomes its "time" field
+// jsonLogSink writes each log line as a logLine object, one a line.
+func jsonLogSink(out io.Writer) func(service string) (io.Writer, io.Writer, func()) {
+	return func(service string) (io.Writer, io.Writer, func()) {
+		stdout := &lineWriter{emit: jsonLogLine(out, service, "stdout")}
+		stderr := &lineWriter{emit: jsonLogLine(out, service, "stderr")}
+		return stdout, stderr, func() { stdout.flush(); stderr.flush() }
 	}
-	for _, n := range names {
-		stdout, stderr := logWriters(out, n, len(names) > 1, asJSON)
-		run := func(n string) {
-			err := s.eng.Logs(c.Context, plan.ContainerName(s.project, n), opts, stdout, stderr)
-			stdout.flush()
-			stderr.flush()
-			if err != nil && !isNotFoundErr(err) && c.Context.Err() == nil {
-				mu.Lock()
-				errs = multierror.Append(errs, fmt.Errorf("%s: %w", n, err))
-				mu.Unlock()
-			}
-		}
-		if !opts.Follow {
-			run(n)
-			continue
-		}
-		wg.Add(1)
-		go func(n string) { defer wg.Done(); run(n) }(n)
-	}
-	wg.Wait()
-	return errs.ErrorOrNil()
-}
-
-// logWriters are the writers for one service's stdout and stderr: lines
-// with a "service | " prefix when several services are shown, or JSON.
-func logWriters(out io.Writer, service string, several, asJSON bool) (*lineWriter, *lineWriter) {
-	if asJSON {
-		return &lineWriter{emit: jsonLogLine(out, service, "stdout")},
-			&lineWriter{emit: jsonLogLine(out, service, "stderr")}
-	}
-	prefix := ""
-	if several {
-		prefix = service + " | "
-	}
-	w := &lineWriter{emit: func(line []byte) { out.Write(append([]byte(prefix), line...)) }}
-	return w, w
 }
 
 // jsonLogLine writes a log line (as the engine sends it with timestamps:
@@ -141,10 +90,12 @@ func jsonLogLine(out io.Writer, service, stream string) func([]byte) {
 	}
 }
 
-// services reach a project's running containers.
-type services struct {
-	project string
-	eng     engine.Engine
+// logLine is one line of a service's log under --json.
+type logLine struct {
+	Service string `json:"service"`
+	Stream  string `json:"stream"`
+	Time    string `json:"time,omitempty"`
+	Line    string `json:"line"`
 }
 
 type lockedWriter struct {
@@ -187,12 +138,4 @@ func (l *lineWriter) flush() {
 		l.emit(append(l.buf.Bytes(), '\n'))
 		l.buf.Reset()
 	}
-}
-
-// logLine is one line of a service's log under --json.
-type logLine struct {
-	Service string `json:"service"`
-	Stream  string `json:"stream"`
-	Time    string `json:"time,omitempty"`
-	Line    string `json:"line"`
 }
