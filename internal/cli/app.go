@@ -39,6 +39,9 @@ func Main(args []string, s Streams) int {
 // Run runs devenv and returns its error; it never exits the process.
 func Run(ctx context.Context, args []string, s Streams) error {
 	app := newApp(s)
+	if len(args) > 0 && args[len(args)-1] == completeFlag {
+		return app.RunContext(ctx, args) // shell completion: the words as typed
+	}
 	return app.RunContext(ctx, reorder(app, args))
 }
 
@@ -74,6 +77,7 @@ func commands() []*cli.Command {
 		mirrorCommand(), diffCommand(), exportCommand(),
 	}
 	cmds = append(cmds, serviceCommands()...)
+	cmds = append(cmds, completionCommand())
 	return append(cmds, gpuCommands()...)
 }
 
@@ -81,6 +85,9 @@ func withCommonFlags(c *cli.Command) {
 	c.Flags = append(c.Flags, localCopies()...)
 	if strings.TrimSpace(c.ArgsUsage) == "" && c.Action != nil {
 		c.Action = noArgs(c.Action)
+	}
+	if c.BashComplete == nil && wantsServices(c) {
+		c.BashComplete = completeServices(c)
 	}
 	if c.OnUsageError == nil {
 		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
