@@ -1,7 +1,6 @@
 package cli
 
 import (
-
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/urfave/cli/v2"
