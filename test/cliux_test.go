@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -232,5 +233,32 @@ func followUntilInterrupted(t *testing.T, w *world, dir string) {
 	err = cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != 130 || stderr.String() != "" {
 		t.Fatalf("logs -f after Ctrl-C: exit %d (%v), stderr %q", code, err, stderr.String())
+	}
+}
+
+// TestPlainProgressAndBuildDryRun: off a terminal, a build prints one line
+// per Dockerfile step (not its output), and up --dry-run says the image
+// would be built without building it.
+func TestPlainProgressAndBuildDryRun(t *testing.T) {
+	w := newWorld(t)
+	stamp := time.Now().UnixNano() // a fresh image: nothing cached under its tag
+	dir, name := w.project(t, "services:\n  app:\n    profile: image\n    build: docker/Dockerfile\n    command: [sleep, infinity]\n",
+		map[string]string{"docker/Dockerfile": "FROM " + standin.DebianRef + "\nRUN echo built-" + strconv.FormatInt(stamp, 10) + " > /built\n"})
+	w.must(t, dir, "lock")
+	r := w.must(t, dir, "up", "--dry-run")
+	if said := strings.Join(strings.Fields(r.Stdout), " "); !strings.Contains(said, "app would be built devenv/"+name+"-app:") {
+		t.Fatalf("up --dry-run:\n%s", r.Stdout)
+	}
+	if got := engineState(t, name); got != "" {
+		t.Fatalf("up --dry-run changed the engine: %s", got)
+	}
+	r = w.must(t, dir, "up")
+	for _, want := range []string{"\nbuild app: Step 1/5 : FROM " + standin.DebianRef + "\n", "\nbuild app: Step 2/5 : RUN echo built-"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("up's stderr lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	if strings.Contains(r.Stderr, "--->") {
+		t.Errorf("plain progress printed build output:\n%s", r.Stderr)
 	}
 }
