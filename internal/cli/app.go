@@ -39,6 +39,9 @@ func Main(args []string, s Streams) int {
 // Run runs devenv and returns its error; it never exits the process.
 func Run(ctx context.Context, args []string, s Streams) error {
 	app := newApp(s)
+	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && findCommand(app.Commands, args[2]) == nil {
+		return unknownCommand(app.Commands, "", args[2])
+	}
 	if len(args) > 0 && args[len(args)-1] == completeFlag {
 		return app.RunContext(ctx, args) // shell completion: the words as typed
 	}
@@ -85,6 +88,9 @@ func withCommonFlags(c *cli.Command) {
 	c.Flags = append(c.Flags, localCopies()...)
 	if strings.TrimSpace(c.ArgsUsage) == "" && c.Action != nil {
 		c.Action = noArgs(c.Action)
+	}
+	if len(c.Subcommands) > 0 && c.Action == nil {
+		c.Action = subcommandAction(c)
 	}
 	if c.BashComplete == nil && wantsServices(c) {
 		c.BashComplete = completeServices(c)

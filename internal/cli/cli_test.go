@@ -175,6 +175,8 @@ func TestCommandLineEdges(t *testing.T) {
 	}{
 		{"a typo gets the nearest command", []string{"lgos"}, exitcode.Usage, "", "did you mean `devenv logs`?"},
 		{"an unknown word is a usage error", []string{"frobnicate"}, exitcode.Usage, "", `"frobnicate" is not a devenv command`},
+		{"help on an unknown command", []string{"help", "lgos"}, exitcode.Usage, "", "did you mean `devenv logs`?"},
+		{"an unknown subcommand", []string{"export", "compse"}, exitcode.Usage, "", "did you mean `devenv export compose`?"},
 		{"--version", []string{"--version"}, 0, "devenv " + Version(), ""},
 		{"--version --json", []string{"--version", "--json"}, 0, `"version": "` + Version() + `"`, ""},
 		{"extra arguments to ps", []string{"ps", "spark"}, exitcode.Usage, "", `devenv ps takes no arguments, got "spark"`},
