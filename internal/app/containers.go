@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -35,40 +34,33 @@ func (p *Project) Exec(ctx context.Context, service string, o engine.ExecOptions
 type LogsOptions struct {
 	Services []string // empty: every devenv.yaml service
 	engine.LogOptions
-	// Sink gives the writers a service's stdout and stderr go to, and a
-	// flush for a partial last line (logs --json); nil: lines on Logs' w,
-	// prefixed "service | " when there are several.
-	Sink func(service string) (stdout, stderr io.Writer, flush func())
+	// Line receives each whole line of a service's stdout or stderr (a
+	// last line without a newline gets one when its stream ends), one call
+	// at a time. Logs needs it; Diagnose reads the logs itself.
+	Line func(service, stream string, line []byte)
 }
 
-// Logs writes each service's logs to w, prefixed by its name when there are
-// several, following them in parallel with Follow. A service without a
-// container has no logs, not an error.
-func (p *Project) Logs(ctx context.Context, o LogsOptions, w io.Writer) error {
+// Logs hands each service's log lines to o.Line, following them in
+// parallel with Follow. A service without a container has no logs, not an
+// error; neither is the stream ending because ctx was cancelled.
+func (p *Project) Logs(ctx context.Context, o LogsOptions) error {
 	names, eng, err := p.logTargets(ctx, o.Services)
 	if err != nil {
 		return err
 	}
 	var (
 		wg   sync.WaitGroup
-		mu   sync.Mutex
+		mu   sync.Mutex // one Line call at a time, and errs
 		errs *multierror.Error
 	)
-	out := &lockedWriter{w: w}
-	sink := o.Sink
-	if sink == nil {
-		sink = func(n string) (io.Writer, io.Writer, func()) {
-			pw := &prefixWriter{w: out}
-			if len(names) > 1 {
-				pw.prefix = n + " | "
-			}
-			return pw, pw, pw.flush
-		}
+	emit := func(service, stream string) *lineWriter {
+		return &lineWriter{emit: func(line []byte) { mu.Lock(); o.Line(service, stream, line); mu.Unlock() }}
 	}
 	run := func(n string) {
-		stdout, stderr, flush := sink(n)
+		stdout, stderr := emit(n, "stdout"), emit(n, "stderr")
 		err := eng.Logs(ctx, plan.ContainerName(p.Spec.Name, n), o.LogOptions, stdout, stderr)
-		flush()
+		stdout.flush()
+		stderr.flush()
 		if err != nil && !errors.Is(err, engine.ErrNotFound) && ctx.Err() == nil {
 			mu.Lock()
 			errs = multierror.Append(errs, fmt.Errorf("%s: %w", n, err))
@@ -132,41 +124,33 @@ func (p *Project) logTargets(ctx context.Context, names []string) ([]string, eng
 	return names, eng, nil
 }
 
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// lineWriter hands whole lines to emit, keeping a partial last line until
+// more comes or flush.
+type lineWriter struct {
+	mu   sync.Mutex
+	emit func(line []byte)
+	buf  bytes.Buffer
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+func (l *lineWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// prefixWriter writes whole lines, each with a prefix.
-type prefixWriter struct {
-	prefix string
-	w      io.Writer
-	buf    bytes.Buffer
-}
-
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	p.buf.Write(b)
+	l.buf.Write(b)
 	for {
-		line, err := p.buf.ReadBytes('\n')
+		line, err := l.buf.ReadBytes('\n')
 		if err != nil {
-			p.buf.Write(line)
+			l.buf.Write(line)
 			return len(b), nil
 		}
-		if _, err := p.w.Write(append([]byte(p.prefix), line...)); err != nil {
-			return 0, err
-		}
+		l.emit(line)
 	}
 }
 
-func (p *prefixWriter) flush() {
-	if p.buf.Len() > 0 {
-		p.w.Write(append([]byte(p.prefix), append(p.buf.Bytes(), '\n')...))
-		p.buf.Reset()
+func (l *lineWriter) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.buf.Len() > 0 {
+		l.emit(append(l.buf.Bytes(), '\n'))
+		l.buf.Reset()
 	}
 }

@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
@@ -42,18 +41,19 @@ func runLogs(c *cli.Context) error {
 	}
 	defer p.Close()
 	o := app.LogsOptions{Services: args(c), LogOptions: engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}}
-	if !c.Bool("diagnose") {
-		if boolOpt(c, "json") {
-			o.Timestamps = true // each line's time becomes its "time" field
-			o.Sink = jsonLogSink(&lockedWriter{w: c.App.Writer})
+	if c.Bool("diagnose") {
+		d, err := p.Diagnose(c.Context, o)
+		if err != nil {
+			return err
 		}
-		return quietInterrupt(c, p.Logs(c.Context, o, c.App.Writer))
+		return printer(c).Result(d, func(w io.Writer) { printDiagnoses(w, d) })
 	}
-	d, err := p.Diagnose(c.Context, o)
-	if err != nil {
-		return err
+	asJSON := boolOpt(c, "json")
+	if asJSON {
+		o.Timestamps = true // each line's time becomes its "time" field
 	}
-	return printer(c).Result(d, func(w io.Writer) { printDiagnoses(w, d) })
+	o.Line = logLines(c.App.Writer, len(o.Services) != 1 && len(p.Spec.Services) > 1, asJSON)
+	return quietInterrupt(c, p.Logs(c.Context, o))
 }
 
 // quietInterrupt makes a Ctrl-C that ends a follow (logs -f, jobs logs -f)
@@ -65,28 +65,27 @@ func quietInterrupt(c *cli.Context, err error) error {
 	return err
 }
 
-// jsonLogSink writes each log line as a logLine object, one a line.
-func jsonLogSink(out io.Writer) func(service string) (io.Writer, io.Writer, func()) {
-	return func(service string) (io.Writer, io.Writer, func()) {
-		stdout := &lineWriter{emit: jsonLogLine(out, service, "stdout")}
-		stderr := &lineWriter{emit: jsonLogLine(out, service, "stderr")}
-		return stdout, stderr, func() { stdout.flush(); stderr.flush() }
-	}
-}
-
-// jsonLogLine writes a log line (as the engine sends it with timestamps:
-// "TIME TEXT") as a logLine object.
-func jsonLogLine(out io.Writer, service, stream string) func([]byte) {
-	return func(line []byte) {
-		text := strings.TrimRight(string(line), "\r\n")
-		ll := logLine{Service: service, Stream: stream, Line: text}
-		if t, rest, ok := strings.Cut(text, " "); ok {
-			if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
-				ll.Time, ll.Line = t, rest
+// logLines writes each log line with a "service | " prefix when several
+// services are shown, or with --json as one logLine object a line.
+func logLines(out io.Writer, several, asJSON bool) func(service, stream string, line []byte) {
+	if asJSON {
+		return func(service, stream string, line []byte) {
+			text := strings.TrimRight(string(line), "\r\n")
+			ll := logLine{Service: service, Stream: stream, Line: text}
+			if t, rest, ok := strings.Cut(text, " "); ok {
+				if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
+					ll.Time, ll.Line = t, rest
+				}
 			}
+			b, _ := json.Marshal(ll)
+			out.Write(append(b, '\n'))
 		}
-		b, _ := json.Marshal(ll)
-		out.Write(append(b, '\n'))
+	}
+	return func(service, _ string, line []byte) {
+		if several {
+			fmt.Fprint(out, service+" | ")
+		}
+		out.Write(line)
 	}
 }
 
@@ -96,46 +95,4 @@ type logLine struct {
 	Stream  string `json:"stream"`
 	Time    string `json:"time,omitempty"`
 	Line    string `json:"line"`
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// lineWriter hands whole lines to emit, keeping a partial last line until
-// more comes or flush.
-type lineWriter struct {
-	mu   sync.Mutex
-	emit func(line []byte)
-	buf  bytes.Buffer
-}
-
-func (l *lineWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.buf.Write(b)
-	for {
-		line, err := l.buf.ReadBytes('\n')
-		if err != nil {
-			l.buf.Write(line)
-			return len(b), nil
-		}
-		l.emit(line)
-	}
-}
-
-func (l *lineWriter) flush() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.buf.Len() > 0 {
-		l.emit(append(l.buf.Bytes(), '\n'))
-		l.buf.Reset()
-	}
 }

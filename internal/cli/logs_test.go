@@ -5,31 +5,29 @@ import (
 	"testing"
 )
 
-func TestJSONLogLines(t *testing.T) {
+func TestLogLines(t *testing.T) {
 	tests := []struct {
-		name   string
-		stdout []string // writes, split anywhere
-		stderr []string
-		want   string
+		name          string
+		several, json bool
+		lines         [][2]string // stream, line (whole, as app.Logs hands them)
+		want          string
 	}{
-		{"the engine's timestamps become time",
-			[]string{"2026-11-30T16:00:00.123456789Z hello\n"}, []string{"2026-11-30T16:00:01Z oops\r\n"},
+		{"one service, plain", false, false, [][2]string{{"stdout", "a\n"}, {"stderr", "err\n"}}, "a\nerr\n"},
+		{"several services get a prefix", true, false, [][2]string{{"stdout", "a\n"}, {"stderr", "partial\n"}}, "svc | a\nsvc | partial\n"},
+		{"json with the engine's timestamps", false, true,
+			[][2]string{{"stdout", "2026-11-30T16:00:00.123456789Z hello\n"}, {"stderr", "2026-11-30T16:00:01Z oops\r\n"}},
 			`{"service":"svc","stream":"stdout","time":"2026-11-30T16:00:00.123456789Z","line":"hello"}` + "\n" +
 				`{"service":"svc","stream":"stderr","time":"2026-11-30T16:00:01Z","line":"oops"}` + "\n"},
-		{"a line without a timestamp is kept whole", []string{"no time here"}, nil,
+		{"json without a timestamp keeps the whole line", true, true, [][2]string{{"stdout", "no time here\n"}},
 			`{"service":"svc","stream":"stdout","line":"no time here"}` + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			stdout, stderr, flush := jsonLogSink(&out)("svc")
-			for _, s := range tt.stdout {
-				stdout.Write([]byte(s))
+			emit := logLines(&out, tt.several, tt.json)
+			for _, l := range tt.lines {
+				emit("svc", l[0], []byte(l[1]))
 			}
-			for _, s := range tt.stderr {
-				stderr.Write([]byte(s))
-			}
-			flush()
 			if out.String() != tt.want {
 				t.Fatalf("got\n%s\nwant\n%s", out.String(), tt.want)
 			}

@@ -145,7 +145,7 @@ func walkCommand(cmds []*cli.Command, words []string) error {
 	var cur *cli.Command
 	for _, w := range words {
 		if strings.HasPrefix(w, "--") {
-			if cur == nil || !hasFlag(cur, strings.TrimPrefix(w, "--")) {
+			if cur == nil || !commandHasFlag(cur, strings.TrimPrefix(w, "--")) {
 				return errors.New("no flag " + w)
 			}
 			continue
@@ -164,7 +164,7 @@ func walkCommand(cmds []*cli.Command, words []string) error {
 	return nil
 }
 
-func hasFlag(c *cli.Command, name string) bool {
+func commandHasFlag(c *cli.Command, name string) bool {
 	for _, f := range c.Flags {
 		for _, n := range f.Names() {
 			if n == name {
