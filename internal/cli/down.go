@@ -49,7 +49,7 @@ func printChanges(w io.Writer, r *app.Result) {
 		fmt.Fprintf(w, "dry run: %s would change as follows (nothing was changed)\n", r.Project)
 	}
 	if len(r.Changes) == 0 {
-		fmt.Fprintln(w, "  nothing to do")
+		fmt.Fprintf(w, "%s: nothing to do\n", r.Project)
 	}
 	for _, ch := range r.Changes {
 		who := ch.Service
