@@ -15,6 +15,7 @@ func downCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "volumes", Usage: "also remove the project's named volumes"},
 			&cli.BoolFlag{Name: "rmi", Usage: "also remove the images devenv built for the project"},
+			lockTimeoutFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			p, err := openProject(c)
@@ -22,7 +23,7 @@ func downCommand() *cli.Command {
 				return err
 			}
 			defer p.Close()
-			res, err := p.Down(c.Context, app.DownOptions{Volumes: c.Bool("volumes"), Images: c.Bool("rmi")})
+			res, err := p.Down(c.Context, app.DownOptions{Volumes: c.Bool("volumes"), Images: c.Bool("rmi"), LockTimeout: c.Duration("wait-timeout")})
 			if err != nil {
 				return err
 			}
