@@ -167,4 +167,3 @@ func TestWaitReportsAnExitedServiceWithItsLogs(t *testing.T) {
 		t.Fatalf("want the db's exit with its logs, got %v", err)
 	}
 }
-
