@@ -182,6 +182,7 @@ func TestCommandLineEdges(t *testing.T) {
 		{"extra arguments to ps", []string{"ps", "spark"}, exitcode.Usage, "", `devenv ps takes no arguments, got "spark"`},
 		{"extra arguments to a subcommand", []string{"jobs", "oops"}, exitcode.Usage, "", "devenv jobs takes no arguments"},
 		{"extra arguments to profiles", []string{"profiles", "x", "y"}, exitcode.Usage, "", `got "x y"`},
+		{"too many arguments to diff", []string{"diff", "a.json", "b.json"}, exitcode.Usage, "", "takes at most 1 argument(s)"},
 		{"-f after a command name", []string{"config", "-f", "devenv.yaml"}, exitcode.Usage, "", "write --file FILE"},
 		{"--file after a command name", []string{"config", "--file", "devenv.yaml", "--json"}, 0, `"name": "demo"`, ""},
 		{"-f before the command name", []string{"-f", "devenv.yaml", "config", "--json"}, 0, `"name": "demo"`, ""},

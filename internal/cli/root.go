@@ -60,3 +60,14 @@ func noArgs(action cli.ActionFunc) cli.ActionFunc {
 		return action(c)
 	}
 }
+
+// atMostArgs makes a command refuse more than n arguments (exit 2).
+func atMostArgs(n int, action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if c.NArg() > n {
+			return exitcode.Newf(exitcode.Usage, "devenv %s takes at most %d argument(s), got %q (see `devenv %s --help`)",
+				c.Command.FullName(), n, strings.Join(c.Args().Slice(), " "), c.Command.FullName())
+		}
+		return action(c)
+	}
+}
