@@ -105,16 +105,30 @@ func withCommonFlags(c *cli.Command) {
 	}
 }
 
-// argsHaveFlag reports whether the boolean flag is on the command line before
-// any "--" (what follows that belongs to the command devenv runs).
+// argsHaveFlag reports whether devenv itself was given the boolean flag
+// (e.g. "--json"): before the command's own words, so `devenv exec svc
+// tool --json` is not JSON mode. args start with the program name.
 func argsHaveFlag(args []string, flag string) bool {
-	for _, a := range args {
-		if a == flag || a == flag+"=true" {
-			return true
-		}
-		if a == "--" {
+	app := newApp(Streams{Out: io.Discard, Err: io.Discard})
+	words := reorder(app, args)
+	flags, cmds := app.Flags, app.Commands
+	for i := 1; i < len(words); {
+		w := words[i]
+		switch {
+		case w == "--":
 			return false
+		case w == flag || w == flag+"=true":
+			return true
+		case strings.HasPrefix(w, "-") && w != "-":
+			i += flagWidth(flags, w, words[i:])
+			continue
 		}
+		cmd := findCommand(cmds, w)
+		if cmd == nil {
+			return false // the command's arguments: flags came before them
+		}
+		flags, cmds = cmd.Flags, cmd.Subcommands
+		i++
 	}
 	return false
 }

@@ -197,6 +197,27 @@ func TestCommandLineEdges(t *testing.T) {
 	}
 }
 
+func TestJSONModeIsDevenvsFlagOnly(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{"devenv --json ps", true},
+		{"devenv ps --json", true},
+		{"devenv logs spark --json", true},
+		{"devenv exec -u root spark --json", false},
+		{"devenv exec --json spark ls", true},
+		{"devenv submit job.py --json", false},
+		{"devenv run -- tool --json", false},
+		{"devenv config --project-dir --json", false},
+	}
+	for _, tt := range tests {
+		if got := argsHaveFlag(strings.Fields(tt.args), "--json"); got != tt.want {
+			t.Errorf("%s: JSON mode %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
 func TestErrorsUnderJSONAreJSONLines(t *testing.T) {
 	project(t, twoGPUServices, true)
 	tests := []struct {
