@@ -348,12 +348,3 @@ func gpuCount(g *engine.GPURequest) int {
 	}
 	return 1
 }
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

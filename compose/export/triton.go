@@ -1,6 +1,9 @@
 package export
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/devenv-dev/devenv/envs/plan"
 )
 
@@ -89,7 +92,7 @@ func tritonManifests(pl *plan.Plan, s *plan.Service) []any {
 		LivenessProbe: httpProbe("/v2/health/live", 15), ReadinessProbe: httpProbe("/v2/health/ready", 5)}
 	env := envMap(s.Container.Env)
 	_, fromFile := specEnvFile(pl, s)
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		if k == "NVIDIA_VISIBLE_DEVICES" || fromFile[k] {
 			continue // the device plugin decides; env_file values stay out of manifests
 		}

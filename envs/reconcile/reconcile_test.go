@@ -168,34 +168,6 @@ func TestWaitReportsAnExitedServiceWithItsLogs(t *testing.T) {
 	}
 }
 
-func TestLockSerialises(t *testing.T) {
-	dir := t.TempDir()
-	release, err := Lock(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan string, 2)
-	go func() {
-		rel2, err := Lock(dir, func() { got <- "waiting" })
-		if err == nil {
-			got <- "locked"
-			rel2()
-		}
-	}()
-	if s := <-got; s != "waiting" {
-		t.Fatalf("second lock did not wait: %s", s)
-	}
-	release()
-	select {
-	case s := <-got:
-		if s != "locked" {
-			t.Fatal(s)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("second lock never got the lock after release")
-	}
-}
-
 // TestFailedStartLeavesNoCreatedContainer: a container up created but could
 // not start (a port taken since the preflight) is removed, and the error
 // is the engine's.

@@ -28,17 +28,23 @@ type Streams struct {
 func Main(args []string, s Streams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	quietLibraries(hasFlag(args, "--debug"))
+	quietLibraries(argsHaveFlag(args, "--debug"))
 	err := Run(ctx, args, s)
 	if err != nil && ctx.Err() != nil && exitcode.Of(err) != exitcode.Interrupted {
 		err = exitcode.With(exitcode.Interrupted, fmt.Errorf("interrupted: %w", err))
 	}
-	return report(err, s.Err, hasFlag(args, "--debug"), hasFlag(args, "--json"))
+	return report(err, s.Err, argsHaveFlag(args, "--debug"), argsHaveFlag(args, "--json"))
 }
 
 // Run runs devenv and returns its error; it never exits the process.
 func Run(ctx context.Context, args []string, s Streams) error {
 	app := newApp(s)
+	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && findCommand(app.Commands, args[2]) == nil {
+		return unknownCommand(app.Commands, "", args[2])
+	}
+	if len(args) > 0 && args[len(args)-1] == completeFlag {
+		return app.RunContext(ctx, args) // shell completion: the words as typed
+	}
 	return app.RunContext(ctx, reorder(app, args))
 }
 
@@ -74,6 +80,7 @@ func commands() []*cli.Command {
 		mirrorCommand(), diffCommand(), exportCommand(),
 	}
 	cmds = append(cmds, serviceCommands()...)
+	cmds = append(cmds, completionCommand())
 	return append(cmds, gpuCommands()...)
 }
 
@@ -81,6 +88,12 @@ func withCommonFlags(c *cli.Command) {
 	c.Flags = append(c.Flags, localCopies()...)
 	if strings.TrimSpace(c.ArgsUsage) == "" && c.Action != nil {
 		c.Action = noArgs(c.Action)
+	}
+	if len(c.Subcommands) > 0 && c.Action == nil {
+		c.Action = subcommandAction(c)
+	}
+	if c.BashComplete == nil && wantsServices(c) {
+		c.BashComplete = completeServices(c)
 	}
 	if c.OnUsageError == nil {
 		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
@@ -92,16 +105,30 @@ func withCommonFlags(c *cli.Command) {
 	}
 }
 
-// hasFlag reports whether the boolean flag is on the command line before
-// any "--" (what follows that belongs to the command devenv runs).
-func hasFlag(args []string, flag string) bool {
-	for _, a := range args {
-		if a == flag || a == flag+"=true" {
-			return true
-		}
-		if a == "--" {
+// argsHaveFlag reports whether devenv itself was given the boolean flag
+// (e.g. "--json"): before the command's own words, so `devenv exec svc
+// tool --json` is not JSON mode. args start with the program name.
+func argsHaveFlag(args []string, flag string) bool {
+	app := newApp(Streams{Out: io.Discard, Err: io.Discard})
+	words := reorder(app, args)
+	flags, cmds := app.Flags, app.Commands
+	for i := 1; i < len(words); {
+		w := words[i]
+		switch {
+		case w == "--":
 			return false
+		case w == flag || w == flag+"=true":
+			return true
+		case strings.HasPrefix(w, "-") && w != "-":
+			i += flagWidth(flags, w, words[i:])
+			continue
 		}
+		cmd := findCommand(cmds, w)
+		if cmd == nil {
+			return false // the command's arguments: flags came before them
+		}
+		flags, cmds = cmd.Flags, cmd.Subcommands
+		i++
 	}
 	return false
 }

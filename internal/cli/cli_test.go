@@ -175,11 +175,14 @@ func TestCommandLineEdges(t *testing.T) {
 	}{
 		{"a typo gets the nearest command", []string{"lgos"}, exitcode.Usage, "", "did you mean `devenv logs`?"},
 		{"an unknown word is a usage error", []string{"frobnicate"}, exitcode.Usage, "", `"frobnicate" is not a devenv command`},
+		{"help on an unknown command", []string{"help", "lgos"}, exitcode.Usage, "", "did you mean `devenv logs`?"},
+		{"an unknown subcommand", []string{"export", "compse"}, exitcode.Usage, "", "did you mean `devenv export compose`?"},
 		{"--version", []string{"--version"}, 0, "devenv " + Version(), ""},
 		{"--version --json", []string{"--version", "--json"}, 0, `"version": "` + Version() + `"`, ""},
 		{"extra arguments to ps", []string{"ps", "spark"}, exitcode.Usage, "", `devenv ps takes no arguments, got "spark"`},
 		{"extra arguments to a subcommand", []string{"jobs", "oops"}, exitcode.Usage, "", "devenv jobs takes no arguments"},
 		{"extra arguments to profiles", []string{"profiles", "x", "y"}, exitcode.Usage, "", `got "x y"`},
+		{"too many arguments to diff", []string{"diff", "a.json", "b.json"}, exitcode.Usage, "", "takes at most 1 argument(s)"},
 		{"-f after a command name", []string{"config", "-f", "devenv.yaml"}, exitcode.Usage, "", "write --file FILE"},
 		{"--file after a command name", []string{"config", "--file", "devenv.yaml", "--json"}, 0, `"name": "demo"`, ""},
 		{"-f before the command name", []string{"-f", "devenv.yaml", "config", "--json"}, 0, `"name": "demo"`, ""},
@@ -191,6 +194,27 @@ func TestCommandLineEdges(t *testing.T) {
 				t.Fatalf("devenv %v: exit %d (want %d)\nstdout: %s\nstderr: %s", tt.args, code, tt.wantCode, out, errOut)
 			}
 		})
+	}
+}
+
+func TestJSONModeIsDevenvsFlagOnly(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{"devenv --json ps", true},
+		{"devenv ps --json", true},
+		{"devenv logs spark --json", true},
+		{"devenv exec -u root spark --json", false},
+		{"devenv exec --json spark ls", true},
+		{"devenv submit job.py --json", false},
+		{"devenv run -- tool --json", false},
+		{"devenv config --project-dir --json", false},
+	}
+	for _, tt := range tests {
+		if got := argsHaveFlag(strings.Fields(tt.args), "--json"); got != tt.want {
+			t.Errorf("%s: JSON mode %v, want %v", tt.args, got, tt.want)
+		}
 	}
 }
 

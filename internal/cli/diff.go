@@ -19,7 +19,7 @@ func diffCommand() *cli.Command {
 			&cli.StringFlag{Name: "service", Aliases: []string{"s"}, Usage: "the local service to compare (default: the one that mirrors, else the first spark-rapids service)"},
 			&cli.StringFlag{Name: "format", Usage: "force the source's format"},
 		},
-		Action: runDiff,
+		Action: atMostArgs(1, runDiff),
 	}
 }
 

@@ -41,7 +41,7 @@ func runSubmit(c *cli.Context) error {
 		return err
 	}
 	out := printer(c)
-	out.Say("job %s queued on %s; follow it with: devenv jobs logs -F %s", j.ID, j.Service, j.ID)
+	out.Say("job %s queued on %s; follow it with: devenv jobs logs -f %s", j.ID, j.Service, j.ID)
 	return out.Result(j, func(w io.Writer) { fmt.Fprintln(w, j.ID) })
 }
 
@@ -59,7 +59,7 @@ func jobsCommand() *cli.Command {
 			},
 			{
 				Name:      "logs",
-				Usage:     "print a job's output; with -F follow it until the job ends and exit with its exit code",
+				Usage:     "print a job's output; with -f follow it until the job ends and exit with its exit code",
 				ArgsUsage: "ID",
 				Flags:     []cli.Flag{&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "F"}, Usage: "follow the output until the job ends"}},
 				Action:    jobLogs,

@@ -19,21 +19,34 @@ func rootAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return cli.ShowAppHelp(c)
 	}
-	return unknownCommand(c.App, c.Args().First())
+	return unknownCommand(c.App.Commands, "", c.Args().First())
 }
 
-func unknownCommand(app *cli.App, name string) error {
+// subcommandAction runs for a command with subcommands (export, jobs)
+// given none: help, or a usage error for a word that is not one of them.
+func subcommandAction(cmd *cli.Command) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if c.NArg() == 0 {
+			return cli.ShowSubcommandHelp(c)
+		}
+		return unknownCommand(cmd.Subcommands, cmd.Name+" ", c.Args().First())
+	}
+}
+
+// unknownCommand is the usage error (exit 2) for a word that is not a
+// command, with the nearest one when it looks like a typo.
+func unknownCommand(cmds []*cli.Command, parent, name string) error {
 	var names []string
-	for _, cmd := range app.Commands {
+	for _, cmd := range cmds {
 		if !cmd.Hidden {
 			names = append(names, cmd.Names()...)
 		}
 	}
-	hint := "run `devenv --help` for the commands"
+	hint := fmt.Sprintf("run `devenv %s--help` for the commands", parent)
 	if s := spec.Suggest(name, names); s != "" {
-		hint = fmt.Sprintf("did you mean `devenv %s`?", s)
+		hint = fmt.Sprintf("did you mean `devenv %s%s`?", parent, s)
 	}
-	return exitcode.Newf(exitcode.Usage, "%q is not a devenv command: %s", name, hint)
+	return exitcode.Newf(exitcode.Usage, "%q is not a devenv %scommand: %s", name, parent, hint)
 }
 
 // noArgs makes a command that takes no arguments refuse them (exit 2)
@@ -43,6 +56,17 @@ func noArgs(action cli.ActionFunc) cli.ActionFunc {
 		if c.NArg() > 0 {
 			return exitcode.Newf(exitcode.Usage, "devenv %s takes no arguments, got %q (see `devenv %s --help`)",
 				c.Command.FullName(), strings.Join(c.Args().Slice(), " "), c.Command.FullName())
+		}
+		return action(c)
+	}
+}
+
+// atMostArgs makes a command refuse more than n arguments (exit 2).
+func atMostArgs(n int, action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if c.NArg() > n {
+			return exitcode.Newf(exitcode.Usage, "devenv %s takes at most %d argument(s), got %q (see `devenv %s --help`)",
+				c.Command.FullName(), n, strings.Join(c.Args().Slice(), " "), c.Command.FullName())
 		}
 		return action(c)
 	}

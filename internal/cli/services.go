@@ -12,7 +12,7 @@ import (
 // The per-service verbs, as docker compose has them: stop, start, restart
 // and rm act on the services named (every service when none).
 func serviceCommands() []*cli.Command {
-	timeout := &cli.DurationFlag{Name: "timeout", Aliases: []string{"t"}, Value: 10 * time.Second, Usage: "how long to wait for a container to stop before killing it"}
+	timeout := &cli.IntFlag{Name: "timeout", Aliases: []string{"t"}, Value: 10, Usage: "seconds to wait for a container to stop before killing it"}
 	return []*cli.Command{
 		serviceCommand("stop", "stop the services' containers, keeping them (devenv start brings them back)",
 			(*app.Project).Stop, timeout),
@@ -39,7 +39,7 @@ func serviceCommand(name, usage string, do serviceVerb, flags ...cli.Flag) *cli.
 				return err
 			}
 			defer p.Close()
-			res, err := do(p, c.Context, app.ServiceOptions{Services: args(c), Timeout: c.Duration("timeout"), Stop: c.Bool("stop")})
+			res, err := do(p, c.Context, app.ServiceOptions{Services: args(c), Timeout: time.Duration(c.Int("timeout")) * time.Second, Stop: c.Bool("stop")})
 			if err != nil {
 				return err
 			}

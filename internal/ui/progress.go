@@ -14,7 +14,8 @@ type progressState struct {
 
 // Progress renders one engine progress event of a long task (a pull or a
 // build) named task: a single updating line on a terminal, a JSON event with
-// --json, and in plain mode only build output and errors with --verbose.
+// --json, and in plain mode one line per build step and image layer (every
+// line of build output with --verbose).
 func (p *Printer) Progress(task string, e engine.Progress) {
 	if p.JSON {
 		p.Event(map[string]any{"event": "progress", "task": task, "id": e.ID, "status": e.Status,
@@ -37,7 +38,25 @@ func (p *Printer) Progress(task string, e engine.Progress) {
 		if !strings.HasSuffix(e.Stream, "\n") {
 			fmt.Fprintln(p.Err)
 		}
+		return
 	}
+	if line := stepLine(e); line != "" {
+		fmt.Fprintf(p.Err, "%s: %s\n", task, line)
+	}
+}
+
+// stepLine is what plain mode (not a terminal: CI logs, pipes) prints for
+// an event: one line per build step and per image layer in place, none for
+// byte counts, so a log shows where a pull or build is without flooding.
+func stepLine(e engine.Progress) string {
+	if s := strings.TrimSpace(e.Stream); strings.HasPrefix(s, "Step ") {
+		return s
+	}
+	switch e.Status {
+	case "Pull complete", "Already exists":
+		return strings.TrimSpace(e.ID + " " + strings.ToLower(e.Status))
+	}
+	return ""
 }
 
 // Step prints the start or end of a long task: on a terminal and in plain

@@ -31,9 +31,10 @@ func TestModes(t *testing.T) {
 	out.Reset()
 	errb.Reset()
 	q := &Printer{Out: &out, Err: &errb}
-	q.Progress("build spark", engine.Progress{Stream: "Step 1/3\n"})
+	q.Progress("build spark", engine.Progress{Stream: "RUN output\n"})
+	q.Progress("pull spark", engine.Progress{ID: "l1", Status: "Downloading", Current: 10, Total: 100})
 	if errb.Len() != 0 {
-		t.Fatalf("plain mode without --verbose printed progress: %q", errb.String())
+		t.Fatalf("plain mode without --verbose printed build output or byte counts: %q", errb.String())
 	}
 	q.Progress("build spark", engine.Progress{Error: "boom"})
 	q.Result(nil, func(w io.Writer) { io.WriteString(w, "text") })
@@ -47,5 +48,39 @@ func TestModes(t *testing.T) {
 	tty.Say("done")
 	if !strings.Contains(errb.String(), "\rpull: abc Downloading 2.0KiB/4.0KiB") || !strings.HasSuffix(errb.String(), "done\n") {
 		t.Fatalf("tty: %q", errb.String())
+	}
+}
+
+func TestPlainProgressIsOneLinePerStep(t *testing.T) {
+	events := []engine.Progress{
+		{ID: "a1", Status: "Pulling fs layer"},
+		{ID: "a1", Status: "Downloading", Current: 10, Total: 100},
+		{ID: "a1", Status: "Download complete"},
+		{ID: "a1", Status: "Pull complete"},
+		{ID: "b2", Status: "Already exists"},
+		{Stream: "Step 1/2 : FROM debian\n"},
+		{Stream: " ---> 1234\n"},
+		{Stream: "Step 2/2 : RUN echo hi\n"},
+		{Stream: "hi\n"},
+	}
+	tests := []struct {
+		name    string
+		verbose bool
+		want    string
+	}{
+		{"plain", false, "t: a1 pull complete\nt: b2 already exists\nt: Step 1/2 : FROM debian\nt: Step 2/2 : RUN echo hi\n"},
+		{"verbose shows all build output", true, "t: a1 pull complete\nt: b2 already exists\nt | Step 1/2 : FROM debian\nt |  ---> 1234\nt | Step 2/2 : RUN echo hi\nt | hi\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var errb bytes.Buffer
+			p := &Printer{Out: io.Discard, Err: &errb, Verbose: tt.verbose}
+			for _, e := range events {
+				p.Progress("t", e)
+			}
+			if errb.String() != tt.want {
+				t.Fatalf("got\n%s\nwant\n%s", errb.String(), tt.want)
+			}
+		})
 	}
 }
