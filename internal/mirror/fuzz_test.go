@@ -56,7 +56,7 @@ func FuzzEventLog(f *testing.F) {
 	f.Add(lz4Block([]byte(`{"Event":"SparkListenerLogStart","Spark Version":"3.5.1"}`)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src := logSource{name: "fuzz", open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
-		if p, err := readEventLog("fuzz", []logSource{src}, true); err == nil {
+		if p, err := readEventLog("fuzz", []logSource{src}, Options{Full: true}); err == nil {
 			p.Localize(Host{CPUs: 2, MemoryMB: 4096})
 		}
 	})
@@ -68,7 +68,7 @@ func FuzzDecompress(f *testing.F) {
 	f.Add(lz4Block([]byte("hello\n")))
 	f.Add(framedSnappy([]byte("hello\n")))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, _, closeDec, err := decompress(bufio.NewReader(bytes.NewReader(data)))
+		r, _, closeDec, err := decompress(bufio.NewReader(bytes.NewReader(data)), limits{})
 		if err != nil {
 			return
 		}
