@@ -20,6 +20,9 @@ type MirrorOptions struct {
 	Service string // the service to mirror into (default: the first spark-rapids service)
 	Format  string // force the source's format
 	Full    bool   // scan a whole event log
+	// MaxWindowMB allows zstd event logs with a window over
+	// mirror.DefaultMaxWindowMB (0: the default).
+	MaxWindowMB int
 }
 
 // MirrorResult is what Mirror recorded and locked.
@@ -38,7 +41,7 @@ func Import(source string, o MirrorOptions) (*mirror.Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mirror.Import(abs, mirror.Options{Format: o.Format, Full: o.Full})
+	return mirror.Import(abs, mirror.Options{Format: o.Format, Full: o.Full, MaxWindowMB: o.MaxWindowMB})
 }
 
 // Mirror makes a service use prod: `mirror: SOURCE` is recorded in

@@ -22,6 +22,7 @@ func mirrorCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "force the format: " + strings.Join(mirror.Formats, ", ")},
 			&cli.BoolFlag{Name: "full", Usage: "scan a whole event log (executor and GPU facts across the run)"},
 			&cli.BoolFlag{Name: "print", Usage: "only print the normalized cluster profile; change nothing"},
+			maxWindowFlag,
 		},
 		Action: runMirror,
 	}
@@ -31,7 +32,7 @@ func runMirror(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return exitcode.Newf(exitcode.Usage, "usage: devenv mirror SOURCE [--service S] [--print]")
 	}
-	o := app.MirrorOptions{Source: c.Args().First(), Service: c.String("service"), Format: c.String("format"), Full: c.Bool("full")}
+	o := app.MirrorOptions{Source: c.Args().First(), Service: c.String("service"), Format: c.String("format"), Full: c.Bool("full"), MaxWindowMB: c.Int("max-window")}
 	out := printer(c)
 	if c.Bool("print") {
 		prof, err := app.Import(o.Source, o)
@@ -54,6 +55,11 @@ func runMirror(c *cli.Context) error {
 	return out.Result(res, func(w io.Writer) { printMirrored(w, res) })
 }
 
+// maxWindowFlag lets event logs use zstd windows over the default, as
+// `zstd --long=31` or `--memory` do; lock and up read DEVENV_MAX_WINDOW_MB.
+var maxWindowFlag = &cli.IntFlag{Name: "max-window", Value: 0, EnvVars: []string{"DEVENV_MAX_WINDOW_MB"},
+	Usage: fmt.Sprintf("largest zstd window in MiB an event log may need (default %d, as the zstd command line; larger costs that much memory)", mirror.DefaultMaxWindowMB)}
+
 func printProfile(w io.Writer, p *mirror.Profile) {
 	fmt.Fprintf(w, "source:   %s (%s, %s)\n", p.Source.Path, p.Source.Format, p.Source.Platform)
 	fmt.Fprintf(w, "runtime:  spark %s, scala %s, java %s, python %s", p.Runtime.Spark, p.Runtime.ScalaFull, p.Runtime.Java, p.Runtime.Python)
@@ -65,12 +71,38 @@ func printProfile(w io.Writer, p *mirror.Profile) {
 		fmt.Fprintf(w, "gpu:      RAPIDS Accelerator %s, %v GPU(s) per executor, task share %v\n", p.GPU.Rapids, p.GPU.ExecutorGPUs, p.GPU.TaskGPU)
 	}
 	fmt.Fprintf(w, "topology: %d workers, %d cores and %d MiB per executor\n", p.Topology.Workers, p.Topology.ExecutorCores, p.Topology.ExecutorMemoryMB)
-	fmt.Fprintf(w, "confs:    %d kept or scaled, %d dropped, %d redacted\n", len(p.Conf), len(p.Dropped), len(p.Redacted))
-	for _, k := range p.Redacted {
-		fmt.Fprintf(w, "  redacted (never copied): %s\n", k)
-	}
+	printPortability(w, p)
 	for _, wn := range p.Warnings {
 		fmt.Fprintf(w, "warning:  %s\n", wn)
+	}
+}
+
+// printPortability summarises what of prod's confs reaches the local
+// Spark, by the rule spark-defaults is written with.
+func printPortability(w io.Writer, p *mirror.Profile) {
+	pt := p.Portable()
+	fmt.Fprintf(w, "confs:    %d kept, %d scaled to this machine, %d dropped, %d redacted\n", len(pt.Kept), len(pt.Scaled), len(pt.Dropped), len(pt.Redacted))
+	groups := pt.DropReasons()
+	reasons := make([]string, 0, len(groups))
+	for r := range groups {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		if len(groups[reasons[i]]) != len(groups[reasons[j]]) {
+			return len(groups[reasons[i]]) > len(groups[reasons[j]])
+		}
+		return reasons[i] < reasons[j]
+	})
+	for _, r := range reasons {
+		keys := groups[r]
+		more := ""
+		if len(keys) > 2 {
+			keys, more = keys[:2], fmt.Sprintf(", ... (%d more)", len(groups[r])-2)
+		}
+		fmt.Fprintf(w, "  dropped %d, %s: %s%s\n", len(groups[r]), r, strings.Join(keys, ", "), more)
+	}
+	for _, k := range pt.Redacted {
+		fmt.Fprintf(w, "  redacted (never copied): %s\n", k)
 	}
 }
 
@@ -79,13 +111,5 @@ func printMirrored(w io.Writer, r *app.MirrorResult) {
 	if l := r.Locked; l != nil {
 		fmt.Fprintf(w, "\n%s now mirrors %s and is locked to spark %s, scala %s, java %s, rapids %s\n",
 			r.Service, r.Source, l.Versions.Spark, l.Versions.ScalaFull, l.Versions.Java, l.Versions.Rapids)
-	}
-	keys := make([]string, 0, len(r.Profile.Dropped))
-	for k := range r.Profile.Dropped {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(w, "  dropped %s: %s\n", k, r.Profile.Dropped[k])
 	}
 }

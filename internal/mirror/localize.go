@@ -3,7 +3,6 @@ package mirror
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -39,29 +38,24 @@ type shape struct {
 // fitting the host) and drops platform, network and prod-path keys. Secrets
 // are listed in Redacted and copied nowhere.
 func (p *Profile) Localize(h Host) Local {
+	pt := p.Portable()
 	l := Local{Spark: p.Runtime.Spark, Scala: p.Runtime.Scala, Java: p.Runtime.Java, Python: p.Runtime.Python,
-		Rapids: p.GPU.Rapids, Conf: map[string]string{}, Sources: map[string]string{}, Dropped: map[string]string{},
-		Redacted: append([]string{}, p.Redacted...)}
-	scaled := false
-	for _, k := range sortedKeys(p.Conf) {
-		v := p.Conf[k]
-		act, reason := classify(k, v)
-		switch act {
-		case actSecret:
-			l.Redacted = append(l.Redacted, k)
-		case actDrop:
-			l.Dropped[k] = reason
-		case actScale:
-			scaled = true
-		default:
-			l.Conf[k], l.Sources[k] = v, "kept"
-		}
+		Rapids: p.GPU.Rapids, Conf: map[string]string{}, Sources: map[string]string{}, Dropped: pt.Dropped,
+		Redacted: pt.Redacted, Warnings: pt.placeholderWarnings()}
+	// the scaler sees only portable confs: a dropped key (a placeholder,
+	// a prod path) is never rescaled back in
+	portable := *p
+	portable.Conf = map[string]string{}
+	for _, k := range pt.Kept {
+		l.Conf[k], l.Sources[k] = p.Conf[k], "kept"
+		portable.Conf[k] = p.Conf[k]
 	}
-	if scaled || p.Topology.ExecutorCores > 0 || p.GPU.ExecutorGPUs > 0 {
-		l.applyScaled(p, h)
+	for _, k := range pt.Scaled {
+		portable.Conf[k] = p.Conf[k]
 	}
-	sort.Strings(l.Redacted)
-	l.Redacted = dedupSorted(l.Redacted)
+	if len(pt.Scaled) > 0 || p.Topology.ExecutorCores > 0 || p.GPU.ExecutorGPUs > 0 {
+		l.applyScaled(&portable, h)
+	}
 	return l
 }
 

@@ -27,6 +27,9 @@ type Profile struct {
 	// Redacted lists keys whose values were secrets; the values are not kept.
 	Redacted []string `json:"redacted"`
 	Warnings []string `json:"warnings"`
+	// Portability is what of Conf reaches the local Spark and why not
+	// (the rule Localize applies), filled when the import finishes.
+	Portability *Portability `json:"portability,omitempty"`
 }
 
 // Source says what was imported.
@@ -139,6 +142,11 @@ func setFloat(dst *float64, prov *string, v float64, src string, override bool) 
 func (p *Profile) finish() {
 	sort.Strings(p.Redacted)
 	p.Redacted = dedupSorted(p.Redacted)
+	pt := p.Portable()
+	for _, w := range pt.placeholderWarnings() {
+		p.warn(w)
+	}
+	p.Portability = &pt
 }
 
 func dedupSorted(s []string) []string {
