@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/redact"
 	"sort"
 	"strings"
 
@@ -194,7 +195,7 @@ func clusterConf(entries []sparkconf.Entry) map[string]string {
 		if e.Unset || localOnly[e.Key] {
 			continue
 		}
-		out[e.Key] = e.Value
+		out[e.Key], _ = redact.Value(e.Key, e.Value) // a manifest is shared: never a secret
 	}
 	return out
 }

@@ -75,7 +75,7 @@ func (p *Project) exportCompose(pl *Planned, o ExportOptions, res *ExportResult)
 		return nil
 	}
 	res.Written = append(res.Written, o.Output)
-	return writeAtomic(o.Output, data, 0o644)
+	return writeAtomic(o.Output, data, exportMode)
 }
 
 func (p *Project) exportDevcontainer(pl *Planned, o ExportOptions, res *ExportResult) error {
@@ -99,7 +99,7 @@ func (p *Project) exportDevcontainer(pl *Planned, o ExportOptions, res *ExportRe
 		return err
 	}
 	res.Written = append(res.Written, path)
-	return writeAtomic(path, data, 0o644)
+	return writeAtomic(path, data, exportMode)
 }
 
 // exportStartedCompose writes the compose file a devcontainer starts,
@@ -138,7 +138,7 @@ func (p *Project) exportK8s(pl *Planned, o ExportOptions, res *ExportResult) err
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := writeAtomic(filepath.Join(dir, n), files[n], 0o644); err != nil {
+		if err := writeAtomic(filepath.Join(dir, n), files[n], exportMode); err != nil {
 			return err
 		}
 		res.Written = append(res.Written, filepath.Join(dir, n))
@@ -165,6 +165,12 @@ func (p *Project) writeGenerated(pl *plan.Plan) error {
 	}
 	return nil
 }
+
+// exportMode: exported files may carry values from prod or .env files, so
+// only their owner reads them. (Generated spark-defaults stays 0644: the
+// container's own user reads it through a bind mount, and prod secrets
+// never reach it.)
+const exportMode = 0o600
 
 func planNames(pl *plan.Plan) []string {
 	var out []string

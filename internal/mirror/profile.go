@@ -8,7 +8,11 @@
 // Secrets are never stored: their keys are listed in Redacted only.
 package mirror
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/devenv-dev/devenv/internal/redact"
+)
 
 // Profile is one production cluster (or one job run), normalized.
 type Profile struct {
@@ -107,6 +111,7 @@ func newProfile(path, format string) *Profile {
 
 // warnf records a warning once.
 func (p *Profile) warn(msg string) {
+	msg = redact.String(msg) // warnings quote values
 	for _, w := range p.Warnings {
 		if w == msg {
 			return

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/redact"
 )
 
 // Class names the RAPIDS Accelerator needs in list-valued keys.
@@ -169,7 +171,8 @@ func applyMirror(c *Conf, in Input, l Layer) {
 	for _, k := range sortedKeys(l.Conf) {
 		v := l.Conf[k]
 		if why := mirrorDropReason(in, k, v); why != "" {
-			dropped := fmt.Sprintf("%s=%s from %s not used: %s", k, v, l.Source, why)
+			shown, _ := redact.Value(k, v)
+			dropped := fmt.Sprintf("%s=%s from %s not used: %s", k, shown, l.Source, why)
 			if e, ok := c.entries[k]; ok {
 				e.Rule += "; " + dropped
 			} else {
@@ -183,6 +186,9 @@ func applyMirror(c *Conf, in Input, l Layer) {
 
 // mirrorDropReason says why a mirrored key must not apply locally, or "".
 func mirrorDropReason(in Input, k, v string) string {
+	if redact.IsSecret(k, v) {
+		return "it holds a secret, which devenv never copies from prod"
+	}
 	if hardwareBound[k] {
 		return "it sizes prod's hardware; devenv sizes it for this machine"
 	}
