@@ -67,14 +67,42 @@ func printProfile(w io.Writer, p *mirror.Profile) {
 		fmt.Fprintf(w, " (%s)", p.Runtime.Label)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintf(w, "gpus:     %s\n", p.GPUSummary())
 	if p.GPU.Rapids != "" {
-		fmt.Fprintf(w, "gpu:      RAPIDS Accelerator %s, %v GPU(s) per executor, task share %v\n", p.GPU.Rapids, p.GPU.ExecutorGPUs, p.GPU.TaskGPU)
+		fmt.Fprintf(w, "rapids:   RAPIDS Accelerator %s, %s GPU(s) per executor, task share %s\n", p.GPU.Rapids, orUnknownF(p.GPU.ExecutorGPUs), orUnknownF(p.GPU.TaskGPU))
 	}
-	fmt.Fprintf(w, "topology: %d workers, %d cores and %d MiB per executor\n", p.Topology.Workers, p.Topology.ExecutorCores, p.Topology.ExecutorMemoryMB)
+	fmt.Fprintf(w, "topology: %s workers%s, %s cores and %s MiB per executor\n", orUnknown(int64(p.Topology.Workers)), workerHardware(p),
+		orUnknown(int64(p.Topology.ExecutorCores)), orUnknown(p.Topology.ExecutorMemoryMB))
 	printPortability(w, p)
 	for _, wn := range p.Warnings {
 		fmt.Fprintf(w, "warning:  %s\n", wn)
 	}
+}
+
+// orUnknown shows a fact prod did not give as unknown, never as zero.
+func orUnknown(n int64) string {
+	if n == 0 {
+		return mirror.Unknown
+	}
+	return fmt.Sprint(n)
+}
+
+func orUnknownF(f float64) string {
+	if f == 0 {
+		return mirror.Unknown
+	}
+	return fmt.Sprint(f)
+}
+
+func workerHardware(p *mirror.Profile) string {
+	t := p.Topology
+	if t.WorkerType == "" {
+		return ""
+	}
+	if t.WorkerVCPUs == 0 {
+		return fmt.Sprintf(" (%s: vCPUs and memory unknown)", t.WorkerType)
+	}
+	return fmt.Sprintf(" (%s: %d vCPUs, %d GiB)", t.WorkerType, t.WorkerVCPUs, t.WorkerMemoryMB/1024)
 }
 
 // printPortability summarises what of prod's confs reaches the local

@@ -80,6 +80,8 @@ type GPU struct {
 	ExecutorGPUsProvenance string  `json:"executor_gpus_provenance,omitempty"`
 	TaskGPU                float64 `json:"task_gpu,omitempty"`
 	TaskGPUProvenance      string  `json:"task_gpu_provenance,omitempty"`
+	MemoryMB               int64   `json:"memory_mb,omitempty"`        // per GPU, from the instance catalog
+	AcceleratorType        string  `json:"accelerator_type,omitempty"` // GCP accelerator type, "nvidia-tesla-t4"
 }
 
 // Topology holds the cluster's shape.
@@ -89,6 +91,9 @@ type Topology struct {
 	WorkersProvenance          string `json:"workers_provenance,omitempty"`
 	WorkerType                 string `json:"worker_type,omitempty"`
 	DriverType                 string `json:"driver_type,omitempty"`
+	WorkerVCPUs                int    `json:"worker_vcpus,omitempty"`     // from the instance catalog
+	WorkerMemoryMB             int64  `json:"worker_memory_mb,omitempty"` // from the instance catalog
+	WorkerHardwareProvenance   string `json:"worker_hardware_provenance,omitempty"`
 	Executors                  int    `json:"executors,omitempty"`
 	ExecutorsProvenance        string `json:"executors_provenance,omitempty"`
 	ExecutorCores              int    `json:"executor_cores,omitempty"`
@@ -147,6 +152,7 @@ func setFloat(dst *float64, prov *string, v float64, src string, override bool) 
 func (p *Profile) finish() {
 	sort.Strings(p.Redacted)
 	p.Redacted = dedupSorted(p.Redacted)
+	p.applyCatalog()
 	pt := p.Portable()
 	for _, w := range pt.placeholderWarnings() {
 		p.warn(w)
