@@ -13,9 +13,9 @@ type LocalEnv struct {
 
 // Drift is one difference between prod and local.
 type Drift struct {
-	Kind     string   `json:"kind"`   // "version" | "conf"
-	Key      string   `json:"key"`    // "spark", "java", or a conf key
-	Change   string   `json:"change"` // "missing" | "extra" | "different"
+	Kind     string   `json:"kind"`             // "version" | "conf"
+	Key      string   `json:"key"`              // "spark", "java", or a conf key
+	Change   string   `json:"change"`           // "missing" | "extra" | "different"
 	Prod     string   `json:"prod,omitempty"`   // prod's own value ("unknown" when prod does not say)
 	Scaled   string   `json:"scaled,omitempty"` // prod's value scaled to this machine, when that differs
 	Local    string   `json:"local,omitempty"`
