@@ -9,6 +9,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/mirror"
 	"gopkg.in/yaml.v3"
@@ -41,7 +42,12 @@ func Import(source string, o MirrorOptions) (*mirror.Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mirror.Import(abs, mirror.Options{Format: o.Format, Full: o.Full, MaxWindowMB: o.MaxWindowMB})
+	prof, err := mirror.Import(abs, mirror.Options{Format: o.Format, Full: o.Full, MaxWindowMB: o.MaxWindowMB})
+	if err != nil {
+		return nil, err
+	}
+	prof.Classify(doctor.Classify) // the signature table of logs --diagnose
+	return prof, nil
 }
 
 // Mirror makes a service use prod: `mirror: SOURCE` is recorded in

@@ -35,6 +35,7 @@ func runMirror(c *cli.Context) error {
 	o := app.MirrorOptions{Source: c.Args().First(), Service: c.String("service"), Format: c.String("format"), Full: c.Bool("full"), MaxWindowMB: c.Int("max-window")}
 	out := printer(c)
 	if c.Bool("print") {
+		o.Full = true // an event log is read whole, for what failed in prod (GB/s)
 		prof, err := app.Import(o.Source, o)
 		if err != nil {
 			return err
@@ -74,8 +75,25 @@ func printProfile(w io.Writer, p *mirror.Profile) {
 	fmt.Fprintf(w, "topology: %s workers%s, %s cores and %s MiB per executor\n", orUnknown(int64(p.Topology.Workers)), workerHardware(p),
 		orUnknown(int64(p.Topology.ExecutorCores)), orUnknown(p.Topology.ExecutorMemoryMB))
 	printPortability(w, p)
+	printFailures(w, p.Failures)
 	for _, wn := range p.Warnings {
 		fmt.Fprintf(w, "warning:  %s\n", wn)
+	}
+}
+
+// printFailures lists what went wrong in prod, by kind, with the
+// signature logs --diagnose would name.
+func printFailures(w io.Writer, fs []mirror.Failure) {
+	if len(fs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "failures in prod:\n")
+	for _, f := range fs {
+		sig := "unclassified"
+		if f.Signature != "" {
+			sig = f.Signature
+		}
+		fmt.Fprintf(w, "  %-13s %-22s %4dx  first %s: %s\n", f.Kind, "["+sig+"]", f.Count, f.First, f.Reason)
 	}
 }
 

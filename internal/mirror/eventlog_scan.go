@@ -30,6 +30,7 @@ type logScan struct {
 	appID              string
 	buildRapids        string
 	buildCudf          string
+	failures           failureLog
 
 	executors   map[string]string // executor id -> host (non-driver)
 	live, peak  int
@@ -98,6 +99,11 @@ func (s *logScan) handle(line []byte, last bool) {
 			if _, ok := s.executors[e.ID]; ok {
 				s.live--
 			}
+			s.executorLost(e.ID, e.Reason)
+		}
+	case evJobEnd, evStageDone, evTaskEnd, evSQLStart, evSQLAdaptive:
+		if s.full {
+			s.failureEvent(string(name), line)
 		}
 	case evAppStart:
 		var e appStartEvent
@@ -161,7 +167,7 @@ func (s *logScan) longLine(head []byte, rest io.Reader) longLine {
 
 // wants reports whether handle decodes events of this name.
 func (s *logScan) wants(name string) bool {
-	return decoded[name]
+	return decoded[name] || s.full && failureEvents[name]
 }
 
 func (s *logScan) executorAdded(line []byte) {
@@ -198,6 +204,12 @@ func (s *logScan) apply(p *Profile) {
 		p.GPU.Cudf = s.buildCudf
 	}
 	s.applyPlatform(p)
+	if s.full {
+		p.Failures = s.failures.sorted()
+		if s.failures.more > 0 {
+			p.warn(fmt.Sprintf("%d more kinds of failure past the first %d were not listed", s.failures.more, maxFailureKinds))
+		}
+	}
 }
 
 func (s *logScan) applyWarnings(p *Profile) {

@@ -67,3 +67,29 @@ func TestDiffShowsProdValueBesideScaled(t *testing.T) {
 		t.Errorf("hardware = %+v", r.Hardware)
 	}
 }
+
+func TestEventLogFailures(t *testing.T) {
+	p, err := Import("testdata/written/gpu_eventlog_failed", Options{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKind := map[string][]Failure{}
+	for _, f := range p.Failures {
+		byKind[f.Kind] = append(byKind[f.Kind], f)
+	}
+	eq(t, "jobs", len(byKind[FailJob]), 1)
+	eq(t, "stages", len(byKind[FailStage]), 1)
+	eq(t, "task kinds", len(byKind[FailTask]), 2)
+	eq(t, "oom tasks", byKind[FailTask][0].Count, 3)
+	eq(t, "first oom", byKind[FailTask][0].First, "stage 3, task 10 on executor 1")
+	eq(t, "executors lost", len(byKind[FailExecutor]), 1)
+	p.Classify(func(text string) (string, string) {
+		if strings.Contains(text, "GpuRetryOOM") {
+			return "gpu-oom", "m"
+		}
+		return "", ""
+	})
+	eq(t, "classified", p.Failures[0].Signature, "gpu-oom")
+	early, _ := Import("testdata/written/gpu_eventlog_failed", Options{})
+	eq(t, "early read lists no failures", len(early.Failures), 0)
+}

@@ -34,6 +34,9 @@ type Profile struct {
 	// Portability is what of Conf reaches the local Spark and why not
 	// (the rule Localize applies), filled when the import finishes.
 	Portability *Portability `json:"portability,omitempty"`
+	// Failures is what went wrong in prod (event logs read whole: failed
+	// jobs, stages and tasks, executors lost, operators left on the CPU).
+	Failures []Failure `json:"failures,omitempty"`
 }
 
 // Source says what was imported.
