@@ -70,8 +70,8 @@ var signatures = []signature{
 		fix:     "lock a RAPIDS release that supports this Spark (`devenv profiles` lists them) or the Spark version prod runs; for Databricks use the jar built for its runtime",
 	},
 	{
-		id:      "pinned-pool",
-		re:      regexp.MustCompile(`(?i)(pinned ?memory ?pool|PinnedMemoryPool|pinned host memory)[^\n]*(fail|error|unable|could not|cannot|exhausted|out of)|` +
+		id: "pinned-pool",
+		re: regexp.MustCompile(`(?i)(pinned ?memory ?pool|PinnedMemoryPool|pinned host memory)[^\n]*(fail|error|unable|could not|cannot|exhausted|out of)|` +
 			`(?i)(fail|unable|could not|cannot)[^\n]*allocate[^\n]*pinned`),
 		meaning: "the pinned host memory pool (spark.rapids.memory.pinnedPool.size) could not be allocated or ran out",
 		fix:     "lower spark.rapids.memory.pinnedPool.size, or raise the container's memory (and spark.executor.memoryOverhead on YARN/Kubernetes) to hold it",
