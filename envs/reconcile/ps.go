@@ -4,22 +4,22 @@ import (
 	"context"
 	"sort"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // Status is one container of the project as the engine sees it.
 type Status struct {
-	Service     string               `json:"service"`
-	Container   string               `json:"container"`
-	Image       string               `json:"image"`
-	State       string               `json:"state"`
-	Health      string               `json:"health,omitempty"`
-	ExitCode    int                  `json:"exit_code,omitempty"`
-	Ports       []engine.PortBinding `json:"ports,omitempty"`
-	GPUs        string               `json:"gpus,omitempty"`
-	CPUFallback bool                 `json:"cpu_fallback,omitempty"`
-	ConfigHash  string               `json:"config_hash"`
+	Service     string `json:"service"`
+	Container   string `json:"container"`
+	Image       string `json:"image"`
+	State       string `json:"state"`
+	Health      string `json:"health,omitempty"`
+	ExitCode    int    `json:"exit_code,omitempty"`
+	Ports       []Port `json:"ports,omitempty"`
+	GPUs        string `json:"gpus,omitempty"`
+	CPUFallback bool   `json:"cpu_fallback,omitempty"`
+	ConfigHash  string `json:"config_hash"`
 }
 
 // Ps lists the project's containers.
@@ -37,18 +37,34 @@ func (r *Runner) Ps(ctx context.Context, project string) ([]Status, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Status{Service: st.Labels[plan.LabelService], Container: st.Name, Image: st.Image,
-			State: st.Status, Health: st.Health, ExitCode: st.ExitCode, Ports: st.Ports,
-			GPUs: gpuText(st), CPUFallback: st.Labels[plan.LabelCPUMode] == "true",
-			ConfigHash: st.Labels[plan.LabelConfigHash]})
+		out = append(out, Status{Service: st.Labels[labels.Service], Container: st.Name, Image: st.Image,
+			State: st.Status, Health: st.Health, ExitCode: st.ExitCode, Ports: portsOf(st.Ports),
+			GPUs: gpuText(st), CPUFallback: st.Labels[labels.CPUFallback] == "true",
+			ConfigHash: st.Labels[labels.ConfigHash]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Service < out[j].Service })
 	return out, nil
 }
 
 func gpuText(st engine.ContainerState) string {
-	if st.Labels[plan.LabelCPUMode] == "true" {
+	if st.Labels[labels.CPUFallback] == "true" {
 		return "cpu (fallback)"
 	}
-	return st.Labels[plan.LabelGPUs]
+	return st.Labels[labels.GPUs]
+}
+
+// Port is a published port as ps reports it.
+type Port struct {
+	HostIP        string `json:"host_ip"`
+	HostPort      int    `json:"host_port"`
+	ContainerPort int    `json:"container_port"`
+	Protocol      string `json:"protocol"`
+}
+
+func portsOf(bs []engine.PortBinding) []Port {
+	var out []Port
+	for _, b := range bs {
+		out = append(out, Port(b))
+	}
+	return out
 }
