@@ -71,7 +71,7 @@ func commands() []*cli.Command {
 		versionCommand(), initCommand(), profilesCommand(), configCommand(), lockCommand(),
 		buildCommand(), upCommand(), downCommand(), psCommand(), logsCommand(), execCommand(), shellCommand(),
 		runCommand(), submitCommand(), jobsCommand(), verifyCommand(),
-		mirrorCommand(), diffCommand(), exportCommand(),
+		mirrorCommand(), reproCommand(), diffCommand(), exportCommand(),
 	}
 	cmds = append(cmds, serviceCommands()...)
 	return append(cmds, gpuCommands()...)
