@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 )
 
@@ -220,5 +221,53 @@ func lz4Frame(t *testing.T, data []byte) []byte {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return b.Bytes()
+}
+
+// TestFramings: every framing a writer may use reads like the plain log;
+// a later zstd frame over the window limit is named as the cause.
+func TestFramings(t *testing.T) {
+	plain := readFixture(t, "real/gpu_eventlog")
+	half := bytes.IndexByte(plain[len(plain)/2:], '\n') + len(plain)/2 + 1
+	want, err := Import(writeTemp(t, "plain", plain), Options{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := readFixture(t, "written/xgboost_eventlog_window128m.zstd") // a 128 MiB window frame
+	cases := []struct {
+		name, file string
+		data       []byte
+		window     int
+		warnHas    string
+	}{
+		{"lz4 frames concatenated", "a.lz4", append(lz4Frame(t, plain[:half]), lz4Frame(t, plain[half:])...), 0, ""},
+		{"snappy framed", "a.snappy", framedSnappy(plain), 0, ""},
+		{"snappy-java streams concatenated", "a.snappy", append(snappyJava(plain[:half]), snappyJava(plain[half:])...), 0, ""},
+		{"zstd: second frame over the window", "a.zstd", append(zstdFrame(t, plain), big...), 64, "window larger than the 64 MiB this reader allows"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Import(writeTemp(t, tc.file, tc.data), Options{Full: true, MaxWindowMB: tc.window})
+			if err != nil {
+				t.Fatal(err)
+			}
+			eq(t, "failures", len(p.Failures), len(want.Failures))
+			eq(t, "spark", p.Runtime.Spark, want.Runtime.Spark)
+			w := strings.Join(p.Warnings, "\n")
+			if tc.warnHas == "" && w != "" || !strings.Contains(w, tc.warnHas) {
+				t.Errorf("warnings %q, want %q", w, tc.warnHas)
+			}
+		})
+	}
+}
+
+func zstdFrame(t *testing.T, data []byte) []byte {
+	var b bytes.Buffer
+	enc, err := zstd.NewWriter(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc.Write(data)
+	enc.Close()
 	return b.Bytes()
 }
