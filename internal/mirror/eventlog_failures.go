@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/devenv-dev/devenv/internal/redact"
 )
@@ -61,10 +62,10 @@ func (f *failureLog) add(kind, reason, where, detail string) {
 	f.list = append(f.list, x)
 }
 
-var digitsRe = regexp.MustCompile(`\d+`)
+var digitsRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+`) })
 
 // normalizeReason groups messages differing only in ids and numbers.
-func normalizeReason(r string) string { return digitsRe.ReplaceAllString(r, "N") }
+func normalizeReason(r string) string { return digitsRe().ReplaceAllString(r, "N") }
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
@@ -195,10 +196,12 @@ func (s *logScan) taskFailure(e taskEndEvent) {
 
 // normalRemoval matches executor removals that are not failures (dynamic
 // allocation, the end of the application).
-var normalRemoval = regexp.MustCompile(`(?i)killed by driver|idle|decommission|requested|finished|shutdown|stopped`)
+var normalRemoval = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)killed by driver|idle|decommission|requested|finished|shutdown|stopped`)
+})
 
 func (s *logScan) executorLost(id, reason string) {
-	if reason == "" || normalRemoval.MatchString(reason) {
+	if reason == "" || normalRemoval().MatchString(reason) {
 		return
 	}
 	s.failures.add(FailExecutor, reason, "executor "+id, reason)

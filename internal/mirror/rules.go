@@ -3,6 +3,7 @@ package mirror
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // action is what Localize does with a prod conf key.
@@ -100,11 +101,11 @@ var keyRules = []struct{ fragment, reason string }{
 // placeholderRe finds template placeholders: ${name} that Spark's own
 // substitution (${env:..}, ${system:..}, ${spark.key}) does not resolve,
 // and {{name}} (Jinja, Databricks templates).
-var placeholderRe = regexp.MustCompile(`\$\{([^}:]*)\}|\{\{[^}]*\}\}`)
+var placeholderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}:]*)\}|\{\{[^}]*\}\}`) })
 
 // placeholder returns the first unresolved template placeholder in value.
 func placeholder(value string) string {
-	for _, m := range placeholderRe.FindAllStringSubmatch(value, -1) {
+	for _, m := range placeholderRe().FindAllStringSubmatch(value, -1) {
 		if strings.HasPrefix(m[0], "${") && strings.HasPrefix(m[1], "spark.") {
 			continue // Spark substitutes ${spark.other.key}
 		}
@@ -114,7 +115,9 @@ func placeholder(value string) string {
 }
 
 // prodHostRe finds an IPv4 address or a cloud-internal host name.
-var prodHostRe = regexp.MustCompile(`\b(\d{1,3}\.){3}\d{1,3}\b|[a-z0-9-]+\.(ec2|compute)\.internal\b|\.c\.[a-z0-9-]+\.internal\b`)
+var prodHostRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(\d{1,3}\.){3}\d{1,3}\b|[a-z0-9-]+\.(ec2|compute)\.internal\b|\.c\.[a-z0-9-]+\.internal\b`)
+})
 
 // prodPaths start values that point into prod-only storage.
 var prodPaths = []string{"dbfs:/", "s3://", "s3a://", "s3n://", "hdfs://", "gs://", "abfss://", "abfs://",
@@ -191,7 +194,7 @@ func valueDropReason(value string) string {
 	if p := prodPath(value); p != "" {
 		return "points to a prod-only path (" + p + ")"
 	}
-	if h := prodHostRe.FindString(value); h != "" {
+	if h := prodHostRe().FindString(value); h != "" {
 		return "names a prod host (" + h + ")"
 	}
 	for _, c := range platformClasses {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Mask replaces a secret inside a string.
@@ -27,7 +28,7 @@ var secretSegments = map[string]bool{"auth": true, "pwd": true, "pat": true, "sa
 // value some other tool already redacted).
 var secretMarkers = []string{"{{secrets/", "(redacted)", "-----begin", "private key-----"}
 
-var classNameRe = regexp.MustCompile(`^[a-zA-Z_$][\w$]*(\.[a-zA-Z_$][\w$]*)+$`)
+var classNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z_$][\w$]*(\.[a-zA-Z_$][\w$]*)+$`) })
 
 // KeyIsSecret reports whether a key's name says its value is a secret.
 func KeyIsSecret(key string) bool {
@@ -57,7 +58,7 @@ func harmless(value string) bool {
 	if strings.Trim(v, "0123456789.") == "" {
 		return true
 	}
-	return classNameRe.MatchString(strings.TrimSpace(value)) || isClassList(value)
+	return classNameRe().MatchString(strings.TrimSpace(value)) || isClassList(value)
 }
 
 func isClassList(value string) bool {
@@ -66,7 +67,7 @@ func isClassList(value string) bool {
 		return false
 	}
 	for _, p := range parts {
-		if !classNameRe.MatchString(strings.TrimSpace(p)) {
+		if !classNameRe().MatchString(strings.TrimSpace(p)) {
 			return false
 		}
 	}
@@ -101,7 +102,7 @@ func String(s string) string {
 	if s == "" {
 		return s
 	}
-	for _, r := range rules {
+	for _, r := range rules() {
 		if r.hint != "" && !strings.Contains(strings.ToLower(s), r.hint) {
 			continue
 		}
@@ -120,7 +121,7 @@ func keyLike(key string) bool {
 // and over 3.5 bits of entropy per character: a generated key.
 func highEntropy(v string) bool {
 	v = strings.TrimSpace(v)
-	if len(v) < 20 || strings.ContainsAny(v, " /\\") || classNameRe.MatchString(v) {
+	if len(v) < 20 || strings.ContainsAny(v, " /\\") || classNameRe().MatchString(v) {
 		return false
 	}
 	var counts [256]int
