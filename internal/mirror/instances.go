@@ -21,6 +21,7 @@ type Instance struct {
 	GPU         string  `yaml:"gpu" json:"gpu,omitempty"`
 	GPUMemoryGB int     `yaml:"gpu_memory_gb" json:"gpu_memory_gb,omitempty"`
 	Source      string  `yaml:"source" json:"source"` // the provider's page (URL)
+	Unsure      bool    `yaml:"unsure" json:"unsure,omitempty"` // written from memory of Source, not re-checked
 }
 
 type instanceCatalog struct {
@@ -82,6 +83,9 @@ func (p *Profile) applyCatalog() {
 		return
 	}
 	src := "catalog:" + t + " (" + in.Source + ")"
+	if in.Unsure {
+		src += " (unsure: not re-checked against that page)"
+	}
 	setInt(&p.Topology.WorkerVCPUs, &p.Topology.WorkerHardwareProvenance, in.VCPUs, src, false)
 	p.Topology.WorkerMemoryMB = int64(in.MemoryGB * 1024)
 	if in.GPUs > 0 {
