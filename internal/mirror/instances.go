@@ -20,7 +20,7 @@ type Instance struct {
 	GPUs        int     `yaml:"gpus" json:"gpus"`
 	GPU         string  `yaml:"gpu" json:"gpu,omitempty"`
 	GPUMemoryGB int     `yaml:"gpu_memory_gb" json:"gpu_memory_gb,omitempty"`
-	Source      string  `yaml:"source" json:"source"` // the provider's page (URL)
+	Source      string  `yaml:"source" json:"source"`           // the provider's page (URL)
 	Unsure      bool    `yaml:"unsure" json:"unsure,omitempty"` // written from memory of Source, not re-checked
 }
 
