@@ -127,7 +127,8 @@ func workerHardware(p *mirror.Profile) string {
 // Spark, by the rule spark-defaults is written with.
 func printPortability(w io.Writer, p *mirror.Profile) {
 	pt := p.Portable()
-	fmt.Fprintf(w, "confs:    %d kept, %d scaled to this machine, %d dropped, %d redacted\n", len(pt.Kept), len(pt.Scaled), len(pt.Dropped), len(pt.Redacted))
+	fmt.Fprintf(w, "confs:    %d kept, %d scaled to this machine, %d sized by devenv for this machine instead, %d dropped, %d redacted\n",
+		len(pt.Kept), len(pt.Scaled), len(pt.SizedHere), len(pt.Dropped), len(pt.Redacted))
 	groups := pt.DropReasons()
 	reasons := make([]string, 0, len(groups))
 	for r := range groups {

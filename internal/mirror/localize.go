@@ -46,14 +46,18 @@ func (p *Profile) Localize(h Host) Local {
 	// a prod path) is never rescaled back in
 	portable := *p
 	portable.Conf = map[string]string{}
-	for _, k := range pt.Kept {
-		l.Conf[k], l.Sources[k] = p.Conf[k], "kept"
-		portable.Conf[k] = p.Conf[k]
+	for _, k := range append(append([]string{}, pt.Kept...), pt.SizedHere...) {
+		if v, ok := p.Conf[k]; ok && !scaledKey(k) {
+			l.Conf[k], l.Sources[k] = v, "kept"
+			portable.Conf[k] = v
+		}
 	}
-	for _, k := range pt.Scaled {
-		portable.Conf[k] = p.Conf[k]
+	for _, k := range append(append([]string{}, pt.Scaled...), pt.SizedHere...) {
+		if v, ok := p.Conf[k]; ok {
+			portable.Conf[k] = v
+		}
 	}
-	if len(pt.Scaled) > 0 || p.Topology.ExecutorCores > 0 || p.GPU.ExecutorGPUs > 0 {
+	if len(pt.Scaled)+len(pt.SizedHere) > 0 || p.Topology.ExecutorCores > 0 || p.GPU.ExecutorGPUs > 0 {
 		l.applyScaled(&portable, h)
 	}
 	return l
@@ -208,6 +212,12 @@ func (l *Local) scaled(key, val string, changed bool, why string) {
 	} else {
 		l.Sources[key] = "kept"
 	}
+}
+
+// scaledKey: Localize rescales key rather than copying it.
+func scaledKey(k string) bool {
+	act, _ := classify(k, "")
+	return act == actScale
 }
 
 func mb2s(mb int64) string {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/internal/sparkconf"
 )
 
 func TestClassify(t *testing.T) {
@@ -177,7 +179,7 @@ func TestPortableIsWhatLocalizeApplies(t *testing.T) {
 			}
 			pt := *p.Portability
 			l := p.Localize(Host{CPUs: 16, MemoryMB: 64 << 10, GPUs: 2, GPUMemoryMB: 80 << 10})
-			want := append(append([]string{}, pt.Kept...), pt.Scaled...)
+			want := append(append(append([]string{}, pt.Kept...), pt.Scaled...), pt.SizedHere...)
 			sort.Strings(want)
 			eq(t, "conf keys", strings.Join(sortedKeys(l.Conf), " "), strings.Join(want, " "))
 			eq(t, "dropped", len(l.Dropped), len(pt.Dropped))
@@ -221,5 +223,37 @@ func TestPortabilityRules(t *testing.T) {
 		if act != actDrop || !strings.Contains(why, tc.want) {
 			t.Errorf("%s=%s: action %v %q, want dropped for %q", tc.key, tc.value, act, why, tc.want)
 		}
+	}
+}
+
+// TestPortableIsWhatLandsInSparkDefaults: the keys mirror --print counts
+// as kept or scaled are exactly the keys whose value in the generated
+// spark-defaults comes from prod; the sized-here keys are devenv's own.
+func TestPortableIsWhatLandsInSparkDefaults(t *testing.T) {
+	hw := sparkconf.Hardware{CPUs: 16, MemoryBytes: 64 << 30, GPUs: 2, GPUMemoryBytes: 80 << 30, AllocFraction: 1}
+	for _, tc := range importCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Import(filepath.Join("testdata", tc.path), Options{Format: tc.format, Full: tc.full})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := p.Localize(Host{CPUs: hw.CPUs, MemoryMB: hw.MemoryBytes >> 20, GPUs: hw.GPUs, GPUMemoryMB: hw.GPUMemoryBytes >> 20})
+			c, err := sparkconf.Generate(sparkconf.Input{Spark: "3.5.1", Scala: "2.12", Rapids: "25.08.0", Name: "spark", Hardware: hw,
+				DiscoveryScript: "/opt/devenv/getGpusResources.sh", Mirrored: []sparkconf.Layer{{Source: "prod", Conf: l.Conf}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fromProd []string
+			for _, e := range c.Explain() {
+				if e.Source == sparkconf.SourceMirror && !e.Unset {
+					fromProd = append(fromProd, e.Key)
+				}
+			}
+			pt := p.Portability
+			want := append(append([]string{}, pt.Kept...), pt.Scaled...)
+			sort.Strings(want)
+			sort.Strings(fromProd)
+			eq(t, "keys from prod in spark-defaults", strings.Join(fromProd, " "), strings.Join(want, " "))
+		})
 	}
 }

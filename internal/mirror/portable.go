@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/sparkconf"
 )
 
 // Portability is what of a profile's confs reaches the local Spark, by the
@@ -12,16 +14,20 @@ import (
 // never the value). mirror --print shows it, spark-defaults gets Kept and
 // Scaled.
 type Portability struct {
-	Kept     []string          `json:"kept"`
-	Scaled   []string          `json:"scaled"`
-	Dropped  map[string]string `json:"dropped"`
-	Redacted []string          `json:"redacted"`
+	Kept   []string `json:"kept"`
+	Scaled []string `json:"scaled"`
+	// SizedHere are sizing keys devenv computes for this machine itself
+	// (executor memory and cores, GPU amounts, pinned pool): Localize
+	// scales prod's values for diff, but spark-defaults uses devenv's.
+	SizedHere []string          `json:"sized_here"`
+	Dropped   map[string]string `json:"dropped"`
+	Redacted  []string          `json:"redacted"`
 }
 
 // Portable sorts the profile's confs by what Localize will do with them;
 // the importer's own drops and redactions are included.
 func (p *Profile) Portable() Portability {
-	out := Portability{Dropped: map[string]string{}, Kept: []string{}, Scaled: []string{}, Redacted: []string{}}
+	out := Portability{Dropped: map[string]string{}, Kept: []string{}, Scaled: []string{}, SizedHere: []string{}, Redacted: []string{}}
 	for k, why := range p.Dropped {
 		out.Dropped[k] = why
 	}
@@ -46,11 +52,28 @@ func (p *Profile) Portable() Portability {
 				out.Scaled = append(out.Scaled, k)
 			}
 		}
-		sort.Strings(out.Scaled)
 	}
+	out.Kept, out.SizedHere = splitSized(out.Kept, out.SizedHere)
+	out.Scaled, out.SizedHere = splitSized(out.Scaled, out.SizedHere)
+	sort.Strings(out.Scaled)
+	sort.Strings(out.SizedHere)
 	sort.Strings(out.Redacted)
 	out.Redacted = dedupSorted(out.Redacted)
 	return out
+}
+
+// splitSized moves the keys devenv sizes for this machine itself from keys
+// to sized.
+func splitSized(keys, sized []string) ([]string, []string) {
+	out := []string{}
+	for _, k := range keys {
+		if sparkconf.SizedForHost(k) {
+			sized = append(sized, k)
+		} else {
+			out = append(out, k)
+		}
+	}
+	return out, sized
 }
 
 // DropReasons groups Dropped by reason: reason -> keys, for a summary.

@@ -37,6 +37,10 @@ var hardwareBound = map[string]bool{
 	"spark.rapids.memory.gpu.minAllocFraction": true,
 }
 
+// SizedForHost reports whether devenv sizes key for this machine itself,
+// so a mirrored prod value of it is not used (mirror --print says so).
+func SizedForHost(key string) bool { return hardwareBound[key] }
+
 // Generate builds the service's Spark conf: profile defaults, then hardware
 // tuning, then each mirrored prod layer, then the user's conf, each key
 // remembering where its value came from. It reports every problem with in
