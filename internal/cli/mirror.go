@@ -58,8 +58,8 @@ func runMirror(c *cli.Context) error {
 
 // maxWindowFlag lets event logs use zstd windows over the default, as
 // `zstd --long=31` or `--memory` do; lock and up read DEVENV_MAX_WINDOW_MB.
-var maxWindowFlag = &cli.IntFlag{Name: "max-window", Value: 0, EnvVars: []string{"DEVENV_MAX_WINDOW_MB"},
-	Usage: fmt.Sprintf("largest zstd window in MiB an event log may need (default %d, as the zstd command line; larger costs that much memory)", mirror.DefaultMaxWindowMB)}
+var maxWindowFlag = &cli.IntFlag{Name: "max-window", Value: mirror.DefaultMaxWindowMB, EnvVars: []string{"DEVENV_MAX_WINDOW_MB"},
+	Usage: "largest zstd window in `MiB` an event log may need (the zstd command line's default; more costs that much memory, as zstd --memory)"}
 
 func printProfile(w io.Writer, p *mirror.Profile) {
 	fmt.Fprintf(w, "source:   %s (%s, %s)\n", p.Source.Path, p.Source.Format, p.Source.Platform)
