@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/redact"
+
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -216,7 +218,7 @@ func setConfs(entries []sparkconf.Entry) map[string]string {
 	out := map[string]string{}
 	for _, e := range entries {
 		if !e.Unset && (e.Source == sparkconf.SourceUser || e.Source == sparkconf.SourceMirror) {
-			out[e.Key] = e.Value
+			out[e.Key], _ = redact.Value(e.Key, e.Value) // a manifest is shared: never a secret
 		}
 	}
 	return out
@@ -279,7 +281,7 @@ func clusterConf(entries []sparkconf.Entry) (map[string]string, []string) {
 		case e.Source == sparkconf.SourceHardware:
 			tuned = append(tuned, e.Key)
 		default:
-			out[e.Key] = e.Value
+			out[e.Key], _ = redact.Value(e.Key, e.Value) // a manifest is shared: never a secret
 		}
 	}
 	sort.Strings(tuned)

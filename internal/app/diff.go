@@ -23,6 +23,8 @@ type DiffResult struct {
 	Source  string         `json:"source"`
 	Drifted bool           `json:"drifted"` // behaviour drift (exit 5)
 	Items   []mirror.Drift `json:"items"`
+	// Hardware: prod's GPUs per node against this machine's (not drift).
+	Hardware []mirror.Drift `json:"hardware,omitempty"`
 }
 
 // Diff compares the service as up would run it (the same plan, the same
@@ -59,7 +61,7 @@ func (p *Project) Diff(ctx context.Context, o DiffOptions) (*DiffResult, error) 
 	local := mirror.LocalEnv{Spark: v.Spark, Scala: v.Scala, Java: v.Java, Rapids: v.Rapids, CUDA: v.CUDA, Conf: sparkMap(ps)}
 	rep := mirror.Diff(local, prod, shareOf(ps))
 	rep.Items = ownTuning(rep.Items, ps)
-	res := &DiffResult{Service: svc.Name, Source: src, Drifted: rep.Drifted(), Items: rep.Items}
+	res := &DiffResult{Service: svc.Name, Source: src, Drifted: rep.Drifted(), Items: rep.Items, Hardware: rep.Hardware}
 	if res.Items == nil {
 		res.Items = []mirror.Drift{}
 	}

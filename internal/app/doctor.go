@@ -32,7 +32,11 @@ func Doctor(ctx context.Context, opts Options, services []string) (doctor.Report
 		defer in.Engine.Close()
 	}
 	in.GPUs, in.GPUErr = readGPUs(ctx, opts.GPUs)
-	return doctor.Run(ctx, in), nil
+	rep := doctor.Run(ctx, in)
+	if p != nil {
+		rep.Checks = append(rep.Checks, prodGPUChecks(p.Spec, in.GPUs)...)
+	}
+	return rep, nil
 }
 
 // doctorProject opens devenv.yaml when one is named or found; nil without.

@@ -46,7 +46,7 @@ func (p *Project) Explain(ctx context.Context, service string) (*SparkExplain, e
 	if ps == nil || ps.Spark == nil {
 		return nil, fmt.Errorf("the plan has no Spark conf for %s", name)
 	}
-	rep := &SparkExplain{Service: name, CPUFallback: ps.CPUFallback, Reason: ps.Reason, From: pl.From, Conf: ps.Spark.Conf, Notes: ps.Spark.Notes}
+	rep := &SparkExplain{Service: name, CPUFallback: ps.CPUFallback, Reason: ps.Reason, From: pl.From, Conf: sparkconf.Redacted(ps.Spark.Conf), Notes: ps.Spark.Notes}
 	if pl.From == FromResolution {
 		rep.Unpinned = p.unpinned(name)
 	}

@@ -78,7 +78,7 @@ func (p *Project) exportCompose(pl *Planned, o ExportOptions, res *ExportResult)
 		return nil
 	}
 	res.Written = append(res.Written, o.Output)
-	return atomicfile.WriteFile(o.Output, data, 0o644)
+	return atomicfile.WriteFile(o.Output, data, exportMode)
 }
 
 func (p *Project) exportDevcontainer(pl *Planned, o ExportOptions, res *ExportResult) error {
@@ -102,7 +102,7 @@ func (p *Project) exportDevcontainer(pl *Planned, o ExportOptions, res *ExportRe
 		return err
 	}
 	res.Written = append(res.Written, path)
-	return atomicfile.WriteFile(path, data, 0o644)
+	return atomicfile.WriteFile(path, data, exportMode)
 }
 
 // exportStartedCompose writes the compose file a devcontainer starts,
@@ -141,7 +141,7 @@ func (p *Project) exportK8s(pl *Planned, o ExportOptions, res *ExportResult) err
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := atomicfile.WriteFile(filepath.Join(dir, n), files[n], 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, n), files[n], exportMode); err != nil {
 			return err
 		}
 		res.Written = append(res.Written, filepath.Join(dir, n))
@@ -168,6 +168,12 @@ func (p *Project) writeGenerated(pl *plan.Plan) error {
 	}
 	return nil
 }
+
+// exportMode: exported files may carry values from prod or .env files, so
+// only their owner reads them. (Generated spark-defaults stays 0644: the
+// container's own user reads it through a bind mount, and prod secrets
+// never reach it.)
+const exportMode = 0o600
 
 func planNames(pl *plan.Plan) []string {
 	var out []string

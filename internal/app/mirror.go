@@ -10,6 +10,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/internal/projpath"
@@ -22,6 +23,9 @@ type MirrorOptions struct {
 	Service string // the service to mirror into (default: the first spark-rapids service)
 	Format  string // force the source's format
 	Full    bool   // scan a whole event log
+	// MaxWindowMB allows zstd event logs with a window over
+	// mirror.DefaultMaxWindowMB (0: the default).
+	MaxWindowMB int
 }
 
 // MirrorResult is what Mirror recorded and locked.
@@ -40,7 +44,12 @@ func Import(source string, o MirrorOptions) (*mirror.Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mirror.Import(abs, mirror.Options{Format: o.Format, Full: o.Full})
+	prof, err := mirror.Import(abs, mirror.Options{Format: o.Format, Full: o.Full, MaxWindowMB: o.MaxWindowMB})
+	if err != nil {
+		return nil, err
+	}
+	prof.Classify(doctor.Classify) // the signature table of logs --diagnose
+	return prof, nil
 }
 
 // Mirror makes a service use prod: `mirror: SOURCE` is recorded in

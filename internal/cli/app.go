@@ -77,7 +77,7 @@ func commands() []*cli.Command {
 		versionCommand(), initCommand(), profilesCommand(), configCommand(), lockCommand(),
 		buildCommand(), upCommand(), downCommand(), psCommand(), logsCommand(), execCommand(), shellCommand(),
 		runCommand(), submitCommand(), jobsCommand(), verifyCommand(),
-		mirrorCommand(), diffCommand(), exportCommand(),
+		mirrorCommand(), reproCommand(), diffCommand(), exportCommand(),
 	}
 	cmds = append(cmds, serviceCommands()...)
 	cmds = append(cmds, completionCommand())

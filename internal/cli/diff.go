@@ -42,6 +42,9 @@ func runDiff(c *cli.Context) error {
 }
 
 func printDiff(w io.Writer, r *app.DiffResult) {
+	for _, h := range r.Hardware {
+		fmt.Fprintf(w, "%s: prod %s; here: %s (%s)\n", h.Key, h.Prod, h.Local, h.Why)
+	}
 	if len(r.Items) == 0 {
 		fmt.Fprintf(w, "%s matches %s\n", r.Service, r.Source)
 		return
@@ -49,7 +52,11 @@ func printDiff(w io.Writer, r *app.DiffResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SEVERITY\tKIND\tKEY\tCHANGE\tPROD\tLOCAL\tWHY")
 	for _, d := range r.Items {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Severity, d.Kind, d.Key, d.Change, dash(d.Prod), dash(d.Local), d.Why)
+		prod := dash(d.Prod)
+		if d.Scaled != "" {
+			prod += " (scaled here: " + d.Scaled + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Severity, d.Kind, d.Key, d.Change, prod, dash(d.Local), d.Why)
 	}
 	tw.Flush()
 	if r.Drifted {

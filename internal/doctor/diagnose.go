@@ -47,6 +47,20 @@ func Diagnose(logs string) []Finding {
 	return out
 }
 
+// Classify names the first failure signature matching text (any line), the
+// same table Diagnose uses; "" when none matches. mirror classifies prod's
+// failures from event logs with it.
+func Classify(text string) (id, meaning string) {
+	for _, line := range strings.Split(text, "\n") {
+		for _, s := range signatures {
+			if s.re.MatchString(line) {
+				return s.id, s.meaning
+			}
+		}
+	}
+	return "", ""
+}
+
 func cut(s string) string {
 	if len(s) <= maxMatch {
 		return s

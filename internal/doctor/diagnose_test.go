@@ -66,3 +66,21 @@ func TestDiagnoseLongLine(t *testing.T) {
 		t.Error("empty logs gave findings")
 	}
 }
+
+func TestClassify(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"java.lang.IllegalArgumentException: Could not find Spark Shim Loader for 3.5.9", "missing-shim"},
+		{"com.nvidia.spark.rapids.jni.GpuRetryOOM: GPU OutOfMemory", "gpu-oom"},
+		{"ai.rapids.cudf.CudfException: cudaErrorInsufficientDriver", "driver-mismatch"},
+		{"java.lang.OutOfMemoryError: could not allocate 2147483648 bytes of pinned host memory", "pinned-pool"},
+		{"!Exec <SortExec> cannot run on GPU because sort order is not supported", "gpu-fallback"},
+		{"first line\nsecond: GpuOutOfMemoryError", "gpu-oom"},
+		{"Pinned memory pool is created at '0x7f' with size 268435456", ""},
+		{"java.lang.ArithmeticException: divide by zero", ""},
+	}
+	for _, tc := range cases {
+		if id, _ := Classify(tc.text); id != tc.want {
+			t.Errorf("Classify(%q) = %q, want %q", tc.text, id, tc.want)
+		}
+	}
+}

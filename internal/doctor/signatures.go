@@ -63,4 +63,23 @@ var signatures = []signature{
 		meaning: "Triton could not load a model from its model repository (layout, config.pbtxt or backend problem)",
 		fix:     "check models/<name>/config.pbtxt and models/<name>/<version>/<model file>; the first 'E' line above the model table names the cause; `--exit-on-error=false` keeps the server up meanwhile",
 	},
+	{
+		id:      "missing-shim",
+		re:      regexp.MustCompile(`Could not find Spark Shim Loader for|Could not load shims in|(?i)no shim (found|available) for`),
+		meaning: "the RAPIDS Accelerator jar has no shim for this Spark build (a vendor Spark such as Databricks or EMR needs its own jar, or the Spark version is newer than the jar)",
+		fix:     "lock a RAPIDS release that supports this Spark (`devenv profiles` lists them) or the Spark version prod runs; for Databricks use the jar built for its runtime",
+	},
+	{
+		id: "pinned-pool",
+		re: regexp.MustCompile(`(?i)(pinned ?memory ?pool|PinnedMemoryPool|pinned host memory)[^\n]*(fail|error|unable|could not|cannot|exhausted|out of)|` +
+			`(?i)(fail|unable|could not|cannot)[^\n]*allocate[^\n]*pinned`),
+		meaning: "the pinned host memory pool (spark.rapids.memory.pinnedPool.size) could not be allocated or ran out",
+		fix:     "lower spark.rapids.memory.pinnedPool.size, or raise the container's memory (and spark.executor.memoryOverhead on YARN/Kubernetes) to hold it",
+	},
+	{
+		id:      "gpu-fallback",
+		re:      regexp.MustCompile(`!(Exec|Expression|Partitioning|Output) <[^>]+> cannot run on GPU`),
+		meaning: "an operator ran on the CPU inside a GPU plan: the RAPIDS Accelerator does not support it (or its data types) here",
+		fix:     "set spark.rapids.sql.explain=NOT_ON_GPU to see why; check the operator and types against the RAPIDS supported-operators list, or enable it with its spark.rapids.sql.* switch when it is off by default",
+	},
 }

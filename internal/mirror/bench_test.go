@@ -66,7 +66,7 @@ func (s *syntheticLog) source() logSource {
 }
 
 func TestSyntheticLogIsReadable(t *testing.T) {
-	p, err := readEventLog("synthetic", []logSource{newSyntheticLog(t, 8<<20).source()}, true)
+	p, err := readEventLog("synthetic", []logSource{newSyntheticLog(t, 8<<20).source()}, Options{Full: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func BenchmarkEnvironmentEarlyStop(b *testing.B) {
 		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				log := newSyntheticLog(b, size)
-				if _, err := readEventLog("synthetic", []logSource{log.source()}, false); err != nil {
+				if _, err := readEventLog("synthetic", []logSource{log.source()}, Options{}); err != nil {
 					b.Fatal(err)
 				}
 				if log.off >= log.size {
@@ -122,7 +122,7 @@ func BenchmarkFullScan(b *testing.B) {
 	}()
 	for i := 0; i < b.N; i++ {
 		log := newSyntheticLog(b, size)
-		p, err := readEventLog("synthetic", []logSource{log.source()}, true)
+		p, err := readEventLog("synthetic", []logSource{log.source()}, Options{Full: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func BenchmarkFullScanZstd(b *testing.B) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		p, err := readEventLog("synthetic.zstd", []logSource{src}, true)
+		p, err := readEventLog("synthetic.zstd", []logSource{src}, Options{Full: true})
 		if err != nil {
 			b.Fatal(err)
 		}

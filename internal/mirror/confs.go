@@ -3,42 +3,19 @@ package mirror
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/redact"
 )
 
-// secretWords are fragments that mark a key (or an assignment inside a
-// value) as a secret.
-var secretWords = []string{"password", "passwd", "secret", "token", "credential",
-	"access.key", "accesskey", "access_key", "private.key", "privatekey"}
-
-// secretMarkers in a value always mean a secret.
-var secretMarkers = []string{"{{secrets/", "(redacted)", "-----begin"}
-
-var classNameRe = regexp.MustCompile(`^[a-zA-Z_$][\w$]*(\.[a-zA-Z_$][\w$]*)+$`)
-
-// isSecret reports whether a key or its value must never be copied: a key
-// naming a secret (unless its value is only a class name or a boolean, as
-// in spark.hadoop.fs.s3a.aws.credentials.provider), a secret reference or an
-// already redacted value, or a value assigning a secret ("-Dtoken=...").
+// isSecret reports whether a key or its value must never be copied, by
+// the one rule devenv has (internal/redact): a secret key name, a secret
+// reference or redacted value, or a secret inside the value (a password in
+// a URL, -Dapi.key=..., a token's shape).
 func isSecret(key, value string) bool {
-	k, v := strings.ToLower(key), strings.ToLower(strings.TrimSpace(value))
-	for _, m := range secretMarkers {
-		if strings.Contains(v, m) {
-			return true
-		}
-	}
-	for _, w := range secretWords {
-		if strings.Contains(v, w+"=") {
-			return true
-		}
-		if strings.Contains(k, w) && v != "true" && v != "false" && v != "" && !classNameRe.MatchString(value) {
-			return true
-		}
-	}
-	return false
+	return redact.IsSecret(key, value)
 }
 
 // addConf records one Spark conf; a secret is listed in Redacted only.

@@ -93,7 +93,8 @@ func readDataprocNodes(p *Profile, cfg map[string]any) {
 	for _, a := range asList(wc["accelerators"]) {
 		am := asMap(a)
 		setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, num(am["acceleratorCount"]), "dataproc:workerConfig.accelerators", false)
-		model := gpuModel(lastSegment(str(am["acceleratorTypeUri"])))
+		p.GPU.AcceleratorType = lastSegment(str(am["acceleratorTypeUri"]))
+		model := gpuModel(p.GPU.AcceleratorType)
 		setStr(&p.GPU.Model, &p.GPU.ModelProvenance, model, "dataproc:workerConfig.accelerators", false)
 	}
 }

@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -14,10 +15,11 @@ type LocalEnv struct {
 
 // Drift is one difference between prod and local.
 type Drift struct {
-	Kind     string   `json:"kind"`   // "version" | "conf"
-	Key      string   `json:"key"`    // "spark", "java", or a conf key
-	Change   string   `json:"change"` // "missing" | "extra" | "different"
-	Prod     string   `json:"prod,omitempty"`
+	Kind     string   `json:"kind"`             // "version" | "conf"
+	Key      string   `json:"key"`              // "spark", "java", or a conf key
+	Change   string   `json:"change"`           // "missing" | "extra" | "different"
+	Prod     string   `json:"prod,omitempty"`   // prod's own value ("unknown" when prod does not say)
+	Scaled   string   `json:"scaled,omitempty"` // prod's value scaled to this machine, when that differs
 	Local    string   `json:"local,omitempty"`
 	Severity Severity `json:"severity"`
 	Why      string   `json:"why,omitempty"`
@@ -26,6 +28,9 @@ type Drift struct {
 // Report lists the drifts, versions first, then confs by key.
 type Report struct {
 	Items []Drift `json:"items"`
+	// Hardware compares prod's GPUs per node with this machine's: what
+	// scaling cannot make match (not counted as drift).
+	Hardware []Drift `json:"hardware,omitempty"`
 }
 
 // Drifted reports whether something that changes behaviour differs.
@@ -45,8 +50,33 @@ func Diff(local LocalEnv, prod *Profile, h Host) Report {
 	want := prod.Localize(h)
 	var r Report
 	r.versions(local, prod)
-	r.confs(local.Conf, want)
+	r.hardware(prod, h)
+	r.confs(local.Conf, want, prod)
 	return r
+}
+
+// Unknown is shown where prod does not say.
+const Unknown = "unknown"
+
+// hardware reports prod's GPUs per node against this machine's (info:
+// the scaler already fits the confs; this says what cannot match).
+func (r *Report) hardware(prod *Profile, h Host) {
+	if prod.GPU.PerNode == 0 && prod.GPU.Model == "" && prod.GPU.ExecutorGPUs == 0 && prod.Topology.WorkerType == "" {
+		return
+	}
+	local := "no GPU"
+	if h.GPUs > 0 {
+		local = fmt.Sprintf("%d GPU(s)", h.GPUs)
+		if h.GPUMemoryMB > 0 {
+			local += fmt.Sprintf(", %d GB each", h.GPUMemoryMB/1024)
+		}
+	}
+	why := "prod's workers against this machine's share"
+	if (prod.GPU.PerNode > 0 || prod.GPU.ExecutorGPUs > 0) && h.GPUs == 0 {
+		why = "prod runs on GPUs and this machine gives none: GPU-only failures cannot reproduce here"
+	}
+	r.Hardware = append(r.Hardware, Drift{Kind: "hardware", Key: "gpus per node", Change: "different", Prod: prod.GPUSummary(), Local: local,
+		Severity: SevInfo, Why: why})
 }
 
 func (r *Report) versions(local LocalEnv, prod *Profile) {
@@ -75,6 +105,20 @@ func (r *Report) versions(local LocalEnv, prod *Profile) {
 	})
 }
 
+// prodAndScaled is prod's own value of k ("unknown" when prod's confs do
+// not set it and it was derived from topology) and the scaled value when
+// it differs.
+func prodAndScaled(prod *Profile, k, want string) (string, string) {
+	pv, ok := prod.Conf[k]
+	if !ok {
+		return Unknown, want
+	}
+	if strings.TrimSpace(pv) == strings.TrimSpace(want) {
+		return pv, ""
+	}
+	return pv, want
+}
+
 func normalizedOr(v string) string {
 	if n, _ := normalizeSpark(v); n != "" {
 		return n
@@ -89,17 +133,18 @@ func javaMajor(v string) string {
 	return v
 }
 
-func (r *Report) confs(local map[string]string, want Local) {
+func (r *Report) confs(local map[string]string, want Local, prod *Profile) {
 	for _, k := range slices.Sorted(maps.Keys(want.Conf)) {
-		pv := want.Conf[k]
+		wv := want.Conf[k]
 		lv, ok := local[k]
 		how := want.Sources[k]
 		sev := severityOf(k)
+		pv, scaled := prodAndScaled(prod, k, wv)
 		switch {
 		case !ok:
-			r.Items = append(r.Items, Drift{Kind: "conf", Key: k, Change: "missing", Prod: pv, Severity: sev, Why: how})
-		case strings.TrimSpace(lv) != strings.TrimSpace(pv):
-			r.Items = append(r.Items, Drift{Kind: "conf", Key: k, Change: "different", Prod: pv, Local: lv, Severity: sev, Why: how})
+			r.Items = append(r.Items, Drift{Kind: "conf", Key: k, Change: "missing", Prod: pv, Scaled: scaled, Severity: sev, Why: how})
+		case strings.TrimSpace(lv) != strings.TrimSpace(wv):
+			r.Items = append(r.Items, Drift{Kind: "conf", Key: k, Change: "different", Prod: pv, Scaled: scaled, Local: lv, Severity: sev, Why: how})
 		}
 	}
 	redacted := map[string]bool{}

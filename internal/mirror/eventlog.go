@@ -23,7 +23,7 @@ type logSource struct {
 }
 
 // importEventLog reads a Spark event log file or rolling directory.
-func importEventLog(path string, full bool) (*Profile, error) {
+func importEventLog(path string, opts Options) (*Profile, error) {
 	files, err := eventLogFiles(path)
 	if err != nil {
 		return nil, err
@@ -33,30 +33,31 @@ func importEventLog(path string, full bool) (*Profile, error) {
 		f := f
 		srcs[i] = logSource{name: f, open: func() (io.ReadCloser, error) { return os.Open(f) }}
 	}
-	return readEventLog(path, srcs, full)
+	return readEventLog(path, srcs, opts)
 }
 
 // readEventLog scans the sources in order and builds the profile.
-func readEventLog(path string, srcs []logSource, full bool) (*Profile, error) {
-	s := newLogScan(full)
+func readEventLog(path string, srcs []logSource, opts Options) (*Profile, error) {
+	s := newLogScan(opts.Full)
+	s.lim = limits{maxWindowMB: opts.MaxWindowMB}
 	p := newProfile(path, FormatEventLog)
-	var problems []string
+	var problems, causes []string
 	for _, src := range srcs {
 		stop, err := s.readSource(src)
 		if err != nil {
 			p.warn(err.Error())
 			problems = append(problems, err.Error())
+			var de *decodeError
+			if errors.As(err, &de) {
+				causes = append(causes, err.Error())
+			}
 		}
 		if stop {
 			break
 		}
 	}
 	if !s.sawVersion && !s.sawEnv {
-		err := s.nothingFound(path)
-		if len(problems) > 0 {
-			err = fmt.Errorf("%w; also: %s", err, strings.Join(problems, "; "))
-		}
-		return nil, err
+		return nil, s.nothingFound(path, causes, problems)
 	}
 	s.apply(p)
 	p.deriveFromConf()
@@ -71,15 +72,16 @@ func (s *logScan) readSource(src logSource) (stop bool, err error) {
 		return false, fmt.Errorf("cannot read %s: %v; skipped", src.name, err)
 	}
 	defer rc.Close()
-	r, codec, closeDec, err := decompress(bufio.NewReaderSize(rc, 256<<10))
+	r, codec, closeDec, err := decompress(bufio.NewReaderSize(rc, 256<<10), s.lim)
 	if err != nil {
-		return false, fmt.Errorf("%s: %v; skipped", filepath.Base(src.name), err)
+		return false, fmt.Errorf("%s: %w; skipped", filepath.Base(src.name), err)
 	}
 	defer closeDec()
 	if codec != "" {
 		s.codecs[codec] = true
 	}
 	lr := newLineReader(r)
+	lr.onLong = s.longLine
 	defer func() { s.tooLong += lr.tooLong }()
 	for {
 		line, rerr := lr.next()
@@ -93,19 +95,33 @@ func (s *logScan) readSource(src logSource) (stop bool, err error) {
 			if errors.Is(rerr, io.EOF) {
 				return false, nil
 			}
+			var de *decodeError
+			if errors.As(rerr, &de) {
+				return false, fmt.Errorf("%s: %w; using the %d events read before", filepath.Base(src.name), rerr, s.events)
+			}
 			return false, fmt.Errorf("%s ends early or is corrupt (%v); using the %d events read before", filepath.Base(src.name), rerr, s.events)
 		}
 	}
 }
 
-// nothingFound explains a log with neither version nor environment.
-func (s *logScan) nothingFound(path string) error {
+// nothingFound explains a log with neither version nor environment. A
+// decompressor's refusal (a window over the limit, a corrupt frame) is the
+// cause, so it comes first.
+func (s *logScan) nothingFound(path string, causes, problems []string) error {
+	if len(causes) > 0 {
+		return fmt.Errorf("mirror: %s: cannot decompress: %s; so no Spark version or environment was found (read %d lines)",
+			path, strings.Join(causes, "; "), s.lines)
+	}
 	why := fmt.Sprintf("read %d lines", s.lines)
 	if s.bad > 0 {
 		why += fmt.Sprintf(", %d of them not JSON", s.bad)
 	}
-	return fmt.Errorf("mirror: %s: no Spark version or environment found (%s): this is not a Spark event log, or it is cut off before %s; "+
+	err := fmt.Errorf("mirror: %s: no Spark version or environment found (%s): this is not a Spark event log, or it is cut off before %s; "+
 		"pass the application's event log file (or its eventlog_v2_* directory)", path, why, evEnv)
+	if len(problems) > 0 {
+		err = fmt.Errorf("%w; also: %s", err, strings.Join(problems, "; "))
+	}
+	return err
 }
 
 // decodeInto decodes a line, counting failures as bad lines.

@@ -53,35 +53,53 @@ func codecOf(head []byte) string {
 
 // decompress wraps r (whose first bytes are peeked) in the decoder its magic
 // names; plain data passes through. The closer releases decoder resources.
-func decompress(br *bufio.Reader) (io.Reader, string, func(), error) {
-	head, _ := br.Peek(16)
+// Compressed data is read through a ratio guard (see ratioGuard).
+func decompress(br *bufio.Reader, lim limits) (io.Reader, string, func(), error) {
+	head, _ := br.Peek(18)
 	codec := codecOf(head)
+	if codec == "" {
+		return br, "", func() {}, nil
+	}
+	in := &countingReader{r: br}
+	r, closer, err := decoder(codec, head, bufio.NewReaderSize(in, 64<<10), lim)
+	if err != nil {
+		return nil, codec, closer, err
+	}
+	return &ratioGuard{r: r, in: in, codec: codec}, codec, closer, nil
+}
+
+// decoder opens the decoder of one codec.
+func decoder(codec string, head []byte, br *bufio.Reader, lim limits) (io.Reader, func(), error) {
 	nop := func() {}
 	switch codec {
-	case "":
-		return br, "", nop, nil
 	case codecZstd:
-		d, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(64<<20))
-		if err != nil {
-			return nil, codec, nop, err
+		if err := checkZstdWindow(head, lim.window()); err != nil {
+			return nil, nop, err
 		}
-		return d, codec, d.Close, nil
+		d, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(lim.window()))
+		if err != nil {
+			return nil, nop, err
+		}
+		return &zstdErrors{r: d, max: lim.window()}, d.Close, nil
 	case codecLZ4Frame:
-		return lz4.NewReader(br), codec, nop, nil
+		if err := checkLZ4Frame(head); err != nil {
+			return nil, nop, err
+		}
+		return lz4.NewReader(br), nop, nil
 	case codecLZ4Block:
-		return &lz4BlockReader{r: br}, codec, nop, nil
+		return &lz4BlockReader{r: br}, nop, nil
 	case codecSnappyJava:
-		return &snappyJavaReader{r: br}, codec, nop, nil
+		return &snappyJavaReader{r: br}, nop, nil
 	case codecSnappyFrm:
-		return snappy.NewReader(br), codec, nop, nil
+		return snappy.NewReader(br), nop, nil
 	case codecGzip:
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, codec, nop, err
+			return nil, nop, err
 		}
-		return z, codec, func() { z.Close() }, nil
+		return z, func() { z.Close() }, nil
 	}
-	return nil, codec, nop, fmt.Errorf("%s compression is not supported; decompress the log first or write event logs with zstd, lz4 or snappy", codec)
+	return nil, nop, fmt.Errorf("%s compression is not supported; decompress the log first or write event logs with zstd, lz4 or snappy", codec)
 }
 
 // maxBlock bounds one compressed block, so garbage cannot ask for huge buffers.

@@ -47,7 +47,8 @@ type executorAddedEvent struct {
 }
 
 type executorRemovedEvent struct {
-	ID string `json:"Executor ID"`
+	ID     string `json:"Executor ID"`
+	Reason string `json:"Removed Reason"`
 }
 
 type appStartEvent struct {

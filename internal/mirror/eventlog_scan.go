@@ -3,6 +3,7 @@ package mirror
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"path"
 	"regexp"
@@ -14,8 +15,10 @@ import (
 // logScan accumulates what an event log says.
 type logScan struct {
 	full bool
+	lim  limits
 
 	lines, events, bad, tooLong int
+	cappedProps                 bool
 	firstBad                    int
 	lastPartialBad              bool
 	linesAfterEnv               int
@@ -29,6 +32,7 @@ type logScan struct {
 	appID              string
 	buildRapids        string
 	buildCudf          string
+	failures           failureLog
 
 	executors   map[string]string // executor id -> host (non-driver)
 	live, peak  int
@@ -60,10 +64,7 @@ func (s *logScan) badLine(line []byte) {
 // handle looks at one line: the event name first, and decodes only the
 // events that carry environment facts.
 func (s *logScan) handle(line []byte, last bool) {
-	s.lines++
-	if s.sawEnv {
-		s.linesAfterEnv++
-	}
+	s.countLine()
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return
@@ -84,9 +85,8 @@ func (s *logScan) handle(line []byte, last bool) {
 			s.sawVersion, s.sparkBuild, s.versionSrc = true, e.SparkVersion, "eventlog:"+string(name)
 		}
 	case evEnv:
-		var e envEvent
-		if s.decodeInto(line, &e) && !s.sawEnv {
-			s.sawEnv, s.env = true, e
+		if !s.sawEnv {
+			s.readEnv(line)
 		}
 	case evRP:
 		var e resourceProfileEvent
@@ -101,6 +101,11 @@ func (s *logScan) handle(line []byte, last bool) {
 			if _, ok := s.executors[e.ID]; ok {
 				s.live--
 			}
+			s.executorLost(e.ID, e.Reason)
+		}
+	case evJobEnd, evStageDone, evTaskEnd, evSQLStart, evSQLAdaptive:
+		if s.full {
+			s.failureEvent(string(name), line)
 		}
 	case evAppStart:
 		var e appStartEvent
@@ -113,6 +118,58 @@ func (s *logScan) handle(line []byte, last bool) {
 			s.buildRapids, s.buildCudf = str(e.Rapids["version"]), str(e.Cudf["version"])
 		}
 	}
+}
+
+func (s *logScan) countLine() {
+	s.lines++
+	if s.sawEnv {
+		s.linesAfterEnv++
+	}
+}
+
+// readEnv decodes the environment event with its entries capped.
+func (s *logScan) readEnv(line []byte) {
+	s.readEnvFrom(bytes.NewReader(line), line)
+}
+
+func (s *logScan) readEnvFrom(r io.Reader, line []byte) {
+	e, capped, err := decodeEnvFrom(r)
+	if err != nil {
+		s.badLine(line)
+		return
+	}
+	s.events++
+	s.sawEnv, s.env, s.cappedProps = true, e, capped
+}
+
+// decoded are the events handle decodes; others are only counted.
+var decoded = map[string]bool{evLogStart: true, evDBCMeta: true, evEnv: true, evRP: true, evExecAdded: true,
+	evExecRemoved: true, evAppStart: true, evBuildInfo: true}
+
+// longLine decides about a line longer than the read buffer from its head:
+// the environment event is decoded as a stream, other needed events are
+// buffered, the rest skipped unread.
+func (s *logScan) longLine(head []byte, rest io.Reader) longLine {
+	name := eventName(head)
+	switch {
+	case name != nil && string(name) == evEnv && !s.sawEnv:
+		s.countLine()
+		s.readEnvFrom(io.MultiReader(bytes.NewReader(head), rest), head)
+		return streamedLine
+	case name != nil && s.wants(string(name)):
+		return bufferLine
+	case name == nil:
+		s.countLine()
+		s.badLine(head)
+		return skipLine
+	}
+	s.countLine()
+	return skipLine
+}
+
+// wants reports whether handle decodes events of this name.
+func (s *logScan) wants(name string) bool {
+	return decoded[name] || s.full && failureEvents[name]
 }
 
 func (s *logScan) executorAdded(line []byte) {
@@ -149,6 +206,12 @@ func (s *logScan) apply(p *Profile) {
 		p.GPU.Cudf = s.buildCudf
 	}
 	s.applyPlatform(p)
+	if s.full {
+		p.Failures = s.failures.sorted()
+		if s.failures.more > 0 {
+			p.warn(fmt.Sprintf("%d more kinds of failure past the first %d were not listed", s.failures.more, maxFailureKinds))
+		}
+	}
 }
 
 func (s *logScan) applyWarnings(p *Profile) {
@@ -160,7 +223,10 @@ func (s *logScan) applyWarnings(p *Profile) {
 		p.warn(msg)
 	}
 	if s.tooLong > 0 {
-		p.warn(fmt.Sprintf("%d lines longer than %d MB were skipped", s.tooLong, maxLineSize>>20))
+		p.warn(fmt.Sprintf("%d lines longer than %d MB were skipped (devenv reads events up to that size; such lines are usually huge SQL plans)", s.tooLong, maxLineSize>>20))
+	}
+	if s.cappedProps {
+		p.warn(fmt.Sprintf("the environment event lists more than %d entries in one section: the entries past that, and the sections after it, were left out", maxProps))
 	}
 	if !s.sawEnv {
 		p.warn("no readable " + evEnv + " event: Java, Scala and Spark confs are unknown")

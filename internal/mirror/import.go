@@ -3,6 +3,7 @@ package mirror
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -27,6 +28,9 @@ var Formats = []string{FormatDatabricks, FormatEMR, FormatEMRConfigurations, For
 type Options struct {
 	Format string // "" detects the format from the content
 	Full   bool   // event logs: scan the whole log for executor and GPU facts
+	// MaxWindowMB is the largest zstd window an event log may need (0:
+	// DefaultMaxWindowMB, or DEVENV_MAX_WINDOW_MB when set).
+	MaxWindowMB int
 }
 
 // maxDescriptionSize bounds cluster descriptions and conf files read whole.
@@ -39,18 +43,21 @@ func Import(path string, opts Options) (*Profile, error) {
 		return nil, fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}
 	format := opts.Format
+	if opts.MaxWindowMB == 0 {
+		opts.MaxWindowMB, _ = strconv.Atoi(os.Getenv("DEVENV_MAX_WINDOW_MB"))
+	}
 	if format != "" && !knownFormat(format) {
 		return nil, fmt.Errorf("mirror: unknown format %q: use one of %s", format, strings.Join(Formats, ", "))
 	}
 	if st.IsDir() || format == FormatEventLog {
-		return importEventLog(path, opts.Full)
+		return importEventLog(path, opts)
 	}
 	if format == "" {
 		if format, err = sniffFile(path); err != nil {
 			return nil, err
 		}
 		if format == FormatEventLog {
-			return importEventLog(path, opts.Full)
+			return importEventLog(path, opts)
 		}
 	}
 	if st.Size() > maxDescriptionSize {

@@ -40,6 +40,8 @@ var importCases = []struct {
 	{"eventlog-malformed", "real/malformed_json_eventlog.zstd", "", true},
 	{"eventlog-truncated", "real/truncated_eventlog", "", true},
 	{"eventlog-rolling", "written/eventlog_v2_local-1621955976602", "", true},
+	{"eventlog-dbx-window128m", "written/xgboost_eventlog_window128m.zstd", "", true},
+	{"eventlog-failed", "written/gpu_eventlog_failed", "", true},
 	{"eventlog-wrong-extension", "written/gpu_eventlog_zstd_named.lz4", "", false},
 	{"forced-format", "real/emr-cpu-00.json", FormatEMR, false},
 }

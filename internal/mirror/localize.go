@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -41,29 +40,28 @@ type shape struct {
 // fitting the host) and drops platform, network and prod-path keys. Secrets
 // are listed in Redacted and copied nowhere.
 func (p *Profile) Localize(h Host) Local {
+	pt := p.Portable()
 	l := Local{Spark: p.Runtime.Spark, Scala: p.Runtime.Scala, Java: p.Runtime.Java, Python: p.Runtime.Python,
-		Rapids: p.GPU.Rapids, Conf: map[string]string{}, Sources: map[string]string{}, Dropped: map[string]string{},
-		Redacted: append([]string{}, p.Redacted...)}
-	scaled := false
-	for _, k := range slices.Sorted(maps.Keys(p.Conf)) {
-		v := p.Conf[k]
-		act, reason := classify(k, v)
-		switch act {
-		case actSecret:
-			l.Redacted = append(l.Redacted, k)
-		case actDrop:
-			l.Dropped[k] = reason
-		case actScale:
-			scaled = true
-		default:
+		Rapids: p.GPU.Rapids, Conf: map[string]string{}, Sources: map[string]string{}, Dropped: pt.Dropped,
+		Redacted: pt.Redacted, Warnings: pt.placeholderWarnings()}
+	// the scaler sees only portable confs: a dropped key (a placeholder,
+	// a prod path) is never rescaled back in
+	portable := *p
+	portable.Conf = map[string]string{}
+	for _, k := range append(append([]string{}, pt.Kept...), pt.SizedHere...) {
+		if v, ok := p.Conf[k]; ok && !scaledKey(k) {
 			l.Conf[k], l.Sources[k] = v, "kept"
+			portable.Conf[k] = v
 		}
 	}
-	if scaled || p.Topology.ExecutorCores > 0 || p.GPU.ExecutorGPUs > 0 {
-		l.applyScaled(p, h)
+	for _, k := range append(append([]string{}, pt.Scaled...), pt.SizedHere...) {
+		if v, ok := p.Conf[k]; ok {
+			portable.Conf[k] = v
+		}
 	}
-	sort.Strings(l.Redacted)
-	l.Redacted = dedupSorted(l.Redacted)
+	if len(pt.Scaled)+len(pt.SizedHere) > 0 || p.Topology.ExecutorCores > 0 || p.GPU.ExecutorGPUs > 0 {
+		l.applyScaled(&portable, h)
+	}
 	return l
 }
 
@@ -216,6 +214,12 @@ func (l *Local) scaled(key, val string, changed bool, why string) {
 	} else {
 		l.Sources[key] = "kept"
 	}
+}
+
+// scaledKey: Localize rescales key rather than copying it.
+func scaledKey(k string) bool {
+	act, _ := classify(k, "")
+	return act == actScale
 }
 
 func mb2s(mb int64) string {

@@ -2,9 +2,14 @@ package mirror
 
 import (
 	"encoding/json"
+	"maps"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/internal/sparkconf"
 )
 
 func TestClassify(t *testing.T) {
@@ -161,6 +166,96 @@ func TestLocalizeGolden(t *testing.T) {
 			}
 			out, _ := json.MarshalIndent(p.Localize(host), "", "  ")
 			checkGolden(t, filepath.Join("testdata", "golden", "local-"+strings.ReplaceAll(filepath.Base(name), ".", "_")+".json"), append(out, '\n'))
+		})
+	}
+}
+
+// TestPortableIsWhatLocalizeApplies: mirror --print's kept, scaled,
+// dropped and redacted are exactly what Localize writes for a GPU host.
+func TestPortableIsWhatLocalizeApplies(t *testing.T) {
+	for _, tc := range importCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Import(filepath.Join("testdata", tc.path), Options{Format: tc.format, Full: tc.full})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pt := *p.Portability
+			l := p.Localize(Host{CPUs: 16, MemoryMB: 64 << 10, GPUs: 2, GPUMemoryMB: 80 << 10})
+			want := append(append(append([]string{}, pt.Kept...), pt.Scaled...), pt.SizedHere...)
+			sort.Strings(want)
+			eq(t, "conf keys", strings.Join(slices.Sorted(maps.Keys(l.Conf)), " "), strings.Join(want, " "))
+			eq(t, "dropped", len(l.Dropped), len(pt.Dropped))
+			eq(t, "redacted", strings.Join(l.Redacted, " "), strings.Join(pt.Redacted, " "))
+		})
+	}
+}
+
+func TestPortabilityRules(t *testing.T) {
+	cases := []struct{ key, value, want string }{
+		{"spark.driver.tempDirectory", "/local_disk0/tmp", "temp directory"},
+		{"spark.executor.extraClassPath", "/databricks/spark/dbconf/log4j/executor:/databricks/jars/*", "prod-only path"},
+		{"spark.driver.extraClassPath", "/usr/lib/spark/jars/x.jar", "prod-only path"},
+		{"spark.repl.class.outputDir", "/local_disk0/tmp/repl/spark-1", "REPL"},
+		{"spark.driver.host", "10.59.242.167", "host"},
+		{"spark.app.id", "app-20221221223542-0001", "per run"},
+		{"spark.sql.custom.dir", "/tmp/x,/local_disk0/spark", "prod-only path"},
+		{"spark.history.fs.logDirectory", "dbfs:/logs", "event log directory"},
+		{"spark.history.ui.port", "18080", "history server"},
+		{"spark.metrics.conf.*.sink.ganglia.class", "org.apache.spark.metrics.sink.GangliaSink", "metrics"},
+		{"spark.executor.cores", "${executor_cores}", "placeholder ${executor_cores}"},
+		{"spark.sql.shuffle.partitions", "{{ shuffle_partitions }}", "placeholder"},
+		{"spark.hadoop.fs.s3.impl", "shaded.databricks.org.apache.hadoop.fs.s3a.S3AFileSystem", "cloud storage"},
+		{"spark.hadoop.mapred.output.committer.class", "com.databricks.backend.daemon.data.client.DirectOutputCommitter", "prod platform"},
+		{"spark.hadoop.databricks.s3.create.deleteUnnecessaryFakeDirectories", "false", "Databricks"},
+		{"eventLog.rolloverIntervalSeconds", "3600", "not a Spark conf"},
+		{"spark.repl.class.uri", "spark://10.59.242.167:45293/classes", "REPL"},
+		{"spark.sql.adaptive.coalescePartitions.initialPartitionNum", "spark://ip-10-0-0-1.ec2.internal:7077", "prod host"},
+		{"spark.driver.extraJavaOptions", "-Dx=${spark.app.name}", ""},
+		{"spark.sql.shuffle.partitions", "200", ""},
+		{"spark.rapids.sql.enabled", "true", ""},
+	}
+	for _, tc := range cases {
+		act, why := classify(tc.key, tc.value)
+		if tc.want == "" {
+			if act == actDrop || act == actSecret {
+				t.Errorf("%s=%s dropped: %s", tc.key, tc.value, why)
+			}
+			continue
+		}
+		if act != actDrop || !strings.Contains(why, tc.want) {
+			t.Errorf("%s=%s: action %v %q, want dropped for %q", tc.key, tc.value, act, why, tc.want)
+		}
+	}
+}
+
+// TestPortableIsWhatLandsInSparkDefaults: the keys mirror --print counts
+// as kept or scaled are exactly the keys whose value in the generated
+// spark-defaults comes from prod; the sized-here keys are devenv's own.
+func TestPortableIsWhatLandsInSparkDefaults(t *testing.T) {
+	hw := sparkconf.Hardware{CPUs: 16, MemoryBytes: 64 << 30, GPUs: 2, GPUMemoryBytes: 80 << 30, AllocFraction: 1}
+	for _, tc := range importCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Import(filepath.Join("testdata", tc.path), Options{Format: tc.format, Full: tc.full})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := p.Localize(Host{CPUs: hw.CPUs, MemoryMB: hw.MemoryBytes >> 20, GPUs: hw.GPUs, GPUMemoryMB: hw.GPUMemoryBytes >> 20})
+			c, err := sparkconf.Generate(sparkconf.Input{Spark: "3.5.1", Scala: "2.12", Rapids: "25.08.0", Name: "spark", Hardware: hw,
+				DiscoveryScript: "/opt/devenv/getGpusResources.sh", Mirrored: []sparkconf.Layer{{Source: "prod", Conf: l.Conf}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fromProd []string
+			for _, e := range c.Explain() {
+				if e.Source == sparkconf.SourceMirror && !e.Unset {
+					fromProd = append(fromProd, e.Key)
+				}
+			}
+			pt := p.Portability
+			want := append(append([]string{}, pt.Kept...), pt.Scaled...)
+			sort.Strings(want)
+			sort.Strings(fromProd)
+			eq(t, "keys from prod in spark-defaults", strings.Join(fromProd, " "), strings.Join(want, " "))
 		})
 	}
 }

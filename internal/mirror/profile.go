@@ -8,7 +8,11 @@
 // Secrets are never stored: their keys are listed in Redacted only.
 package mirror
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/devenv-dev/devenv/internal/redact"
+)
 
 // Profile is one production cluster (or one job run), normalized.
 type Profile struct {
@@ -27,6 +31,12 @@ type Profile struct {
 	// Redacted lists keys whose values were secrets; the values are not kept.
 	Redacted []string `json:"redacted"`
 	Warnings []string `json:"warnings"`
+	// Portability is what of Conf reaches the local Spark and why not
+	// (the rule Localize applies), filled when the import finishes.
+	Portability *Portability `json:"portability,omitempty"`
+	// Failures is what went wrong in prod (event logs read whole: failed
+	// jobs, stages and tasks, executors lost, operators left on the CPU).
+	Failures []Failure `json:"failures,omitempty"`
 }
 
 // Source says what was imported.
@@ -73,6 +83,8 @@ type GPU struct {
 	ExecutorGPUsProvenance string  `json:"executor_gpus_provenance,omitempty"`
 	TaskGPU                float64 `json:"task_gpu,omitempty"`
 	TaskGPUProvenance      string  `json:"task_gpu_provenance,omitempty"`
+	MemoryMB               int64   `json:"memory_mb,omitempty"`        // per GPU, from the instance catalog
+	AcceleratorType        string  `json:"accelerator_type,omitempty"` // GCP accelerator type, "nvidia-tesla-t4"
 }
 
 // Topology holds the cluster's shape.
@@ -82,6 +94,9 @@ type Topology struct {
 	WorkersProvenance          string `json:"workers_provenance,omitempty"`
 	WorkerType                 string `json:"worker_type,omitempty"`
 	DriverType                 string `json:"driver_type,omitempty"`
+	WorkerVCPUs                int    `json:"worker_vcpus,omitempty"`     // from the instance catalog
+	WorkerMemoryMB             int64  `json:"worker_memory_mb,omitempty"` // from the instance catalog
+	WorkerHardwareProvenance   string `json:"worker_hardware_provenance,omitempty"`
 	Executors                  int    `json:"executors,omitempty"`
 	ExecutorsProvenance        string `json:"executors_provenance,omitempty"`
 	ExecutorCores              int    `json:"executor_cores,omitempty"`
@@ -104,6 +119,7 @@ func newProfile(path, format string) *Profile {
 
 // warnf records a warning once.
 func (p *Profile) warn(msg string) {
+	msg = redact.String(msg) // warnings quote values
 	for _, w := range p.Warnings {
 		if w == msg {
 			return
@@ -139,6 +155,12 @@ func setFloat(dst *float64, prov *string, v float64, src string, override bool) 
 func (p *Profile) finish() {
 	sort.Strings(p.Redacted)
 	p.Redacted = dedupSorted(p.Redacted)
+	p.applyCatalog()
+	pt := p.Portable()
+	for _, w := range pt.placeholderWarnings() {
+		p.warn(w)
+	}
+	p.Portability = &pt
 }
 
 func dedupSorted(s []string) []string {

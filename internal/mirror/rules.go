@@ -1,6 +1,10 @@
 package mirror
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
 
 // action is what Localize does with a prod conf key.
 type action int
@@ -56,6 +60,14 @@ var droppedKeys = map[string]string{
 	"spark.driver.resource.gpu.discoveryScript":   "devenv generates the local GPU discovery script",
 	"spark.extraListeners":                        "listeners of the prod platform are not on the local classpath",
 	"spark.metrics.conf":                          "prod metrics setup",
+	"spark.home":                                  "the prod Spark installation; the local image has its own",
+	"spark.repl.class.outputDir":                  "a prod session's REPL class directory",
+	"spark.repl.class.uri":                        "a prod session's REPL class server",
+	"spark.repl.local.jars":                       "a prod session's REPL jars",
+	"spark.app.initial.file.urls":                 "recorded per run",
+	"spark.app.initial.archive.urls":              "recorded per run",
+	"spark.driver.tempDirectory":                  "prod temp directory",
+	"spark.executor.tempDirectory":                "prod temp directory",
 }
 
 // droppedPrefixes are platform families.
@@ -71,14 +83,50 @@ var droppedPrefixes = []struct{ prefix, reason string }{
 	{"spark.ui.", "UI setting of the prod cluster"},
 	{"spark.blockManager.port", "fixed port of the prod network"},
 	{"spark.hadoop.fs.", "cloud storage setting of prod"},
+	{"spark.metrics.", "prod metrics sink"},
+	{"spark.sql.streaming.ui.", "UI setting of the prod cluster"},
 }
+
+// keyRules drop keys by a fragment of their name.
+var keyRules = []struct{ fragment, reason string }{
+	{"databricks", "Databricks platform setting"},
+	{"tmpdir", "prod temp directory"},
+	{"tempdir", "prod temp directory"},
+	{"scratchdir", "prod temp directory"},
+	{".host", "prod host name"},
+	{"bindaddress", "prod network address"},
+	{"advertiseaddress", "prod network address"},
+}
+
+// placeholderRe finds template placeholders: ${name} that Spark's own
+// substitution (${env:..}, ${system:..}, ${spark.key}) does not resolve,
+// and {{name}} (Jinja, Databricks templates).
+var placeholderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}:]*)\}|\{\{[^}]*\}\}`) })
+
+// placeholder returns the first unresolved template placeholder in value.
+func placeholder(value string) string {
+	for _, m := range placeholderRe().FindAllStringSubmatch(value, -1) {
+		if strings.HasPrefix(m[0], "${") && strings.HasPrefix(m[1], "spark.") {
+			continue // Spark substitutes ${spark.other.key}
+		}
+		return m[0]
+	}
+	return ""
+}
+
+// prodHostRe finds an IPv4 address or a cloud-internal host name.
+var prodHostRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(\d{1,3}\.){3}\d{1,3}\b|[a-z0-9-]+\.(ec2|compute)\.internal\b|\.c\.[a-z0-9-]+\.internal\b`)
+})
 
 // prodPaths start values that point into prod-only storage.
 var prodPaths = []string{"dbfs:/", "s3://", "s3a://", "s3n://", "hdfs://", "gs://", "abfss://", "abfs://",
-	"wasbs://", "wasb://", "adl://", "/databricks/", "/dbfs/", "/usr/lib/spark/", "/usr/share/aws/", "/usr/local/share/google/"}
+	"wasbs://", "wasb://", "adl://", "/databricks/", "/dbfs/", "/local_disk0", "/usr/lib/", "/usr/share/aws/", "/usr/local/share/google/",
+	"/mnt/", "/etc/spark/", "/etc/hadoop/", "/home/hadoop/", "/var/lib/spark", "/var/log/spark", "/emr/", "/opt/bitnami/"}
 
 // platformClasses mark values naming classes only on a platform.
-var platformClasses = []string{"com.databricks.", "rapids.daemon_databricks", "com.google.cloud.spark.performance", "com.amazonaws.emr", "com.amazon.emr"}
+var platformClasses = []string{"com.databricks.", "databricks.", "rapids.daemon_databricks", "com.google.cloud.spark.performance",
+	"com.google.cloud.hadoop.", "com.amazonaws.emr", "com.amazon.emr", "com.amazon.ws.emr", "com.amazonaws.services.emr", "EmrFileSystem"}
 
 // behaviourPrefixes are kept as they are and drift there changes results.
 var behaviourPrefixes = []string{"spark.sql.", "spark.rapids.", "spark.serializer", "spark.kryo", "spark.plugins",
@@ -93,34 +141,68 @@ var performanceKeys = map[string]bool{
 	"spark.rapids.shuffle.multiThreaded.reader.threads": true,
 }
 
-// classify says what Localize does with a prod conf key and why.
+// classify says what Localize (and so spark-defaults, mirror --print and
+// diff) does with a prod conf key and why: the one rule for portability.
 func classify(key, value string) (action, string) {
 	if isSecret(key, value) {
 		return actSecret, ""
 	}
-	if reason, ok := droppedKeys[key]; ok {
+	if reason := dropReason(key, value); reason != "" {
 		return actDrop, reason
-	}
-	for _, d := range droppedPrefixes {
-		if strings.HasPrefix(key, d.prefix) {
-			return actDrop, d.reason
-		}
-	}
-	if strings.HasSuffix(key, ".port") || strings.HasSuffix(key, "Port") {
-		return actDrop, "port of the prod network"
-	}
-	if p := prodPath(value); p != "" {
-		return actDrop, "points to prod-only storage (" + p + ")"
-	}
-	for _, c := range platformClasses {
-		if strings.Contains(value, c) {
-			return actDrop, "names a class that exists only on the prod platform (" + c + "...)"
-		}
 	}
 	if strings.HasPrefix(key, "spark.rapids.memory.") && strings.HasSuffix(key, ".size") || scaledKeys[key] {
 		return actScale, ""
 	}
 	return actKeep, ""
+}
+
+// placeholderReason starts the reason of a key dropped for a placeholder;
+// such drops are also warnings.
+const placeholderReason = "unresolved template placeholder "
+
+// dropReason says why a key is not portable, or "" when it is.
+func dropReason(key, value string) string {
+	if !strings.HasPrefix(key, "spark.") {
+		return "not a Spark conf: spark-defaults.conf only passes spark.* keys"
+	}
+	if reason, ok := droppedKeys[key]; ok {
+		return reason
+	}
+	for _, d := range droppedPrefixes {
+		if strings.HasPrefix(key, d.prefix) {
+			return d.reason
+		}
+	}
+	if strings.HasSuffix(key, ".port") || strings.HasSuffix(key, "Port") {
+		return "port of the prod network"
+	}
+	lk := strings.ToLower(key)
+	for _, r := range keyRules {
+		if strings.Contains(lk, r.fragment) && (r.fragment != ".host" || strings.HasSuffix(lk, ".host") || strings.HasSuffix(lk, ".hostname")) {
+			return r.reason
+		}
+	}
+	return valueDropReason(value)
+}
+
+// valueDropReason drops values naming prod paths, hosts, platform classes
+// or template placeholders.
+func valueDropReason(value string) string {
+	if ph := placeholder(value); ph != "" {
+		return placeholderReason + ph + ": the template was not filled in; set the value in devenv.yaml conf: if the job needs it"
+	}
+	if p := prodPath(value); p != "" {
+		return "points to a prod-only path (" + p + ")"
+	}
+	if h := prodHostRe().FindString(value); h != "" {
+		return "names a prod host (" + h + ")"
+	}
+	for _, c := range platformClasses {
+		if strings.Contains(value, c) {
+			return "names a class that exists only on the prod platform (" + c + "...)"
+		}
+	}
+	return ""
 }
 
 // prodPath returns the prod-only path prefix a value uses, or "".

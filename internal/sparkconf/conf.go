@@ -8,6 +8,7 @@ package sparkconf
 import (
 	"bytes"
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/redact"
 	"sort"
 )
 
@@ -19,6 +20,18 @@ type Entry struct {
 	Rule   string `json:"rule"`   // the rule or file that produced the value
 	// Unset marks a key devenv deliberately leaves out; Rule says why.
 	Unset bool `json:"unset,omitempty"`
+}
+
+// Redacted returns entries fit to show (config --explain, exports): values
+// and rules with secrets masked by internal/redact.
+func Redacted(entries []Entry) []Entry {
+	out := make([]Entry, len(entries))
+	for i, e := range entries {
+		e.Value, _ = redact.Value(e.Key, e.Value)
+		e.Rule = redact.String(e.Rule)
+		out[i] = e
+	}
+	return out
 }
 
 // Conf is a generated Spark conf with provenance.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/redact"
 )
 
 // Class names the RAPIDS Accelerator needs in list-valued keys.
@@ -36,6 +38,10 @@ var hardwareBound = map[string]bool{
 	"spark.rapids.memory.gpu.allocFraction": true, "spark.rapids.memory.gpu.maxAllocFraction": true,
 	"spark.rapids.memory.gpu.minAllocFraction": true,
 }
+
+// SizedForHost reports whether devenv sizes key for this machine itself,
+// so a mirrored prod value of it is not used (mirror --print says so).
+func SizedForHost(key string) bool { return hardwareBound[key] }
 
 // Generate builds the service's Spark conf: profile defaults, then hardware
 // tuning, then each mirrored prod layer, then the user's conf, each key
@@ -171,7 +177,8 @@ func applyMirror(c *Conf, in Input, l Layer) {
 	for _, k := range slices.Sorted(maps.Keys(l.Conf)) {
 		v := l.Conf[k]
 		if why := mirrorDropReason(in, k, v); why != "" {
-			dropped := fmt.Sprintf("%s=%s from %s not used: %s", k, v, l.Source, why)
+			shown, _ := redact.Value(k, v)
+			dropped := fmt.Sprintf("%s=%s from %s not used: %s", k, shown, l.Source, why)
 			if e, ok := c.entries[k]; ok {
 				e.Rule += "; " + dropped
 			} else {
@@ -185,6 +192,9 @@ func applyMirror(c *Conf, in Input, l Layer) {
 
 // mirrorDropReason says why a mirrored key must not apply locally, or "".
 func mirrorDropReason(in Input, k, v string) string {
+	if redact.IsSecret(k, v) {
+		return "it holds a secret, which devenv never copies from prod"
+	}
 	if hardwareBound[k] {
 		return "it sizes prod's hardware; devenv sizes it for this machine"
 	}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/urfave/cli/v2"
+)
+
+func reproCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "repro",
+		Usage:     "reproduce a prod failure from its event log: mirror, lock, up, run the job, compare (exit 0 when it reproduces, 1 when not)",
+		ArgsUsage: "EVENTLOG [-- JOB ARGS...]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "job", Usage: "the job to run in the service (`FILE`: .py/.jar/.R via spark-submit, .sh via sh)"},
+			&cli.StringFlag{Name: "service", Aliases: []string{"s"}, Usage: "the service to mirror into (default: the first spark-rapids service)"},
+			maxWindowFlag,
+		},
+		Action: runRepro,
+	}
+}
+
+func runRepro(c *cli.Context) error {
+	if c.NArg() < 1 {
+		return exitcode.Newf(exitcode.Usage, "usage: devenv repro EVENTLOG [--job FILE] [--service S] [-- JOB ARGS...]")
+	}
+	p, err := openProject(c)
+	if err != nil {
+		return err
+	}
+	args := c.Args().Slice()[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	out := printer(c)
+	res, err := p.Repro(c.Context, app.ReproOptions{EventLog: c.Args().First(), Job: c.String("job"), Args: args,
+		Service: c.String("service"), MaxWindowMB: c.Int("max-window"), Output: os.Stderr})
+	if err != nil {
+		return err
+	}
+	if err := out.Result(res, func(w io.Writer) { printRepro(w, res) }); err != nil {
+		return err
+	}
+	if !res.Reproduced {
+		return exitcode.With(exitcode.Failure, errSilent)
+	}
+	return nil
+}
+
+func printRepro(w io.Writer, r *app.ReproResult) {
+	prod := "no failure"
+	if f := r.Prod.Failure; f != nil {
+		sig := r.Prod.Signature
+		if sig == "" {
+			sig = "no known signature"
+		}
+		prod = fmt.Sprintf("%s failure [%s], %dx, first %s: %s", f.Kind, sig, f.Count, f.First, f.Reason)
+	}
+	fmt.Fprintf(w, "prod:   %s\n", prod)
+	if l := r.Local; l != nil {
+		sigs := "no known signature"
+		if len(l.Signatures) > 0 {
+			sigs = strings.Join(l.Signatures, ", ")
+		}
+		fmt.Fprintf(w, "here:   %s exited %d [%s]\n", strings.Join(l.Command, " "), l.ExitCode, sigs)
+	}
+	behaviour := 0
+	for _, d := range r.ConfDrift {
+		if d.Severity == "behaviour" {
+			behaviour++
+			fmt.Fprintf(w, "conf:   %s differs: prod %s, here %s\n", d.Key, dash(d.Prod), dash(d.Local))
+		}
+	}
+	if behaviour == 0 {
+		fmt.Fprintf(w, "confs:  the behaviour confs match prod's (%d performance or info differences)\n", len(r.ConfDrift))
+	}
+	for _, m := range r.CannotMatch {
+		fmt.Fprintf(w, "cannot match: %s\n", m)
+	}
+	verdict := "NOT REPRODUCED"
+	if r.Reproduced {
+		verdict = "REPRODUCED"
+	}
+	fmt.Fprintf(w, "%s: %s\n", verdict, r.Reason)
+}

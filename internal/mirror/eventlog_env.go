@@ -1,0 +1,137 @@
+package mirror
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// maxProps bounds the entries read per section of the environment event
+// (Databricks writes about 1,000 Spark properties and 2,000 classpath
+// entries). A section with more stops the read there, with a warning, so a
+// hostile log cannot make the reader hold, or spend seconds on, millions.
+const maxProps = 20000
+
+// decodeEnv reads a SparkListenerEnvironmentUpdate line token by token,
+// keeping at most maxProps string entries per section; capped is true when
+// a section had more and the rest of the event was left unread.
+func decodeEnv(line []byte) (e envEvent, capped bool, err error) {
+	return decodeEnvFrom(bytes.NewReader(line))
+}
+
+// decodeEnvFrom is decodeEnv on a stream: a line of any length costs only
+// the entries kept.
+func decodeEnvFrom(r io.Reader) (e envEvent, capped bool, err error) {
+	dec := json.NewDecoder(r)
+	if err := expectDelim(dec, '{'); err != nil {
+		return e, false, err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return e, capped, err
+		}
+		var dst *map[string]any
+		switch tok {
+		case "JVM Information":
+			dst = &e.JVM
+		case "Spark Properties":
+			dst = &e.Spark
+		case "System Properties":
+			dst = &e.System
+		case "Classpath Entries":
+			dst = &e.Classpath
+		}
+		if dst == nil {
+			if err := skipValue(dec); err != nil {
+				return e, capped, err
+			}
+			continue
+		}
+		capped, err = readSection(dec, dst)
+		if err != nil || capped {
+			return e, capped, err
+		}
+	}
+	return e, capped, nil
+}
+
+// readSection reads one {"key":"value",...} object into *dst.
+func readSection(dec *json.Decoder, dst *map[string]any) (capped bool, err error) {
+	tok, err := dec.Token()
+	if err != nil || tok == nil {
+		return false, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return false, fmt.Errorf("section is not an object")
+	}
+	m := map[string]any{}
+	*dst = m
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return capped, err
+		}
+		k, _ := kt.(string)
+		vt, err := dec.Token()
+		if err != nil {
+			return capped, err
+		}
+		if d, ok := vt.(json.Delim); ok {
+			if err := skipNested(dec, d); err != nil {
+				return capped, err
+			}
+			continue
+		}
+		if len(m) >= maxProps {
+			return true, nil
+		}
+		m[k] = vt
+	}
+	_, err = dec.Token() // '}'
+	return false, err
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("expected %q", want)
+	}
+	return nil
+}
+
+// skipValue skips the next value, however nested.
+func skipValue(dec *json.Decoder) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); ok {
+		return skipNested(dec, d)
+	}
+	return nil
+}
+
+// skipNested skips to the end of the object or array opened by d.
+func skipNested(dec *json.Decoder, d json.Delim) error {
+	if d != '{' && d != '[' {
+		return nil
+	}
+	for depth := 1; depth > 0; {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
+}
