@@ -18,6 +18,10 @@ const (
 	// RMMPoolLimitEnv carries a RAPIDS service's RMM pool limit in bytes; the
 	// notebook image passes it to rmm.reinitialize(maximum_pool_size=...).
 	RMMPoolLimitEnv = "DEVENV_RMM_POOL_LIMIT_BYTES"
+	// MemoryLimitEnv carries the share of a plain image service (kind
+	// other) in bytes, less its context's overhead: the most its own
+	// allocator should take, since devenv knows no setting of its own.
+	MemoryLimitEnv = "DEVENV_GPU_MEMORY_LIMIT_BYTES"
 )
 
 // minMemory is the least GPU memory each kind runs usefully with.
@@ -59,7 +63,8 @@ func assign(n Need, picked slots, needs []Need, warnings *[]string) Assignment {
 	return a
 }
 
-// kindSettings puts the share into Spark's and RAPIDS' own settings.
+// kindSettings puts the share into Spark's and RAPIDS' own settings, and
+// into an environment variable for plain image services.
 func kindSettings(a *Assignment, kind string) {
 	switch kind {
 	case KindSpark:
@@ -73,6 +78,8 @@ func kindSettings(a *Assignment, kind string) {
 		}
 	case KindRAPIDS:
 		a.Env = map[string]string{RMMPoolLimitEnv: strconv.FormatInt(max(a.MemoryBytes-contextOverhead, 0), 10)}
+	case KindOther:
+		a.Env = map[string]string{MemoryLimitEnv: strconv.FormatInt(max(a.MemoryBytes-contextOverhead, 0), 10)}
 	}
 }
 
