@@ -1,6 +1,24 @@
 package profiles
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
+
+// DriverRuleNote starts the note that says which driver rule chose a
+// resolution's versions (Resolved.Notes).
+const DriverRuleNote = "driver rule: "
+
+// DriverRuleNotes returns the notes of r that say which driver rule chose it.
+func DriverRuleNotes(r Resolved) []string {
+	var out []string
+	for _, n := range r.Notes {
+		if strings.HasPrefix(n, DriverRuleNote) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
 
 // ProductionDriver is the driver unset versions resolve for when the
 // machine's own cannot be read: the first release of the newest production
@@ -48,9 +66,9 @@ func (c *Catalog) newestRunnable(sorted []string, prefix, driver string) string 
 // CUDA it passed over.
 func (c *Catalog) driverNote(req Request, chosen, newest string) string {
 	if newest != "" && newest != chosen {
-		return fmt.Sprintf("driver: chose CUDA %s for %s; the newer CUDA %s needs driver %s", chosen, req.DriverRule, newest, c.toolkitDriver(newest))
+		return fmt.Sprintf(DriverRuleNote+"chose CUDA %s for %s; the newer CUDA %s needs driver %s", chosen, req.DriverRule, newest, c.toolkitDriver(newest))
 	}
-	return fmt.Sprintf("driver: CUDA %s runs on %s", chosen, req.DriverRule)
+	return fmt.Sprintf(DriverRuleNote+"CUDA %s runs on %s", chosen, req.DriverRule)
 }
 
 // withoutDriver resolves again with no driver limit when nothing matching
@@ -60,7 +78,7 @@ func withoutDriver(req Request, resolve func(Request) (Resolved, error)) (Resolv
 	unlimited.Driver, unlimited.DriverRule = "", ""
 	r, err := resolve(unlimited)
 	if err == nil {
-		r.Notes = append(r.Notes, fmt.Sprintf("driver: nothing matching this service's versions runs on %s; chose the newest, which needs driver %s (`devenv doctor` checks it)", req.DriverRule, r.Requires.MinDriver))
+		r.Notes = append(r.Notes, fmt.Sprintf(DriverRuleNote+"nothing matching this service's versions runs on %s; chose the newest, which needs driver %s (`devenv doctor` checks it)", req.DriverRule, r.Requires.MinDriver))
 	}
 	return r, err
 }

@@ -255,7 +255,7 @@ func TestDriverLimit(t *testing.T) {
 			if tc.maxDrv != "" && compareVersions(r.Requires.MinDriver, tc.maxDrv) > 0 {
 				t.Errorf("needs driver %s, more than %s runs (CUDA %s)", r.Requires.MinDriver, tc.maxDrv, r.CUDA)
 			}
-			if tc.req.Driver != "" && !hasPrefixNote(r.Notes, "driver: ") {
+			if tc.req.Driver != "" && len(DriverRuleNotes(r)) != 1 {
 				t.Errorf("no note says which driver rule chose it: %q", r.Notes)
 			}
 		})
@@ -263,13 +263,4 @@ func TestDriverLimit(t *testing.T) {
 	if prod == "" || rule == "" {
 		t.Fatalf("the catalog names no production driver branch")
 	}
-}
-
-func hasPrefixNote(notes []string, prefix string) bool {
-	for _, n := range notes {
-		if len(n) >= len(prefix) && n[:len(prefix)] == prefix {
-			return true
-		}
-	}
-	return false
 }

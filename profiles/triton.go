@@ -92,9 +92,9 @@ func (c *Catalog) tritonDriverNote(req Request, r *tritonRel, cands []*tritonRel
 			break
 		}
 		if matchesPrefix(x.Toolkit, req.CUDA) && matchesPrefix(x.Python, req.Python) {
-			return fmt.Sprintf("driver: chose Triton %s (CUDA %s) for %s; the newer %s needs driver %s",
+			return fmt.Sprintf(DriverRuleNote+"chose Triton %s (CUDA %s) for %s; the newer %s needs driver %s",
 				r.Release, r.Toolkit, req.DriverRule, x.Release, c.toolkitDriver(x.Toolkit))
 		}
 	}
-	return fmt.Sprintf("driver: Triton %s (CUDA %s) runs on %s", r.Release, r.Toolkit, req.DriverRule)
+	return fmt.Sprintf(DriverRuleNote+"Triton %s (CUDA %s) runs on %s", r.Release, r.Toolkit, req.DriverRule)
 }

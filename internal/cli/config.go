@@ -69,7 +69,8 @@ func runConfig(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := resolveConfig(p, lf, args(c))
+	driver, rule := resolutionDriver(c.Context)
+	cfg, err := resolveConfig(p, lf, args(c), driver, rule)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,9 @@ func addPlan(c *cli.Context, cfg *projectConfig, p *spec.Project, lf *lock.File)
 	return nil
 }
 
-func resolveConfig(p *spec.Project, lf *lock.File, only []string) (*projectConfig, error) {
+// resolveConfig resolves each service as devenv lock would on this machine
+// (for driver, by rule), then shows the locked versions where the lock is fresh.
+func resolveConfig(p *spec.Project, lf *lock.File, only []string, driver, rule string) (*projectConfig, error) {
 	cfg := &projectConfig{Name: p.Name, Dir: p.Dir}
 	switch {
 	case lf == nil:
@@ -111,7 +114,9 @@ func resolveConfig(p *spec.Project, lf *lock.File, only []string) (*projectConfi
 		if len(only) > 0 && !contains(only, s.Name) {
 			continue
 		}
-		res, err := profiles.Builtin().Resolve(s.Request(), p.Profiles)
+		req := s.Request()
+		req.Driver, req.DriverRule = driver, rule
+		res, err := profiles.Builtin().Resolve(req, p.Profiles)
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue

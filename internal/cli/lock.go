@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -31,6 +32,7 @@ type lockResult struct {
 	Changed  bool           `json:"changed"`
 	Fresh    bool           `json:"fresh"`
 	Services []lock.Service `json:"services,omitempty"`
+	Notes    []string       `json:"notes,omitempty"` // what resolution chose on the user's behalf, and by which rule
 }
 
 func runLock(c *cli.Context) error {
@@ -65,11 +67,14 @@ func runLock(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return out.Result(lockResult{File: lockPath(p), Changed: changed, Fresh: true, Services: f.Services}, func(w io.Writer) {
+	return out.Result(lockResult{File: lockPath(p), Changed: changed, Fresh: true, Services: f.Services, Notes: f.Notes}, func(w io.Writer) {
 		if changed {
 			fmt.Fprintf(w, "wrote devenv.lock (%d services)\n", len(f.Services))
 		} else {
 			fmt.Fprintln(w, "devenv.lock unchanged")
+		}
+		for _, n := range f.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
 		}
 	})
 }
@@ -81,9 +86,23 @@ func generateLock(c *cli.Context, p *spec.Project, prev *lock.File) (*lock.File,
 	}
 	out := printer(c)
 	out.Step("lock", "resolving and pinning "+fmt.Sprint(len(p.Services))+" services")
+	driver, rule := resolutionDriver(c.Context)
 	return lock.Generate(c.Context, p, prev, profiles.Builtin(), registry.Pinner{}, cache, lock.Options{
-		Upgrade: c.Bool("upgrade"), Services: args(c), Mirrors: mirrorsOf(p),
+		Upgrade: c.Bool("upgrade"), Services: args(c), Mirrors: mirrorsOf(p), Driver: driver, DriverRule: rule,
 	})
+}
+
+// resolutionDriver is the driver that versions devenv.yaml leaves unset are
+// resolved for: this machine's when NVML can be read, else the first of the
+// newest production driver branch; rule says which.
+func resolutionDriver(ctx context.Context) (driver, rule string) {
+	if inv, err := openGPUs(); err == nil {
+		defer inv.Close()
+		if h, err := inv.Host(ctx); err == nil && h.DriverVersion != "" {
+			return h.DriverVersion, profiles.MachineDriverRule(h.DriverVersion)
+		}
+	}
+	return profiles.Builtin().ProductionDriver()
 }
 
 func checkLock(c *cli.Context, p *spec.Project, prev *lock.File) error {
