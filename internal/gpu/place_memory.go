@@ -10,8 +10,10 @@ import (
 const (
 	gib = int64(1) << 30
 	// contextOverhead is kept outside each service's pool for its CUDA
-	// context, kernels and libraries.
-	contextOverhead = int64(512) << 20
+	// context, kernels and libraries. A bare context took 518 MiB on an
+	// H200 with driver 580 (make e2e-gpu, NVML's used memory less the
+	// allocation), so 512 MiB let two services sharing a GPU run it out.
+	contextOverhead = int64(768) << 20
 	// sparkMinAllocFraction is the RAPIDS Accelerator's default lowest
 	// allowed allocFraction.
 	sparkMinAllocFraction = 0.25
