@@ -27,7 +27,6 @@ type suite struct {
 	host     gpu.Host
 	work     string
 	smi      string // the host's nvidia-smi, "" when there is none
-	smiMount string // a volume giving containers nvidia-smi, when CDI does not
 	projects []string
 	probe    string // the CUDA probe, copied into every service's image
 }
@@ -55,19 +54,7 @@ func newSuite(payload, machine string) (*suite, error) {
 	if err := s.api.importImage(filepath.Join(payload, "rootfs-base.tar"), baseImage, "1"); err != nil {
 		return nil, fmt.Errorf("importing the base image: %w", err)
 	}
-	s.smiMount = s.nvidiaSMIMount()
 	return s, nil
-}
-
-// nvidiaSMIMount gives containers the host's nvidia-smi when the CDI spec
-// does not (the driver under /usr/local/nvidia is not where nvidia-ctk looks):
-// the discovery script needs it.
-func (s *suite) nvidiaSMIMount() string {
-	spec, err := os.ReadFile("/etc/cdi/nvidia.yaml")
-	if err == nil && strings.Contains(string(spec), "nvidia-smi") || s.smi == "" {
-		return ""
-	}
-	return s.smi + ":/usr/bin/nvidia-smi:ro"
 }
 
 func (s *suite) cleanup() {
@@ -82,10 +69,9 @@ type service struct {
 	name    string
 	gpus    string // the gpus: value as YAML, "" for none
 	command []string
-	smi     bool // give it nvidia-smi (for the discovery script)
 }
 
-func (v service) yaml(smiMount string) string {
+func (v service) yaml() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s:\n    profile: image\n    build: Dockerfile\n", v.name)
 	if v.gpus != "" {
@@ -93,24 +79,24 @@ func (v service) yaml(smiMount string) string {
 	}
 	cmd, _ := json.Marshal(v.command)
 	fmt.Fprintf(&b, "    command: %s\n", cmd)
-	if v.smi && smiMount != "" {
-		fmt.Fprintf(&b, "    volumes: [%q]\n", smiMount)
-	}
 	return b.String()
 }
 
 // project writes a project of image services built FROM the base image,
-// with devenv's generated Spark discovery script copied in, and locks it.
+// with the probe and devenv's generated Spark discovery script copied in,
+// and locks it. Like NVIDIA's CUDA images, the image puts the driver's
+// utilities (mounted under /usr/local/nvidia/bin here) on PATH.
 func (s *suite) project(name string, svcs ...service) (string, error) {
 	dir := filepath.Join(s.work, name)
 	var y strings.Builder
 	fmt.Fprintf(&y, "name: gpue2e-%s\nservices:\n", name)
 	for _, v := range svcs {
-		y.WriteString(v.yaml(s.smiMount))
+		y.WriteString(v.yaml())
 	}
 	files := map[string][]byte{
-		"devenv.yaml":  []byte(y.String()),
-		"Dockerfile":   []byte("FROM " + baseImage + ":1\nCOPY probe /bin/probe\nCOPY discovery.sh /opt/devenv/discovery.sh\n"),
+		"devenv.yaml": []byte(y.String()),
+		"Dockerfile": []byte("FROM " + baseImage + ":1\nENV PATH=/usr/local/nvidia/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n" +
+			"COPY probe /bin/probe\nCOPY discovery.sh /opt/devenv/discovery.sh\n"),
 		"discovery.sh": sparkconf.DiscoveryScript(),
 	}
 	probe, err := os.ReadFile(s.probe)

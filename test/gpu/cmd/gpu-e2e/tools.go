@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -157,6 +158,27 @@ func (e engineAPI) gpuRuntime() string {
 		return "nvidia"
 	}
 	return "none"
+}
+
+// containerID is the full ID of the named container.
+func (e engineAPI) containerID(name string) (string, error) {
+	var c struct{ ID string }
+	err := e.do("GET", "/containers/"+name+"/json", nil, &c)
+	return c.ID, err
+}
+
+// envInt reads a number from the environment devenv gave a container.
+func (e engineAPI) envInt(name, key string) (int64, error) {
+	var c struct{ Config struct{ Env []string } }
+	if err := e.do("GET", "/containers/"+name+"/json", nil, &c); err != nil {
+		return 0, err
+	}
+	for _, kv := range c.Config.Env {
+		if v, ok := strings.CutPrefix(kv, key+"="); ok {
+			return strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("container %s has no %s", name, key)
 }
 
 // describe is what the transcript says about the engine.
