@@ -455,7 +455,28 @@ func (s *suite) checkDiagnose(st *state) ([]string, error) {
 }
 
 func (s *suite) checkDown() ([]string, error) {
-	var ev []string
+	// A service holding GPU memory, so that down has a process to end.
+	dir, err := s.project("last", service{name: "holder", gpus: "1", command: []string{"probe", "alloc", "1073741824", "300"}})
+	if err != nil {
+		return nil, err
+	}
+	upLine, err := s.up(dir)
+	if err != nil {
+		return nil, err
+	}
+	ev := []string{upLine}
+	var running []string
+	for deadline := time.Now().Add(30 * time.Second); len(running) == 0 && time.Now().Before(deadline); time.Sleep(time.Second) {
+		before, _, err := s.top(dir)
+		if err != nil {
+			return ev, err
+		}
+		running = processes(before)
+	}
+	ev = append(ev, fmt.Sprintf("before down: %d GPU process(es): %s", len(running), strings.Join(running, "; ")))
+	if len(running) == 0 {
+		return ev, fmt.Errorf("no GPU process was running before down, so down has nothing to prove")
+	}
 	for _, dir := range s.projects {
 		r := s.dv.run(dir, "down")
 		ev = append(ev, fmt.Sprintf("down %s: exit %d %s", dir[strings.LastIndex(dir, "/")+1:], r.Code, clip(strings.TrimSpace(r.out()), 200)))
@@ -466,12 +487,7 @@ func (s *suite) checkDown() ([]string, error) {
 		if err != nil {
 			return ev, err
 		}
-		left = nil
-		for _, g := range t.GPUs {
-			for _, p := range g.Processes {
-				left = append(left, fmt.Sprintf("pid %d (%s/%s) on GPU %d", p.PID, p.Project, p.Service, g.Index))
-			}
-		}
+		left = processes(t)
 		if len(left) == 0 || time.Now().After(deadline) {
 			ev = append(ev, "devenv top --once --json: "+clip(raw, 800))
 			break
@@ -485,4 +501,15 @@ func (s *suite) checkDown() ([]string, error) {
 		return ev, fmt.Errorf("GPU processes left after down: %v %s", left, apps)
 	}
 	return append([]string{"no GPU process left on any GPU after down (NVML and nvidia-smi)"}, ev...), nil
+}
+
+// processes lists every GPU process top saw, with its project and service.
+func processes(t topSample) []string {
+	var out []string
+	for _, g := range t.GPUs {
+		for _, p := range g.Processes {
+			out = append(out, fmt.Sprintf("pid %d (%s/%s) on GPU %d", p.PID, p.Project, p.Service, g.Index))
+		}
+	}
+	return out
 }
