@@ -65,6 +65,7 @@ var Checks = []string{
 	"memory-default-pools-oom",   // with default pools instead, CUDA runs out of memory
 	"logs-diagnose-oom",          // logs --diagnose names that failure
 	"down-leaves-no-gpu-process", // down leaves no GPU process behind
+	"defaults-fit-driver",        // unpinned versions resolve to what the driver runs
 }
 
 const header = "devenv GPU end-to-end transcript"

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,6 +48,7 @@ func (s *suite) checks() []check {
 		"memory-default-pools-oom":   func() ([]string, error) { return s.checkControl(st) },
 		"logs-diagnose-oom":          func() ([]string, error) { return s.checkDiagnose(st) },
 		"down-leaves-no-gpu-process": s.checkDown,
+		"defaults-fit-driver":        s.checkDefaults,
 	}
 	var out []check
 	for _, name := range gpusuite.Checks {
@@ -512,4 +515,72 @@ func processes(t topSample) []string {
 		}
 	}
 	return out
+}
+
+// checkDefaults: unpinned rapids and triton services resolve, on this
+// machine, to versions its driver runs, and config says by which rule.
+// (Locking them needs nvcr.io, which these machines cannot reach.)
+func (s *suite) checkDefaults() ([]string, error) {
+	dir := filepath.Join(s.work, "defaults")
+	yaml := "name: gpue2e-defaults\nservices:\n  nb:\n    profile: rapids\n    gpus: 1\n  serve:\n    profile: triton\n    gpus: 1\n"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte(yaml), 0o644); err != nil {
+		return nil, err
+	}
+	var cfg struct {
+		Services []struct {
+			Name     string
+			Resolved struct {
+				Release, CUDA string
+				Requires      struct {
+					MinDriver string `json:"min_driver"`
+				}
+				Notes []string
+			}
+		}
+	}
+	if _, err := s.dv.jsonOut(dir, &cfg, "config"); err != nil {
+		return nil, err
+	}
+	var ev []string
+	for _, sc := range cfg.Services {
+		r := sc.Resolved
+		rule := ""
+		for _, n := range r.Notes {
+			if strings.HasPrefix(n, "driver rule: ") {
+				rule = n
+			}
+		}
+		ev = append(ev, fmt.Sprintf("%s: release %s, CUDA %s, needs driver %s; %s", sc.Name, r.Release, r.CUDA, r.Requires.MinDriver, rule))
+		if r.Requires.MinDriver == "" || newerVersion(r.Requires.MinDriver, s.host.DriverVersion) {
+			return ev, fmt.Errorf("%s resolved to CUDA %s, which needs driver %s; this machine has %s", sc.Name, r.CUDA, r.Requires.MinDriver, s.host.DriverVersion)
+		}
+		if !strings.Contains(rule, "read through NVML") {
+			return ev, fmt.Errorf("%s: config's notes do not say the machine's driver chose its versions", sc.Name)
+		}
+	}
+	if len(cfg.Services) != 2 {
+		return ev, fmt.Errorf("config listed %d services, want 2", len(cfg.Services))
+	}
+	return append([]string{"unpinned rapids and triton resolve to versions driver " + s.host.DriverVersion + " runs, by the NVML rule"}, ev...), nil
+}
+
+// newerVersion reports whether dotted version a is newer than b.
+func newerVersion(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return false
 }
