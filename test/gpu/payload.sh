@@ -10,7 +10,9 @@
 # Usage: test/gpu/payload.sh [OUT]
 set -eu
 
-# Pinned versions: the engine gpu-host.md records, and a released toolkit.
+# The engine packages are bookworm's current ones (docker.io 20.10.24, as
+# gpu-host.md records; the archive's DEBS lists the exact files); the
+# toolkit is pinned to a release.
 TOOLKIT_VERSION=${TOOLKIT_VERSION:-v1.20.2}
 ENGINE_DEBS="docker.io containerd runc tini"
 # dockerd and runc link these; the GPU machine's own copies may differ.
