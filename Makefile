@@ -5,7 +5,7 @@ export CGO_CFLAGS ?= -Wno-deprecated-declarations
 UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/')
 E2E_TIMEOUT ?= 45m
 
-.PHONY: help build test unit e2e lint bench bench-unit bench-e2e cross clean
+.PHONY: help build test unit e2e e2e-gpu lint bench bench-unit bench-e2e cross clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -20,6 +20,10 @@ unit: ## unit tests (no Docker engine needed)
 
 e2e: ## end-to-end tests: the built binary against the real Docker engine
 	$(GO) test -count=1 -timeout $(E2E_TIMEOUT) ./test/...
+
+e2e-gpu: ## GPU suite on a machine with an NVIDIA driver: real engine, real GPUs (skips, saying why, elsewhere)
+	$(GO) test -count=1 ./test/gpu/
+	test/gpu/run.sh
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -69,8 +69,16 @@ type ubuntuFlavor struct {
 }
 
 type cudaSection struct {
-	Families []family  `yaml:"families"`
-	Toolkits []toolkit `yaml:"toolkits"`
+	Families   []family         `yaml:"families"`
+	Toolkits   []toolkit        `yaml:"toolkits"`
+	Production productionDriver `yaml:"production_driver"`
+}
+
+// productionDriver is the newest production branch of NVIDIA's data-center
+// driver: what devenv resolves for when it cannot read the machine's driver.
+type productionDriver struct {
+	Branch    string `yaml:"branch"`
+	MinDriver string `yaml:"min_driver"`
 }
 
 // family is a CUDA major version and its minor-version-compatibility driver range.

@@ -25,10 +25,13 @@ func (c *Catalog) resolveRapids(req Request) (Resolved, error) {
 	}
 	for i := len(cands) - 1; i >= 0; i-- {
 		r := cands[i]
-		cuda, python := newestMatching(r.CUDA, req.CUDA), newestMatching(r.Python, req.Python)
+		cuda, python := c.newestRunnable(r.CUDA, req.CUDA, req.Driver), newestMatching(r.Python, req.Python)
 		if cuda != "" && python != "" {
 			return c.buildRapids(req, rel, r, cuda, python), nil
 		}
+	}
+	if req.Driver != "" {
+		return withoutDriver(req, c.resolveRapids)
 	}
 	return Resolved{}, c.explainRapidsRelease(req, cands)
 }
@@ -48,6 +51,22 @@ func (c *Catalog) rapidsCandidates(rel, field string) ([]*rapidsRel, error) {
 			"closest releases: %s", strings.Join(closestReleases(known, rel), ", "))
 	}
 	return out, nil
+}
+
+// newestAnyRapids is the newest CUDA of any RAPIDS release matching the
+// request, whatever driver it needs.
+func (c *Catalog) newestAnyRapids(req Request) string {
+	rel := or(req.Rapids, req.Release)
+	best := ""
+	for _, r := range c.file.Rapids.Releases {
+		if !matchesPrefix(r.Release, rel) || newestMatching(r.Python, req.Python) == "" {
+			continue
+		}
+		if v := newestMatching(r.CUDA, req.CUDA); v != "" && (best == "" || compareVersions(v, best) > 0) {
+			best = v
+		}
+	}
+	return best
 }
 
 // newestMatching is the newest of the sorted versions matching a prefix.
@@ -97,14 +116,21 @@ func (c *Catalog) buildRapids(req Request, asked string, r *rapidsRel, cuda, pyt
 		out.Requires.MinDriver = fam.MinDriver
 		out.Notes = append(out.Notes, fmt.Sprintf("driver: %s or newer, the CUDA %s minor-version-compatibility minimum (devenv's catalog has no toolkit driver for %s)", fam.MinDriver, major(cuda), cuda))
 	}
+	runs := ""
+	if req.Driver != "" {
+		runs = " that the driver runs"
+	}
 	if asked != r.Release {
-		out.Notes = append(out.Notes, fmt.Sprintf("release: newest RAPIDS release%s with CUDA %s and Python %s is %s", matching(asked), or(req.CUDA, "any"), or(req.Python, "any"), r.Release))
+		out.Notes = append(out.Notes, fmt.Sprintf("release: newest RAPIDS release%s with CUDA %s and Python %s%s is %s", matching(asked), or(req.CUDA, "any"), or(req.Python, "any"), runs, r.Release))
 	}
 	if req.CUDA != cuda {
-		out.Notes = append(out.Notes, fmt.Sprintf("cuda: newest in RAPIDS %s%s is %s (tag part cuda%s)", r.Release, matching(req.CUDA), cuda, tag))
+		out.Notes = append(out.Notes, fmt.Sprintf("cuda: newest in RAPIDS %s%s%s is %s (tag part cuda%s)", r.Release, matching(req.CUDA), runs, cuda, tag))
 	}
 	if req.Python != python {
 		out.Notes = append(out.Notes, fmt.Sprintf("python: newest in RAPIDS %s%s is %s", r.Release, matching(req.Python), python))
+	}
+	if req.Driver != "" {
+		out.Notes = append(out.Notes, c.driverNote(req, cuda, c.newestAnyRapids(req)))
 	}
 	return out
 }

@@ -115,6 +115,12 @@ var resolveCases = []struct {
 	{"err-triton-unknown-release-tie", Request{Profile: Triton, Release: "24.06"}},
 	{"err-triton-cuda", Request{Profile: Triton, Release: "24.10", CUDA: "13"}},
 	{"err-triton-python", Request{Profile: Triton, Release: "25.06", Python: "3.10"}},
+	// a driver limit: the newest combination the driver runs
+	{"rapids-driver-580", Request{Profile: Rapids, Driver: "580.159.04", DriverRule: "driver 580.159.04, this machine's (read through NVML)"}},
+	{"rapids-driver-595", Request{Profile: Rapids, Driver: "595.45.04", DriverRule: "driver 595.45.04, this machine's (read through NVML)"}},
+	{"rapids-driver-470-none-runs", Request{Profile: Rapids, Driver: "470.256.02", DriverRule: "driver 470.256.02, this machine's (read through NVML)"}},
+	{"rapids-26.06-driver-470-nothing-runs", Request{Profile: Rapids, Release: "26.06", Driver: "470.256.02", DriverRule: "driver 470.256.02, this machine's (read through NVML)"}},
+	{"triton-driver-580", Request{Profile: Triton, Driver: "580.65.06", DriverRule: "driver 580.65.06, the first of R580"}},
 	// image and profiles
 	{"image", Request{Profile: Image}},
 	{"err-image-spark", Request{Profile: Image, Spark: "3.5", Python: "3.11"}},
@@ -216,5 +222,45 @@ func BenchmarkResolve(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		_, _ = c.Resolve(reqs[i%len(reqs)], nil)
+	}
+}
+
+// TestDriverLimit checks the rule itself on the catalog: unset versions
+// resolve to a CUDA the driver runs, the production branch is used when no
+// driver is read, and versions asked for are never changed by the limit.
+func TestDriverLimit(t *testing.T) {
+	c := Builtin()
+	prod, rule := c.ProductionDriver()
+	tests := []struct {
+		name     string
+		req      Request
+		wantCUDA string // "" means: any CUDA the driver runs
+		maxDrv   string // Requires.MinDriver must not exceed it ("" skips)
+	}{
+		{"rapids unset, H200 driver", Request{Profile: Rapids, Driver: "580.159.04", DriverRule: "x"}, "", "580.159.04"},
+		{"rapids unset, production branch", Request{Profile: Rapids, Driver: prod, DriverRule: rule}, "", prod},
+		{"triton unset, production branch", Request{Profile: Triton, Driver: prod, DriverRule: rule}, "", prod},
+		{"rapids cuda asked, limit ignored", Request{Profile: Rapids, CUDA: "13.2", Driver: prod, DriverRule: rule}, "13.2.0", ""},
+		{"no limit keeps the newest", Request{Profile: Rapids}, "13.2.0", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := c.Resolve(tc.req, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.wantCUDA != "" && r.CUDA != tc.wantCUDA {
+				t.Errorf("CUDA %s, want %s", r.CUDA, tc.wantCUDA)
+			}
+			if tc.maxDrv != "" && compareVersions(r.Requires.MinDriver, tc.maxDrv) > 0 {
+				t.Errorf("needs driver %s, more than %s runs (CUDA %s)", r.Requires.MinDriver, tc.maxDrv, r.CUDA)
+			}
+			if tc.req.Driver != "" && len(DriverRuleNotes(r)) != 1 {
+				t.Errorf("no note says which driver rule chose it: %q", r.Notes)
+			}
+		})
+	}
+	if prod == "" || rule == "" {
+		t.Fatalf("the catalog names no production driver branch")
 	}
 }

@@ -28,9 +28,12 @@ func (c *Catalog) resolveTriton(req Request) (Resolved, error) {
 	}
 	for i := len(cands) - 1; i >= 0; i-- {
 		r := cands[i]
-		if matchesPrefix(r.Toolkit, req.CUDA) && matchesPrefix(r.Python, req.Python) {
-			return c.buildTriton(req, r), nil
+		if matchesPrefix(r.Toolkit, req.CUDA) && matchesPrefix(r.Python, req.Python) && c.runsOn(r.Toolkit, req.Driver) {
+			return c.buildTriton(req, r, cands), nil
 		}
+	}
+	if req.Driver != "" {
+		return withoutDriver(req, c.resolveTriton)
 	}
 	return Resolved{}, c.explainTriton(req, cands)
 }
@@ -55,20 +58,43 @@ func (c *Catalog) explainTriton(req Request, cands []*tritonRel) error {
 	return resolveErr(field, fmt.Sprintf("Triton %s has %s %s, not %s", r.Release, label, have, want), "%s", hint)
 }
 
-func (c *Catalog) buildTriton(req Request, r *tritonRel) Resolved {
+func (c *Catalog) buildTriton(req Request, r *tritonRel, cands []*tritonRel) Resolved {
 	t := c.toolkit[r.Toolkit]
 	out := Resolved{Profile: Triton, Release: r.Release, CUDA: r.Toolkit, Python: r.Python,
 		BaseImage: expand(c.file.Images.Triton, map[string]string{"release": r.Release}),
 		Requires:  Requirements{MinDriver: t.MinDriver, CUDA: majorMinor(r.Toolkit), MinComputeCapability: r.MinComputeCapability}}
 	if req.Release != r.Release {
-		out.Notes = append(out.Notes, fmt.Sprintf("release: newest Triton release%s is %s", matching(req.Release), r.Release))
+		runs := ""
+		if req.Driver != "" {
+			runs = " that the driver runs"
+		}
+		out.Notes = append(out.Notes, fmt.Sprintf("release: newest Triton release%s%s is %s", matching(req.Release), runs, r.Release))
 	}
 	if major(t.MinDriver) != r.DocMinDriver {
 		out.Notes = append(out.Notes, fmt.Sprintf("driver: Triton %s release notes say %s or later, but its CUDA %s needs %s (CUDA toolkit release notes); devenv requires %s",
 			r.Release, r.DocMinDriver, r.CUDA, t.MinDriver, t.MinDriver))
 	}
+	if req.Driver != "" {
+		out.Notes = append(out.Notes, c.tritonDriverNote(req, r, cands))
+	}
 	if r.Unsure || t.Unsure {
 		out.Notes = append(out.Notes, fmt.Sprintf("catalog: Triton %s data is marked unsure; check its release notes (rel-%s)", r.Release, strings.ReplaceAll(r.Release, ".", "-")))
 	}
 	return out
+}
+
+// tritonDriverNote says which driver rule chose the release, and the newer
+// release matching the request that it passed over.
+func (c *Catalog) tritonDriverNote(req Request, r *tritonRel, cands []*tritonRel) string {
+	for i := len(cands) - 1; i >= 0; i-- {
+		x := cands[i]
+		if x == r {
+			break
+		}
+		if matchesPrefix(x.Toolkit, req.CUDA) && matchesPrefix(x.Python, req.Python) {
+			return fmt.Sprintf(DriverRuleNote+"chose Triton %s (CUDA %s) for %s; the newer %s needs driver %s",
+				r.Release, r.Toolkit, req.DriverRule, x.Release, c.toolkitDriver(x.Toolkit))
+		}
+	}
+	return fmt.Sprintf(DriverRuleNote+"Triton %s (CUDA %s) runs on %s", r.Release, r.Toolkit, req.DriverRule)
 }

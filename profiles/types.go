@@ -23,6 +23,13 @@ type Request struct {
 	CUDA    string // "12" | "12.9" | "12.9.1"
 	Release string // container release YY.MM (rapids, triton)
 	Arch    string // "amd64" (default) | "arm64"
+	// Driver is the NVIDIA driver the versions left unset must run on: the
+	// newest combination whose CUDA it runs is chosen (when none does, the
+	// newest one, with a note). Empty: no limit. DriverRule says where the
+	// driver came from, for the notes. Neither is part of what a service
+	// asks for, so neither is hashed into the lock.
+	Driver     string `json:"-"`
+	DriverRule string `json:"-"`
 }
 
 // Requirements is what a resolved service needs from the host.

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -25,13 +24,17 @@ var unpinned = strings.Repeat("0", 64)
 // alone: explicit versions and base images by tag, with placeholder digests
 // and checksums. It lets a project be planned (and exported) before it was
 // ever locked; it is never written to disk and never passes lock.Parse.
-func Unlocked(p *spec.Project) (*lock.File, error) {
+// Versions left unset are resolved as devenv lock would for the machine
+// whose NVIDIA driver is machineDriver ("" when NVML could not be read).
+func Unlocked(p *spec.Project, machineDriver string) (*lock.File, error) {
 	f := &lock.File{Version: lock.SchemaVersion, Project: p.Name}
+	cat := profiles.Builtin()
+	driver, rule := cat.ResolutionDriver(machineDriver)
 	var errs *multierror.Error
 	for _, s := range p.Services {
-		res, err := profiles.Builtin().Resolve(s.Request(), p.Profiles)
+		res, _, err := lock.Resolve(p, s, cat, driver, rule)
 		if err != nil {
-			errs = multierror.Append(errs, fmt.Errorf("service %q: %w", s.Name, err))
+			errs = multierror.Append(errs, err)
 			continue
 		}
 		f.Services = append(f.Services, unlockedService(s, res))
@@ -60,7 +63,11 @@ func unlockedService(s *spec.Service, res profiles.Resolved) lock.Service {
 // images devenv builds tagged devenv/<project>-<service>:unlocked. The plan
 // reads no artifact: an image's tag depends only on the locked checksums.
 func PlanUnlocked(p *spec.Project, h plan.Host, opts plan.Options) (*plan.Plan, error) {
-	lf, err := Unlocked(p)
+	var driver string
+	if h.GPUs != nil {
+		driver = h.GPUs.DriverVersion
+	}
+	lf, err := Unlocked(p, driver)
 	if err != nil {
 		return nil, err
 	}

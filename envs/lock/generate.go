@@ -40,6 +40,10 @@ type Options struct {
 	// Local reads image IDs from this machine's engine, for compose images
 	// no registry has; nil: such images cannot be locked.
 	Local LocalImages
+	// Driver is the NVIDIA driver that versions devenv.yaml leaves unset are
+	// resolved for (profiles.Request.Driver), and DriverRule where it came
+	// from; the lock's notes say which rule chose each service's versions.
+	Driver, DriverRule string
 }
 
 // Generate resolves every service of p and pins what the resolution names.
@@ -55,7 +59,7 @@ func Generate(ctx context.Context, p *spec.Project, prev *File, r Resolver, pin 
 	var errs *multierror.Error
 	for _, s := range p.Services {
 		old := previous(prev, s.Name, opts)
-		ls, err := lockService(ctx, p, s, old, r, pin, fetch, opts.Mirrors, &out.Notes)
+		ls, err := lockService(ctx, p, s, old, r, pin, fetch, opts, &out.Notes)
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue
@@ -91,15 +95,20 @@ func previous(prev *File, name string, opts Options) *Service {
 	return prev.Service(name)
 }
 
-func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Service, r Resolver, pin Pinner, fetch Fetcher, m sources.Mirrors, notes *[]string) (Service, error) {
+func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Service, r Resolver, pin Pinner, fetch Fetcher, opts Options, notes *[]string) (Service, error) {
+	m := opts.Mirrors
 	req, mnotes, err := mirroredRequest(s, s.Request(), r, p.Profiles)
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
 	*notes = append(*notes, mnotes...)
+	req.Driver, req.DriverRule = opts.Driver, opts.DriverRule
 	res, err := resolveKeeping(req, old, r, p.Profiles)
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
+	}
+	for _, n := range profiles.DriverRuleNotes(res) {
+		*notes = append(*notes, fmt.Sprintf("service %q: %s", s.Name, n))
 	}
 	inHash, err := ServiceInputHash(p, s)
 	if err != nil {

@@ -237,3 +237,46 @@ func TestComposeImagesArePinned(t *testing.T) {
 		t.Fatalf("editing compose.yaml did not make the lock stale: %v", err)
 	}
 }
+
+// TestDriverRuleChoosesUnsetVersions locks an unpinned rapids service for
+// a driver of the 580 branch and for none, and checks which CUDA each gets,
+// that the notes name the rule, and that a relock keeps the pin while
+// --upgrade moves it.
+func TestDriverRuleChoosesUnsetVersions(t *testing.T) {
+	p := project(t, "services:\n  nb:\n    profile: rapids\n")
+	tests := []struct {
+		name, driver, wantCUDA, wantNote string
+	}{
+		{"580 branch driver", "580.159.04", "12.9.1", `service "nb": driver rule: chose CUDA 12.9.1 for the test rule`},
+		{"595 driver", "595.45.04", "13.2.0", `service "nb": driver rule: CUDA 13.2.0 runs on the test rule`},
+		{"no limit", "", "13.2.0", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := Options{Driver: tc.driver}
+			if tc.driver != "" {
+				opts.DriverRule = "the test rule"
+			}
+			f, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := f.Service("nb").Versions.CUDA; got != tc.wantCUDA {
+				t.Errorf("CUDA %s, want %s", got, tc.wantCUDA)
+			}
+			notes := strings.Join(f.Notes, "\n")
+			if tc.wantNote != "" && !strings.Contains(notes, tc.wantNote) || tc.wantNote == "" && strings.Contains(notes, "driver rule") {
+				t.Errorf("notes %q, want %q", notes, tc.wantNote)
+			}
+		})
+	}
+	old, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Driver: "580.159.04", DriverRule: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, _ := Generate(context.Background(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Driver: "595.45.04", DriverRule: "r"})
+	up, _ := Generate(context.Background(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Upgrade: true, Driver: "595.45.04", DriverRule: "r"})
+	if kept.Service("nb").Versions.CUDA != "12.9.1" || up.Service("nb").Versions.CUDA != "13.2.0" {
+		t.Errorf("relock gave CUDA %s (want the pinned 12.9.1), --upgrade %s (want 13.2.0)", kept.Service("nb").Versions.CUDA, up.Service("nb").Versions.CUDA)
+	}
+}

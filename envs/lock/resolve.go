@@ -10,12 +10,14 @@ import (
 // filling what it leaves open. Its errors carry devenv.yaml's file, line
 // and field, as the lock's do; the notes say what the mirror filled in.
 // config and the plans made before any lock use it, so they show what
-// `devenv lock` would pick.
-func Resolve(p *spec.Project, s *spec.Service, r Resolver) (profiles.Resolved, []string, error) {
+// `devenv lock` would pick. driver and rule are the NVIDIA driver that
+// versions left unset are resolved for, and why (Options.Driver).
+func Resolve(p *spec.Project, s *spec.Service, r Resolver, driver, rule string) (profiles.Resolved, []string, error) {
 	req, notes, err := mirroredRequest(s, s.Request(), r, p.Profiles)
 	if err != nil {
 		return profiles.Resolved{}, nil, serviceError(p, s, err)
 	}
+	req.Driver, req.DriverRule = driver, rule
 	res, err := r.Resolve(req, p.Profiles)
 	if err != nil {
 		return profiles.Resolved{}, nil, serviceError(p, s, err)

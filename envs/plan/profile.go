@@ -40,6 +40,12 @@ func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *s
 		if ps.CPUFallback {
 			env["DEVENV_CPU_FALLBACK"] = "1"
 		}
+	default:
+		if a != nil && !ps.CPUFallback {
+			for k, v := range a.Env {
+				env[k] = v
+			}
+		}
 	}
 	return nil
 }

@@ -61,7 +61,7 @@ func (p *Project) Config(ctx context.Context, only []string) (*Config, error) {
 	if cfg.LockNote != "" {
 		lf = nil // show what devenv lock would pick now
 	}
-	if err := p.resolveServices(cfg, lf, only); err != nil {
+	if err := p.resolveServices(ctx, cfg, lf, only); err != nil {
 		return nil, err
 	}
 	pl, err := p.Plan(ctx, PlanOptions{Lock: lf, Resolve: lf == nil})
@@ -82,13 +82,14 @@ func lockNote(stale error, lf *lock.File) string {
 	return ""
 }
 
-func (p *Project) resolveServices(cfg *Config, lf *lock.File, only []string) error {
+func (p *Project) resolveServices(ctx context.Context, cfg *Config, lf *lock.File, only []string) error {
+	driver, rule := p.resolutionDriver(ctx)
 	var errs *multierror.Error
 	for _, s := range p.Spec.Services {
 		if len(only) > 0 && !slices.Contains(only, s.Name) {
 			continue
 		}
-		res, _, err := lock.Resolve(p.Spec, s, p.opts.Catalog)
+		res, _, err := lock.Resolve(p.Spec, s, p.opts.Catalog, driver, rule)
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue
@@ -139,6 +140,7 @@ func (cfg *Config) addPlan(pl *Planned) {
 	}
 }
 
-func (p *Project) resolveOne(name string) (profiles.Resolved, []string, error) {
-	return lock.Resolve(p.Spec, p.Spec.Service(name), p.opts.Catalog)
+func (p *Project) resolveOne(ctx context.Context, name string) (profiles.Resolved, []string, error) {
+	driver, rule := p.resolutionDriver(ctx)
+	return lock.Resolve(p.Spec, p.Spec.Service(name), p.opts.Catalog, driver, rule)
 }

@@ -48,7 +48,7 @@ func (p *Project) Explain(ctx context.Context, service string) (*SparkExplain, e
 	}
 	rep := &SparkExplain{Service: name, CPUFallback: ps.CPUFallback, Reason: ps.Reason, From: pl.From, Conf: sparkconf.Redacted(ps.Spark.Conf), Notes: ps.Spark.Notes}
 	if pl.From == FromResolution {
-		rep.Unpinned = p.unpinned(name)
+		rep.Unpinned = p.unpinned(ctx, name)
 	}
 	return rep, nil
 }
@@ -56,8 +56,8 @@ func (p *Project) Explain(ctx context.Context, service string) (*SparkExplain, e
 // unpinned says what devenv lock would fix that resolution alone leaves
 // open: the versions (newest compatible today), the base image's digest
 // and the artifacts' checksums.
-func (p *Project) unpinned(name string) []string {
-	res, _, err := p.resolveOne(name)
+func (p *Project) unpinned(ctx context.Context, name string) []string {
+	res, _, err := p.resolveOne(ctx, name)
 	if err != nil {
 		return nil
 	}

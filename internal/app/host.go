@@ -74,3 +74,11 @@ func memTotal() int64 {
 	}
 	return 16 << 30
 }
+
+// machineDriver is the NVIDIA driver NVML read on h, or "" when it could not.
+func machineDriver(h plan.Host) string {
+	if h.GPUs == nil {
+		return ""
+	}
+	return h.GPUs.DriverVersion
+}

@@ -122,8 +122,10 @@ func (p *Project) generate(ctx context.Context, sp *spec.Project, prev *lock.Fil
 		fetcher = cache
 	}
 	p.out.Step("lock", "resolving and pinning "+fmt.Sprint(len(sp.Services))+" services")
+	driver, rule := p.resolutionDriver(ctx)
 	return lock.Generate(ctx, sp, prev, p.opts.Catalog, pin, fetcher, lock.Options{
 		Upgrade: o.Upgrade, Services: o.Services, Mirrors: p.Mirrors(), Local: localImages{p},
+		Driver: driver, DriverRule: rule,
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/gpu"
 )
 
 // TestConfigShowsPlacementAndMemorySplit: on a one-GPU laptop two GPU
@@ -57,5 +58,34 @@ func TestConfigShowsPlacementAndMemorySplit(t *testing.T) {
 	text, _, _ := runCLI(t, "config")
 	if !strings.Contains(text, "gpu:") {
 		t.Errorf("text config does not show GPUs:\n%s", text)
+	}
+}
+
+// TestConfigSaysWhichDriverRuleChose: an unpinned rapids service resolves
+// for the driver NVML reads, and for the newest production branch when
+// NVML cannot be read; config's notes say which.
+func TestConfigSaysWhichDriverRuleChose(t *testing.T) {
+	tests := []struct {
+		name, shape, want string
+	}{
+		{"NVML read", "h100x8", "this machine's (read through NVML)"},
+		{"no NVML", "", "the newest production driver branch"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			project(t, "services:\n  nb:\n    profile: rapids\n    gpus: 1\n", false)
+			if tc.shape != "" {
+				useShape(t, tc.shape)
+			} else {
+				replace(t, &openGPUs, func() (gpu.Inventory, error) { return nil, gpu.ErrNoNVML })
+			}
+			out, errOut, code := runCLI(t, "config")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if !strings.Contains(out, "note:     driver rule: ") || !strings.Contains(out, tc.want) {
+				t.Errorf("config notes do not say the driver rule %q:\n%s", tc.want, out)
+			}
+		})
 	}
 }

@@ -15,6 +15,11 @@ import (
 // has no driver for.
 const gpuRefusal = "could not select device driver"
 
+// gpuDeviceRefusals are the NVIDIA runtime's answers (CDI mode, then the
+// legacy nvidia-container-cli) to a device request naming a GPU the host
+// does not have.
+var gpuDeviceRefusals = []string{"unresolvable CDI devices", "nvidia-container-cli: device error"}
+
 // wrap turns an error of the Docker client into an *Error carrying the
 // matching sentinel. host is the engine address, for unreachable engines.
 // Context cancellation is returned as is so callers can tell an interrupt.
@@ -31,12 +36,23 @@ func wrap(op, host string, err error) error {
 		e.Kind, e.Hint, e.Where = ErrUnreachable, hintUnreachable, host
 	case strings.Contains(err.Error(), gpuRefusal):
 		e.Kind, e.Hint = ErrNoGPURuntime, hintNoGPURuntime
+	case containsAny(err.Error(), gpuDeviceRefusals):
+		e.Kind, e.Hint = ErrNoGPURuntime, hintNoSuchGPU
 	case cerrdefs.IsNotFound(err):
 		e.Kind = ErrNotFound
 	case cerrdefs.IsConflict(err) || cerrdefs.IsAlreadyExists(err):
 		e.Kind = ErrConflict
 	}
 	return e
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // isUnreachable tells failures to reach the engine, including an engine

@@ -24,6 +24,12 @@ func TestWrap(t *testing.T) {
 		{name: "gpu refusal", err: fmt.Errorf("Error response from daemon: %w",
 			cerrdefs.ErrInvalidArgument.WithMessage(`could not select device driver "" with capabilities: [[gpu]]`)),
 			want: ErrNoGPURuntime, wantText: []string{"nvidia-ctk runtime configure --runtime=docker", "restart Docker", "NVIDIA Container Toolkit"}},
+		{name: "unknown GPU, CDI mode", err: errors.New(`Error response from daemon: failed to create shim: OCI runtime create failed: ` +
+			`could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: ` +
+			`unresolvable CDI devices nvidia.com/gpu=GPU-00000000-0000-0000-0000-000000000000: unknown`),
+			want: ErrNoGPURuntime, wantText: []string{"unresolvable CDI devices nvidia.com/gpu=GPU-00000000", "no such GPU", "devenv gpus"}},
+		{name: "unknown GPU, legacy hook", err: errors.New(`OCI runtime create failed: nvidia-container-cli: device error: GPU-0000: unknown device: unknown`),
+			want: ErrNoGPURuntime, wantText: []string{"device error: GPU-0000", "no such GPU"}},
 		{name: "not found", err: cerrdefs.ErrNotFound.WithMessage("No such container: x"), want: ErrNotFound},
 		{name: "conflict", err: cerrdefs.ErrConflict.WithMessage(`name "/x" is already in use`), want: ErrConflict},
 		{name: "already exists", err: cerrdefs.ErrAlreadyExists, want: ErrConflict},

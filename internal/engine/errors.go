@@ -56,4 +56,6 @@ const (
 		"(https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html), " +
 		"run `sudo nvidia-ctk runtime configure --runtime=docker`, then restart Docker " +
 		"(`sudo systemctl restart docker`). To run without GPUs, set `gpus: 0`."
+	hintNoSuchGPU = "The engine's host has no such GPU. Run `devenv gpus` (or `nvidia-smi -L`) on that host " +
+		"for its GPU indexes and UUIDs and fix `gpus:` in devenv.yaml, or write a count (`gpus: 1`) to let devenv choose."
 )

@@ -10,14 +10,20 @@ import (
 const (
 	gib = int64(1) << 30
 	// contextOverhead is kept outside each service's pool for its CUDA
-	// context, kernels and libraries.
-	contextOverhead = int64(512) << 20
+	// context, kernels and libraries. A bare context took 518 MiB on an
+	// H200 with driver 580 (make e2e-gpu, NVML's used memory less the
+	// allocation), so 512 MiB let two services sharing a GPU run it out.
+	contextOverhead = int64(768) << 20
 	// sparkMinAllocFraction is the RAPIDS Accelerator's default lowest
 	// allowed allocFraction.
 	sparkMinAllocFraction = 0.25
 	// RMMPoolLimitEnv carries a RAPIDS service's RMM pool limit in bytes; the
 	// notebook image passes it to rmm.reinitialize(maximum_pool_size=...).
 	RMMPoolLimitEnv = "DEVENV_RMM_POOL_LIMIT_BYTES"
+	// MemoryLimitEnv carries the share of a plain image service (kind
+	// other) in bytes, less its context's overhead: the most its own
+	// allocator should take, since devenv knows no setting of its own.
+	MemoryLimitEnv = "DEVENV_GPU_MEMORY_LIMIT_BYTES"
 )
 
 // minMemory is the least GPU memory each kind runs usefully with.
@@ -59,7 +65,8 @@ func assign(n Need, picked slots, needs []Need, warnings *[]string) Assignment {
 	return a
 }
 
-// kindSettings puts the share into Spark's and RAPIDS' own settings.
+// kindSettings puts the share into Spark's and RAPIDS' own settings, and
+// into an environment variable for plain image services.
 func kindSettings(a *Assignment, kind string) {
 	switch kind {
 	case KindSpark:
@@ -73,6 +80,8 @@ func kindSettings(a *Assignment, kind string) {
 		}
 	case KindRAPIDS:
 		a.Env = map[string]string{RMMPoolLimitEnv: strconv.FormatInt(max(a.MemoryBytes-contextOverhead, 0), 10)}
+	case KindOther:
+		a.Env = map[string]string{MemoryLimitEnv: strconv.FormatInt(max(a.MemoryBytes-contextOverhead, 0), 10)}
 	}
 }
 

@@ -1,0 +1,18 @@
+package app
+
+import (
+	"context"
+
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+// resolutionDriver is the NVIDIA driver that versions devenv.yaml leaves
+// unset are resolved for, and the rule that chose it
+// (profiles.Catalog.ResolutionDriver), from this machine's NVML reading.
+func (p *Project) resolutionDriver(ctx context.Context) (driver, rule string) {
+	c, ok := p.opts.Catalog.(*profiles.Catalog)
+	if !ok {
+		c = profiles.Builtin()
+	}
+	return c.ResolutionDriver(machineDriver(p.facts(ctx).Host))
+}
