@@ -90,17 +90,41 @@ func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequ
 		written <- err
 	}()
 	req.Context = pr
-	if progress == nil {
-		progress = func(engine.Progress) {}
+	var tail outputTail
+	report := func(p engine.Progress) {
+		tail.add(p)
+		if progress != nil {
+			progress(p)
+		}
 	}
-	_, err := eng.Build(ctx, req, progress)
+	_, err := eng.Build(ctx, req, report)
 	pr.CloseWithError(errBuildReturned)
 	werr := <-written
 	if werr != nil && !errors.Is(werr, errBuildReturned) {
 		return werr
 	}
+	if err != nil && ctx.Err() == nil {
+		if out := tail.String(); out != "" {
+			return &BuildError{Err: err, Tail: out}
+		}
+	}
 	return err
 }
+
+// BuildError is a failed build with the last lines of its output, which
+// hold the real cause (the classic builder's own error only says which
+// command returned non-zero).
+type BuildError struct {
+	Err  error
+	Tail string // the last lines of build output, indented, colour codes removed
+}
+
+func (e *BuildError) Error() string {
+	return e.Err.Error() + "\nlast lines of the build output:\n" + e.Tail +
+		"\n(`devenv build --verbose` shows all of it)"
+}
+
+func (e *BuildError) Unwrap() error { return e.Err }
 
 func contextDockerfile(in Input) string {
 	if in.UserDockerfile != "" {

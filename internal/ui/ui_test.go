@@ -49,3 +49,12 @@ func TestModes(t *testing.T) {
 		t.Fatalf("tty: %q", errb.String())
 	}
 }
+
+func TestVerboseBuildOutputWithoutColourOffTerminal(t *testing.T) {
+	var errb bytes.Buffer
+	p := &Printer{Err: &errb, Out: io.Discard, Verbose: true}
+	p.Progress("build spark", engine.Progress{Stream: "\x1b[1;31mERROR: no such package\x1b[0m\n"})
+	if got, want := errb.String(), "build spark | ERROR: no such package\n"; got != want {
+		t.Errorf("verbose output = %q, want %q", got, want)
+	}
+}
