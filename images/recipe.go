@@ -19,13 +19,14 @@ type recipe struct {
 	Profile string
 
 	// spark-rapids
-	Java      string   // JDK major version, e.g. "17"
-	PythonExe string   // interpreter the venv is made from: "python3" or "python3.11"
-	PythonApt []string // apt packages providing it
-	Spark     contextFile
-	RapidsJar contextFile
-	Jars      []contextFile // extra jars for $SPARK_HOME/jars
-	Jupyter   bool
+	Java       string   // JDK major version, e.g. "17"
+	PythonExe  string   // interpreter the venv is made from: "python3" or "python3.11"
+	PythonApt  []string // apt packages providing it
+	Spark      contextFile
+	RapidsJar  contextFile
+	Jars       []contextFile // extra jars for $SPARK_HOME/jars
+	Jupyter    bool
+	JupyterLab string // the locked release, installed when Jupyter
 
 	Extras       []string // Extra names besides DiscoveryScript, sorted
 	Requirements bool
@@ -62,23 +63,16 @@ var (
 	envKey      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	majorNumber = regexp.MustCompile(`^[0-9]+$`)
 	pyVersion   = regexp.MustCompile(`^3\.[0-9]+$`)
+	pipVersion  = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
 	certUnsafe  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 )
-
-// baseOSPython is the default python3 of the distributions NVIDIA bases use,
-// keyed by the OS part of the image tag.
-var baseOSPython = map[string]string{
-	"ubuntu20.04": "3.8",
-	"ubuntu22.04": "3.10",
-	"ubuntu24.04": "3.12",
-}
 
 // newRecipe checks in and derives the template data, reporting every problem
 // at once.
 func newRecipe(in Input) (*recipe, error) {
 	var errs *multierror.Error
 	add := func(format string, a ...any) { errs = multierror.Append(errs, fmt.Errorf(format, a...)) }
-	r := &recipe{Base: in.Base, Profile: in.Resolved.Profile, Jupyter: in.Jupyter,
+	r := &recipe{Base: in.Base, Profile: in.Resolved.Profile, Jupyter: in.Jupyter, JupyterLab: in.JupyterLab,
 		Requirements: in.RequirementsPath != ""}
 	if strings.TrimSpace(in.Base) == "" || strings.ContainsAny(in.Base, " \t\r\n") {
 		add("service %q: base image reference %q is empty or has spaces; run `devenv lock` to pin it", in.Service, in.Base)
@@ -103,6 +97,9 @@ func sparkRecipe(r *recipe, in Input, add addFunc) {
 	r.Java = in.Resolved.Java
 	if !majorNumber.MatchString(r.Java) {
 		add("service %q: resolved Java %q is not a JDK major version like \"17\"; run `devenv lock` again", in.Service, r.Java)
+	}
+	if r.Jupyter && !pipVersion.MatchString(r.JupyterLab) {
+		add("service %q: JupyterLab's version %q is not pinned in devenv.lock; run `devenv lock`", in.Service, r.JupyterLab)
 	}
 	r.PythonExe, r.PythonApt = pythonPackages(in.Resolved)
 	if in.Resolved.Python != "" && !pyVersion.MatchString(in.Resolved.Python) {
@@ -250,22 +247,9 @@ func redact(raw string) string {
 // own python3 unless the resolved Python differs from the base OS default.
 func pythonPackages(res profiles.Resolved) (exe string, apt []string) {
 	want := res.Python
-	if want == "" || want == baseOSPython[baseOS(res.BaseImage)] {
+	if want == "" || want == profiles.BaseOSPython(res.BaseImage) {
 		return "python3", []string{"python3", "python3-venv"}
 	}
 	exe = "python" + want
 	return exe, []string{exe, exe + "-venv"}
-}
-
-// baseOS returns the OS suffix of an NVIDIA CUDA tag, e.g. "ubuntu22.04"
-// from "nvcr.io/nvidia/cuda:12.9.1-runtime-ubuntu22.04".
-func baseOS(ref string) string {
-	tag, _, _ := strings.Cut(ref, "@")
-	if i := strings.LastIndex(tag, ":"); i >= 0 {
-		tag = tag[i+1:]
-	}
-	if i := strings.LastIndex(tag, "-"); i >= 0 {
-		return tag[i+1:]
-	}
-	return ""
 }

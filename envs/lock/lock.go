@@ -59,6 +59,7 @@ type Versions struct {
 	CUDA          string `json:"cuda,omitempty"`
 	Release       string `json:"release,omitempty"`
 	JarClassifier string `json:"jar_classifier,omitempty"`
+	JupyterLab    string `json:"jupyterlab,omitempty"` // spark-rapids with jupyter: the JupyterLab release installed
 }
 
 // Image is a base image pinned by digest.

@@ -46,6 +46,6 @@ USER devenv
 RUN python3 -m venv /opt/devenv/venv
 # The index URL carries credentials: a build argument only, never ENV.
 ARG PIP_INDEX_URL
-RUN pip install --no-cache-dir jupyterlab
+RUN pip install --no-cache-dir 'jupyterlab==4.4.9'
 WORKDIR /workspace
 ENTRYPOINT ["/usr/bin/tini", "--"]
