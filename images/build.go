@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/credproxy"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
@@ -69,8 +70,13 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 		return Result{}, err
 	}
 	req := engine.BuildRequest{Dockerfile: contextDockerfile(in), Tags: []string{tag},
-		Labels: imageLabels(in, hash, opts.Labels), BuildArgs: buildArgs(in), NoCache: opts.NoCache, Pull: opts.Pull,
-		NetworkMode: buildNetwork(in)}
+		Labels: imageLabels(in, hash, opts.Labels), NoCache: opts.NoCache, Pull: opts.Pull,
+		NetworkMode: buildNetwork(in.PipIndexURL)}
+	stop, err := pipIndexProxy(in, &req)
+	if err != nil {
+		return Result{}, err
+	}
+	defer stop()
 	if err := buildStreaming(ctx, eng, req, entries, progress); err != nil {
 		return Result{}, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
 	}
@@ -144,24 +150,34 @@ func imageLabels(in Input, hash string, extra map[string]string) map[string]stri
 	return labels
 }
 
-// buildArgs passes a PyPI mirror URL that carries credentials as a build
-// argument, so that it is not written into the Dockerfile or the image's ENV.
-func buildArgs(in Input) map[string]*string {
+// pipIndexProxy serves a PyPI mirror whose URL carries credentials through a
+// credential proxy on loopback for the length of the build, and gives the
+// build only the proxy's URL: the classic builder records build argument
+// values in the image history, so a password must never be one. It returns
+// the function that stops the proxy.
+func pipIndexProxy(in Input, req *engine.BuildRequest) (func(), error) {
 	if in.UserDockerfile != "" || in.PipIndexURL == "" {
-		return nil
+		return func() {}, nil
 	}
 	if u, err := url.Parse(in.PipIndexURL); err != nil || u.User == nil {
-		return nil
+		return func() {}, nil
 	}
-	v := in.PipIndexURL
-	return map[string]*string{"PIP_INDEX_URL": &v}
+	p, err := credproxy.Start(in.PipIndexURL)
+	if err != nil {
+		return nil, fmt.Errorf("service %q: %w", in.Service, err)
+	}
+	v := p.URL()
+	req.BuildArgs = map[string]*string{"PIP_INDEX_URL": &v}
+	req.NetworkMode = buildNetwork(v)
+	return func() { _ = p.Close() }, nil
 }
 
-// buildNetwork is "host" when the PyPI mirror is on this machine's loopback
-// (a local devpi, a test stand-in): on the default bridge network the
-// build's RUN steps would look for it inside the build container.
-func buildNetwork(in Input) string {
-	u, err := url.Parse(in.PipIndexURL)
+// buildNetwork is "host" when the PyPI index is on this machine's loopback
+// (a local devpi, a test stand-in, devenv's credential proxy): on the
+// default bridge network the build's RUN steps would look for it inside the
+// build container.
+func buildNetwork(index string) string {
+	u, err := url.Parse(index)
 	if err != nil || u.Host == "" {
 		return ""
 	}

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -104,16 +107,28 @@ func TestBuildPlainImage(t *testing.T) {
 	}
 }
 
-func TestBuildCredentialsAsBuildArg(t *testing.T) {
+func TestBuildCredentialsNeverReachTheEngine(t *testing.T) {
 	eng := &countingEngine{Engine: enginetest.New()}
 	in := buildProject(t)
 	in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
 	if _, err := Build(context.Background(), eng, in, Options{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	arg := eng.requests[0].BuildArgs["PIP_INDEX_URL"]
-	if arg == nil || *arg != in.PipIndexURL {
-		t.Errorf("PIP_INDEX_URL build arg = %v, want the mirror URL", arg)
+	req := eng.requests[0]
+	seen := fmt.Sprintf("%v %v %v %v", req.Labels, req.Tags, req.Dockerfile, eng.contexts[0])
+	for k, v := range req.BuildArgs {
+		seen += " " + k + "=" + *v
+	}
+	if strings.Contains(seen, "secret") {
+		t.Errorf("the mirror's password reached the engine: %s", seen)
+	}
+	arg := req.BuildArgs["PIP_INDEX_URL"]
+	if arg == nil || !strings.HasPrefix(*arg, "http://127.0.0.1:") || !strings.HasSuffix(*arg, "/simple") || req.NetworkMode != "host" {
+		t.Fatalf("PIP_INDEX_URL = %v on network %q, want devenv's loopback proxy on the host network", arg, req.NetworkMode)
+	}
+	if resp, err := http.Get(*arg + "/x/"); err == nil {
+		resp.Body.Close()
+		t.Error("the credential proxy still runs after the build")
 	}
 	df, _ := Render(in)
 	if bytes.Contains(df, []byte("secret")) {
@@ -156,7 +171,7 @@ func TestBuildNetworkForLoopbackMirrors(t *testing.T) {
 		"https://pypi.corp.example/simple": "",
 		"https://user:pw@10.1.2.3/simple":  "",
 	} {
-		if got := buildNetwork(Input{PipIndexURL: url}); got != want {
+		if got := buildNetwork(url); got != want {
 			t.Errorf("buildNetwork(%q) = %q, want %q", url, got, want)
 		}
 	}

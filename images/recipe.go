@@ -36,7 +36,7 @@ type recipe struct {
 	Certs        []string // CA certificate file names under certs/ in the context
 
 	PipIndexEnv    string // index URL safe to bake into ENV
-	PipIndexArg    bool   // index URL carries credentials: build arg only
+	PipIndexArg    bool   // index URL carries credentials: reached through credproxy, a build arg
 	PipTrustedHost string // host of a plain-http index
 }
 
@@ -225,10 +225,10 @@ func pipIndexRecipe(r *recipe, in Input, add addFunc) {
 		return
 	}
 	if u.User != nil {
-		r.PipIndexArg = true
-	} else {
-		r.PipIndexEnv = in.PipIndexURL
+		r.PipIndexArg = true // the build gets a credential-free proxy URL
+		return
 	}
+	r.PipIndexEnv = in.PipIndexURL
 	if u.Scheme == "http" {
 		r.PipTrustedHost = u.Hostname()
 	}

@@ -1,8 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
 )
 
 // TestOneInit: a spark-rapids container runs a single init (the image's
@@ -22,5 +27,74 @@ func TestOneInit(t *testing.T) {
 	logs := w.must(t, dir, "logs", "spark")
 	if all := logs.Stdout + logs.Stderr; strings.Contains(all, "Tini is not running as PID 1") {
 		t.Errorf("the container logs a second init's warning:\n%s", all)
+	}
+}
+
+// TestPyPIPasswordNeverInTheImage: a PyPI mirror that needs a password
+// installs the requirements, and the password is nowhere in the image's
+// history or config (the classic builder records build arguments there).
+func TestPyPIPasswordNeverInTheImage(t *testing.T) {
+	w := newWorld(t)
+	index := standin.PyPI(t, "devenv-probe==1.2.3")
+	const password = "pw-d3v3nv-never-in-history"
+	index.RequireAuth("builder", password)
+	w.pypi = index.AuthURL()
+	dir, name := w.project(t, oneSpark+"    requirements: requirements.txt\n",
+		map[string]string{"requirements.txt": "devenv-probe==1.2.3\n"})
+	w.must(t, dir, "lock")
+	w.must(t, dir, "build")
+	cli := standin.Docker(t)
+	ctx := context.Background()
+	imgs, err := cli.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", "dev.devenv.project="+name))})
+	if err != nil || len(imgs) != 1 {
+		t.Fatalf("images of the project: %v %v", imgs, err)
+	}
+	hist, err := cli.ImageHistory(ctx, imgs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, raw, err := cli.ImageInspectWithRaw(ctx, imgs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var history strings.Builder
+	for _, h := range hist {
+		history.WriteString(h.CreatedBy + "\n")
+	}
+	if strings.Contains(history.String(), password) || strings.Contains(string(raw), password) {
+		t.Fatalf("the mirror's password is in the image:\n%s", history.String())
+	}
+	if !strings.Contains(history.String(), "PIP_INDEX_URL=http://127.0.0.1:") {
+		t.Errorf("the build did not go through devenv's loopback proxy:\n%s", history.String())
+	}
+	var fetched bool
+	for _, p := range index.Requests() {
+		fetched = fetched || strings.HasPrefix(p, "/simple/files/devenv_probe-1.2.3")
+	}
+	if !fetched {
+		t.Errorf("the wheel was not fetched from the mirror: %v", index.Requests())
+	}
+}
+
+// TestFailedBuildShowsItsCause: without --verbose, a failed build prints
+// the build's own last lines (here: a mirror host that does not resolve),
+// without colour codes.
+func TestFailedBuildShowsItsCause(t *testing.T) {
+	w := newWorld(t)
+	w.pypi = "http://devenv-no-such-mirror.invalid/simple"
+	dir, _ := w.project(t, oneSpark+"    requirements: requirements.txt\n",
+		map[string]string{"requirements.txt": "devenv-probe==1.2.3\n"})
+	w.must(t, dir, "lock")
+	r := w.run(t, dir, "build")
+	if r.Code != 1 {
+		t.Fatalf("build with an unresolvable mirror: exit %d, want 1\n%s", r.Code, r.Stderr)
+	}
+	for _, want := range []string{"returned a non-zero code", "last lines of the build output", "devenv-no-such-mirror.invalid", "No matching distribution"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	if strings.Contains(r.Stderr, "\x1b[") {
+		t.Errorf("stderr has colour codes although it is not a terminal:\n%q", r.Stderr)
 	}
 }
