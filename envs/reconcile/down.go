@@ -5,8 +5,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // DownOptions steer Down.
@@ -36,7 +36,7 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 			if err := r.removeObject(ctx, k, o); err != nil {
 				return changes, err
 			}
-			changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Removed, Detail: string(k) + " " + o.Name})
+			changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: string(k) + " " + o.Name})
 		}
 	}
 	return changes, nil

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
 	"gopkg.in/yaml.v3"
 )
@@ -97,8 +98,8 @@ func (l *loader) decoderFor(abs string) *decoder {
 
 // display shows abs relative to the project when it is inside it.
 func (l *loader) display(abs string) string {
-	if rel, err := filepath.Rel(l.p.Dir, abs); err == nil && filepath.IsLocal(rel) {
-		return filepath.ToSlash(rel)
+	if rel, ok := projpath.Within(l.p.Dir, abs); ok && rel != "." {
+		return rel
 	}
 	return abs
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/urfave/cli/v2"
 )
@@ -66,7 +67,7 @@ func exportComposeAction(c *cli.Context) error {
 		_, err := c.App.Writer.Write(data)
 		return err
 	}
-	if err := writeFileAtomic(out, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(out, data, 0o644); err != nil {
 		return err
 	}
 	printer(c).Say("wrote %s; run it with: docker compose -p %s -f %s up -d", out, p.Name, out)
@@ -97,7 +98,7 @@ func exportDevcontainerAction(c *cli.Context) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return err
 	}
 	printer(c).Say("wrote %s", path)
@@ -118,7 +119,7 @@ func writeExportedCompose(c *cli.Context, p *spec.Project, pl *plan.Plan, lf *lo
 	if err := writeGenerated(pl, p); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return err
 	}
 	printer(c).Say("wrote %s (the devcontainer starts it)", path)
@@ -148,7 +149,7 @@ func exportK8sAction(c *cli.Context) error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := writeFileAtomic(filepath.Join(dir, n), files[n], 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, n), files[n], 0o644); err != nil {
 			return err
 		}
 		printer(c).Say("wrote %s", filepath.Join(dir, n))
@@ -198,7 +199,7 @@ func writeGenerated(pl *plan.Plan, p *spec.Project) error {
 			return err
 		}
 		for name, data := range s.Generated {
-			if err := writeFileAtomic(filepath.Join(dir, name), data, 0o644); err != nil {
+			if err := atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 				return err
 			}
 		}

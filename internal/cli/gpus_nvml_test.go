@@ -16,6 +16,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // useShape makes openGPUs read a gputest machine shape through gpu's real
@@ -78,7 +79,7 @@ func TestTopNamesServices(t *testing.T) {
 	fake := enginetest.New()
 	fake.AddImage("img", nil)
 	id, err := fake.Create(context.Background(), engine.ContainerSpec{Name: "demo-spark", Image: "img",
-		Labels: map[string]string{labelProject: "demo", labelService: "spark"}})
+		Labels: map[string]string{labels.Project: "demo", labels.Service: "spark"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
@@ -50,7 +51,7 @@ func runInit(c *cli.Context) error {
 	if err != nil {
 		return exitcode.With(exitcode.Usage, err)
 	}
-	if err := writeFileAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return err
 	}
 	p := printer(c)

@@ -14,8 +14,10 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
 )
@@ -113,7 +115,7 @@ func openJobs(p *spec.Project) (*jobs.Store, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(state, ".gitignore")); errors.Is(err, os.ErrNotExist) {
-		_ = writeFileAtomic(filepath.Join(state, ".gitignore"), []byte("*\n"), 0o644)
+		_ = atomicfile.WriteFile(filepath.Join(state, ".gitignore"), []byte("*\n"), 0o644)
 	}
 	return jobs.Open(jobsDir(p))
 }
@@ -225,7 +227,7 @@ func printJobs(w io.Writer, list []jobs.Job, dir string) {
 			exit = fmt.Sprint(*j.ExitCode)
 		}
 		log := j.Log
-		if rel, err := filepath.Rel(dir, j.Log); err == nil && filepath.IsLocal(rel) {
+		if rel, ok := projpath.Within(dir, j.Log); ok && rel != "." {
 			log = rel
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.Service, j.State, exit, clock(&j.Submitted),

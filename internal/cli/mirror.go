@@ -10,8 +10,10 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/mirror"
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
 	"gopkg.in/yaml.v3"
@@ -56,11 +58,11 @@ func runMirror(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rel, err := filepath.Rel(p.Dir, src)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	rel, ok := projpath.Inside(p.Dir, src)
+	if !ok {
 		return exitcode.Newf(exitcode.Usage, "%s is outside the project %s: copy it into the project (for example prod/), check it holds no secrets you would not commit, and run devenv mirror on the copy", src, p.Dir)
 	}
-	p2, data, err := recordMirror(p, svc.Name, filepath.ToSlash(rel))
+	p2, data, err := recordMirror(p, svc.Name, rel)
 	if err != nil {
 		return err
 	}
@@ -73,7 +75,7 @@ func runMirror(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(p.File, data, st.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFile(p.File, data, st.Mode().Perm()); err != nil {
 		return err
 	}
 	if _, err := lock.Write(lockPath(p2), lf); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
 )
@@ -103,16 +104,9 @@ func workspacePath(p *spec.Project, file string) (string, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return "", exitcode.Newf(exitcode.Usage, "%s: %v", file, err)
 	}
-	dir := p.Dir
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	rel, err := filepath.Rel(dir, abs)
-	if err != nil || !filepath.IsLocal(rel) {
+	rel, ok := projpath.Inside(p.Dir, abs)
+	if !ok {
 		return "", exitcode.Newf(exitcode.Usage, "%s is outside the project %s: the containers only see the project (at %s); copy the file into it", file, p.Dir, plan.Workspace)
 	}
-	return path.Join(plan.Workspace, filepath.ToSlash(rel)), nil
+	return path.Join(plan.Workspace, rel), nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/fetch"
@@ -156,7 +157,7 @@ func (s *session) jupyterToken() (string, error) {
 		return "", err
 	}
 	tok := hex.EncodeToString(buf)
-	if err := writeFileAtomic(path, []byte(tok+"\n"), 0o600); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
 		return "", err
 	}
 	return tok, nil

@@ -12,14 +12,9 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
-)
-
-// Labels devenv puts on its containers (ARCHITECTURE.md).
-const (
-	labelProject = "dev.devenv.project"
-	labelService = "dev.devenv.service"
 )
 
 func topCommand() *cli.Command {
@@ -137,7 +132,7 @@ func describeProcess(p gpu.Process, owners map[string]engine.Object) topProcess 
 	}
 	tp.Container = shortID(id)
 	if o, ok := owners[id]; ok {
-		tp.Project, tp.Service = o.Labels[labelProject], o.Labels[labelService]
+		tp.Project, tp.Service = o.Labels[labels.Project], o.Labels[labels.Service]
 	}
 	return tp
 }
@@ -149,7 +144,7 @@ func containerOwners(ctx context.Context, eng engine.Engine) map[string]engine.O
 	if eng == nil {
 		return m
 	}
-	objs, err := eng.List(ctx, engine.Containers, map[string]string{labelProject: ""})
+	objs, err := eng.List(ctx, engine.Containers, map[string]string{labels.Project: ""})
 	if err != nil {
 		return m
 	}

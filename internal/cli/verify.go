@@ -10,8 +10,10 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 	"github.com/urfave/cli/v2"
 )
@@ -78,7 +80,7 @@ func writeVerifyScript(stateDir string) error {
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(stateDir, "verify.py"), sparkconf.VerifyScript(), 0o644)
+	return atomicfile.WriteFile(filepath.Join(stateDir, "verify.py"), sparkconf.VerifyScript(), 0o644)
 }
 
 // runVerifyScript runs spark-submit of verify.py in the service and returns
@@ -115,7 +117,7 @@ func lastLines(s string, n int) string {
 // cpuHint says why nothing may have run on the GPU when the container tells.
 func cpuHint(c *cli.Context, s *session, service string) string {
 	st, err := s.eng.Inspect(c.Context, plan.ContainerName(s.proj.Name, service))
-	if err == nil && st.Labels[plan.LabelCPUMode] == "true" {
+	if err == nil && st.Labels[labels.CPUFallback] == "true" {
 		return ": the service runs in CPU mode (no GPU could be had at devenv up; see devenv ps and devenv doctor)"
 	}
 	return ": see the fallback reasons above, and devenv doctor"
