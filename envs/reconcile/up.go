@@ -45,15 +45,17 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err := r.writeGenerated(svcs); err != nil {
 		return res, err
 	}
-	if err := r.ensureShared(ctx, pl); err != nil {
+	netID, err := r.ensureShared(ctx, pl)
+	if err != nil {
 		return res, err
 	}
+	net := projectNet{name: pl.Network, id: netID}
 	existing, err := r.containersByName(ctx, pl.Project)
 	if err != nil {
 		return res, err
 	}
 	for _, lvl := range levels(svcs) {
-		changes, err := r.converge(ctx, lvl, existing, opts)
+		changes, err := r.converge(ctx, lvl, existing, net, opts)
 		res.Changes = append(res.Changes, changes...)
 		if err != nil {
 			return res, err
@@ -65,16 +67,19 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	return res, nil
 }
 
-func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) error {
-	if _, err := r.Eng.EnsureNetwork(ctx, pl.Network, plan.Labels(pl.Project, "")); err != nil {
-		return err
+// ensureShared makes the project's network and volumes exist and returns
+// the network's id.
+func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error) {
+	netID, err := r.Eng.EnsureNetwork(ctx, pl.Network, plan.Labels(pl.Project, ""))
+	if err != nil {
+		return "", err
 	}
 	for _, v := range pl.Volumes {
 		if err := r.Eng.EnsureVolume(ctx, v, plan.Labels(pl.Project, "")); err != nil {
-			return err
+			return "", err
 		}
 	}
-	return nil
+	return netID, nil
 }
 
 // writeGenerated writes each service's generated files (spark-defaults.conf)
@@ -110,7 +115,7 @@ func (r *Runner) containersByName(ctx context.Context, project string) (map[stri
 }
 
 // converge handles one dependency level, its services in parallel.
-func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing map[string]engine.Object, opts UpOptions) ([]Change, error) {
+func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing map[string]engine.Object, net projectNet, opts UpOptions) ([]Change, error) {
 	var (
 		mu      sync.Mutex
 		wg      sync.WaitGroup
@@ -121,7 +126,7 @@ func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing ma
 		wg.Add(1)
 		go func(s *plan.Service) {
 			defer wg.Done()
-			c, err := r.one(ctx, s, existing, opts)
+			c, err := r.one(ctx, s, existing, net, opts)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -137,14 +142,23 @@ func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing ma
 }
 
 // one converges a single service's container.
-func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]engine.Object, opts UpOptions) (Change, error) {
+func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]engine.Object, net projectNet, opts UpOptions) (Change, error) {
 	name := s.Container.Name
 	cur, ok := existing[name]
+	detail := ""
 	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash {
-		if cur.State == "running" || opts.NoStart {
-			return Change{Service: s.Name, Action: Unchanged}, nil
+		attached, err := r.attached(ctx, cur.ID, s.Container.Network, net)
+		if err != nil {
+			return Change{}, err
 		}
-		return Change{Service: s.Name, Action: Started}, r.start(ctx, s, cur.ID)
+		switch {
+		case !attached:
+			detail = "its network " + s.Container.Network + " was removed or disconnected; recreated on the project's network"
+		case cur.State == "running" || opts.NoStart:
+			return Change{Service: s.Name, Action: Unchanged}, nil
+		default:
+			return Change{Service: s.Name, Action: Started}, r.start(ctx, s, cur.ID)
+		}
 	}
 	action := Created
 	if ok {
@@ -158,9 +172,30 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 		return Change{}, createError(name, err)
 	}
 	if opts.NoStart {
-		return Change{Service: s.Name, Action: action}, nil
+		return Change{Service: s.Name, Action: action, Detail: detail}, nil
 	}
-	return Change{Service: s.Name, Action: action}, r.start(ctx, s, id)
+	return Change{Service: s.Name, Action: action, Detail: detail}, r.start(ctx, s, id)
+}
+
+// projectNet is the project's network as ensureShared found or made it.
+type projectNet struct{ name, id string }
+
+// attached reports whether container id, planned on network, is attached to
+// it when that is the project's network. A network removed behind devenv's back leaves a
+// container on the old id (it can never start again) or on no network at
+// all (running without its name on the network or its published ports).
+func (r *Runner) attached(ctx context.Context, id, network string, net projectNet) (bool, error) {
+	if network == "" || network != net.name || net.id == "" {
+		return true, nil
+	}
+	st, err := r.Eng.Inspect(ctx, id)
+	if err != nil {
+		if isNotFound(err) {
+			return false, nil
+		}
+		return false, err
+	}
+	return st.NetworkIDs[network] == net.id, nil
 }
 
 func (r *Runner) start(ctx context.Context, s *plan.Service, id string) error {

@@ -202,6 +202,10 @@ type ContainerState struct {
 	Mounts         []Mount
 	DeviceRequests []DeviceRequest
 	Networks       []string
+	// NetworkIDs maps each attached network's name to the id of the network
+	// the container refers to (a network removed and made again under the
+	// same name has another id).
+	NetworkIDs map[string]string
 	Tty            bool
 }
 
