@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/api/types/network"
 )
 
 // TestOneInit: a spark-rapids container runs a single init (the image's
@@ -96,5 +98,78 @@ func TestFailedBuildShowsItsCause(t *testing.T) {
 	}
 	if strings.Contains(r.Stderr, "\x1b[") {
 		t.Errorf("stderr has colour codes although it is not a terminal:\n%q", r.Stderr)
+	}
+}
+
+const plainPair = `services:
+  web:
+    profile: image
+    image: nvcr.io/` + plainBase + `
+    command: ["sleep", "infinity"]
+    ports: ["8080"]
+  worker:
+    profile: image
+    image: nvcr.io/` + plainBase + `
+    command: ["sleep", "infinity"]
+`
+
+// TestUpRepairsARemovedNetwork: the project network removed behind devenv's
+// back (containers disconnected while running, or stopped first) is made
+// again and every container is put back on it with its ports published.
+func TestUpRepairsARemovedNetwork(t *testing.T) {
+	w := newWorld(t)
+	dir, name := w.project(t, plainPair, nil)
+	w.must(t, dir, "lock")
+	w.must(t, dir, "up")
+	cli := standin.Docker(t)
+	ctx := context.Background()
+
+	// Running containers disconnected, then the network removed.
+	for _, c := range []string{name + "-web", name + "-worker"} {
+		if err := cli.NetworkDisconnect(ctx, name, c, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cli.NetworkRemove(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	r := w.must(t, dir, "up", "--json")
+	if a := actions(t, r.Stdout); a["web"] != "recreated" || a["worker"] != "recreated" {
+		t.Fatalf("up after the network was removed: %v", a)
+	}
+	checkOnNetwork(t, name)
+
+	// Stopped containers, network removed: up used to fail on "network not found" forever.
+	for _, c := range []string{name + "-web", name + "-worker"} {
+		if err := cli.ContainerStop(ctx, c, container.StopOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cli.NetworkRemove(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	w.must(t, dir, "up")
+	checkOnNetwork(t, name)
+	if a := actions(t, w.must(t, dir, "up", "--json").Stdout); a["web"] != "unchanged" || a["worker"] != "unchanged" {
+		t.Errorf("up after the repair is not a no-op: %v", a)
+	}
+}
+
+func checkOnNetwork(t *testing.T, project string) {
+	t.Helper()
+	cli := standin.Docker(t)
+	n, err := cli.NetworkInspect(context.Background(), project, network.InspectOptions{})
+	if err != nil {
+		t.Fatalf("the project network is not there: %v", err)
+	}
+	for _, svc := range []string{"web", "worker"} {
+		c := inspect(t, project+"-"+svc)
+		ep := c.NetworkSettings.Networks[project]
+		if !c.State.Running || ep == nil || ep.NetworkID != n.ID {
+			t.Errorf("%s: running %v, networks %v, want on %s (%s)", svc, c.State.Running, c.NetworkSettings.Networks, project, n.ID)
+		}
+	}
+	if b := inspect(t, project+"-web").NetworkSettings.Ports["8080/tcp"]; len(b) == 0 {
+		t.Errorf("web publishes no port 8080 after the repair")
 	}
 }
