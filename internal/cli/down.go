@@ -4,82 +4,65 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/urfave/cli/v2"
 )
 
 func downCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "down",
-		Usage: "stop and remove the project's containers and network",
+		Name:      "down",
+		Usage:     "stop and remove the project's containers and network (with services: only their containers)",
+		ArgsUsage: "[service...]",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "volumes", Usage: "also remove the project's named volumes"},
-			&cli.BoolFlag{Name: "rmi", Usage: "also remove the images devenv built for the project"},
+			&cli.BoolFlag{Name: "volumes", Usage: "also remove the project's named volumes (not with services)"},
+			&cli.BoolFlag{Name: "rmi", Usage: "also remove the images devenv built for the project (or for the services named)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed and remove nothing"},
 		},
 		Action: func(c *cli.Context) error {
-			s, err := openSession(c, false, false)
+			p, err := openProject(c)
 			if err != nil {
 				return err
 			}
-			defer s.close()
-			release, err := reconcile.Lock(s.stateDir(), func() { s.out.Say("another devenv is changing this project; waiting for it") })
+			defer p.Close()
+			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.Bool("rmi"), DryRun: c.Bool("dry-run")})
 			if err != nil {
 				return err
 			}
-			defer release()
-			ch, err := s.runner().Down(c.Context, s.proj.Name, reconcile.DownOptions{Volumes: c.Bool("volumes"), Images: c.Bool("rmi")})
-			if err != nil {
-				return err
-			}
-			return s.out.Result(map[string]any{"project": s.proj.Name, "changes": ch}, func(w io.Writer) {
-				fmt.Fprintf(w, "%s is down: %d objects removed\n", s.proj.Name, len(ch))
+			return printer(c).Result(res, func(w io.Writer) {
+				if res.DryRun {
+					printChanges(w, res)
+					return
+				}
+				what := res.Project + " is down"
+				if len(args(c)) > 0 {
+					what = fmt.Sprintf("%s: %v removed", res.Project, args(c))
+				}
+				fmt.Fprintf(w, "%s: %d objects removed\n", what, len(res.Changes))
 			})
 		},
 	}
 }
 
-func buildCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "build",
-		Usage:     "build the images whose inputs changed",
-		ArgsUsage: "[service...]",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "frozen", Usage: "refuse a missing or stale devenv.lock (exit 5)"},
-			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild without the build cache"},
-			&cli.BoolFlag{Name: "pull", Usage: "pull base images again"},
-		},
-		Action: func(c *cli.Context) error {
-			s, err := openSession(c, true, c.Bool("frozen"))
-			if err != nil {
-				return err
-			}
-			defer s.close()
-			if err := checkServices(s.proj, args(c)); err != nil {
-				return err
-			}
-			pl, err := s.plan()
-			if err != nil {
-				return err
-			}
-			svcs := pl.Services
-			if len(args(c)) > 0 {
-				svcs = nil
-				for _, n := range args(c) {
-					svcs = append(svcs, pl.Service(n))
-				}
-			}
-			ch, err := s.runner().Images(c.Context, svcs, reconcile.BuildOptions{NoCache: c.Bool("no-cache"), Pull: c.Bool("pull")})
-			if err != nil {
-				return err
-			}
-			return s.out.Result(map[string]any{"project": s.proj.Name, "changes": ch}, func(w io.Writer) {
-				if len(ch) == 0 {
-					fmt.Fprintln(w, "all images are up to date")
-				}
-				for _, x := range ch {
-					fmt.Fprintf(w, "%s: %s %s\n", x.Service, x.Action, x.Detail)
-				}
-			})
-		},
+// printChanges lists changes one a line; for a dry run, as what would be done.
+func printChanges(w io.Writer, r *app.Result) {
+	if r.DryRun {
+		fmt.Fprintf(w, "dry run: %s would change as follows (nothing was changed)\n", r.Project)
+	}
+	if len(r.Changes) == 0 {
+		fmt.Fprintln(w, "  nothing to do")
+	}
+	for _, ch := range r.Changes {
+		who := ch.Service
+		if who == "" {
+			who = r.Project
+		}
+		verb := ch.Action
+		if r.DryRun {
+			verb = "would be " + ch.Action
+		}
+		if ch.Action == "unchanged" {
+			verb = "unchanged"
+		}
+		fmt.Fprintf(w, "  %-12s %s %s\n", who, verb, ch.Detail)
 	}
 }

@@ -1,16 +1,8 @@
 package cli
 
 import (
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
-
-	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/projpath"
-	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,7 +15,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
 		},
 		Action: func(c *cli.Context) error {
-			p, err := loadProject(c)
+			p, err := openProject(c)
 			if err != nil {
 				return err
 			}
@@ -38,75 +30,24 @@ func runCommand() *cli.Command {
 
 const runUsage = "usage: devenv run [SERVICE] -- COMMAND [ARGS...], e.g. devenv run -- spark-submit /workspace/job.py"
 
-// splitRunArgs finds the service and the command in `[service] [--] cmd...`:
-// before a "--" at most the service; without one, a first word naming a
-// service is the service.
-func splitRunArgs(p *spec.Project, a []string) (string, []string, error) {
+// splitRunArgs finds the service and the command in `[service] [--] cmd...`,
+// as docker compose run reads them: a first word naming a service is the
+// service, a "--" right after it (or first) only separates, and every word
+// after that is the command's, a later "--" included.
+func splitRunArgs(p *app.Project, a []string) (string, []string, error) {
 	var service string
 	cmd := a
-	if i := indexOf(a, "--"); i >= 0 {
-		if i > 1 {
-			return "", nil, exitcode.Newf(exitcode.Usage, "%s (only the service goes before --, got %q)", runUsage, strings.Join(a[:i], " "))
-		}
-		if i == 1 {
-			service = a[0]
-		}
-		cmd = a[i+1:]
-	} else if len(a) > 0 && p.Service(a[0]) != nil {
+	switch {
+	case len(a) > 0 && a[0] == "--":
+		cmd = a[1:]
+	case len(a) > 1 && a[1] == "--":
+		service, cmd = a[0], a[2:]
+	case len(a) > 0 && p.Spec.Service(a[0]) != nil:
 		service, cmd = a[0], a[1:]
 	}
 	if len(cmd) == 0 {
 		return "", nil, exitcode.Newf(exitcode.Usage, runUsage)
 	}
-	service, err := serviceOrSpark(p, service)
+	service, err := p.SparkService(service)
 	return service, cmd, err
-}
-
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
-}
-
-// serviceOrSpark checks a named service, or picks the project's first
-// spark-rapids service when none is named.
-func serviceOrSpark(p *spec.Project, name string) (string, error) {
-	if name != "" {
-		return name, checkServices(p, []string{name})
-	}
-	for _, s := range p.Services {
-		if isSpark(p, s) {
-			return s.Name, nil
-		}
-	}
-	return "", exitcode.Newf(exitcode.Usage, "%s has no spark-rapids service: name the service to use", filepath.Base(p.File))
-}
-
-func isSpark(p *spec.Project, s *spec.Service) bool {
-	prof := s.Profile
-	if c, ok := p.Profiles[prof]; ok && c != nil {
-		prof = c.Extends
-	}
-	return prof == profiles.SparkRapids
-}
-
-// workspacePath maps a file of the project to its path in the containers,
-// where the project is mounted at /workspace. Files outside the project
-// are refused: the containers cannot see them.
-func workspacePath(p *spec.Project, file string) (string, error) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(abs); err != nil {
-		return "", exitcode.Newf(exitcode.Usage, "%s: %v", file, err)
-	}
-	rel, ok := projpath.Inside(p.Dir, abs)
-	if !ok {
-		return "", exitcode.Newf(exitcode.Usage, "%s is outside the project %s: the containers only see the project (at %s); copy the file into it", file, p.Dir, plan.Workspace)
-	}
-	return path.Join(plan.Workspace, rel), nil
 }
