@@ -206,7 +206,7 @@ type ContainerState struct {
 	// the container refers to (a network removed and made again under the
 	// same name has another id).
 	NetworkIDs map[string]string
-	Tty            bool
+	Tty        bool
 }
 
 // DeviceRequest is one device request as the engine stores it.
