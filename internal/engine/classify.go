@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"strings"
 	"syscall"
 
@@ -27,6 +28,8 @@ func wrap(op, host string, err error) error {
 	}
 	e := &Error{Op: op, Err: err}
 	switch {
+	case isStalled(err):
+		e.Kind, e.Hint, e.Where = ErrUnreachable, hintStalled, host
 	case isUnreachable(err):
 		e.Kind, e.Hint, e.Where = ErrUnreachable, hintUnreachable, host
 	case strings.Contains(err.Error(), gpuRefusal):
@@ -39,12 +42,20 @@ func wrap(op, host string, err error) error {
 	return e
 }
 
+// isStalled tells an engine that took a request and stopped answering
+// (AnswerTimeout passed) from other failures.
+func isStalled(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
 // isUnreachable tells failures to reach the engine, including an engine
 // that goes away during a call, from the engine's own refusals.
 func isUnreachable(err error) bool {
 	if client.IsErrConnectionFailed(err) || cerrdefs.IsUnavailable(err) {
 		return true
 	}
+
 	for _, target := range []error{syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.EPIPE, syscall.ENOENT, io.ErrUnexpectedEOF} {
 		if errors.Is(err, target) {
 			return true
