@@ -23,13 +23,14 @@ func wrap(op, host string, err error) error {
 	if err == nil {
 		return nil
 	}
+	if isStalled(err) {
+		return &Error{Op: op, Err: err, Kind: ErrUnreachable, Hint: hintStalled, Where: host}
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	e := &Error{Op: op, Err: err}
 	switch {
-	case isStalled(err):
-		e.Kind, e.Hint, e.Where = ErrUnreachable, hintStalled, host
 	case isUnreachable(err):
 		e.Kind, e.Hint, e.Where = ErrUnreachable, hintUnreachable, host
 	case strings.Contains(err.Error(), gpuRefusal):
@@ -43,10 +44,12 @@ func wrap(op, host string, err error) error {
 }
 
 // isStalled tells an engine that took a request and stopped answering
-// (AnswerTimeout passed) from other failures.
+// (AnswerTimeout passed) from other failures. net/http's error for it also
+// matches context.DeadlineExceeded, so it is told apart from a caller's
+// deadline by its text, which net/http has kept since Go 1.1.
 func isStalled(err error) bool {
 	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
+	return errors.As(err, &ne) && ne.Timeout() && strings.Contains(err.Error(), "timeout awaiting response headers")
 }
 
 // isUnreachable tells failures to reach the engine, including an engine

@@ -70,6 +70,7 @@ func TestWrapPassesThrough(t *testing.T) {
 // stalled is the error net/http gives when no response headers came in time.
 type stalled struct{}
 
-func (stalled) Error() string   { return "net/http: timeout awaiting response headers" }
-func (stalled) Timeout() bool   { return true }
-func (stalled) Temporary() bool { return true }
+func (stalled) Error() string        { return "net/http: timeout awaiting response headers" }
+func (stalled) Timeout() bool        { return true }
+func (stalled) Temporary() bool      { return true }
+func (stalled) Is(target error) bool { return target == context.DeadlineExceeded }

@@ -191,7 +191,11 @@ func (c *Cache) publisherChecksum(ctx context.Context, url, algo string) (string
 	if err != nil {
 		return "", fmt.Errorf("publisher checksum %s: %w", url, err)
 	}
-	return ParseChecksum(data, algo)
+	sum, err := ParseChecksum(data, algo)
+	if err != nil {
+		return "", fmt.Errorf("publisher checksum %s: %w; check that the mirror serves the publisher's files", url, err)
+	}
+	return sum, nil
 }
 
 func (c *Cache) open(ctx context.Context, url string) (io.ReadCloser, error) {

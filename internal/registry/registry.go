@@ -43,7 +43,8 @@ func (p Pinner) Digest(ctx context.Context, ref string) (string, error) {
 	if tr == nil {
 		tr = httpx.Transport(httpx.DefaultLimits())
 	}
-	desc, err := remote.Head(r, remote.WithContext(ctx), remote.WithAuthFromKeychain(kc), remote.WithTransport(tr))
+	desc, err := remote.Head(r, remote.WithContext(ctx), remote.WithAuthFromKeychain(kc), remote.WithTransport(tr),
+		remote.WithRetryBackoff(remote.Backoff{Steps: 1})) // httpx retries; retrying its retries multiplies the wait
 	if err != nil {
 		return "", fmt.Errorf("registry %s: %w%s", r.Context().RegistryStr(), err, hint(r))
 	}
