@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -171,5 +173,31 @@ func checkOnNetwork(t *testing.T, project string) {
 	}
 	if b := inspect(t, project+"-web").NetworkSettings.Ports["8080/tcp"]; len(b) == 0 {
 		t.Errorf("web publishes no port 8080 after the repair")
+	}
+}
+
+// TestSymlinkUnderDevenvIsRefused: .devenv/generated/<service> planted as a
+// link to a host directory makes up fail before anything is created; devenv
+// neither writes there nor mounts it.
+func TestSymlinkUnderDevenvIsRefused(t *testing.T) {
+	w := newWorld(t)
+	dir, name := w.project(t, oneSpark, nil)
+	w.must(t, dir, "lock")
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".devenv", "generated"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, ".devenv", "generated", "spark")); err != nil {
+		t.Fatal(err)
+	}
+	r := w.run(t, dir, "up")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "symbolic link") || !strings.Contains(r.Stderr, filepath.Join(".devenv", "generated", "spark")) {
+		t.Fatalf("up with a linked generated dir: exit %d, want 1 naming the link\n%s", r.Code, r.Stderr)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("devenv wrote through the link: %v", entries)
+	}
+	if got := projectContainers(t, name); len(got) != 0 {
+		t.Errorf("up created %v despite the link", got)
 	}
 }

@@ -2,8 +2,12 @@ package reconcile
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 )
@@ -71,5 +75,46 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUpRefusesLinksUnderDevenv: a generated directory, or a mounted path
+// under .devenv, that is a symbolic link stops up before any container is
+// created, and nothing is written through it.
+func TestUpRefusesLinksUnderDevenv(t *testing.T) {
+	tests := []struct {
+		name      string
+		generated bool // the service has generated files (else only the mount)
+	}{
+		{"generated files", true},
+		{"mount only", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := enginetest.New()
+			r := newRunner(t, f)
+			outside := t.TempDir()
+			gen := plan.GeneratedDir(r.StateDir, "db")
+			must(t, os.MkdirAll(filepath.Dir(gen), 0o755))
+			must(t, os.Symlink(outside, gen))
+			pl := testPlan()
+			db := pl.Services[0]
+			db.Container.Mounts = append(db.Container.Mounts, engine.Mount{Type: engine.MountBind, Source: gen, Target: "/opt/devenv/conf", ReadOnly: true})
+			if tt.generated {
+				db.Generated = map[string][]byte{"spark-defaults.conf": []byte("x\n")}
+			}
+			_, err := r.Up(context.Background(), pl, UpOptions{})
+			if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+				t.Fatalf("Up = %v, want a refusal naming the link", err)
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+				t.Errorf("wrote through the link: %v", entries)
+			}
+			for _, c := range f.CallsTo("Create") {
+				if c.Arg.(engine.ContainerSpec).Name == "p-db" {
+					t.Errorf("created p-db with a linked mount")
+				}
+			}
+		})
 	}
 }

@@ -3,7 +3,6 @@ package reconcile
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -12,6 +11,8 @@ import (
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/projpath"
+	"github.com/devenv-dev/devenv/internal/statedir"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -94,8 +95,8 @@ func (r *Runner) writeGenerated(svcs []*plan.Service) error {
 			continue
 		}
 		dir := plan.GeneratedDir(r.StateDir, s.Name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+		if err := statedir.MkdirAll(r.StateDir, dir); err != nil {
+			return fmt.Errorf("service %s: %w", s.Name, err)
 		}
 		for name, data := range s.Generated {
 			if _, err := atomicfile.WriteIfChanged(filepath.Join(dir, name), data, 0o644); err != nil {
@@ -171,6 +172,9 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 			return Change{}, err
 		}
 	}
+	if err := r.checkStateMounts(s); err != nil {
+		return Change{}, err
+	}
 	id, err := r.Eng.Create(ctx, s.Container)
 	if err != nil {
 		return Change{}, createError(name, err)
@@ -179,6 +183,26 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 		return Change{Service: s.Name, Action: action, Detail: detail}, nil
 	}
 	return Change{Service: s.Name, Action: action, Detail: detail}, r.start(ctx, s, id)
+}
+
+// checkStateMounts refuses to mount a host path under .devenv that is or
+// passes through a symbolic link: the container would see (and with a
+// writable mount change) a directory elsewhere on the host.
+func (r *Runner) checkStateMounts(s *plan.Service) error {
+	if r.StateDir == "" {
+		return nil
+	}
+	for _, m := range s.Container.Mounts {
+		if m.Type != engine.MountBind {
+			continue
+		}
+		if _, under := projpath.Within(r.StateDir, m.Source); under {
+			if err := statedir.Check(r.StateDir, m.Source); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // projectNet is the project's network as ensureShared found or made it.

@@ -177,9 +177,9 @@ func (p *Project) FollowJob(ctx context.Context, id string, follow bool, w io.Wr
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(j.Log)
+	f, err := store.OpenLog(j.ID, os.O_RDONLY)
 	if err != nil {
-		return fmt.Errorf("job %s has no log at %s: %w", j.ID, j.Log, err)
+		return fmt.Errorf("job %s has no readable log: %w", j.ID, err)
 	}
 	defer f.Close()
 	if _, err := io.Copy(w, f); err != nil || !follow {
