@@ -2,6 +2,7 @@ package lock
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,7 +43,7 @@ func Check(p *spec.Project, f *File) error {
 	}
 	var extra []string
 	for _, s := range f.Services {
-		if !want[s.Name] && !(s.Profile == ComposeProfile && contains(p.ComposeServices, s.Name)) {
+		if !want[s.Name] && !(s.Profile == ComposeProfile && slices.Contains(p.ComposeServices, s.Name)) {
 			extra = append(extra, s.Name)
 		}
 	}
@@ -57,13 +58,4 @@ func Check(p *spec.Project, f *File) error {
 		return &StaleError{Reasons: reasons}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

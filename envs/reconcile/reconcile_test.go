@@ -167,31 +167,3 @@ func TestWaitReportsAnExitedServiceWithItsLogs(t *testing.T) {
 		t.Fatalf("want the db's exit with its logs, got %v", err)
 	}
 }
-
-func TestLockSerialises(t *testing.T) {
-	dir := t.TempDir()
-	release, err := Lock(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan string, 2)
-	go func() {
-		rel2, err := Lock(dir, func() { got <- "waiting" })
-		if err == nil {
-			got <- "locked"
-			rel2()
-		}
-	}()
-	if s := <-got; s != "waiting" {
-		t.Fatalf("second lock did not wait: %s", s)
-	}
-	release()
-	select {
-	case s := <-got:
-		if s != "locked" {
-			t.Fatal(s)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("second lock never got the lock after release")
-	}
-}

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/devenv-dev/devenv/internal/projpath"
@@ -53,17 +54,8 @@ func Parse(file string, data []byte, projectDir string) (*Project, error) {
 		return nil, err
 	}
 	l.applyDefaults()
-	l.p.ComposeServices = sortedKeys(l.compose)
+	l.p.ComposeServices = append([]string{}, slices.Sorted(maps.Keys(l.compose))...) // [] rather than null in dumps
 	return l.p, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // loader holds the state of one Parse.

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -41,7 +42,7 @@ func (l *loader) baseProfile(s *Service) string {
 
 func (l *loader) profileHint() string {
 	hint := "built-in profiles: " + strings.Join(BuiltinProfiles, ", ")
-	if customs := keysOf(l.p.Profiles); len(customs) > 0 {
+	if customs := slices.Sorted(maps.Keys(l.p.Profiles)); len(customs) > 0 {
 		hint += "; custom profiles: " + strings.Join(customs, ", ")
 	} else {
 		hint += "; no custom profiles are defined"
@@ -63,7 +64,7 @@ func (l *loader) checkProfile(t *svcNodes) {
 		if _, defined := l.customAt[s.Profile]; defined {
 			return // the profile itself is invalid and was reported
 		}
-		all := append(slices.Clone(BuiltinProfiles), keysOf(l.p.Profiles)...)
+		all := append(slices.Clone(BuiltinProfiles), slices.Sorted(maps.Keys(l.p.Profiles))...)
 		l.d.errAt(t.profile, l.profileHint(), "unknown profile %q in %s%s", s.Profile, t.what, didYouMean(s.Profile, all))
 		return
 	}
@@ -101,7 +102,7 @@ func (l *loader) checkImageKeys(t *svcNodes, base string) {
 func (l *loader) checkFiles(t *svcNodes) {
 	dst := map[string]*string{"build": &t.s.Build, "env_file": &t.s.EnvFile,
 		"requirements": &t.s.Requirements, "mirror": &t.s.Mirror}
-	for _, key := range keysOf(t.fileKeys) {
+	for _, key := range slices.Sorted(maps.Keys(t.fileKeys)) {
 		if abs, ok := l.d.projectFile(t.fileKeys[key], key, *dst[key]); ok {
 			*dst[key] = abs
 		} else {
@@ -159,7 +160,7 @@ func (l *loader) checkDependsOn() {
 			if names[dep] || l.compose[dep] != "" {
 				continue
 			}
-			all := append(keysOf(names), keysOf(l.compose)...)
+			all := append(slices.Sorted(maps.Keys(names)), slices.Sorted(maps.Keys(l.compose))...)
 			sort.Strings(all)
 			all = slices.Compact(all)
 			l.d.errAt(t.deps[i], "depends_on names a service of this file or of its compose files: "+strings.Join(all, ", "),

@@ -7,9 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/devenv-dev/devenv/internal/filelock"
 )
 
 // Executor runs a job's command in its service and stops it on request.
@@ -65,7 +66,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	}
 	for {
 		err := r.drain(ctx)
-		unlockFile(lock)
+		_ = lock.Release()
 		if err != nil {
 			return err
 		}
@@ -98,36 +99,28 @@ func (r *Runner) defaults() {
 	}
 }
 
-// acquire takes runner.lock without waiting and writes this runner's pid in it.
-func (r *Runner) acquire() (*os.File, error) {
+// acquire takes runner.lock without waiting; its holder file names this runner.
+func (r *Runner) acquire() (*filelock.Lock, error) {
 	path := filepath.Join(r.Store.dir, "runner.lock")
-	f, err := lockFile(path, false)
-	if errors.Is(err, errLocked) {
-		other, _ := os.ReadFile(path)
-		if pid := strings.TrimSpace(string(other)); pid != "" {
-			return nil, fmt.Errorf("%w (pid %s)", ErrBusy, pid)
+	l, err := filelock.TryAcquire(path, filelock.Options{PID: r.PID, Command: "devenv jobs run"})
+	if errors.Is(err, filelock.ErrHeld) {
+		if h := filelock.ReadHolder(path); h.PID != 0 {
+			return nil, fmt.Errorf("%w (%s)", ErrBusy, h)
 		}
 		return nil, ErrBusy
 	}
-	if err != nil {
-		return nil, err
-	}
-	_ = f.Truncate(0)
-	_, _ = f.WriteAt([]byte(strconv.Itoa(r.PID)+"\n"), 0)
-	return f, nil
+	return l, err
 }
 
 // RunnerPID returns the pid of the runner holding the queue, or 0 when none does.
 func (s *Store) RunnerPID() int {
 	path := filepath.Join(s.dir, "runner.lock")
-	f, err := lockFile(path, false)
+	l, err := filelock.TryAcquire(path, filelock.Options{})
 	if err == nil {
-		unlockFile(f)
+		_ = l.Release()
 		return 0
 	}
-	b, _ := os.ReadFile(path)
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return pid
+	return filelock.ReadHolder(path).PID
 }
 
 func (r *Runner) anyQueued() bool {

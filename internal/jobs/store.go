@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/filelock"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -23,8 +25,7 @@ var ErrNoJob = errors.New("no such job")
 var ErrBusy = errors.New("another job runner is already running this project's queue")
 
 var (
-	errLocked = errors.New("locked")
-	errSkip   = errors.New("skip")
+	errSkip = errors.New("skip")
 )
 
 // Store is a project's job queue on disk: <dir>/<id>.json and <dir>/<id>.log
@@ -68,11 +69,14 @@ func (s *Store) jobPath(id string) string { return filepath.Join(s.dir, id+".jso
 
 // withLock runs fn while holding the queue's state lock.
 func (s *Store) withLock(fn func() error) error {
-	f, err := lockFile(filepath.Join(s.dir, "state.lock"), true)
+	// Held for milliseconds at a time; the timeout only keeps a wedged
+	// holder from hanging every jobs command.
+	l, err := filelock.Acquire(context.Background(), filepath.Join(s.dir, "state.lock"),
+		filelock.Options{Timeout: time.Minute, Poll: 5 * time.Millisecond})
 	if err != nil {
-		return err
+		return fmt.Errorf("job queue %s: %w", s.dir, err)
 	}
-	defer unlockFile(f)
+	defer func() { _ = l.Release() }()
 	return fn()
 }
 

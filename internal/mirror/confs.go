@@ -2,7 +2,9 @@ package mirror
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -118,7 +120,7 @@ func (p *Profile) deriveFromConf() {
 
 // rapidsFromValues looks for a RAPIDS jar name in any value.
 func (p *Profile) rapidsFromValues(m map[string]string, prefix string) {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if j, ok := findRapidsJar(m[k]); ok {
 			p.setRapidsJar(j, prefix+k)
 			return

@@ -2,7 +2,9 @@ package mirror
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -58,7 +60,7 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 // readDataprocProperties splits prefixed properties: spark: -> confs,
 // spark-env: -> env, others dropped with the file they belong to.
 func readDataprocProperties(p *Profile, props map[string]any) {
-	for _, k := range sortedKeys(props) {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
 		v := str(props[k])
 		prefix, key, ok := strings.Cut(k, ":")
 		switch {

@@ -3,8 +3,10 @@ package mirror
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -166,7 +168,7 @@ func (s *logScan) applyWarnings(p *Profile) {
 	if !s.sawVersion {
 		p.warn("no " + evLogStart + " event: the Spark version is unknown")
 	}
-	codecs := sortedKeys(s.codecs)
+	codecs := slices.Sorted(maps.Keys(s.codecs))
 	if len(codecs) > 0 {
 		p.Source.Format = FormatEventLog + "+" + strings.Join(codecs, "+")
 	}
@@ -183,7 +185,7 @@ func (s *logScan) applyEnv(p *Profile) {
 	if bin, fullScala := parseScala(str(s.env.JVM["Scala Version"])); bin != "" {
 		p.Runtime.Scala, p.Runtime.ScalaFull, p.Runtime.ScalaProvenance = bin, fullScala, src
 	}
-	for _, k := range sortedKeys(s.env.Spark) {
+	for _, k := range slices.Sorted(maps.Keys(s.env.Spark)) {
 		p.addConf(k, str(s.env.Spark[k]), src)
 	}
 	s.applyClasspath(p)
@@ -193,7 +195,7 @@ var cudfJarRe = regexp.MustCompile(`cudf-(\d+\.\d+(?:\.\d+)?)(?:-SNAPSHOT)?(?:-(
 
 func (s *logScan) applyClasspath(p *Profile) {
 	src := "eventlog:Classpath Entries"
-	for _, entry := range sortedKeys(s.env.Classpath) {
+	for _, entry := range slices.Sorted(maps.Keys(s.env.Classpath)) {
 		if j, ok := findRapidsJar(entry); ok {
 			p.setRapidsJar(j, src)
 		}
@@ -264,7 +266,7 @@ func hasPrefixKey(m map[string]string, prefix string) bool {
 }
 
 func (s *logScan) classpathHas(fragment string) bool {
-	keys := sortedKeys(s.env.Classpath)
+	keys := slices.Sorted(maps.Keys(s.env.Classpath))
 	i := sort.SearchStrings(keys, fragment)
 	return i < len(keys) && strings.HasPrefix(keys[i], fragment)
 }

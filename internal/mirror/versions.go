@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -108,13 +107,4 @@ func findRapidsJar(s string) (rapidsJar, bool) {
 		return s[m[2*i]:m[2*i+1]]
 	}
 	return rapidsJar{File: path.Base(g(0)), Scala: g(1), Version: g(2), Classifier: g(4)}, true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,7 @@ package sparkconf
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -180,7 +181,7 @@ func (p *planParser) explain(m []string) {
 		return
 	}
 	if mark == "*" {
-		if !contains(p.report.WillRun, class) {
+		if !slices.Contains(p.report.WillRun, class) {
 			p.report.WillRun = append(p.report.WillRun, class)
 		}
 		return
