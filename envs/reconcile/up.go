@@ -41,6 +41,9 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if opts.DryRun {
 		return r.preview(ctx, pl, svcs, opts)
 	}
+	if err := r.CheckOwner(ctx, pl.Project); err != nil {
+		return nil, err
+	}
 	res := &UpResult{}
 	changes, err := r.Images(ctx, svcs, opts.Build)
 	res.Changes = append(res.Changes, changes...)
@@ -73,12 +76,21 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 }
 
 // ensureShared makes the project's network and volumes exist and returns
-// the network's id.
+// the network's id. A network of that name that devenv did not create for
+// this project in this directory is refused, not joined.
 func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error) {
-	netID, err := r.Eng.EnsureNetwork(ctx, pl.Network, plan.Labels(pl.Project, ""))
+	want := plan.Labels(pl.Project, "")
+	if dir := r.projectDir(); dir != "" {
+		want[labels.Dir] = dir
+	}
+	n, err := r.Eng.EnsureNetwork(ctx, pl.Network, want)
 	if err != nil {
 		return "", err
 	}
+	if err := r.ownNetwork(n, pl.Project); err != nil {
+		return "", err
+	}
+	netID := n.ID
 	for _, v := range pl.Volumes {
 		if err := r.Eng.EnsureVolume(ctx, v, plan.Labels(pl.Project, "")); err != nil {
 			return "", err
@@ -174,6 +186,9 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	}
 	if err := r.checkStateMounts(s); err != nil {
 		return Change{}, err
+	}
+	if dir := r.projectDir(); dir != "" {
+		s.Container.Labels[labels.Dir] = dir // not in the config hash: moving the project is no change
 	}
 	id, err := r.Eng.Create(ctx, s.Container)
 	if err != nil {

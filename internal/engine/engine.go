@@ -25,9 +25,9 @@ type Engine interface {
 	Build(ctx context.Context, req BuildRequest, progress func(Progress)) (string, error)
 	// RemoveImage removes an image by reference or id.
 	RemoveImage(ctx context.Context, ref string) error
-	// EnsureNetwork returns the id of the bridge network called name,
-	// creating it with labels when it does not exist.
-	EnsureNetwork(ctx context.Context, name string, labels map[string]string) (string, error)
+	// EnsureNetwork returns the bridge network called name (its id and
+	// labels), creating it with labels when it does not exist.
+	EnsureNetwork(ctx context.Context, name string, labels map[string]string) (Object, error)
 	// EnsureVolume creates the named volume with labels unless it exists.
 	EnsureVolume(ctx context.Context, name string, labels map[string]string) error
 	// List returns the objects of kind carrying all the given labels (a label
