@@ -14,6 +14,8 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,6 +24,8 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/network"
 )
 
 // blackhole accepts TCP connections and never answers.
@@ -163,5 +167,123 @@ func TestFaultEngineStopsAnswering(t *testing.T) {
 		if c := inspect(t, name+"-"+svc); !c.State.Running {
 			t.Errorf("after converging, %s is %s", svc, c.State.Status)
 		}
+	}
+}
+
+// TestFaultTwoClonesOneName: two directories using one project name, run
+// at the same time: one gets the project, the other is refused naming the
+// first, and the engine holds one network of that name, not two.
+func TestFaultTwoClonesOneName(t *testing.T) {
+	w := newWorld(t)
+	name := fmt.Sprintf("clones%d", time.Now().UnixNano()%1e9)
+	files := map[string]string{"devenv.yaml": "name: " + name + "\n" + plainPair + w.mirrors()}
+	a, b := standin.Project(t, files), standin.Project(t, files)
+	standin.CleanupProject(t, name)
+	w.must(t, a, "lock")
+	w.must(t, b, "lock")
+	var wg sync.WaitGroup
+	res := make([]standin.Result, 2)
+	for i, dir := range []string{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i] = standin.Run(t, dir, w.env, "up")
+		}()
+	}
+	wg.Wait()
+	won, lost := 0, 1
+	if res[0].Code != 0 {
+		won, lost = 1, 0
+	}
+	dirs := []string{a, b}
+	if res[won].Code != 0 || res[lost].Code != 1 || !strings.Contains(res[lost].Stderr, "in use by "+dirs[won]) {
+		t.Fatalf("concurrent up from two clones: exits %d and %d, want one 0 and one 1 naming the winner\n%s\n%s",
+			res[0].Code, res[1].Code, res[0].Stderr, res[1].Stderr)
+	}
+	cli := standin.Docker(t)
+	nets, err := cli.NetworkList(context.Background(), network.ListOptions{Filters: filters.NewArgs(filters.Arg("name", name))})
+	if err != nil || len(nets) != 1 {
+		t.Fatalf("networks named %s: %d (%v), want 1", name, len(nets), err)
+	}
+	// The loser cannot take the project down either; the winner still can.
+	if r := standin.Run(t, dirs[lost], w.env, "down"); r.Code != 1 || !strings.Contains(r.Stderr, "in use by") {
+		t.Errorf("down from the other clone: exit %d\n%s", r.Code, r.Stderr)
+	}
+	if got := projectContainers(t, name); len(got) != 2 {
+		t.Errorf("containers after the refused down: %v", got)
+	}
+	w.must(t, dirs[won], "down")
+}
+
+// TestFaultCacheFileSystemFills: the artifact cache on a file system that
+// fills during the download makes lock fail saying so, leaving no partial
+// download behind and no devenv.lock.
+func TestFaultCacheFileSystemFills(t *testing.T) {
+	cache := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", cache).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here (needs root): %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", cache).Run() })
+	// Leave 8 KiB: less than any Spark distribution.
+	if out, err := exec.Command("dd", "if=/dev/zero", "of="+filepath.Join(cache, "filler"), "bs=4k", "count=14").CombinedOutput(); err != nil {
+		t.Fatalf("filling the tmpfs: %v: %s", err, out)
+	}
+	w := newWorld(t)
+	dir, _ := w.project(t, lockYAML, nil)
+	env := append(append([]string{}, w.env...), "DEVENV_CACHE="+cache)
+	r := standin.Run(t, dir, env, "lock")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "no space left on device") || !strings.Contains(r.Stderr, cache) || strings.Contains(r.Stderr, "panic") {
+		t.Fatalf("lock on a full cache: exit %d, want 1 saying the cache is full\n%s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "devenv.lock")); !os.IsNotExist(err) {
+		t.Error("a failed lock wrote devenv.lock")
+	}
+	matches, _ := filepath.Glob(filepath.Join(cache, "artifacts", ".download-*"))
+	if len(matches) != 0 {
+		t.Errorf("partial downloads left in the cache: %v", matches)
+	}
+}
+
+// TestFaultInterruptedWhileWaiting: Ctrl-C while devenv waits on a stalled
+// artifact server (lock) or a frozen engine (up) ends it at once with 130,
+// leaving no devenv.lock half written; the next run works.
+func TestFaultInterruptedWhileWaiting(t *testing.T) {
+	w := newWorld(t)
+	hole := blackhole(t)
+	tests := []struct {
+		name  string
+		yaml  string
+		setup func(t *testing.T, dir string) []string // extra env
+		args  []string
+	}{
+		{"lock waiting on an artifact server", lockYAML, func(t *testing.T, dir string) []string {
+			writeFile(t, dir, "devenv.yaml", strings.NewReplacer(w.art.MavenURL(), "http://"+hole+"/maven2", w.art.ApacheURL(), "http://"+hole+"/apache").Replace(readFile(t, filepath.Join(dir, "devenv.yaml"))))
+			return nil
+		}, []string{"lock"}},
+		{"up waiting on a frozen engine", plainPair, func(t *testing.T, dir string) []string {
+			w.must(t, dir, "lock")
+			eng := newFreezingEngine(t)
+			eng.freeze.Store("/containers/create")
+			return []string{"DOCKER_HOST=unix://" + eng.path}
+		}, []string{"up"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, _ := w.project(t, tt.yaml, nil)
+			env := append(append([]string{}, w.env...), tt.setup(t, dir)...)
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+			defer cancel()
+			start := time.Now()
+			r := standin.RunContext(ctx, t, dir, env, tt.args...)
+			if r.Code != 130 || strings.Contains(r.Stderr, "panic") {
+				t.Fatalf("interrupted: exit %d, want 130\n%s", r.Code, r.Stderr)
+			}
+			if d := time.Since(start); d > 15*time.Second {
+				t.Errorf("devenv took %s to stop after Ctrl-C", d)
+			}
+			if matches, _ := filepath.Glob(filepath.Join(dir, "devenv.lock.*")); len(matches) != 0 {
+				t.Errorf("temporary lock files left: %v", matches)
+			}
+		})
 	}
 }
