@@ -246,7 +246,7 @@ func TestFaultCacheFileSystemFills(t *testing.T) {
 
 // TestFaultInterruptedWhileWaiting: Ctrl-C while devenv waits on a stalled
 // artifact server (lock) or a frozen engine (up) ends it at once with 130,
-// leaving no devenv.lock half written; the next run works.
+// leaving no devenv.lock half written.
 func TestFaultInterruptedWhileWaiting(t *testing.T) {
 	w := newWorld(t)
 	hole := blackhole(t)
