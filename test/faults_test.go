@@ -110,11 +110,36 @@ func TestFaultServersThatStallOrAnswerGarbage(t *testing.T) {
 }
 
 // freezingEngine forwards the Docker API to the real engine, except that
-// requests whose path contains freeze are taken and never answered.
+// requests whose path contains freeze are taken and never answered, and
+// once all is set nothing more is answered or forwarded, even on streams
+// already running (an engine that hangs).
 type freezingEngine struct {
 	path   string
 	freeze atomic.Value // string
+	all    atomic.Bool
+	builds atomic.Int32 // build requests seen
 	server *http.Server
+}
+
+// frozenWriter stops passing the engine's answer on once the engine froze.
+type frozenWriter struct {
+	http.ResponseWriter
+	f   *freezingEngine
+	ctx context.Context
+}
+
+func (w frozenWriter) Write(b []byte) (int, error) {
+	if w.f.all.Load() {
+		<-w.ctx.Done()
+		return 0, w.ctx.Err()
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w frozenWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok && !w.f.all.Load() {
+		f.Flush()
+	}
 }
 
 func newFreezingEngine(t *testing.T) *freezingEngine {
@@ -132,12 +157,15 @@ func newFreezingEngine(t *testing.T) *freezingEngine {
 		return (&net.Dialer{}).DialContext(ctx, "unix", "/var/run/docker.sock")
 	}}
 	f.server = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if fr := f.freeze.Load().(string); fr != "" && strings.Contains(r.URL.Path, fr) {
+		if strings.HasSuffix(r.URL.Path, "/build") {
+			f.builds.Add(1)
+		}
+		if fr := f.freeze.Load().(string); f.all.Load() || (fr != "" && strings.Contains(r.URL.Path, fr)) {
 			io.Copy(io.Discard, r.Body)
 			<-r.Context().Done() // taken, never answered
 			return
 		}
-		proxy.ServeHTTP(w, r)
+		proxy.ServeHTTP(frozenWriter{w, f, r.Context()}, r)
 	})}
 	go f.server.Serve(ln)
 	t.Cleanup(func() { f.server.Close() })
@@ -285,5 +313,34 @@ func TestFaultInterruptedWhileWaiting(t *testing.T) {
 				t.Errorf("temporary lock files left: %v", matches)
 			}
 		})
+	}
+}
+
+// TestFaultEngineHangsMidBuild: the engine stops answering while a build
+// streams (a quiet RUN step looks the same on the stream): devenv's pings
+// go unanswered, and it exits 3 instead of waiting forever.
+func TestFaultEngineHangsMidBuild(t *testing.T) {
+	w := newWorld(t)
+	dir, _ := w.project(t, oneSpark, nil)
+	w.must(t, dir, "lock")
+	eng := newFreezingEngine(t)
+	go func() {
+		for eng.builds.Load() == 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+		time.Sleep(2 * time.Second)
+		eng.all.Store(true)
+	}()
+	env := append(append([]string{}, w.env...), "DOCKER_HOST=unix://"+eng.path, "DEVENV_ENGINE_TIMEOUT=4s")
+	start := time.Now()
+	r := standin.Run(t, dir, env, "up", "--no-cache")
+	if r.Code != 3 || !strings.Contains(r.Stderr, "stopped answering") || strings.Contains(r.Stderr, "panic") {
+		t.Fatalf("up against an engine hanging mid-build: exit %d, want 3\n%s", r.Code, r.Stderr)
+	}
+	if eng.builds.Load() == 0 {
+		t.Fatal("no build reached the engine: the hang was not mid-build")
+	}
+	if d := time.Since(start); d > 3*time.Minute {
+		t.Errorf("took %s to give up", d)
 	}
 }
