@@ -105,7 +105,7 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 	ls := Service{Name: s.Name, Profile: res.Profile, Custom: res.Custom, InputHash: inHash, Requires: res.Requires, Versions: Versions{
 		Spark: res.Spark, Scala: res.Scala, ScalaFull: res.ScalaFull, Java: res.Java, Python: res.Python,
 		Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier,
-		JupyterLab: jupyterLab(s, res, old),
+		JupyterLab: JupyterLab(s, res, old),
 	}}
 	base := res.BaseImage
 	if res.Profile == profiles.Image {
@@ -132,9 +132,9 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 	return ls, nil
 }
 
-// jupyterLab is the JupyterLab release a spark-rapids service with Jupyter
+// JupyterLab is the JupyterLab release a spark-rapids service with Jupyter
 // installs: the one locked before, else the newest its Python supports.
-func jupyterLab(s *spec.Service, res profiles.Resolved, old *Service) string {
+func JupyterLab(s *spec.Service, res profiles.Resolved, old *Service) string {
 	if res.Profile != profiles.SparkRapids || (s.Jupyter != nil && !*s.Jupyter) {
 		return ""
 	}

@@ -26,7 +26,7 @@ func TestJupyterLabPinned(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := jupyterLab(&tt.svc, tt.res, tt.old); got != tt.want {
+			if got := JupyterLab(&tt.svc, tt.res, tt.old); got != tt.want {
 				t.Errorf("jupyterLab = %q, want %q", got, tt.want)
 			}
 		})
