@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/go-multierror"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -58,13 +58,13 @@ const (
 )
 
 var (
-	sha256Hex   = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	aptName     = regexp.MustCompile(`^[a-z0-9][a-z0-9+.\-]*(:[a-z0-9]+)?(=[A-Za-z0-9.+~:\-]+)?$`)
-	envKey      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	majorNumber = regexp.MustCompile(`^[0-9]+$`)
-	pyVersion   = regexp.MustCompile(`^3\.[0-9]+$`)
-	pipVersion  = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
-	certUnsafe  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	sha256Hex   = lazy.Regexp(`^[0-9a-f]{64}$`)
+	aptName     = lazy.Regexp(`^[a-z0-9][a-z0-9+.\-]*(:[a-z0-9]+)?(=[A-Za-z0-9.+~:\-]+)?$`)
+	envKey      = lazy.Regexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	majorNumber = lazy.Regexp(`^[0-9]+$`)
+	pyVersion   = lazy.Regexp(`^3\.[0-9]+$`)
+	pipVersion  = lazy.Regexp(`^[0-9]+(\.[0-9]+)*$`)
+	certUnsafe  = lazy.Regexp(`[^A-Za-z0-9._-]+`)
 )
 
 // newRecipe checks in and derives the template data, reporting every problem
@@ -95,14 +95,14 @@ type addFunc func(format string, a ...any)
 
 func sparkRecipe(r *recipe, in Input, add addFunc) {
 	r.Java = in.Resolved.Java
-	if !majorNumber.MatchString(r.Java) {
+	if !majorNumber().MatchString(r.Java) {
 		add("service %q: resolved Java %q is not a JDK major version like \"17\"; run `devenv lock` again", in.Service, r.Java)
 	}
-	if r.Jupyter && !pipVersion.MatchString(r.JupyterLab) {
+	if r.Jupyter && !pipVersion().MatchString(r.JupyterLab) {
 		add("service %q: JupyterLab's version %q is not pinned in devenv.lock; run `devenv lock`", in.Service, r.JupyterLab)
 	}
 	r.PythonExe, r.PythonApt = pythonPackages(in.Resolved)
-	if in.Resolved.Python != "" && !pyVersion.MatchString(in.Resolved.Python) {
+	if in.Resolved.Python != "" && !pyVersion().MatchString(in.Resolved.Python) {
 		add("service %q: resolved Python %q is not a version like \"3.11\"", in.Service, in.Resolved.Python)
 	}
 	roles := artifactRoles(in.Resolved.Artifacts)
@@ -152,7 +152,7 @@ func checkFile(f File, service string, add addFunc) {
 	if !plainName(f.Name) {
 		add("service %q: artifact file name %q must be a plain file name", service, f.Name)
 	}
-	if !sha256Hex.MatchString(f.SHA256) {
+	if !sha256Hex().MatchString(f.SHA256) {
 		add("service %q: artifact %q has sha256 %q, want 64 lower-case hex digits; run `devenv lock` again", service, f.Name, f.SHA256)
 	}
 	if f.Path == "" {
@@ -182,7 +182,7 @@ func plainName(name string) bool {
 
 func customRecipe(r *recipe, in Input, add addFunc) {
 	for _, p := range in.Resolved.Apt {
-		if !aptName.MatchString(p) {
+		if !aptName().MatchString(p) {
 			add("service %q: apt package %q is not a Debian package name (like \"curl\" or \"curl=7.81.0-1\")", in.Service, p)
 		}
 	}
@@ -194,7 +194,7 @@ func customRecipe(r *recipe, in Input, add addFunc) {
 	}
 	r.Pip = in.Resolved.Pip
 	for k, v := range in.Resolved.Env {
-		if !envKey.MatchString(k) {
+		if !envKey().MatchString(k) {
 			add("service %q: env name %q must be letters, digits and _ and not start with a digit", in.Service, k)
 		}
 		if strings.ContainsAny(v, "\x00\n\r") {
@@ -212,7 +212,7 @@ func customRecipe(r *recipe, in Input, add addFunc) {
 // suffix is what update-ca-certificates looks for.
 func certName(i int, p string) string {
 	base := strings.TrimSuffix(path.Base(strings.ReplaceAll(p, "\\", "/")), path.Ext(p))
-	return fmt.Sprintf("%02d-%s.crt", i, certUnsafe.ReplaceAllString(base, "_"))
+	return fmt.Sprintf("%02d-%s.crt", i, certUnsafe().ReplaceAllString(base, "_"))
 }
 
 func pipIndexRecipe(r *recipe, in Input, add addFunc) {

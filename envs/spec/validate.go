@@ -28,18 +28,6 @@ func (l *loader) validate() {
 	l.checkCycles()
 }
 
-// baseProfile is the built-in profile a service's profile is or extends,
-// or "" when that is unknown.
-func (l *loader) baseProfile(s *Service) string {
-	if isBuiltin(s.Profile) {
-		return s.Profile
-	}
-	if c := l.p.Profiles[s.Profile]; c != nil {
-		return c.Extends
-	}
-	return ""
-}
-
 func (l *loader) profileHint() string {
 	hint := "built-in profiles: " + strings.Join(BuiltinProfiles, ", ")
 	if customs := slices.Sorted(maps.Keys(l.p.Profiles)); len(customs) > 0 {
@@ -68,7 +56,7 @@ func (l *loader) checkProfile(t *svcNodes) {
 		l.d.errAt(t.profile, l.profileHint(), "unknown profile %q in %s%s", s.Profile, t.what, didYouMean(s.Profile, all))
 		return
 	}
-	base := l.baseProfile(s)
+	base := l.p.BaseProfile(s)
 	if base == "" {
 		return
 	}

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 
 	"github.com/docker/docker/pkg/jsonmessage"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // decodeProgress reads the engine's JSON message stream (pull, build) to its
@@ -67,8 +68,8 @@ func auxImageID(aux *json.RawMessage) string {
 
 // ansiEscape matches terminal control sequences (colours, cursor moves) that
 // build steps such as pip and apt write into their output.
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
+var ansiEscape = lazy.Regexp(`\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
 
 // StripANSI removes terminal colour and cursor sequences from build output,
 // for logs and terminals that would show them as garbage.
-func StripANSI(s string) string { return ansiEscape.ReplaceAllString(s, "") }
+func StripANSI(s string) string { return ansiEscape().ReplaceAllString(s, "") }
