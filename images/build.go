@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/credproxy"
@@ -158,6 +159,10 @@ func pipIndexProxy(in Input, req *engine.BuildRequest) (func(), error) {
 	if u, err := url.Parse(in.PipIndexURL); err != nil || u.User == nil {
 		return func() {}, nil
 	}
+	if host := os.Getenv("DOCKER_HOST"); !localEngine(host) {
+		return nil, fmt.Errorf("service %q: the PyPI mirror %s needs credentials, which devenv serves to builds only on this machine's loopback, "+
+			"but the engine is at %s: run devenv on the engine's machine, or use a mirror without credentials there", in.Service, redact(in.PipIndexURL), host)
+	}
 	p, err := credproxy.Start(in.PipIndexURL)
 	if err != nil {
 		return nil, fmt.Errorf("service %q: %w", in.Service, err)
@@ -166,6 +171,24 @@ func pipIndexProxy(in Input, req *engine.BuildRequest) (func(), error) {
 	req.BuildArgs = map[string]*string{"PIP_INDEX_URL": &v}
 	req.NetworkMode = buildNetwork(v)
 	return func() { _ = p.Close() }, nil
+}
+
+// localEngine reports whether DOCKER_HOST names an engine on this machine,
+// whose host-network builds can reach this machine's loopback.
+func localEngine(dockerHost string) bool {
+	u, err := url.Parse(dockerHost)
+	switch {
+	case dockerHost == "":
+		return true
+	case err != nil:
+		return false
+	case u.Scheme == "unix" || u.Scheme == "npipe":
+		return true
+	case u.Scheme == "tcp":
+		h := u.Hostname()
+		return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
+	}
+	return false
 }
 
 // buildNetwork is "host" when the PyPI index is on this machine's loopback

@@ -200,3 +200,33 @@ func TestBuildEngineGoneMidContextSaysSo(t *testing.T) {
 		t.Fatalf("Build = %v, want the engine's unreachable error (exit 3), not the context writer's closed pipe", err)
 	}
 }
+
+func TestLocalEngine(t *testing.T) {
+	for host, want := range map[string]bool{
+		"":                            true,
+		"unix:///var/run/docker.sock": true,
+		"npipe:////./pipe/docker":     true,
+		"tcp://127.0.0.1:2375":        true,
+		"tcp://localhost:2376":        true,
+		"tcp://10.0.0.5:2376":         false,
+		"ssh://me@buildbox":           false,
+	} {
+		if got := localEngine(host); got != want {
+			t.Errorf("localEngine(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+func TestBuildCredentialsRefusedOnARemoteEngine(t *testing.T) {
+	t.Setenv("DOCKER_HOST", "tcp://10.0.0.5:2376")
+	eng := &countingEngine{Engine: enginetest.New()}
+	in := buildProject(t)
+	in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
+	_, err := Build(context.Background(), eng, in, Options{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "10.0.0.5") || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("Build = %v, want a refusal naming the remote engine without the password", err)
+	}
+	if eng.count() != 0 {
+		t.Error("the build reached the remote engine")
+	}
+}
