@@ -74,3 +74,20 @@ func TestJobLogsReadOnlyUnderDevenvJobs(t *testing.T) {
 		})
 	}
 }
+
+func TestJobsDirectoryThatIsALinkIsRefused(t *testing.T) {
+	p := New(testProject(t, twoServices), Options{})
+	outside := t.TempDir()
+	if err := os.MkdirAll(p.StateDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(p.StateDir(), "jobs")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Jobs(); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("Jobs() with .devenv/jobs a link = %v, want a refusal", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("wrote through the link: %v", entries)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/projpath"
+	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
 // SubmitOptions steer Submit.
@@ -32,7 +33,11 @@ func (p *Project) Jobs() (*jobs.Store, error) {
 	if err := p.ensureStateDir(); err != nil {
 		return nil, err
 	}
-	return jobs.Open(filepath.Join(p.StateDir(), "jobs"))
+	dir := filepath.Join(p.StateDir(), "jobs")
+	if err := statedir.MkdirAll(p.StateDir(), dir); err != nil { // job files and logs never go through a link
+		return nil, err
+	}
+	return jobs.Open(dir)
 }
 
 // Submit queues a job and, unless told not to, starts a background runner
