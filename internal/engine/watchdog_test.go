@@ -27,6 +27,15 @@ func quietEngine(t *testing.T, quiet time.Duration, freezeAfter int32) *docker {
 			}
 			w.Header().Set("Api-Version", "1.41")
 			io.WriteString(w, "OK")
+		case strings.HasSuffix(r.URL.Path, "/json"): // container inspect
+			io.WriteString(w, `{"Id":"c1","Config":{"Tty":true}}`)
+		case strings.HasSuffix(r.URL.Path, "/logs"):
+			io.WriteString(w, "a line\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(quiet):
+			case <-r.Context().Done():
+			}
 		case strings.HasSuffix(r.URL.Path, "/build"):
 			io.Copy(io.Discard, r.Body)
 			io.WriteString(w, `{"stream":"Step 1/2 : RUN sleep 600\n"}`+"\n")
@@ -69,6 +78,32 @@ func TestBuildWatchdog(t *testing.T) {
 			}
 			if tt.unreachable && (time.Since(start) > 10*time.Second || !strings.Contains(err.Error(), "stopped answering")) {
 				t.Errorf("after %s: %v", time.Since(start), err)
+			}
+		})
+	}
+}
+
+func TestFollowLogsWatchdog(t *testing.T) {
+	t.Setenv("DEVENV_ENGINE_TIMEOUT", "600ms")
+	tests := []struct {
+		name        string
+		quiet       time.Duration
+		freezeAfter int32
+		unreachable bool
+	}{
+		{"a quiet container is no failure", 2 * time.Second, 1 << 30, false},
+		{"a hung engine ends logs -F", time.Minute, 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := quietEngine(t, tt.quiet, tt.freezeAfter)
+			var out strings.Builder
+			err := d.Logs(context.Background(), "c1", LogOptions{Follow: true}, &out, io.Discard)
+			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
+				t.Fatalf("Logs = %v; unreachable %v, want %v", err, got, tt.unreachable)
+			}
+			if !strings.Contains(out.String(), "a line") {
+				t.Errorf("logs printed %q", out.String())
 			}
 		})
 	}
