@@ -76,7 +76,11 @@ func (p *Project) JobCommand(shell string, a []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append([]string{"spark-submit", file}, a[1:]...), nil
+	rest := a[1:]
+	if len(rest) > 0 && rest[0] == "--" { // job.py -- --date x: the -- only separates
+		rest = rest[1:]
+	}
+	return append([]string{"spark-submit", file}, rest...), nil
 }
 
 // WorkspacePath maps a file of the project to its path in the containers,

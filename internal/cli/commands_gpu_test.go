@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -19,7 +20,7 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	err := Run(context.Background(), append([]string{"devenv"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
-	code := report(err, &errOut, false)
+	code := report(err, &errOut, false, hasFlag(args, "--json"))
 	return out.String(), errOut.String(), code
 }
 
@@ -64,7 +65,7 @@ func TestGPUCommandsWithoutNVML(t *testing.T) {
 			if code != exitcode.OK {
 				t.Fatalf("exit %d, want 0; stderr: %s", code, errOut)
 			}
-			if !strings.HasPrefix(out, "No NVIDIA GPU to ") || !strings.Contains(out, nvmlErr.Error()) || !strings.Contains(out, engineHostCheck) {
+			if !strings.HasPrefix(out, "No NVIDIA GPU to ") || !strings.Contains(out, nvmlErr.Error()) || !strings.Contains(out, app.EngineHostCheck) {
 				t.Errorf("stdout does not say plainly why and what to run:\n%s", out)
 			}
 		})

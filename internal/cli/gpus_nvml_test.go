@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
+
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -43,7 +45,7 @@ func TestGPUsOnShapes(t *testing.T) {
 			goldenText(t, filepath.Join("testdata", "gpus", shape+".txt"), out)
 
 			jsonOut, _, _ := runCLI(t, "gpus", "--json")
-			var got gpusResult
+			var got app.GPUsResult
 			if err := jsonDecode(jsonOut, &got); err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +95,7 @@ func TestTopNamesServices(t *testing.T) {
 	if code != exitcode.OK {
 		t.Fatalf("exit %d; stderr %s", code, errOut)
 	}
-	var s topSample
+	var s app.TopSample
 	if err := jsonDecode(out, &s); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -20,7 +20,7 @@ func submitCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "submit",
 		Usage: "queue a Spark job (spark-submit /workspace/<file> args...) and print its ID; a background runner runs the queue",
-		ArgsUsage: "[--service S] job.py [args...]\n" +
+		ArgsUsage: "[--service S] job.py [--] [args...]   (every word after job.py is the job's)\n" +
 			"   or: devenv submit --service S --cmd 'shell command'   (runs sh -c 'shell command' in the service)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "service", Aliases: []string{"s"}, Usage: "service to run in (default: the first spark-rapids service)"},
@@ -61,7 +61,7 @@ func jobsCommand() *cli.Command {
 				Name:      "logs",
 				Usage:     "print a job's output; with -F follow it until the job ends and exit with its exit code",
 				ArgsUsage: "ID",
-				Flags:     []cli.Flag{&cli.BoolFlag{Name: "follow", Aliases: []string{"F"}, Usage: "follow the output until the job ends (-F as in devenv logs; -f is --file)"}},
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "F"}, Usage: "follow the output until the job ends"}},
 				Action:    jobLogs,
 			},
 			{
@@ -223,5 +223,5 @@ func jobLogs(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return p.FollowJob(c.Context, c.Args().First(), c.Bool("follow"), c.App.Writer)
+	return quietInterrupt(c, p.FollowJob(c.Context, c.Args().First(), c.Bool("follow"), c.App.Writer))
 }

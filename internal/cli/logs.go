@@ -1,16 +1,16 @@
 package cli
 
 import (
-	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
-	"sync"
+	"strings"
+	"time"
 
-	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/hashicorp/go-multierror"
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,7 +20,7 @@ func logsCommand() *cli.Command {
 		Usage:     "show the services' logs",
 		ArgsUsage: "[service...]",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "follow", Aliases: []string{"F"}, Usage: "keep printing new lines"},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "F"}, Usage: "keep printing new lines until Ctrl-C"},
 			&cli.StringFlag{Name: "tail", Value: "all", Usage: "lines from the end to show (a number or all)"},
 			&cli.BoolFlag{Name: "timestamps", Usage: "prefix each line with its time"},
 			&cli.BoolFlag{Name: "diagnose", Usage: "explain well-known failures found in the logs"},
@@ -40,103 +40,59 @@ func runLogs(c *cli.Context) error {
 		return err
 	}
 	defer p.Close()
-	names := args(c)
-	if err := p.CheckServices(names); err != nil {
-		return err
-	}
-	eng, err := p.Engine(c.Context)
-	if err != nil {
-		return err
-	}
-	if len(names) == 0 {
-		for _, sv := range p.Spec.Services {
-			names = append(names, sv.Name)
-		}
-	}
-	s := &services{project: p.Spec.Name, eng: eng}
-	opts := engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}
+	o := app.LogsOptions{Services: args(c), LogOptions: engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}}
 	if c.Bool("diagnose") {
-		return diagnoseLogs(c, s, names, opts)
-	}
-	return streamLogs(c, s, names, opts)
-}
-
-// streamLogs prints each service's logs, prefixed by its name when there
-// are several, following them in parallel with -f.
-func streamLogs(c *cli.Context, s *services, names []string, opts engine.LogOptions) error {
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		errs *multierror.Error
-	)
-	out := &lockedWriter{w: c.App.Writer}
-	for _, n := range names {
-		prefix := ""
-		if len(names) > 1 {
-			prefix = n + " | "
-		}
-		w := &prefixWriter{prefix: prefix, w: out}
-		run := func(n string) {
-			err := s.eng.Logs(c.Context, plan.ContainerName(s.project, n), opts, w, w)
-			w.flush()
-			if err != nil && !isNotFoundErr(err) {
-				mu.Lock()
-				errs = multierror.Append(errs, fmt.Errorf("%s: %w", n, err))
-				mu.Unlock()
-			}
-		}
-		if !opts.Follow {
-			run(n)
-			continue
-		}
-		wg.Add(1)
-		go func(n string) { defer wg.Done(); run(n) }(n)
-	}
-	wg.Wait()
-	return errs.ErrorOrNil()
-}
-
-// services reach a project's running containers.
-type services struct {
-	project string
-	eng     engine.Engine
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// prefixWriter writes whole lines, each with a prefix.
-type prefixWriter struct {
-	prefix string
-	w      io.Writer
-	buf    bytes.Buffer
-}
-
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	p.buf.Write(b)
-	for {
-		line, err := p.buf.ReadBytes('\n')
+		d, err := p.Diagnose(c.Context, o)
 		if err != nil {
-			p.buf.Write(line)
-			return len(b), nil
+			return err
 		}
-		if _, err := p.w.Write(append([]byte(p.prefix), line...)); err != nil {
-			return 0, err
+		return printer(c).Result(d, func(w io.Writer) { printDiagnoses(w, d) })
+	}
+	asJSON := boolOpt(c, "json")
+	if asJSON {
+		o.Timestamps = true // each line's time becomes its "time" field
+	}
+	o.Line = logLines(c.App.Writer, len(o.Services) != 1 && len(p.Spec.Services) > 1, asJSON)
+	return quietInterrupt(c, p.Logs(c.Context, o))
+}
+
+// quietInterrupt makes a Ctrl-C that ends a follow (logs -f, jobs logs -f)
+// exit 130 without a message: stopping is what the user asked for.
+func quietInterrupt(c *cli.Context, err error) error {
+	if c.Context.Err() != nil {
+		return exitcode.With(exitcode.Interrupted, errSilent)
+	}
+	return err
+}
+
+// logLines writes each log line with a "service | " prefix when several
+// services are shown, or with --json as one logLine object a line.
+func logLines(out io.Writer, several, asJSON bool) func(service, stream string, line []byte) {
+	if asJSON {
+		return func(service, stream string, line []byte) {
+			text := strings.TrimRight(string(line), "\r\n")
+			ll := logLine{Service: service, Stream: stream, Line: text}
+			if t, rest, ok := strings.Cut(text, " "); ok {
+				if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
+					ll.Time, ll.Line = t, rest
+				}
+			}
+			b, _ := json.Marshal(ll)
+			out.Write(append(b, '\n'))
 		}
+	}
+	return func(service, _ string, line []byte) {
+		if several {
+			fmt.Fprint(out, service+" | ")
+		}
+		out.Write(line)
 	}
 }
 
-func (p *prefixWriter) flush() {
-	if p.buf.Len() > 0 {
-		p.w.Write(append([]byte(p.prefix), append(p.buf.Bytes(), '\n')...))
-		p.buf.Reset()
-	}
+// logLine is one line of a service's log under --json.
+type logLine struct {
+	Service string `json:"service"`
+	Stream  string `json:"stream"`
+	Time    string `json:"time,omitempty"`
+	Line    string `json:"line"`
 }
