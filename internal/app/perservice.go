@@ -51,7 +51,7 @@ func (p *Project) perService(ctx context.Context, o ServiceOptions, do verb) (*R
 		return nil, err
 	}
 	if !o.DryRun {
-		release, err := p.projectLock(ctx, 0) // until Ctrl-C: these verbs take no --wait-timeout yet
+		release, err := p.projectLock(ctx, 0)
 		if err != nil {
 			return nil, err
 		}

@@ -25,8 +25,7 @@ func downCommand() *cli.Command {
 				return err
 			}
 			defer p.Close()
-			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.Bool("rmi"), DryRun: c.Bool("dry-run"),
-				LockTimeout: c.Duration("wait-timeout")})
+			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.Bool("rmi"), DryRun: c.Bool("dry-run"), LockTimeout: c.Duration("wait-timeout")})
 			if err != nil {
 				return err
 			}
