@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/credproxy"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
@@ -63,8 +65,13 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 		return Result{}, err
 	}
 	req := engine.BuildRequest{Dockerfile: contextDockerfile(in), Tags: []string{tag},
-		Labels: imageLabels(in, hash, opts.Labels), BuildArgs: buildArgs(in), NoCache: opts.NoCache, Pull: opts.Pull,
-		NetworkMode: buildNetwork(in)}
+		Labels: imageLabels(in, hash, opts.Labels), NoCache: opts.NoCache, Pull: opts.Pull,
+		NetworkMode: buildNetwork(in.PipIndexURL)}
+	stop, err := pipIndexProxy(in, &req)
+	if err != nil {
+		return Result{}, err
+	}
+	defer stop()
 	if err := buildStreaming(ctx, eng, req, entries, progress); err != nil {
 		return Result{}, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
 	}
@@ -84,10 +91,14 @@ func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequ
 		written <- err
 	}()
 	req.Context = pr
-	if progress == nil {
-		progress = func(engine.Progress) {}
+	var tail outputTail
+	report := func(p engine.Progress) {
+		tail.add(p)
+		if progress != nil {
+			progress(p)
+		}
 	}
-	_, err := eng.Build(ctx, req, progress)
+	_, err := eng.Build(ctx, req, report)
 	pr.CloseWithError(errBuildReturned)
 	werr := <-written
 	// A closed pipe means the engine's side stopped reading (the engine
@@ -95,8 +106,28 @@ func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequ
 	if werr != nil && !errors.Is(werr, errBuildReturned) && (err == nil || !errors.Is(werr, io.ErrClosedPipe)) {
 		return werr
 	}
+	if err != nil && ctx.Err() == nil {
+		if out := tail.String(); out != "" {
+			return &BuildError{Err: err, Tail: out}
+		}
+	}
 	return err
 }
+
+// BuildError is a failed build with the last lines of its output, which
+// hold the real cause (the classic builder's own error only says which
+// command returned non-zero).
+type BuildError struct {
+	Err  error
+	Tail string // the last lines of build output, indented, colour codes removed
+}
+
+func (e *BuildError) Error() string {
+	return e.Err.Error() + "\nlast lines of the build output:\n" + e.Tail +
+		"\n(`devenv build --verbose` shows all of it)"
+}
+
+func (e *BuildError) Unwrap() error { return e.Err }
 
 func contextDockerfile(in Input) string {
 	if in.UserDockerfile != "" {
@@ -116,24 +147,56 @@ func imageLabels(in Input, hash string, extra map[string]string) map[string]stri
 	return lbl
 }
 
-// buildArgs passes a PyPI mirror URL that carries credentials as a build
-// argument, so that it is not written into the Dockerfile or the image's ENV.
-func buildArgs(in Input) map[string]*string {
+// pipIndexProxy serves a PyPI mirror whose URL carries credentials through a
+// credential proxy on loopback for the length of the build, and gives the
+// build only the proxy's URL: the classic builder records build argument
+// values in the image history, so a password must never be one. It returns
+// the function that stops the proxy.
+func pipIndexProxy(in Input, req *engine.BuildRequest) (func(), error) {
 	if in.UserDockerfile != "" || in.PipIndexURL == "" {
-		return nil
+		return func() {}, nil
 	}
 	if u, err := url.Parse(in.PipIndexURL); err != nil || u.User == nil {
-		return nil
+		return func() {}, nil
 	}
-	v := in.PipIndexURL
-	return map[string]*string{"PIP_INDEX_URL": &v}
+	if host := os.Getenv("DOCKER_HOST"); !localEngine(host) {
+		return nil, fmt.Errorf("service %q: the PyPI mirror %s needs credentials, which devenv serves to builds only on this machine's loopback, "+
+			"but the engine is at %s: run devenv on the engine's machine, or use a mirror without credentials there", in.Service, redact(in.PipIndexURL), host)
+	}
+	p, err := credproxy.Start(in.PipIndexURL)
+	if err != nil {
+		return nil, fmt.Errorf("service %q: %w", in.Service, err)
+	}
+	v := p.URL()
+	req.BuildArgs = map[string]*string{"PIP_INDEX_URL": &v}
+	req.NetworkMode = buildNetwork(v)
+	return func() { _ = p.Close() }, nil
 }
 
-// buildNetwork is "host" when the PyPI mirror is on this machine's loopback
-// (a local devpi, a test stand-in): on the default bridge network the
-// build's RUN steps would look for it inside the build container.
-func buildNetwork(in Input) string {
-	u, err := url.Parse(in.PipIndexURL)
+// localEngine reports whether DOCKER_HOST names an engine on this machine,
+// whose host-network builds can reach this machine's loopback.
+func localEngine(dockerHost string) bool {
+	u, err := url.Parse(dockerHost)
+	switch {
+	case dockerHost == "":
+		return true
+	case err != nil:
+		return false
+	case u.Scheme == "unix" || u.Scheme == "npipe":
+		return true
+	case u.Scheme == "tcp":
+		h := u.Hostname()
+		return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
+	}
+	return false
+}
+
+// buildNetwork is "host" when the PyPI index is on this machine's loopback
+// (a local devpi, a test stand-in, devenv's credential proxy): on the
+// default bridge network the build's RUN steps would look for it inside the
+// build container.
+func buildNetwork(index string) string {
+	u, err := url.Parse(index)
 	if err != nil || u.Host == "" {
 		return ""
 	}

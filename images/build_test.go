@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -105,16 +108,28 @@ func TestBuildPlainImage(t *testing.T) {
 	}
 }
 
-func TestBuildCredentialsAsBuildArg(t *testing.T) {
+func TestBuildCredentialsNeverReachTheEngine(t *testing.T) {
 	eng := &countingEngine{Engine: enginetest.New()}
 	in := buildProject(t)
 	in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
 	if _, err := Build(context.Background(), eng, in, Options{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	arg := eng.requests[0].BuildArgs["PIP_INDEX_URL"]
-	if arg == nil || *arg != in.PipIndexURL {
-		t.Errorf("PIP_INDEX_URL build arg = %v, want the mirror URL", arg)
+	req := eng.requests[0]
+	seen := fmt.Sprintf("%v %v %v %v", req.Labels, req.Tags, req.Dockerfile, eng.contexts[0])
+	for k, v := range req.BuildArgs {
+		seen += " " + k + "=" + *v
+	}
+	if strings.Contains(seen, "secret") {
+		t.Errorf("the mirror's password reached the engine: %s", seen)
+	}
+	arg := req.BuildArgs["PIP_INDEX_URL"]
+	if arg == nil || !strings.HasPrefix(*arg, "http://127.0.0.1:") || !strings.HasSuffix(*arg, "/simple") || req.NetworkMode != "host" {
+		t.Fatalf("PIP_INDEX_URL = %v on network %q, want devenv's loopback proxy on the host network", arg, req.NetworkMode)
+	}
+	if resp, err := http.Get(*arg + "/x/"); err == nil {
+		resp.Body.Close()
+		t.Error("the credential proxy still runs after the build")
 	}
 	df, _ := Render(in)
 	if bytes.Contains(df, []byte("secret")) {
@@ -157,7 +172,7 @@ func TestBuildNetworkForLoopbackMirrors(t *testing.T) {
 		"https://pypi.corp.example/simple": "",
 		"https://user:pw@10.1.2.3/simple":  "",
 	} {
-		if got := buildNetwork(Input{PipIndexURL: url}); got != want {
+		if got := buildNetwork(url); got != want {
 			t.Errorf("buildNetwork(%q) = %q, want %q", url, got, want)
 		}
 	}
@@ -183,5 +198,35 @@ func TestBuildEngineGoneMidContextSaysSo(t *testing.T) {
 	_, err := Build(t.Context(), goneEngine{enginetest.New()}, buildProject(t), Options{}, nil)
 	if !errors.Is(err, engine.ErrUnreachable) {
 		t.Fatalf("Build = %v, want the engine's unreachable error (exit 3), not the context writer's closed pipe", err)
+	}
+}
+
+func TestLocalEngine(t *testing.T) {
+	for host, want := range map[string]bool{
+		"":                            true,
+		"unix:///var/run/docker.sock": true,
+		"npipe:////./pipe/docker":     true,
+		"tcp://127.0.0.1:2375":        true,
+		"tcp://localhost:2376":        true,
+		"tcp://10.0.0.5:2376":         false,
+		"ssh://me@buildbox":           false,
+	} {
+		if got := localEngine(host); got != want {
+			t.Errorf("localEngine(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+func TestBuildCredentialsRefusedOnARemoteEngine(t *testing.T) {
+	t.Setenv("DOCKER_HOST", "tcp://10.0.0.5:2376")
+	eng := &countingEngine{Engine: enginetest.New()}
+	in := buildProject(t)
+	in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
+	_, err := Build(context.Background(), eng, in, Options{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "10.0.0.5") || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("Build = %v, want a refusal naming the remote engine without the password", err)
+	}
+	if eng.count() != 0 {
+		t.Error("the build reached the remote engine")
 	}
 }

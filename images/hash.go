@@ -71,6 +71,9 @@ func hashGenerated(h *hasher, in Input) (string, error) {
 	h.list("pip", in.Resolved.Pip)
 	h.list("env", sortedEnv(in.Resolved.Env))
 	h.field("jupyter", strconv.FormatBool(in.Jupyter))
+	if in.Jupyter {
+		h.field("jupyterlab", in.JupyterLab)
+	}
 	entries, err := generatedEntries(canon, r, dockerfile, false)
 	if err != nil {
 		return "", err

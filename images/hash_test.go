@@ -3,6 +3,7 @@ package images
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -65,7 +66,7 @@ func TestHashSensitivity(t *testing.T) {
 		{"CA certificate content", func(t *testing.T, in *Input) {
 			writeFiles(t, in.ProjectDir, map[string]string{"certs/corp.pem": "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n"})
 		}},
-		{"jupyter", func(t *testing.T, in *Input) { in.Jupyter = true }},
+		{"jupyter", func(t *testing.T, in *Input) { in.Jupyter, in.JupyterLab = true, "4.4.9" }},
 		{"java", func(t *testing.T, in *Input) { in.Resolved.Java = "11" }},
 		{"python", func(t *testing.T, in *Input) { in.Resolved.Python = "3.11" }},
 	}
@@ -172,5 +173,19 @@ func TestTag(t *testing.T) {
 	got := Tag("etl", "spark", "0123456789abcdef0123")
 	if want := "devenv/etl-spark:0123456789ab"; got != want {
 		t.Errorf("Tag = %q, want %q", got, want)
+	}
+}
+
+func TestJupyterLabVersionIsAnInput(t *testing.T) {
+	in := hashProject(t, t.TempDir())
+	in.Jupyter, in.JupyterLab = true, "4.4.9"
+	before := mustHash(t, in)
+	in.JupyterLab = "4.2.5"
+	if mustHash(t, in) == before {
+		t.Error("a different JupyterLab release left the image hash unchanged")
+	}
+	in.JupyterLab = ""
+	if _, err := Hash(in); err == nil || !strings.Contains(err.Error(), "devenv lock") {
+		t.Errorf("Jupyter without a locked JupyterLab release: %v, want an error saying to run devenv lock", err)
 	}
 }

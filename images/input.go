@@ -38,6 +38,8 @@ type Input struct {
 	RequirementsPath string
 	// Jupyter installs JupyterLab (spark-rapids).
 	Jupyter bool
+	// JupyterLab is the locked JupyterLab release installed with Jupyter.
+	JupyterLab string
 	// PipIndexURL is the PyPI mirror (a PEP 503 simple index), "" for PyPI.
 	PipIndexURL string
 	// UserDockerfile is the absolute path of the user's own Dockerfile

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/go-multierror"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -19,13 +19,14 @@ type recipe struct {
 	Profile string
 
 	// spark-rapids
-	Java      string   // JDK major version, e.g. "17"
-	PythonExe string   // interpreter the venv is made from: "python3" or "python3.11"
-	PythonApt []string // apt packages providing it
-	Spark     contextFile
-	RapidsJar contextFile
-	Jars      []contextFile // extra jars for $SPARK_HOME/jars
-	Jupyter   bool
+	Java       string   // JDK major version, e.g. "17"
+	PythonExe  string   // interpreter the venv is made from: "python3" or "python3.11"
+	PythonApt  []string // apt packages providing it
+	Spark      contextFile
+	RapidsJar  contextFile
+	Jars       []contextFile // extra jars for $SPARK_HOME/jars
+	Jupyter    bool
+	JupyterLab string // the locked release, installed when Jupyter
 
 	Extras       []string // Extra names besides DiscoveryScript, sorted
 	Requirements bool
@@ -35,7 +36,7 @@ type recipe struct {
 	Certs        []string // CA certificate file names under certs/ in the context
 
 	PipIndexEnv    string // index URL safe to bake into ENV
-	PipIndexArg    bool   // index URL carries credentials: build arg only
+	PipIndexArg    bool   // index URL carries credentials: reached through credproxy, a build arg
 	PipTrustedHost string // host of a plain-http index
 }
 
@@ -57,28 +58,21 @@ const (
 )
 
 var (
-	sha256Hex   = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	aptName     = regexp.MustCompile(`^[a-z0-9][a-z0-9+.\-]*(:[a-z0-9]+)?(=[A-Za-z0-9.+~:\-]+)?$`)
-	envKey      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	majorNumber = regexp.MustCompile(`^[0-9]+$`)
-	pyVersion   = regexp.MustCompile(`^3\.[0-9]+$`)
-	certUnsafe  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	sha256Hex   = lazy.Regexp(`^[0-9a-f]{64}$`)
+	aptName     = lazy.Regexp(`^[a-z0-9][a-z0-9+.\-]*(:[a-z0-9]+)?(=[A-Za-z0-9.+~:\-]+)?$`)
+	envKey      = lazy.Regexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	majorNumber = lazy.Regexp(`^[0-9]+$`)
+	pyVersion   = lazy.Regexp(`^3\.[0-9]+$`)
+	pipVersion  = lazy.Regexp(`^[0-9]+(\.[0-9]+)*$`)
+	certUnsafe  = lazy.Regexp(`[^A-Za-z0-9._-]+`)
 )
-
-// baseOSPython is the default python3 of the distributions NVIDIA bases use,
-// keyed by the OS part of the image tag.
-var baseOSPython = map[string]string{
-	"ubuntu20.04": "3.8",
-	"ubuntu22.04": "3.10",
-	"ubuntu24.04": "3.12",
-}
 
 // newRecipe checks in and derives the template data, reporting every problem
 // at once.
 func newRecipe(in Input) (*recipe, error) {
 	var errs *multierror.Error
 	add := func(format string, a ...any) { errs = multierror.Append(errs, fmt.Errorf(format, a...)) }
-	r := &recipe{Base: in.Base, Profile: in.Resolved.Profile, Jupyter: in.Jupyter,
+	r := &recipe{Base: in.Base, Profile: in.Resolved.Profile, Jupyter: in.Jupyter, JupyterLab: in.JupyterLab,
 		Requirements: in.RequirementsPath != ""}
 	if strings.TrimSpace(in.Base) == "" || strings.ContainsAny(in.Base, " \t\r\n") {
 		add("service %q: base image reference %q is empty or has spaces; run `devenv lock` to pin it", in.Service, in.Base)
@@ -101,11 +95,14 @@ type addFunc func(format string, a ...any)
 
 func sparkRecipe(r *recipe, in Input, add addFunc) {
 	r.Java = in.Resolved.Java
-	if !majorNumber.MatchString(r.Java) {
+	if !majorNumber().MatchString(r.Java) {
 		add("service %q: resolved Java %q is not a JDK major version like \"17\"; run `devenv lock` again", in.Service, r.Java)
 	}
+	if r.Jupyter && !pipVersion().MatchString(r.JupyterLab) {
+		add("service %q: JupyterLab's version %q is not pinned in devenv.lock; run `devenv lock`", in.Service, r.JupyterLab)
+	}
 	r.PythonExe, r.PythonApt = pythonPackages(in.Resolved)
-	if in.Resolved.Python != "" && !pyVersion.MatchString(in.Resolved.Python) {
+	if in.Resolved.Python != "" && !pyVersion().MatchString(in.Resolved.Python) {
 		add("service %q: resolved Python %q is not a version like \"3.11\"", in.Service, in.Resolved.Python)
 	}
 	roles := artifactRoles(in.Resolved.Artifacts)
@@ -155,7 +152,7 @@ func checkFile(f File, service string, add addFunc) {
 	if !plainName(f.Name) {
 		add("service %q: artifact file name %q must be a plain file name", service, f.Name)
 	}
-	if !sha256Hex.MatchString(f.SHA256) {
+	if !sha256Hex().MatchString(f.SHA256) {
 		add("service %q: artifact %q has sha256 %q, want 64 lower-case hex digits; run `devenv lock` again", service, f.Name, f.SHA256)
 	}
 	if f.Path == "" {
@@ -185,7 +182,7 @@ func plainName(name string) bool {
 
 func customRecipe(r *recipe, in Input, add addFunc) {
 	for _, p := range in.Resolved.Apt {
-		if !aptName.MatchString(p) {
+		if !aptName().MatchString(p) {
 			add("service %q: apt package %q is not a Debian package name (like \"curl\" or \"curl=7.81.0-1\")", in.Service, p)
 		}
 	}
@@ -197,7 +194,7 @@ func customRecipe(r *recipe, in Input, add addFunc) {
 	}
 	r.Pip = in.Resolved.Pip
 	for k, v := range in.Resolved.Env {
-		if !envKey.MatchString(k) {
+		if !envKey().MatchString(k) {
 			add("service %q: env name %q must be letters, digits and _ and not start with a digit", in.Service, k)
 		}
 		if strings.ContainsAny(v, "\x00\n\r") {
@@ -215,7 +212,7 @@ func customRecipe(r *recipe, in Input, add addFunc) {
 // suffix is what update-ca-certificates looks for.
 func certName(i int, p string) string {
 	base := strings.TrimSuffix(path.Base(strings.ReplaceAll(p, "\\", "/")), path.Ext(p))
-	return fmt.Sprintf("%02d-%s.crt", i, certUnsafe.ReplaceAllString(base, "_"))
+	return fmt.Sprintf("%02d-%s.crt", i, certUnsafe().ReplaceAllString(base, "_"))
 }
 
 func pipIndexRecipe(r *recipe, in Input, add addFunc) {
@@ -228,10 +225,10 @@ func pipIndexRecipe(r *recipe, in Input, add addFunc) {
 		return
 	}
 	if u.User != nil {
-		r.PipIndexArg = true
-	} else {
-		r.PipIndexEnv = in.PipIndexURL
+		r.PipIndexArg = true // the build gets a credential-free proxy URL
+		return
 	}
+	r.PipIndexEnv = in.PipIndexURL
 	if u.Scheme == "http" {
 		r.PipTrustedHost = u.Hostname()
 	}
@@ -250,22 +247,9 @@ func redact(raw string) string {
 // own python3 unless the resolved Python differs from the base OS default.
 func pythonPackages(res profiles.Resolved) (exe string, apt []string) {
 	want := res.Python
-	if want == "" || want == baseOSPython[baseOS(res.BaseImage)] {
+	if want == "" || want == profiles.BaseOSPython(res.BaseImage) {
 		return "python3", []string{"python3", "python3-venv"}
 	}
 	exe = "python" + want
 	return exe, []string{exe, exe + "-venv"}
-}
-
-// baseOS returns the OS suffix of an NVIDIA CUDA tag, e.g. "ubuntu22.04"
-// from "nvcr.io/nvidia/cuda:12.9.1-runtime-ubuntu22.04".
-func baseOS(ref string) string {
-	tag, _, _ := strings.Cut(ref, "@")
-	if i := strings.LastIndex(tag, ":"); i >= 0 {
-		tag = tag[i+1:]
-	}
-	if i := strings.LastIndex(tag, "-"); i >= 0 {
-		return tag[i+1:]
-	}
-	return ""
 }

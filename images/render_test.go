@@ -21,7 +21,7 @@ func TestRenderGolden(t *testing.T) {
 				profiles.Artifact{Name: "jar:io.delta:delta-spark_2.12:3.2.0", File: "delta-spark_2.12-3.2.0.jar"})
 			in.Files = append(in.Files, File{Name: "delta-spark_2.12-3.2.0.jar", Path: "/dl/delta.jar", SHA256: shaJar})
 			in.Extra["notes.txt"] = []byte("hello")
-			in.Jupyter = true
+			in.Jupyter, in.JupyterLab = true, "4.4.9"
 			in.RequirementsPath = "requirements.txt"
 			in.PipIndexURL = "http://127.0.0.1:5056/simple"
 			in.Resolved.Apt = []string{"curl", "htop=3.0.5-7"}
@@ -31,7 +31,7 @@ func TestRenderGolden(t *testing.T) {
 		}},
 		{"spark-rapids-mirror-credentials", func(in *Input) {
 			in.Resolved.Python = "3.10" // the base's own python3
-			in.Jupyter = true
+			in.Jupyter, in.JupyterLab = true, "4.4.9"
 			in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
 		}},
 		{"rapids-plain", func(in *Input) { *in = rapidsInput() }},

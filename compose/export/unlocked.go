@@ -45,7 +45,8 @@ func Unlocked(p *spec.Project, machineDriver string) (*lock.File, error) {
 func unlockedService(s *spec.Service, res profiles.Resolved) lock.Service {
 	ls := lock.Service{Name: s.Name, Profile: res.Profile, Custom: res.Custom, Requires: res.Requires,
 		Versions: lock.Versions{Spark: res.Spark, Scala: res.Scala, ScalaFull: res.ScalaFull, Java: res.Java,
-			Python: res.Python, Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier}}
+			Python: res.Python, Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier,
+			JupyterLab: lock.JupyterLab(s, res, nil)}}
 	ref := res.BaseImage
 	if res.Profile == profiles.Image {
 		ref = s.Image

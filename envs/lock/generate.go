@@ -117,6 +117,7 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 	ls := Service{Name: s.Name, Profile: res.Profile, Custom: res.Custom, InputHash: inHash, Requires: res.Requires, Versions: Versions{
 		Spark: res.Spark, Scala: res.Scala, ScalaFull: res.ScalaFull, Java: res.Java, Python: res.Python,
 		Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier,
+		JupyterLab: JupyterLab(s, res, old),
 	}}
 	base := res.BaseImage
 	if res.Profile == profiles.Image {
@@ -141,6 +142,18 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		ls.Artifacts = append(ls.Artifacts, la)
 	}
 	return ls, nil
+}
+
+// JupyterLab is the JupyterLab release a spark-rapids service with Jupyter
+// installs: the one locked before, else the newest its Python supports.
+func JupyterLab(s *spec.Service, res profiles.Resolved, old *Service) string {
+	if res.Profile != profiles.SparkRapids || (s.Jupyter != nil && !*s.Jupyter) {
+		return ""
+	}
+	if old != nil && old.Versions.JupyterLab != "" && old.Versions.Python == res.Python {
+		return old.Versions.JupyterLab
+	}
+	return profiles.JupyterLabVersion(res)
 }
 
 // resolveKeeping resolves with the previously locked versions filling what

@@ -46,7 +46,7 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 		Mounts:      mounts(p, s, opts),
 		Healthcheck: healthcheck(s.Healthcheck),
 		MemoryBytes: memoryBytes(s.Memory),
-		Init:        true,
+		Init:        needsInit(res.Profile),
 	}
 	assign := assignment(place, s.Name)
 	applyGPU(ps, &c, s, h, assign, env)
@@ -120,7 +120,7 @@ func imageInput(p *spec.Project, s *spec.Service, ls *lock.Service, res profiles
 		return nil, nil
 	}
 	in := &images.Input{Project: p.Name, Service: s.Name, Resolved: res, ProjectDir: p.Dir,
-		RequirementsPath: s.Requirements, Jupyter: jupyter(s), PipIndexURL: opts.Mirrors.PipIndex(),
+		RequirementsPath: s.Requirements, Jupyter: jupyter(s), JupyterLab: ls.Versions.JupyterLab, PipIndexURL: opts.Mirrors.PipIndex(),
 		UserDockerfile: s.Build}
 	if ls.Base != nil {
 		in.Base = opts.Mirrors.Image(ls.Base.Pinned())
@@ -144,6 +144,15 @@ func (o Options) artifactPath(sha256hex string) string {
 		return o.ArtifactPath(sha256hex)
 	}
 	return filepath.Join(o.StateDir, "artifacts", sha256hex)
+}
+
+// needsInit says whether the engine should run its own init (tini) as PID 1.
+// Images that already start under tini must not get a second one: the
+// inner tini then warns "Tini is not running as PID 1" on every start. The
+// spark-rapids image devenv builds has ENTRYPOINT tini, and NVIDIA's RAPIDS
+// images start under tini too (rapidsai/docker's entrypoint).
+func needsInit(profile string) bool {
+	return profile != profiles.SparkRapids && profile != profiles.Rapids
 }
 
 func jupyter(s *spec.Service) bool { return s.Jupyter == nil || *s.Jupyter }

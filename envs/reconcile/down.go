@@ -24,6 +24,9 @@ type DownOptions struct {
 // and image) labelled for the project, and nothing else; with Services,
 // only those services' containers and images.
 func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
+	if err := r.CheckOwner(ctx, project); err != nil {
+		return nil, err
+	}
 	if len(opts.Services) > 0 {
 		return r.downServices(ctx, project, opts)
 	}

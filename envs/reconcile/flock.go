@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -20,24 +22,60 @@ type LockOptions struct {
 	Timeout time.Duration
 	// Waiting is called once with the holder when another devenv holds the lock.
 	Waiting func(filelock.Holder)
+	// Project, when set, also serialises on the project name across directories.
+	Project string
 }
 
 // Lock serialises devenv runs that change one project (two `devenv up` at
 // once): it takes an exclusive lock on <state>/run.lock, waiting while
 // another devenv holds it until ctx ends (Ctrl-C) or opt.Timeout passes.
-// The returned func releases it.
+// With opt.Project it then also takes this user's lock on the project name,
+// so two directories using one name (two clones) never change the same
+// Docker objects at once. The returned func releases both.
 func Lock(ctx context.Context, stateDir string, opt LockOptions) (func(), error) {
-	path := filepath.Join(stateDir, LockFile)
+	release, err := acquire(ctx, filepath.Join(stateDir, LockFile), opt, "this project")
+	if err != nil || opt.Project == "" {
+		return release, err
+	}
+	path, err := nameLockPath(opt.Project)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	releaseName, err := acquire(ctx, path, opt, fmt.Sprintf("a project named %q (perhaps in another directory)", opt.Project))
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return func() { releaseName(); release() }, nil
+}
+
+func acquire(ctx context.Context, path string, opt LockOptions, what string) (func(), error) {
 	l, err := filelock.Acquire(ctx, path, filelock.Options{Timeout: opt.Timeout, Waiting: opt.Waiting})
 	var te *filelock.TimeoutError
 	switch {
 	case errors.As(err, &te):
-		return nil, fmt.Errorf("another devenv is changing this project (%s) and still was after %s: let it finish and run this again, raise --wait-timeout, or stop that process if it is stuck",
-			te.Holder, opt.Timeout)
+		return nil, fmt.Errorf("another devenv is changing %s (%s) and still was after %s: let it finish and run this again, raise --wait-timeout, or stop that process if it is stuck",
+			what, te.Holder, opt.Timeout)
 	case err != nil && ctx.Err() != nil:
-		return nil, fmt.Errorf("stopped waiting for another devenv to finish changing this project (%s): %w", filelock.ReadHolder(path), ctx.Err())
+		return nil, fmt.Errorf("stopped waiting for another devenv to finish changing %s (%s): %w", what, filelock.ReadHolder(path), ctx.Err())
 	case err != nil:
-		return nil, fmt.Errorf("cannot take the project lock %s: %w", path, err)
+		return nil, fmt.Errorf("cannot take the lock %s: %w", path, err)
 	}
 	return func() { _ = l.Release() }, nil
+}
+
+// nameLockPath is this user's lock file for a project name:
+// $XDG_RUNTIME_DIR/devenv/projects/<name>.lock, else the same under the
+// temporary directory with the user id in it.
+func nameLockPath(project string) (string, error) {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	if base == "" {
+		base = filepath.Join(os.TempDir(), fmt.Sprintf("devenv-%d", os.Getuid()))
+	}
+	dir := filepath.Join(base, "devenv", "projects")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("cannot make the project-name lock directory %s: %w", dir, err)
+	}
+	return filepath.Join(dir, url.PathEscape(project)+".lock"), nil
 }

@@ -3,7 +3,6 @@ package reconcile
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -12,6 +11,8 @@ import (
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/projpath"
+	"github.com/devenv-dev/devenv/internal/statedir"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -40,6 +41,9 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if opts.DryRun {
 		return r.preview(ctx, pl, svcs, opts)
 	}
+	if err := r.CheckOwner(ctx, pl.Project); err != nil {
+		return nil, err
+	}
 	res := &UpResult{}
 	changes, err := r.Images(ctx, svcs, opts.Build)
 	res.Changes = append(res.Changes, changes...)
@@ -49,15 +53,17 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err := r.writeGenerated(svcs); err != nil {
 		return res, err
 	}
-	if err := r.ensureShared(ctx, pl); err != nil {
+	netID, err := r.ensureShared(ctx, pl)
+	if err != nil {
 		return res, err
 	}
+	net := projectNet{name: pl.Network, id: netID}
 	existing, err := r.containersByName(ctx, pl.Project)
 	if err != nil {
 		return res, err
 	}
 	for _, lvl := range levels(svcs) {
-		changes, err := r.converge(ctx, lvl, existing, opts)
+		changes, err := r.converge(ctx, lvl, existing, net, opts)
 		res.Changes = append(res.Changes, changes...)
 		if err != nil {
 			return res, err
@@ -69,16 +75,28 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	return res, nil
 }
 
-func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) error {
-	if _, err := r.Eng.EnsureNetwork(ctx, pl.Network, plan.Labels(pl.Project, "")); err != nil {
-		return err
+// ensureShared makes the project's network and volumes exist and returns
+// the network's id. A network of that name that devenv did not create for
+// this project in this directory is refused, not joined.
+func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error) {
+	want := plan.Labels(pl.Project, "")
+	if dir := r.projectDir(); dir != "" {
+		want[labels.Dir] = dir
 	}
+	n, err := r.Eng.EnsureNetwork(ctx, pl.Network, want)
+	if err != nil {
+		return "", err
+	}
+	if err := r.ownNetwork(n, pl.Project); err != nil {
+		return "", err
+	}
+	netID := n.ID
 	for _, v := range pl.Volumes {
 		if err := r.Eng.EnsureVolume(ctx, v, plan.Labels(pl.Project, "")); err != nil {
-			return err
+			return "", err
 		}
 	}
-	return nil
+	return netID, nil
 }
 
 // writeGenerated writes each service's generated files (spark-defaults.conf)
@@ -89,8 +107,8 @@ func (r *Runner) writeGenerated(svcs []*plan.Service) error {
 			continue
 		}
 		dir := plan.GeneratedDir(r.StateDir, s.Name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+		if err := statedir.MkdirAll(r.StateDir, dir); err != nil {
+			return fmt.Errorf("service %s: %w", s.Name, err)
 		}
 		for name, data := range s.Generated {
 			if _, err := atomicfile.WriteIfChanged(filepath.Join(dir, name), data, 0o644); err != nil {
@@ -114,7 +132,7 @@ func (r *Runner) containersByName(ctx context.Context, project string) (map[stri
 }
 
 // converge handles one dependency level, its services in parallel.
-func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing map[string]engine.Object, opts UpOptions) ([]Change, error) {
+func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing map[string]engine.Object, net projectNet, opts UpOptions) ([]Change, error) {
 	var (
 		mu      sync.Mutex
 		wg      sync.WaitGroup
@@ -125,7 +143,7 @@ func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing ma
 		wg.Add(1)
 		go func(s *plan.Service) {
 			defer wg.Done()
-			c, err := r.one(ctx, s, existing, opts)
+			c, err := r.one(ctx, s, existing, net, opts)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -141,14 +159,23 @@ func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing ma
 }
 
 // one converges a single service's container.
-func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]engine.Object, opts UpOptions) (Change, error) {
+func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]engine.Object, net projectNet, opts UpOptions) (Change, error) {
 	name := s.Container.Name
 	cur, ok := existing[name]
+	detail := ""
 	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash {
-		if cur.State == "running" || opts.NoStart {
-			return Change{Service: s.Name, Action: Unchanged}, nil
+		attached, err := r.attached(ctx, cur.ID, s.Container.Network, net)
+		if err != nil {
+			return Change{}, err
 		}
-		return Change{Service: s.Name, Action: Started}, r.start(ctx, s, cur.ID)
+		switch {
+		case !attached:
+			detail = "its network " + s.Container.Network + " was removed or disconnected; recreated on the project's network"
+		case cur.State == "running" || opts.NoStart:
+			return Change{Service: s.Name, Action: Unchanged}, nil
+		default:
+			return Change{Service: s.Name, Action: Started}, r.start(ctx, s, cur.ID)
+		}
 	}
 	action := Created
 	if ok {
@@ -157,12 +184,18 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 			return Change{}, err
 		}
 	}
+	if err := r.checkStateMounts(s); err != nil {
+		return Change{}, err
+	}
+	if dir := r.projectDir(); dir != "" {
+		s.Container.Labels[labels.Dir] = dir // not in the config hash: moving the project is no change
+	}
 	id, err := r.Eng.Create(ctx, s.Container)
 	if err != nil {
 		return Change{}, createError(name, err)
 	}
 	if opts.NoStart {
-		return Change{Service: s.Name, Action: action}, nil
+		return Change{Service: s.Name, Action: action, Detail: detail}, nil
 	}
 	if err := r.start(ctx, s, id); err != nil {
 		// a container that never ran is not left behind in "created"
@@ -173,7 +206,48 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 		}
 		return Change{}, err
 	}
-	return Change{Service: s.Name, Action: action}, nil
+	return Change{Service: s.Name, Action: action, Detail: detail}, nil
+}
+
+// checkStateMounts refuses to mount a host path under .devenv that is or
+// passes through a symbolic link: the container would see (and with a
+// writable mount change) a directory elsewhere on the host.
+func (r *Runner) checkStateMounts(s *plan.Service) error {
+	if r.StateDir == "" {
+		return nil
+	}
+	for _, m := range s.Container.Mounts {
+		if m.Type != engine.MountBind {
+			continue
+		}
+		if _, under := projpath.Within(r.StateDir, m.Source); under {
+			if err := statedir.Check(r.StateDir, m.Source); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// projectNet is the project's network as ensureShared found or made it.
+type projectNet struct{ name, id string }
+
+// attached reports whether container id, planned on network, is attached to
+// it when that is the project's network. A network removed behind devenv's back leaves a
+// container on the old id (it can never start again) or on no network at
+// all (running without its name on the network or its published ports).
+func (r *Runner) attached(ctx context.Context, id, network string, net projectNet) (bool, error) {
+	if network == "" || network != net.name || net.id == "" {
+		return true, nil
+	}
+	st, err := r.Eng.Inspect(ctx, id)
+	if err != nil {
+		if isNotFound(err) {
+			return false, nil
+		}
+		return false, err
+	}
+	return st.NetworkIDs[network] == net.id, nil
 }
 
 func (r *Runner) start(ctx context.Context, s *plan.Service, id string) error {

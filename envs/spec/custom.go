@@ -88,7 +88,7 @@ func (d *decoder) jarList(f field) []string {
 	items, nodes := d.strList(f, "jars")
 	var out []string
 	for i, s := range items {
-		if !mavenCoordRE.MatchString(s) {
+		if !mavenCoordRE().MatchString(s) {
 			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q is not a Maven coordinate", s)
 			continue
 		}
@@ -105,7 +105,7 @@ func (l *loader) decodeCustoms(d *decoder, n *yaml.Node) {
 			d.errAt(f.key, "give your profile its own name and write extends: "+name, "custom profile %q has the name of a built-in profile", name)
 			continue
 		}
-		if !serviceNameRE.MatchString(name) {
+		if !serviceNameRE().MatchString(name) {
 			d.errAt(f.key, "use letters, digits, '_', '.' and '-'", "custom profile name %q is not valid", name)
 			continue
 		}

@@ -7,10 +7,10 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
 	"gopkg.in/yaml.v3"
@@ -96,7 +96,7 @@ func (l *loader) display(abs string) string {
 	return abs
 }
 
-var yamlLineRE = regexp.MustCompile(`line ([0-9]+)`)
+var yamlLineRE = lazy.Regexp(`line ([0-9]+)`)
 
 // parseYAML parses one file's content into its root mapping, or reports why
 // it cannot be read. An empty document gives nil.
@@ -104,7 +104,7 @@ func (d *decoder) parseYAML(data []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		p := Pos{}
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlLineRE().FindStringSubmatch(err.Error()); m != nil {
 			p.Line, _ = strconv.Atoi(m[1])
 			p.Col = 1
 		}
@@ -193,7 +193,7 @@ func decodeName(d *decoder, l *loader, f field) {
 	if !ok {
 		return
 	}
-	if !projectNameRE.MatchString(v) {
+	if !projectNameRE().MatchString(v) {
 		d.errAt(f.val, fmt.Sprintf("use lower-case letters, digits, '-' and '_', starting with a letter or digit, e.g. %q", DockerName(v)), "name %q is not a valid project name", v)
 		return
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/projpath"
+	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
 // SubmitOptions steer Submit.
@@ -32,7 +33,11 @@ func (p *Project) Jobs() (*jobs.Store, error) {
 	if err := p.ensureStateDir(); err != nil {
 		return nil, err
 	}
-	return jobs.Open(filepath.Join(p.StateDir(), "jobs"))
+	dir := filepath.Join(p.StateDir(), "jobs")
+	if err := statedir.MkdirAll(p.StateDir(), dir); err != nil { // job files and logs never go through a link
+		return nil, err
+	}
+	return jobs.Open(dir)
 }
 
 // Submit queues a job and, unless told not to, starts a background runner
@@ -177,9 +182,9 @@ func (p *Project) FollowJob(ctx context.Context, id string, follow bool, w io.Wr
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(j.Log)
+	f, err := store.OpenLog(j.ID, os.O_RDONLY)
 	if err != nil {
-		return fmt.Errorf("job %s has no log at %s: %w", j.ID, j.Log, err)
+		return fmt.Errorf("job %s has no readable log: %w", j.ID, err)
 	}
 	defer f.Close()
 	if _, err := io.Copy(w, f); err != nil || !follow {

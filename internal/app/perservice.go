@@ -57,6 +57,9 @@ func (p *Project) perService(ctx context.Context, o ServiceOptions, do verb) (*R
 		}
 		defer release()
 	}
+	if err := p.runner(nil).CheckOwner(ctx, p.Spec.Name); err != nil {
+		return nil, err
+	}
 	sel := reconcile.Selection{Project: p.Spec.Name, Services: p.dependencyOrder(o.Services), Timeout: o.Timeout, DryRun: o.DryRun}
 	ch, err := do(p.runner(nil), ctx, sel)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
 // Where a plan's versions and images came from.
@@ -130,7 +131,7 @@ func (p *Project) JupyterToken(mint bool) (string, error) {
 // ensureStateDir makes .devenv/ with a .gitignore that keeps it out of git.
 func (p *Project) ensureStateDir() error {
 	dir := p.StateDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := statedir.MkdirAll(dir, dir); err != nil {
 		return err
 	}
 	gi := filepath.Join(dir, ".gitignore")

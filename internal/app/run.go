@@ -32,8 +32,8 @@ type UpOptions struct {
 	NoCache      bool
 	Pull         bool
 	SkipGPUCheck bool          // leave the GPU verdict to the engine
-	LockTimeout  time.Duration // bounds the wait for another devenv changing the project; 0: until ctx ends
 	DryRun       bool          // report what would change and change nothing (implies Frozen)
+	LockTimeout  time.Duration // bounds the wait for another devenv changing the project; 0: until ctx ends
 }
 
 // DownOptions steer Down.
@@ -196,7 +196,7 @@ func (p *Project) begin(ctx context.Context, services []string, frozen bool, loc
 // projectLock serialises the devenv runs that change this project; the
 // wait for another devenv ends with ctx (Ctrl-C) or after timeout (0: none).
 func (p *Project) projectLock(ctx context.Context, timeout time.Duration) (func(), error) {
-	return reconcile.Lock(ctx, p.StateDir(), reconcile.LockOptions{Timeout: timeout, Waiting: func(h filelock.Holder) {
+	return reconcile.Lock(ctx, p.StateDir(), reconcile.LockOptions{Timeout: timeout, Project: p.Spec.Name, Waiting: func(h filelock.Holder) {
 		p.out.Say("another devenv is changing this project (%s); waiting for it (Ctrl-C stops waiting; --wait-timeout bounds the wait)", h)
 	}})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"strings"
 	"syscall"
 
@@ -26,6 +27,9 @@ var gpuDeviceRefusals = []string{"unresolvable CDI devices", "nvidia-container-c
 func wrap(op, host string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if isStalled(err) {
+		return &Error{Op: op, Err: err, Kind: ErrUnreachable, Hint: hintStalled, Where: host}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
@@ -55,12 +59,22 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
+// isStalled tells an engine that took a request and stopped answering
+// (AnswerTimeout passed) from other failures. net/http's error for it also
+// matches context.DeadlineExceeded, so it is told apart from a caller's
+// deadline by its text, which net/http has kept since Go 1.1.
+func isStalled(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() && strings.Contains(err.Error(), "timeout awaiting response headers")
+}
+
 // isUnreachable tells failures to reach the engine, including an engine
 // that goes away during a call, from the engine's own refusals.
 func isUnreachable(err error) bool {
 	if client.IsErrConnectionFailed(err) || cerrdefs.IsUnavailable(err) {
 		return true
 	}
+
 	for _, target := range []error{syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.EPIPE, syscall.ENOENT, io.ErrUnexpectedEOF} {
 		if errors.Is(err, target) {
 			return true

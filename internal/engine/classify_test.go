@@ -36,6 +36,8 @@ func TestWrap(t *testing.T) {
 		{name: "engine went away", err: &net.OpError{Op: "read", Net: "unix", Err: os.NewSyscallError("read", syscall.ECONNRESET)},
 			want: ErrUnreachable, wantText: []string{"unix:///test.sock", "DOCKER_HOST", "docker group"}},
 		{name: "stream cut", err: io.ErrUnexpectedEOF, want: ErrUnreachable},
+		{name: "engine stopped answering", err: stalled{}, want: ErrUnreachable,
+			wantText: []string{"unix:///test.sock", "stopped answering", "DEVENV_ENGINE_TIMEOUT"}},
 		{name: "socket refused", err: &net.OpError{Op: "dial", Net: "unix", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, want: ErrUnreachable},
 		{name: "other", err: errors.New("boom"), want: nil, wantText: []string{"do thing: boom"}},
 	}
@@ -70,3 +72,11 @@ func TestWrapPassesThrough(t *testing.T) {
 		}
 	}
 }
+
+// stalled is the error net/http gives when no response headers came in time.
+type stalled struct{}
+
+func (stalled) Error() string        { return "net/http: timeout awaiting response headers" }
+func (stalled) Timeout() bool        { return true }
+func (stalled) Temporary() bool      { return true }
+func (stalled) Is(target error) bool { return target == context.DeadlineExceeded }

@@ -67,8 +67,12 @@ func fromInspect(in container.InspectResponse) ContainerState {
 	}
 	if in.NetworkSettings != nil {
 		s.Ports = fromPortMap(in.NetworkSettings.Ports)
-		for name := range in.NetworkSettings.Networks {
+		s.NetworkIDs = map[string]string{}
+		for name, ep := range in.NetworkSettings.Networks {
 			s.Networks = append(s.Networks, name)
+			if ep != nil {
+				s.NetworkIDs[name] = ep.NetworkID
+			}
 		}
 		sort.Strings(s.Networks)
 	}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"net/http"
+	"os"
 	"sort"
 	"time"
 
@@ -20,7 +22,7 @@ type docker struct {
 // socket), pings it and negotiates the API version, so both old (API 1.41)
 // and new engines work. An engine that does not answer yields ErrUnreachable.
 func Connect(ctx context.Context) (Engine, error) {
-	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation(), withAnswerTimeout(AnswerTimeout()))
 	if err != nil {
 		return nil, &Error{Op: "configure the Docker client", Kind: ErrUnreachable, Err: err,
 			Hint: "Check DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_TLS_VERIFY."}
@@ -40,6 +42,29 @@ func Connect(ctx context.Context) (Engine, error) {
 	cli.NegotiateAPIVersionPing(ping)
 	d.engineAPI = ping.APIVersion
 	return d, nil
+}
+
+// AnswerTimeout is how long devenv waits for the engine to start answering a
+// request: DEVENV_ENGINE_TIMEOUT (a Go duration), else 2 minutes. Streams
+// that have started (build output, logs) are not limited by it.
+func AnswerTimeout() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("DEVENV_ENGINE_TIMEOUT")); err == nil && d > 0 {
+		return d
+	}
+	return 2 * time.Minute
+}
+
+// withAnswerTimeout bounds the wait for the engine's response headers, so an
+// engine that accepts a request and never answers fails the call (as
+// unreachable) instead of hanging devenv. It must follow client.FromEnv,
+// which makes the transport.
+func withAnswerTimeout(d time.Duration) client.Opt {
+	return func(c *client.Client) error {
+		if tr, ok := c.HTTPClient().Transport.(*http.Transport); ok {
+			tr.ResponseHeaderTimeout = d
+		}
+		return nil
+	}
 }
 
 // wrapUnreachable is wrap for calls whose every failure means the engine

@@ -28,9 +28,9 @@ type Engine interface {
 	Build(ctx context.Context, req BuildRequest, progress func(Progress)) (string, error)
 	// RemoveImage removes an image by reference or id.
 	RemoveImage(ctx context.Context, ref string) error
-	// EnsureNetwork returns the id of the bridge network called name,
-	// creating it with labels when it does not exist.
-	EnsureNetwork(ctx context.Context, name string, labels map[string]string) (string, error)
+	// EnsureNetwork returns the bridge network called name (its id and
+	// labels), creating it with labels when it does not exist.
+	EnsureNetwork(ctx context.Context, name string, labels map[string]string) (Object, error)
 	// EnsureVolume creates the named volume with labels unless it exists.
 	EnsureVolume(ctx context.Context, name string, labels map[string]string) error
 	// List returns the objects of kind carrying all the given labels (a label
@@ -205,7 +205,11 @@ type ContainerState struct {
 	Mounts         []Mount
 	DeviceRequests []DeviceRequest
 	Networks       []string
-	Tty            bool
+	// NetworkIDs maps each attached network's name to the id of the network
+	// the container refers to (a network removed and made again under the
+	// same name has another id).
+	NetworkIDs map[string]string
+	Tty        bool
 }
 
 // DeviceRequest is one device request as the engine stores it.

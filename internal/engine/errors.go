@@ -52,6 +52,8 @@ const (
 	hintUnreachable = "Start Docker (for example `sudo systemctl start docker`), or set DOCKER_HOST " +
 		"to a running engine; if the socket is there but refuses you, add your user to the docker group " +
 		"(`sudo usermod -aG docker $USER`, then log in again)."
+	hintStalled = "The Docker Engine accepted the request but stopped answering: check `systemctl status docker` " +
+		"and the engine's log; devenv waits DEVENV_ENGINE_TIMEOUT (default 2m) for an answer."
 	hintNoGPURuntime = "The Docker Engine has no GPU driver. Install the NVIDIA Container Toolkit " +
 		"(https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html), " +
 		"run `sudo nvidia-ctk runtime configure --runtime=docker`, then restart Docker " +

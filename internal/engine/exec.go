@@ -23,12 +23,24 @@ func (d *docker) Logs(ctx context.Context, id string, opts LogOptions, stdout, s
 	if !opts.Since.IsZero() {
 		lo.Since = opts.Since.Format(time.RFC3339Nano)
 	}
+	tty := in.Config != nil && in.Config.Tty
+	if !opts.Follow {
+		return d.copyLogs(ctx, op, id, lo, tty, stdout, stderr)
+	}
+	// Following may be silent for hours; only the engine's pings tell a
+	// quiet container from a hung engine.
+	timeout := AnswerTimeout()
+	sctx, dog := d.watch(ctx, timeout)
+	return dog.stop(d, op, timeout, d.copyLogs(sctx, op, id, lo, tty, stdout, stderr))
+}
+
+func (d *docker) copyLogs(ctx context.Context, op, id string, lo container.LogsOptions, tty bool, stdout, stderr io.Writer) error {
 	rc, err := d.cli.ContainerLogs(ctx, id, lo)
 	if err != nil {
 		return d.wrap(op, err)
 	}
 	defer rc.Close()
-	return d.wrap(op, copyOutput(rc, in.Config != nil && in.Config.Tty, orDiscard(stdout), orDiscard(stderr)))
+	return d.wrap(op, copyOutput(rc, tty, orDiscard(stdout), orDiscard(stderr)))
 }
 
 // copyOutput copies a raw (TTY) or multiplexed stream to its writers.

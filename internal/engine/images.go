@@ -45,6 +45,12 @@ func (d *docker) Pull(ctx context.Context, ref string, progress func(Progress)) 
 	if err != nil {
 		return &Error{Op: op, Err: err, Hint: "Check ~/.docker/config.json and its credential helpers (`docker login` again)."}
 	}
+	timeout := AnswerTimeout()
+	sctx, dog := d.watch(ctx, timeout)
+	return dog.stop(d, op, timeout, d.pull(sctx, op, ref, auth, progress))
+}
+
+func (d *docker) pull(ctx context.Context, op, ref, auth string, progress func(Progress)) error {
 	rc, err := d.cli.ImagePull(ctx, ref, image.PullOptions{RegistryAuth: auth})
 	if err != nil {
 		return d.wrap(op, err)
@@ -94,6 +100,16 @@ func registryAuth(ctx context.Context, ref string) (string, error) {
 // version since 1.41 accepts without a BuildKit session.
 func (d *docker) Build(ctx context.Context, req BuildRequest, progress func(Progress)) (string, error) {
 	op := fmt.Sprintf("build image %v", req.Tags)
+	timeout := AnswerTimeout()
+	sctx, dog := d.watch(ctx, timeout)
+	id, err := d.build(sctx, op, req, progress)
+	if err = dog.stop(d, op, timeout, err); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+func (d *docker) build(ctx context.Context, op string, req BuildRequest, progress func(Progress)) (string, error) {
 	dockerfile := req.Dockerfile
 	if dockerfile == "" {
 		dockerfile = "Dockerfile"

@@ -43,6 +43,7 @@ func TestIntegrationConnectNegotiatesAPIVersion(t *testing.T) {
 }
 
 func TestIntegrationConnectClosedSocket(t *testing.T) {
+	skipShort(t)
 	sock := filepath.Join(t.TempDir(), "closed.sock")
 	l, err := net.Listen("unix", sock)
 	if err != nil {
@@ -90,12 +91,13 @@ func TestIntegrationLifecycle(t *testing.T) {
 	}
 
 	netName, volName := "devenv-enginetest-"+run, "devenv-enginetest-"+run
-	netID, err := e.EnsureNetwork(ctx, netName, labels)
+	netObj, err := e.EnsureNetwork(ctx, netName, labels)
+	netID := netObj.ID
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, err := e.EnsureNetwork(ctx, netName, labels); err != nil || again != netID {
-		t.Errorf("EnsureNetwork again = %q, %v; want %q", again, err, netID)
+	if again, err := e.EnsureNetwork(ctx, netName, labels); err != nil || again.ID != netID {
+		t.Errorf("EnsureNetwork again = %q, %v; want %q", again.ID, err, netID)
 	}
 	for range 2 {
 		if err := e.EnsureVolume(ctx, volName, labels); err != nil {

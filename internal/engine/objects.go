@@ -16,20 +16,20 @@ import (
 
 // EnsureNetwork returns the id of the network name, creating a bridge
 // network with labels when there is none.
-func (d *docker) EnsureNetwork(ctx context.Context, name string, labels map[string]string) (string, error) {
+func (d *docker) EnsureNetwork(ctx context.Context, name string, labels map[string]string) (Object, error) {
 	op := fmt.Sprintf("create network %q", name)
 	n, err := d.cli.NetworkInspect(ctx, name, network.InspectOptions{})
 	if err == nil {
-		return n.ID, nil
+		return Object{Kind: Networks, ID: n.ID, Name: n.Name, Labels: n.Labels, Created: n.Created}, nil
 	}
 	if !cerrdefs.IsNotFound(err) {
-		return "", d.wrap(op, err)
+		return Object{}, d.wrap(op, err)
 	}
 	resp, err := d.cli.NetworkCreate(ctx, name, network.CreateOptions{Driver: "bridge", Labels: labels})
 	if err != nil {
-		return "", d.wrap(op, err)
+		return Object{}, d.wrap(op, err)
 	}
-	return resp.ID, nil
+	return Object{Kind: Networks, ID: resp.ID, Name: name, Labels: labels}, nil
 }
 
 // EnsureVolume creates the volume name with labels unless it exists.

@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/docker/docker/pkg/jsonmessage"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // decodeProgress reads the engine's JSON message stream (pull, build) to its
@@ -63,3 +65,11 @@ func auxImageID(aux *json.RawMessage) string {
 	}
 	return v.ID
 }
+
+// ansiEscape matches terminal control sequences (colours, cursor moves) that
+// build steps such as pip and apt write into their output.
+var ansiEscape = lazy.Regexp(`\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
+
+// StripANSI removes terminal colour and cursor sequences from build output,
+// for logs and terminals that would show them as garbage.
+func StripANSI(s string) string { return ansiEscape().ReplaceAllString(s, "") }

@@ -18,9 +18,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/httpx"
 )
 
 // Cache is a directory of downloaded files named by their sha256.
@@ -39,7 +39,7 @@ func DefaultCache() (*Cache, error) {
 		}
 		dir = filepath.Join(base, "devenv")
 	}
-	return &Cache{Dir: filepath.Join(dir, "artifacts"), Client: &http.Client{Timeout: 30 * time.Minute}}, nil
+	return &Cache{Dir: filepath.Join(dir, "artifacts"), Client: httpx.Client(httpx.DefaultLimits())}, nil
 }
 
 // Path is where the blob with this sha256 lives in the cache.
@@ -130,8 +130,24 @@ func (c *Cache) Get(ctx context.Context, url, sha256hex string) (string, error) 
 	return path, nil
 }
 
-// download streams url into the cache under its sha256, also computing algo.
+// downloadTries is how often a download whose server stalled half way is
+// started again.
+const downloadTries = 3
+
+// download streams url into the cache under its sha256, also computing algo;
+// a transfer that stalls half way is started again.
 func (c *Cache) download(ctx context.Context, url, algo string) (sum, path, algoSum string, err error) {
+	for i := 0; i < downloadTries; i++ {
+		sum, path, algoSum, err = c.downloadOnce(ctx, url, algo)
+		var stall *httpx.StallError
+		if err == nil || !errors.As(err, &stall) || ctx.Err() != nil {
+			return sum, path, algoSum, err
+		}
+	}
+	return sum, path, algoSum, err
+}
+
+func (c *Cache) downloadOnce(ctx context.Context, url, algo string) (sum, path, algoSum string, err error) {
 	h, err := newHash(algo)
 	if err != nil {
 		return "", "", "", err
@@ -175,7 +191,11 @@ func (c *Cache) publisherChecksum(ctx context.Context, url, algo string) (string
 	if err != nil {
 		return "", fmt.Errorf("publisher checksum %s: %w", url, err)
 	}
-	return ParseChecksum(data, algo)
+	sum, err := ParseChecksum(data, algo)
+	if err != nil {
+		return "", fmt.Errorf("publisher checksum %s: %w; check that the mirror serves the publisher's files", url, err)
+	}
+	return sum, nil
 }
 
 func (c *Cache) open(ctx context.Context, url string) (io.ReadCloser, error) {
@@ -185,7 +205,7 @@ func (c *Cache) open(ctx context.Context, url string) (io.ReadCloser, error) {
 	}
 	client := c.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = httpx.Client(httpx.DefaultLimits())
 	}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -331,7 +331,7 @@ func (r *Runner) start(ctx context.Context, j Job, res Resources, done chan<- ou
 		}
 		return nil
 	}
-	log, err := os.OpenFile(j.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	log, err := r.Store.OpenLog(j.ID, os.O_CREATE|os.O_WRONLY|os.O_APPEND)
 	if err != nil {
 		r.finishJob(j.ID, -1, fmt.Errorf("cannot open its log: %w", err), nil)
 		return nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/statedir"
 	"os"
 	"path/filepath"
 	"sort"
@@ -52,6 +53,17 @@ func (s *Store) Dir() string { return s.dir }
 
 // LogPath is where job id's output is written.
 func (s *Store) LogPath(id string) string { return filepath.Join(s.dir, id+".log") }
+
+// OpenLog opens job id's log at LogPath, whatever the job file says its log
+// is, refusing a log that is a symbolic link (it could lead to any file the
+// user can read or write).
+func (s *Store) OpenLog(id string, flag int) (*os.File, error) {
+	f, err := statedir.OpenFile(s.dir, s.LogPath(id), flag, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("job %s's log: %w", id, err)
+	}
+	return f, nil
+}
 
 func (s *Store) jobPath(id string) string { return filepath.Join(s.dir, id+".json") }
 

@@ -13,6 +13,9 @@ const (
 	GPUs = "dev.devenv.gpus"
 	// CPUFallback marks a container running on the CPU because no GPU fits.
 	CPUFallback = "dev.devenv.cpu-fallback"
+	// Dir is the project directory that created the object (its network and
+	// containers): a second directory using the same project name is refused.
+	Dir = "dev.devenv.dir"
 	// ComposeFile names the compose file a compose service came from.
 	ComposeFile = "dev.devenv.compose-file"
 )

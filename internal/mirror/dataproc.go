@@ -3,10 +3,10 @@ package mirror
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"gopkg.in/yaml.v3"
 )
 
@@ -105,12 +105,12 @@ func gpuModel(acc string) string {
 	return strings.ToUpper(acc)
 }
 
-var dataprocImageRe = regexp.MustCompile(`^(\d+)\.(\d+)(?:\.(\d+))?(?:-(\w+))?`)
+var dataprocImageRe = lazy.Regexp(`^(\d+)\.(\d+)(?:\.(\d+))?(?:-(\w+))?`)
 
 // applyDataprocImage maps an image version such as "2.0.50-ubuntu18".
 func (p *Profile) applyDataprocImage(iv string) {
 	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, iv, "dataproc:softwareConfig.imageVersion", false)
-	m := dataprocImageRe.FindStringSubmatch(iv)
+	m := dataprocImageRe().FindStringSubmatch(iv)
 	if m == nil {
 		p.warn(fmt.Sprintf("Dataproc image version %q is not of the form major.minor[.sub][-os]; versions unknown", iv))
 		return

@@ -6,10 +6,11 @@ import (
 	"io"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // logScan accumulates what an event log says.
@@ -257,7 +258,7 @@ func (s *logScan) applyEnv(p *Profile) {
 	s.applyClasspath(p)
 }
 
-var cudfJarRe = regexp.MustCompile(`cudf-(\d+\.\d+(?:\.\d+)?)(?:-SNAPSHOT)?(?:-(cuda\d+(?:-\d+)?))?\.jar$`)
+var cudfJarRe = lazy.Regexp(`cudf-(\d+\.\d+(?:\.\d+)?)(?:-SNAPSHOT)?(?:-(cuda\d+(?:-\d+)?))?\.jar$`)
 
 func (s *logScan) applyClasspath(p *Profile) {
 	src := "eventlog:Classpath Entries"
@@ -265,7 +266,7 @@ func (s *logScan) applyClasspath(p *Profile) {
 		if j, ok := findRapidsJar(entry); ok {
 			p.setRapidsJar(j, src)
 		}
-		if m := cudfJarRe.FindStringSubmatch(path.Base(entry)); m != nil && p.GPU.Cudf == "" {
+		if m := cudfJarRe().FindStringSubmatch(path.Base(entry)); m != nil && p.GPU.Cudf == "" {
 			p.GPU.Cudf = m[1]
 			if m[2] != "" {
 				setStr(&p.GPU.CUDA, &p.GPU.CUDAProvenance, strings.TrimPrefix(m[2], "cuda"), src+" (cudf jar classifier)", false)

@@ -6,12 +6,15 @@ package registry
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
+
+	"github.com/devenv-dev/devenv/internal/httpx"
 )
 
 // Pinner resolves digests over the registry HTTP API.
@@ -19,6 +22,9 @@ type Pinner struct {
 	// Keychain finds credentials; nil means the Docker config (~/.docker/config.json
 	// and its credential helpers) plus NGC_API_KEY for nvcr.io.
 	Keychain authn.Keychain
+	// Transport carries the requests; nil means httpx's, which gives up on
+	// a registry that stops answering and names it.
+	Transport http.RoundTripper
 }
 
 // Digest returns the digest the registry serves for ref (a tag or a digest).
@@ -33,7 +39,12 @@ func (p Pinner) Digest(ctx context.Context, ref string) (string, error) {
 	if kc == nil {
 		kc = authn.NewMultiKeychain(ngcKeychain{}, authn.DefaultKeychain)
 	}
-	desc, err := remote.Head(r, remote.WithContext(ctx), remote.WithAuthFromKeychain(kc))
+	tr := p.Transport
+	if tr == nil {
+		tr = httpx.Transport(httpx.DefaultLimits())
+	}
+	desc, err := remote.Head(r, remote.WithContext(ctx), remote.WithAuthFromKeychain(kc), remote.WithTransport(tr),
+		remote.WithRetryBackoff(remote.Backoff{Steps: 1})) // httpx retries; retrying its retries multiplies the wait
 	if err != nil {
 		return "", fmt.Errorf("registry %s: %w%s", r.Context().RegistryStr(), err, hint(r))
 	}

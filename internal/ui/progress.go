@@ -34,8 +34,9 @@ func (p *Printer) Progress(task string, e engine.Progress) {
 		return
 	}
 	if p.Verbose && e.Stream != "" {
-		fmt.Fprintf(p.Err, "%s | %s", task, e.Stream)
-		if !strings.HasSuffix(e.Stream, "\n") {
+		stream := engine.StripANSI(e.Stream) // not a terminal: colour codes would be garbage
+		fmt.Fprintf(p.Err, "%s | %s", task, stream)
+		if !strings.HasSuffix(stream, "\n") {
 			fmt.Fprintln(p.Err)
 		}
 		return

@@ -84,3 +84,12 @@ func TestPlainProgressIsOneLinePerStep(t *testing.T) {
 		})
 	}
 }
+
+func TestVerboseBuildOutputWithoutColourOffTerminal(t *testing.T) {
+	var errb bytes.Buffer
+	p := &Printer{Err: &errb, Out: io.Discard, Verbose: true}
+	p.Progress("build spark", engine.Progress{Stream: "\x1b[1;31mERROR: no such package\x1b[0m\n"})
+	if got, want := errb.String(), "build spark | ERROR: no such package\n"; got != want {
+		t.Errorf("verbose output = %q, want %q", got, want)
+	}
+}

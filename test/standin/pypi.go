@@ -24,6 +24,23 @@ type PyPIServer struct {
 	wheels map[string][]byte // file name -> wheel
 	mu     sync.Mutex
 	reqs   []string
+	user   string // when set, every request needs basic auth user:pass
+	pass   string
+}
+
+// RequireAuth makes the index answer 401 to requests without basic auth
+// user:pass, as a corporate mirror does.
+func (s *PyPIServer) RequireAuth(user, pass string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.user, s.pass = user, pass
+}
+
+// AuthURL is the index URL with the credentials in it.
+func (s *PyPIServer) AuthURL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Replace(s.url, "http://", "http://"+s.user+":"+s.pass+"@", 1)
 }
 
 // PyPI serves one wheel per "name==version" given; each package's module
@@ -66,7 +83,13 @@ func (s *PyPIServer) Requests() []string {
 func (s *PyPIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, r.URL.Path)
+	user, pass := s.user, s.pass
 	s.mu.Unlock()
+	if u, p, ok := r.BasicAuth(); user != "" && (!ok || u != user || p != pass) {
+		w.Header().Set("WWW-Authenticate", `Basic realm="pypi"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
 	path := strings.TrimPrefix(r.URL.Path, "/simple/")
 	if file, ok := strings.CutPrefix(path, "files/"); ok {
 		data, ok := s.wheels[file]

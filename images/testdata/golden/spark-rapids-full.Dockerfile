@@ -61,7 +61,7 @@ USER devenv
 RUN python3.11 -m venv /opt/devenv/venv
 ENV PIP_INDEX_URL="http://127.0.0.1:5056/simple"
 ENV PIP_TRUSTED_HOST="127.0.0.1"
-RUN pip install --no-cache-dir jupyterlab
+RUN pip install --no-cache-dir 'jupyterlab==4.4.9'
 COPY requirements.txt /tmp/devenv/requirements.txt
 RUN pip install --no-cache-dir -r /tmp/devenv/requirements.txt
 RUN pip install --no-cache-dir 'pandas>=2,<3' 'it'\''s'

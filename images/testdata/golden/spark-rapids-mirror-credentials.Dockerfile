@@ -44,8 +44,10 @@ ENV SPARK_HOME=/opt/spark \
     PYSPARK_PYTHON=/opt/devenv/venv/bin/python
 USER devenv
 RUN python3 -m venv /opt/devenv/venv
-# The index URL carries credentials: a build argument only, never ENV.
+# The index needs credentials: devenv serves it on this machine's loopback
+# during the build and adds them itself; no password reaches the image.
 ARG PIP_INDEX_URL
-RUN pip install --no-cache-dir jupyterlab
+ARG PIP_TRUSTED_HOST=127.0.0.1
+RUN pip install --no-cache-dir 'jupyterlab==4.4.9'
 WORKDIR /workspace
 ENTRYPOINT ["/usr/bin/tini", "--"]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"time"
 
@@ -40,7 +41,12 @@ func (f *Fake) Create(ctx context.Context, spec engine.ContainerSpec) (string, e
 	}
 	o.healthcheck = spec.Healthcheck != nil
 	if spec.Network != "" {
+		n, err := f.find(engine.Networks, spec.Network)
+		if err != nil {
+			return "", fmt.Errorf("create container %q: network %s not found: %w", spec.Name, spec.Network, engine.ErrNotFound)
+		}
 		o.state.Networks = []string{spec.Network}
+		o.state.NetworkIDs = map[string]string{spec.Network: n.obj.ID}
 	}
 	return o.obj.ID, nil
 }
@@ -61,6 +67,12 @@ func (f *Fake) Start(ctx context.Context, id string) error {
 	if len(o.state.DeviceRequests) > 0 && !f.GPUs {
 		return &engine.Error{Op: fmt.Sprintf("start container %q", id), Kind: engine.ErrNoGPURuntime,
 			Err: fmt.Errorf(`could not select device driver "" with capabilities: [[gpu]]`)}
+	}
+	for name, nid := range o.state.NetworkIDs {
+		if _, err := f.find(engine.Networks, nid); err != nil {
+			return &engine.Error{Op: fmt.Sprintf("start container %q", id), Kind: engine.ErrNotFound,
+				Err: fmt.Errorf("network %s (%s) not found", name, nid)}
+		}
 	}
 	o.obj.State, o.state.Status, o.state.Running = "running", "running", true
 	o.state.StartedAt = time.Now()
@@ -161,3 +173,19 @@ func (f *Fake) Exec(ctx context.Context, id string, opts engine.ExecOptions) (in
 
 // Close does nothing.
 func (f *Fake) Close() error { return nil }
+
+// Disconnect detaches a container from a network behind devenv's back, as
+// `docker network disconnect -f` does.
+func (f *Fake) Disconnect(container, network string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	o, err := f.find(engine.Containers, container)
+	if err != nil {
+		return err
+	}
+	o.state.Networks = slices.DeleteFunc(slices.Clone(o.state.Networks), func(n string) bool { return n == network })
+	ids := maps.Clone(o.state.NetworkIDs)
+	delete(ids, network)
+	o.state.NetworkIDs = ids
+	return nil
+}

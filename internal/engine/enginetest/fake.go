@@ -199,16 +199,16 @@ func (f *Fake) RemoveImage(ctx context.Context, ref string) error {
 }
 
 // EnsureNetwork returns the network's id, creating it when missing.
-func (f *Fake) EnsureNetwork(ctx context.Context, name string, labels map[string]string) (string, error) {
+func (f *Fake) EnsureNetwork(ctx context.Context, name string, labels map[string]string) (engine.Object, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.record("EnsureNetwork", name); err != nil {
-		return "", err
+		return engine.Object{}, err
 	}
 	if o, err := f.find(engine.Networks, name); err == nil {
-		return o.obj.ID, nil
+		return o.obj, nil
 	}
-	return f.add(engine.Networks, name, labels).obj.ID, nil
+	return f.add(engine.Networks, name, labels).obj, nil
 }
 
 // EnsureVolume creates the volume when missing.

@@ -1,0 +1,120 @@
+package reconcile
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+)
+
+// TestUpRepairsTheProjectNetwork: a network removed or a container
+// disconnected behind devenv's back is repaired by the next up, which
+// recreates the containers on the project's network.
+func TestUpRepairsTheProjectNetwork(t *testing.T) {
+	tests := []struct {
+		name    string
+		tamper  func(t *testing.T, f *enginetest.Fake)
+		noStart bool
+		want    map[string]string
+	}{
+		{"untouched", func(*testing.T, *enginetest.Fake) {}, false,
+			map[string]string{"db": Unchanged, "app": Unchanged}},
+		{"network removed while stopped", func(t *testing.T, f *enginetest.Fake) {
+			ctx := context.Background()
+			for _, c := range []string{"p-db", "p-app"} {
+				must(t, f.Stop(ctx, c, 0))
+			}
+			must(t, f.Remove(ctx, engine.Networks, "p", false))
+		}, false, map[string]string{"db": Recreated, "app": Recreated}},
+		{"running container disconnected", func(t *testing.T, f *enginetest.Fake) {
+			must(t, f.Disconnect("p-app", "p"))
+		}, false, map[string]string{"db": Unchanged, "app": Recreated}},
+		{"network removed, --no-start", func(t *testing.T, f *enginetest.Fake) {
+			ctx := context.Background()
+			must(t, f.Disconnect("p-db", "p"))
+			must(t, f.Disconnect("p-app", "p"))
+			must(t, f.Remove(ctx, engine.Networks, "p", false))
+		}, true, map[string]string{"db": Recreated, "app": Recreated}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := enginetest.New()
+			r := newRunner(t, f)
+			ctx := context.Background()
+			if _, err := r.Up(ctx, testPlan(), UpOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			tt.tamper(t, f)
+			res, err := r.Up(ctx, testPlan(), UpOptions{NoStart: tt.noStart})
+			if err != nil {
+				t.Fatalf("second up: %v", err)
+			}
+			if a := actionsOf(res.Changes); a["db"] != tt.want["db"] || a["app"] != tt.want["app"] {
+				t.Fatalf("second up: %v, want %v", a, tt.want)
+			}
+			nets, _ := f.List(ctx, engine.Networks, nil)
+			if len(nets) != 1 {
+				t.Fatalf("networks after up: %v", nets)
+			}
+			for _, c := range []string{"p-db", "p-app"} {
+				st, err := f.Inspect(ctx, c)
+				if err != nil || st.NetworkIDs["p"] != nets[0].ID {
+					t.Errorf("%s on networks %v, want p (%s)", c, st.NetworkIDs, nets[0].ID)
+				}
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUpRefusesLinksUnderDevenv: a generated directory, or a mounted path
+// under .devenv, that is a symbolic link stops up before any container is
+// created, and nothing is written through it.
+func TestUpRefusesLinksUnderDevenv(t *testing.T) {
+	tests := []struct {
+		name      string
+		generated bool // the service has generated files (else only the mount)
+	}{
+		{"generated files", true},
+		{"mount only", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := enginetest.New()
+			r := newRunner(t, f)
+			outside := t.TempDir()
+			gen := plan.GeneratedDir(r.StateDir, "db")
+			must(t, os.MkdirAll(filepath.Dir(gen), 0o755))
+			must(t, os.Symlink(outside, gen))
+			pl := testPlan()
+			db := pl.Services[0]
+			db.Container.Mounts = append(db.Container.Mounts, engine.Mount{Type: engine.MountBind, Source: gen, Target: "/opt/devenv/conf", ReadOnly: true})
+			if tt.generated {
+				db.Generated = map[string][]byte{"spark-defaults.conf": []byte("x\n")}
+			}
+			_, err := r.Up(context.Background(), pl, UpOptions{})
+			if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+				t.Fatalf("Up = %v, want a refusal naming the link", err)
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+				t.Errorf("wrote through the link: %v", entries)
+			}
+			for _, c := range f.CallsTo("Create") {
+				if c.Arg.(engine.ContainerSpec).Name == "p-db" {
+					t.Errorf("created p-db with a linked mount")
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
+)
+
+// projectDir is the project directory (the parent of .devenv), or "" when
+// the runner has no state directory (unit tests of other behaviour).
+func (r *Runner) projectDir() string {
+	if r.StateDir == "" {
+		return ""
+	}
+	return filepath.Dir(filepath.Clean(r.StateDir))
+}
+
+// CheckOwner refuses to touch a project whose containers another directory
+// created: two clones with the same project name would otherwise recreate,
+// stop and remove each other's containers. Objects without the directory
+// label (made by an older devenv) are taken over.
+func (r *Runner) CheckOwner(ctx context.Context, project string) error {
+	dir := r.projectDir()
+	if dir == "" {
+		return nil
+	}
+	objs, err := r.projectObjects(ctx, engine.Containers, project)
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		if other := o.Labels[labels.Dir]; other != "" && other != dir {
+			return ownedElsewhere(project, other, "container "+o.Name)
+		}
+	}
+	return nil
+}
+
+// ownNetwork accepts the project network EnsureNetwork returned only when
+// devenv made it for this project, in this directory (or before directories
+// were recorded).
+func (r *Runner) ownNetwork(n engine.Object, project string) error {
+	if n.Labels[labels.Project] != project {
+		return fmt.Errorf("a network named %q exists and devenv did not create it for project %q (labels %v): "+
+			"remove it (`docker network rm %s`) if nothing uses it, or set another `name:` in devenv.yaml", n.Name, project, n.Labels, n.Name)
+	}
+	if other := n.Labels[labels.Dir]; other != "" && other != r.projectDir() && r.projectDir() != "" {
+		return ownedElsewhere(project, other, "network "+n.Name)
+	}
+	return nil
+}
+
+func ownedElsewhere(project, other, what string) error {
+	return fmt.Errorf("project name %q is in use by %s (its %s was created there): set a different `name:` in this devenv.yaml, "+
+		"or run `devenv down` in %s first", project, other, what, other)
+}

@@ -1,0 +1,107 @@
+package reconcile
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/internal/labels"
+)
+
+// TestTwoDirectoriesOneName: a project name whose network or containers
+// another directory created is refused by up and down, before anything is
+// created or removed; an unlabelled network of that name is refused too.
+func TestTwoDirectoriesOneName(t *testing.T) {
+	withDir := func(dir string) map[string]string {
+		l := plan.Labels("p", "")
+		l[labels.Dir] = dir
+		return l
+	}
+	tests := []struct {
+		name    string
+		setup   func(t *testing.T, f *enginetest.Fake)
+		wantErr string // "" means up succeeds
+	}{
+		{"nothing there", func(*testing.T, *enginetest.Fake) {}, ""},
+		{"network from an older devenv (no directory label)", func(t *testing.T, f *enginetest.Fake) {
+			_, err := f.EnsureNetwork(context.Background(), "p", plan.Labels("p", ""))
+			must(t, err)
+		}, ""},
+		{"unlabelled network with the project's name", func(t *testing.T, f *enginetest.Fake) {
+			_, err := f.EnsureNetwork(context.Background(), "p", nil)
+			must(t, err)
+		}, "devenv did not create it"},
+		{"network of another directory", func(t *testing.T, f *enginetest.Fake) {
+			_, err := f.EnsureNetwork(context.Background(), "p", withDir("/src/clone-a"))
+			must(t, err)
+		}, "in use by /src/clone-a"},
+		{"containers of another directory", func(t *testing.T, f *enginetest.Fake) {
+			ctx := context.Background()
+			_, err := f.EnsureNetwork(ctx, "p", plan.Labels("p", ""))
+			must(t, err)
+			must(t, f.Pull(ctx, "postgres@sha256:1", nil))
+			spec := svc("db", "postgres@sha256:1").Container
+			spec.Labels[labels.Dir] = "/src/clone-a"
+			_, err = f.Create(ctx, spec)
+			must(t, err)
+		}, "in use by /src/clone-a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := enginetest.New()
+			tt.setup(t, f)
+			before := len(f.CallsTo("Create"))
+			r := newRunner(t, f)
+			_, err := r.Up(context.Background(), testPlan(), UpOptions{})
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Up = %v", err)
+				}
+				st, _ := f.Inspect(context.Background(), "p-db")
+				if st.Labels[labels.Dir] != r.projectDir() {
+					t.Errorf("container labels %v lack %s=%s", st.Labels, labels.Dir, r.projectDir())
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("Up = %v, want an error saying %q", err, tt.wantErr)
+			}
+			if n := len(f.CallsTo("Create")); n != before {
+				t.Errorf("a refused up created %d containers", n-before)
+			}
+			if strings.Contains(tt.name, "containers") {
+				if _, err := r.Down(context.Background(), "p", DownOptions{}); err == nil {
+					t.Error("down removed another directory's project")
+				}
+				if objs, _ := f.List(context.Background(), engine.Containers, nil); len(objs) != 1 {
+					t.Errorf("containers after a refused down: %v", objs)
+				}
+			}
+		})
+	}
+}
+
+// TestLockSerialisesOnTheProjectName: two directories using one project
+// name wait for each other; different names do not.
+func TestLockSerialisesOnTheProjectName(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	ctx := context.Background()
+	release, err := Lock(ctx, t.TempDir(), LockOptions{Project: "shared"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	_, err = Lock(ctx, t.TempDir(), LockOptions{Project: "shared", Timeout: 200 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), `"shared"`) {
+		t.Fatalf("second directory, same name: %v, want a timeout naming the project", err)
+	}
+	other, err := Lock(ctx, t.TempDir(), LockOptions{Project: "other", Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("another name waited: %v", err)
+	}
+	other()
+}

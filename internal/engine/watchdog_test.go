@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/docker/docker/client"
+)
+
+// quietEngine streams a build that prints one line, stays silent for
+// quiet, then finishes; after freezeAfter pings it stops answering pings.
+func quietEngine(t *testing.T, quiet time.Duration, freezeAfter int32) *docker {
+	var pings atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/_ping"):
+			if pings.Add(1) > freezeAfter {
+				<-r.Context().Done()
+				return
+			}
+			w.Header().Set("Api-Version", "1.41")
+			io.WriteString(w, "OK")
+		case strings.HasSuffix(r.URL.Path, "/json"): // container inspect
+			io.WriteString(w, `{"Id":"c1","Config":{"Tty":true}}`)
+		case strings.HasSuffix(r.URL.Path, "/logs"):
+			io.WriteString(w, "a line\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(quiet):
+			case <-r.Context().Done():
+			}
+		case strings.HasSuffix(r.URL.Path, "/build"):
+			io.Copy(io.Discard, r.Body)
+			io.WriteString(w, `{"stream":"Step 1/2 : RUN sleep 600\n"}`+"\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(quiet):
+				io.WriteString(w, `{"aux":{"ID":"sha256:abc"}}`+"\n")
+			case <-r.Context().Done():
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	cli, err := client.NewClientWithOpts(client.WithHost("tcp://"+strings.TrimPrefix(srv.URL, "http://")), client.WithVersion("1.41"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &docker{cli: cli, host: srv.URL}
+}
+
+func TestBuildWatchdog(t *testing.T) {
+	t.Setenv("DEVENV_ENGINE_TIMEOUT", "600ms")
+	tests := []struct {
+		name        string
+		quiet       time.Duration
+		freezeAfter int32
+		unreachable bool
+	}{
+		{"a quiet step with the engine answering is no failure", 2 * time.Second, 1 << 30, false},
+		{"an engine that stops answering mid-build fails the build", time.Minute, 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := quietEngine(t, tt.quiet, tt.freezeAfter)
+			start := time.Now()
+			id, err := d.Build(context.Background(), BuildRequest{Context: strings.NewReader(""), Tags: []string{"x"}}, nil)
+			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
+				t.Fatalf("Build = %q, %v; unreachable %v, want %v", id, err, got, tt.unreachable)
+			}
+			if tt.unreachable && (time.Since(start) > 10*time.Second || !strings.Contains(err.Error(), "stopped answering")) {
+				t.Errorf("after %s: %v", time.Since(start), err)
+			}
+		})
+	}
+}
+
+func TestFollowLogsWatchdog(t *testing.T) {
+	t.Setenv("DEVENV_ENGINE_TIMEOUT", "600ms")
+	tests := []struct {
+		name        string
+		quiet       time.Duration
+		freezeAfter int32
+		unreachable bool
+	}{
+		{"a quiet container is no failure", 2 * time.Second, 1 << 30, false},
+		{"a hung engine ends logs -F", time.Minute, 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := quietEngine(t, tt.quiet, tt.freezeAfter)
+			var out strings.Builder
+			err := d.Logs(context.Background(), "c1", LogOptions{Follow: true}, &out, io.Discard)
+			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
+				t.Fatalf("Logs = %v; unreachable %v, want %v", err, got, tt.unreachable)
+			}
+			if !strings.Contains(out.String(), "a line") {
+				t.Errorf("logs printed %q", out.String())
+			}
+		})
+	}
+}

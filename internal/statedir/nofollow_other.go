@@ -1,0 +1,5 @@
+//go:build !unix
+
+package statedir
+
+const noFollow = 0
