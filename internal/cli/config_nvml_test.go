@@ -89,3 +89,26 @@ func TestConfigSaysWhichDriverRuleChose(t *testing.T) {
 		})
 	}
 }
+
+// TestAGPUTheHostLacksExits4: with NVML readable, a GPU UUID or a count the
+// host does not have is refused by devenv's placement with exit 4 (no
+// compatible GPU), as the engine's own refusal is, naming the GPUs there.
+func TestAGPUTheHostLacksExits4(t *testing.T) {
+	tests := []struct{ name, gpus string }{
+		{"unknown UUID", `["GPU-00000000-0000-0000-0000-000000000000"]`},
+		{"more than the host has", "3"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			project(t, "services:\n  nb:\n    profile: rapids\n    gpus: "+tc.gpus+"\n", false)
+			useShape(t, "laptop")
+			_, errOut, code := runCLI(t, "config")
+			if code != 4 {
+				t.Fatalf("exit %d, want 4: %s", code, errOut)
+			}
+			if !strings.Contains(errOut, "GPU 0 (") {
+				t.Errorf("the refusal does not name the host's GPUs: %s", errOut)
+			}
+		})
+	}
+}

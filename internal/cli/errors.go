@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -72,7 +73,7 @@ func codeOf(err error) int {
 		return exitcode.Usage
 	case errors.Is(err, engine.ErrUnreachable):
 		return exitcode.Engine
-	case errors.Is(err, engine.ErrNoGPURuntime):
+	case errors.Is(err, engine.ErrNoGPURuntime), errors.Is(err, gpu.ErrNoSuchGPU), errors.Is(err, gpu.ErrNoGPU):
 		return exitcode.GPU
 	case errors.As(err, &stale):
 		return exitcode.Drift

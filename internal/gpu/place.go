@@ -19,6 +19,17 @@ const (
 // cannot have one on this host (the CLI exits 4 on it).
 var ErrNoGPU = errors.New("no usable NVIDIA GPU")
 
+// ErrNoSuchGPU is wrapped by placement errors about GPUs this host does not
+// have: an index or UUID it lacks, or more GPUs than it has. Like ErrNoGPU
+// it means "no compatible GPU" (exit 4), not a fault of devenv's.
+var ErrNoSuchGPU = errors.New("a GPU this host does not have")
+
+// noSuchGPU is a placement error that reads as msg and matches ErrNoSuchGPU.
+type noSuchGPU struct{ msg string }
+
+func (e *noSuchGPU) Error() string        { return e.msg }
+func (e *noSuchGPU) Is(target error) bool { return target == ErrNoSuchGPU }
+
 // Need is what one service asks for. At most one of All, Count and IDs is
 // set; none of them means the service wants no GPU.
 type Need struct {

@@ -68,7 +68,7 @@ func (all slots) byIDs(n Need) (slots, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("service %q: %s. GPUs here: %s", n.Service, strings.Join(bad, "; "), all.describe())
+		return nil, &noSuchGPU{fmt.Sprintf("service %q: %s. GPUs here: %s", n.Service, strings.Join(bad, "; "), all.describe())}
 	}
 	return out, nil
 }
@@ -112,8 +112,8 @@ func (all slots) describe() string {
 func (all slots) leastLoaded(n Need, p *Placement) (slots, error) {
 	if n.Count > len(all) {
 		if !n.Optional {
-			return nil, fmt.Errorf("service %q asks for %d GPUs but this host has %d: %s. Lower its count or use `all`",
-				n.Service, n.Count, len(all), all.describe())
+			return nil, &noSuchGPU{fmt.Sprintf("service %q asks for %d GPUs but this host has %d: %s. Lower its count or use `all`",
+				n.Service, n.Count, len(all), all.describe())}
 		}
 		p.Warnings = append(p.Warnings, fmt.Sprintf("service %q asks for %d GPUs; this host has %d, so it gets them all",
 			n.Service, n.Count, len(all)))

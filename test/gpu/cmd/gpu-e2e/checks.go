@@ -160,8 +160,9 @@ func (s *suite) checkSpread(st *state) ([]string, error) {
 }
 
 // checkWrongUUID: a GPU UUID the host lacks. devenv reading NVML refuses it
-// before creating anything; devenv without NVML (a remote engine) passes it
-// on and the engine refuses: exit 4 with the engine's words.
+// before creating anything (exit 4, naming the host's GPUs); devenv without
+// NVML (a remote engine) passes it on and the engine refuses: exit 4 with
+// the engine's words.
 func (s *suite) checkWrongUUID() ([]string, error) {
 	const bad = "GPU-00000000-0000-0000-0000-000000000000"
 	dir, err := s.project("baduuid", service{name: "bad", gpus: fmt.Sprintf("[%q]", bad), command: sleeper})
@@ -174,8 +175,8 @@ func (s *suite) checkWrongUUID() ([]string, error) {
 		fmt.Sprintf("devenv with NVML: exit %d: %s", local.Code, clip(local.out(), 500)),
 		fmt.Sprintf("devenv without NVML, up --skip-gpu-check: exit %d: %s", remote.Code, clip(remote.out(), 700)),
 	}
-	if local.Code == 0 {
-		return ev, fmt.Errorf("devenv with NVML started a service on %s", bad)
+	if local.Code != 4 {
+		return ev, fmt.Errorf("devenv with NVML gave exit %d for %s, want 4 (no compatible GPU)", local.Code, bad)
 	}
 	if remote.Code != 4 {
 		return ev, fmt.Errorf("the engine's refusal gave exit %d, want 4", remote.Code)
