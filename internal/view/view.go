@@ -1,0 +1,5 @@
+// Package view renders internal/app's results as text for people: one
+// function per result type, writing to an io.Writer. It decides nothing:
+// what a result holds is the application layer's; whether text or JSON is
+// printed, and the exit code, are the CLI's.
+package view
