@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
-	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,44 +36,9 @@ func runConfigSpark(c *cli.Context) error {
 	explain := c.Bool("explain")
 	return printer(c).Result(rep, func(w io.Writer) {
 		if explain {
-			printExplain(w, rep)
+			view.Explain(w, rep)
 		} else {
-			printSparkDefaults(w, rep)
+			view.SparkDefaults(w, rep)
 		}
 	})
-}
-
-func printSparkDefaults(w io.Writer, r *app.SparkExplain) {
-	for _, e := range r.Conf {
-		if !e.Unset {
-			fmt.Fprintf(w, "%s %s\n", e.Key, e.Value)
-		}
-	}
-}
-
-func printExplain(w io.Writer, r *app.SparkExplain) {
-	fmt.Fprintf(w, "spark-defaults of %s", r.Service)
-	if r.CPUFallback {
-		fmt.Fprintf(w, " (CPU mode: %s)", r.Reason)
-	}
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tVALUE\tSOURCE\tRULE")
-	for _, e := range r.Conf {
-		value := e.Value
-		if e.Unset {
-			value = "(not set)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Key, value, e.Source, strings.ReplaceAll(e.Rule, "\n", " "))
-	}
-	tw.Flush()
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-	if len(r.Unpinned) > 0 {
-		fmt.Fprintln(w, "not locked yet: explained from resolution alone; devenv lock would still pin:")
-	}
-	for _, u := range r.Unpinned {
-		fmt.Fprintf(w, "  %s\n", u)
-	}
 }

@@ -1,4 +1,4 @@
-package cli
+package view
 
 import (
 	"bytes"
@@ -38,16 +38,16 @@ func TestPrintExplain(t *testing.T) {
 				}
 			}
 			var b bytes.Buffer
-			printExplain(&b, rep)
+			Explain(&b, rep)
 			b.WriteString("--- without --explain\n")
-			printSparkDefaults(&b, rep)
+			SparkDefaults(&b, rep)
 			b.WriteString("--- --json\n")
 			j, err := json.MarshalIndent(rep, "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
 			b.Write(append(j, '\n'))
-			goldenJobs(t, "config-spark-"+tt.name+".txt", b.Bytes())
+			golden(t, "config-spark-"+tt.name+".txt", b.Bytes())
 		})
 	}
 }
