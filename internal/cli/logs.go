@@ -11,6 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -46,7 +47,7 @@ func runLogs(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		return printer(c).Result(d, func(w io.Writer) { printDiagnoses(w, d) })
+		return printer(c).Result(d, func(w io.Writer) { view.Diagnoses(w, d) })
 	}
 	asJSON := boolOpt(c, "json")
 	if asJSON {

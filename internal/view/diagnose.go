@@ -1,4 +1,4 @@
-package cli
+package view
 
 import (
 	"fmt"
@@ -7,7 +7,9 @@ import (
 	"github.com/devenv-dev/devenv/internal/app"
 )
 
-func printDiagnoses(w io.Writer, out []app.Diagnosis) {
+// Diagnoses is `devenv logs --diagnose`: each known failure with what it
+// means and the fix.
+func Diagnoses(w io.Writer, out []app.Diagnosis) {
 	for _, d := range out {
 		if len(d.Findings) == 0 {
 			fmt.Fprintf(w, "%s: no known failure in its logs\n", d.Service)
