@@ -1,13 +1,12 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,26 +29,13 @@ func runDoctor(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := printer(c).Result(rep, func(w io.Writer) { renderReport(w, rep) }); err != nil {
+	if err := printer(c).Result(rep, func(w io.Writer) { view.Doctor(w, rep) }); err != nil {
 		return err
 	}
 	if n := failures(rep); n > 0 {
 		return exitcode.Newf(exitcode.GPU, "doctor: %d check(s) failed; each FAIL line above says what to do", n)
 	}
 	return nil
-}
-
-func renderReport(w io.Writer, r doctor.Report) {
-	counts := map[string]int{}
-	for _, ch := range r.Checks {
-		counts[ch.Status]++
-		fmt.Fprintf(w, "%s %s: %s\n", strings.ToUpper(ch.Status), ch.Title, ch.Message)
-		if ch.Fix != "" && ch.Status != doctor.Pass {
-			fmt.Fprintf(w, "  fix: %s\n", ch.Fix)
-		}
-	}
-	fmt.Fprintf(w, "\n%d passed, %d warnings, %d failed, %d skipped\n",
-		counts[doctor.Pass], counts[doctor.Warn], counts[doctor.Fail], counts[doctor.Skip])
 }
 
 func failures(r doctor.Report) int {
