@@ -1,4 +1,4 @@
-package cli
+package view
 
 import (
 	"bytes"
@@ -13,13 +13,13 @@ import (
 )
 
 // verifyOutput is what verify.py prints for two runs over recorded plans
-// (testdata/jobs/plans, see SOURCES.md there).
+// (testdata/plans, see SOURCES.md there).
 func verifyOutput(t *testing.T, gpuPlans []string, gpuSecs, cpuSecs float64) string {
 	t.Helper()
 	read := func(names []string) string {
 		var b strings.Builder
 		for _, n := range names {
-			data, err := os.ReadFile(filepath.Join("testdata", "jobs", "plans", n))
+			data, err := os.ReadFile(filepath.Join("testdata", "plans", n))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,8 +64,8 @@ func TestPrintVerify(t *testing.T) {
 				t.Errorf("OnGPU = %v, want %v", rep.OnGPU, tt.onGPU)
 			}
 			var b bytes.Buffer
-			printVerify(&b, rep)
-			goldenJobs(t, "verify-"+tt.name+".txt", b.Bytes())
+			Verify(&b, rep)
+			golden(t, "verify-"+tt.name+".txt", b.Bytes())
 		})
 	}
 }
