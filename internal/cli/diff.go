@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -32,34 +31,11 @@ func runDiff(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := printer(c).Result(res, func(w io.Writer) { printDiff(w, res) }); err != nil {
+	if err := printer(c).Result(res, func(w io.Writer) { view.Diff(w, res) }); err != nil {
 		return err
 	}
 	if res.Drifted {
 		return exitcode.With(exitcode.Drift, errSilent)
 	}
 	return nil
-}
-
-func printDiff(w io.Writer, r *app.DiffResult) {
-	for _, h := range r.Hardware {
-		fmt.Fprintf(w, "%s: prod %s; here: %s (%s)\n", h.Key, h.Prod, h.Local, h.Why)
-	}
-	if len(r.Items) == 0 {
-		fmt.Fprintf(w, "%s matches %s\n", r.Service, r.Source)
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEVERITY\tKIND\tKEY\tCHANGE\tPROD\tLOCAL\tWHY")
-	for _, d := range r.Items {
-		prod := dash(d.Prod)
-		if d.Scaled != "" {
-			prod += " (scaled here: " + d.Scaled + ")"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Severity, d.Kind, d.Key, d.Change, prod, dash(d.Local), d.Why)
-	}
-	tw.Flush()
-	if r.Drifted {
-		fmt.Fprintf(w, "\n%s differs from %s in ways that change behaviour\n", r.Service, r.Source)
-	}
 }

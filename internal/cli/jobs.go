@@ -4,15 +4,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
-	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -94,7 +92,7 @@ func listJobs(c *cli.Context) error {
 	if store.RunnerPID() == 0 {
 		warnNoRunner(out, list, store)
 	}
-	return out.Result(list, func(w io.Writer) { printJobs(w, list, p.Spec.Dir) })
+	return out.Result(list, func(w io.Writer) { view.Jobs(w, list, p.Spec.Dir) })
 }
 
 // warnNoRunner says what to do when jobs wait, or look running, and no
@@ -115,52 +113,6 @@ func warnNoRunner(out *ui.Printer, list []jobs.Job, store *jobs.Store) {
 	if queued > 0 {
 		out.Warn("%d job(s) wait and no runner is running: start one with devenv jobs run (see %s)", queued, filepath.Join(store.Dir(), "runner.log"))
 	}
-}
-
-func printJobs(w io.Writer, list []jobs.Job, dir string) {
-	if len(list) == 0 {
-		fmt.Fprintln(w, "no jobs: queue one with devenv submit job.py")
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSERVICE\tSTATE\tEXIT\tSUBMITTED\tSTARTED\tFINISHED\tSPARK UI\tLOG\tCOMMAND")
-	for _, j := range list {
-		exit := "-"
-		if j.ExitCode != nil {
-			exit = fmt.Sprint(*j.ExitCode)
-		}
-		log := j.Log
-		if rel, ok := projpath.Within(dir, j.Log); ok && rel != "." {
-			log = rel
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.Service, j.State, exit, clock(&j.Submitted),
-			clock(j.Started), clock(j.Finished), dash(j.SparkUI), log, shellJoin(j.Command))
-	}
-	tw.Flush()
-	for _, j := range list {
-		if j.Reason != "" && j.State != jobs.Done {
-			fmt.Fprintf(w, "job %s %s: %s\n", j.ID, j.State, j.Reason)
-		}
-	}
-}
-
-// shellJoin writes a command as a person would type it in sh.
-func shellJoin(cmd []string) string {
-	parts := make([]string, len(cmd))
-	for i, a := range cmd {
-		parts[i] = a
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`;&|<>()*?[]#~!{}") {
-			parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-func clock(t *time.Time) string {
-	if t == nil || t.IsZero() {
-		return "-"
-	}
-	return t.Local().Format("2006-01-02 15:04:05")
 }
 
 func runJobs(c *cli.Context) error {
