@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -32,7 +33,7 @@ func downCommand() *cli.Command {
 			}
 			return printer(c).Result(res, func(w io.Writer) {
 				if res.DryRun {
-					printChanges(w, res)
+					view.Changes(w, res)
 					return
 				}
 				what := res.Project + " is down"
@@ -42,29 +43,5 @@ func downCommand() *cli.Command {
 				fmt.Fprintf(w, "%s: %d objects removed\n", what, len(res.Changes))
 			})
 		},
-	}
-}
-
-// printChanges lists changes one a line; for a dry run, as what would be done.
-func printChanges(w io.Writer, r *app.Result) {
-	if r.DryRun {
-		fmt.Fprintf(w, "dry run: %s would change as follows (nothing was changed)\n", r.Project)
-	}
-	if len(r.Changes) == 0 {
-		fmt.Fprintf(w, "%s: nothing to do\n", r.Project)
-	}
-	for _, ch := range r.Changes {
-		who := ch.Service
-		if who == "" {
-			who = r.Project
-		}
-		verb := ch.Action
-		if r.DryRun {
-			verb = "would be " + ch.Action
-		}
-		if ch.Action == "unchanged" {
-			verb = "unchanged"
-		}
-		fmt.Fprintf(w, "  %-12s %s %s\n", who, verb, ch.Detail)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -44,7 +45,7 @@ func serviceCommand(name, usage string, do serviceVerb, flags ...cli.Flag) *cli.
 				return err
 			}
 			return printer(c).Result(res, func(w io.Writer) {
-				printChanges(w, res)
+				view.Changes(w, res)
 			})
 		},
 	}

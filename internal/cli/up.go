@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -47,28 +45,11 @@ func runUp(c *cli.Context) error {
 	}
 	return printer(c).Result(res, func(w io.Writer) {
 		if res.DryRun {
-			printChanges(w, res)
+			view.Changes(w, res)
 			return
 		}
-		printUp(w, res)
+		view.Up(w, res)
 	})
-}
-
-func printUp(w io.Writer, r *app.Result) {
-	counts := map[string]int{}
-	for _, ch := range r.Changes {
-		counts[ch.Action]++
-	}
-	var parts []string
-	for _, a := range []string{reconcile.Built, reconcile.Pulled, reconcile.Created, reconcile.Recreated, reconcile.Started, reconcile.Unchanged} {
-		if counts[a] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[a], a))
-		}
-	}
-	fmt.Fprintf(w, "%s is up: %s\n", r.Project, strings.Join(parts, ", "))
-	for _, e := range r.Endpoints {
-		fmt.Fprintf(w, "  %-8s %-16s %s\n", e.Service, e.Name, e.URL)
-	}
 }
 
 // lockTimeoutFlag is --wait-timeout of the commands that take the project
