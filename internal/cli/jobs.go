@@ -3,13 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
-	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -77,42 +75,15 @@ func listJobs(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	store, err := p.Jobs()
+	list, warnings, err := p.ListJobs()
 	if err != nil {
 		return err
 	}
 	out := printer(c)
-	list, err := store.List()
-	if err != nil {
-		out.Warn("%v", err)
-	}
-	if list == nil {
-		list = []jobs.Job{}
-	}
-	if store.RunnerPID() == 0 {
-		warnNoRunner(out, list, store)
+	for _, w := range warnings {
+		out.Warn("%s", w)
 	}
 	return out.Result(list, func(w io.Writer) { view.Jobs(w, list, p.Spec.Dir) })
-}
-
-// warnNoRunner says what to do when jobs wait, or look running, and no
-// runner holds the queue.
-func warnNoRunner(out *ui.Printer, list []jobs.Job, store *jobs.Store) {
-	var queued, orphans int
-	for _, j := range list {
-		switch j.State {
-		case jobs.Queued:
-			queued++
-		case jobs.Running:
-			orphans++
-		}
-	}
-	if orphans > 0 {
-		out.Warn("%d job(s) show running but their runner is gone: devenv jobs run marks them failed and runs the rest", orphans)
-	}
-	if queued > 0 {
-		out.Warn("%d job(s) wait and no runner is running: start one with devenv jobs run (see %s)", queued, filepath.Join(store.Dir(), "runner.log"))
-	}
 }
 
 func runJobs(c *cli.Context) error {
