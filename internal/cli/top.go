@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
@@ -56,32 +54,13 @@ func runTop(c *cli.Context) error {
 }
 
 func topLoop(ctx context.Context, out *ui.Printer, inv gpu.Inventory, eng engine.Engine, interval time.Duration, once bool) error {
-	clear := !out.JSON && !once && topTerminal(out.Out)
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		s, err := app.Sample(ctx, inv, eng, procRoot)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("reading GPU samples through NVML: %w", err)
-		}
+	clear := !out.JSON && !once && isTTY(out.Out)
+	return app.Watch(ctx, inv, eng, procRoot, interval, once, func(s app.TopSample) error {
 		if clear {
 			fmt.Fprint(out.Out, "\033[H\033[2J")
 		}
-		if err := printSample(out, s); err != nil {
-			return err
-		}
-		if once {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil // Ctrl-C ends top normally
-		case <-tick.C:
-		}
-	}
+		return printSample(out, s)
+	})
 }
 
 func printSample(out *ui.Printer, s app.TopSample) error {
@@ -90,15 +69,6 @@ func printSample(out *ui.Printer, s app.TopSample) error {
 	}
 	view.Sample(out.Out, s)
 	return nil
-}
-
-func topTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func firstLineOf(err error) string {
