@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,14 +29,7 @@ func buildCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return printer(c).Result(res, func(w io.Writer) {
-				if len(res.Changes) == 0 {
-					fmt.Fprintln(w, "all images are up to date")
-				}
-				for _, x := range res.Changes {
-					fmt.Fprintf(w, "%s: %s %s\n", x.Service, x.Action, x.Detail)
-				}
-			})
+			return printer(c).Result(res, func(w io.Writer) { view.Build(w, res) })
 		},
 	}
 }

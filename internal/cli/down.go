@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
@@ -31,17 +30,7 @@ func downCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return printer(c).Result(res, func(w io.Writer) {
-				if res.DryRun {
-					view.Changes(w, res)
-					return
-				}
-				what := res.Project + " is down"
-				if len(args(c)) > 0 {
-					what = fmt.Sprintf("%s: %v removed", res.Project, args(c))
-				}
-				fmt.Fprintf(w, "%s: %d objects removed\n", what, len(res.Changes))
-			})
+			return printer(c).Result(res, func(w io.Writer) { view.Down(w, res, args(c)) })
 		},
 	}
 }

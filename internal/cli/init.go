@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
 )
@@ -29,7 +29,5 @@ func runInit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return printer(c).Result(res, func(w io.Writer) {
-		fmt.Fprintf(w, "wrote %s (profile %s); next: devenv lock && devenv up\n", res.File, res.Profile)
-	})
+	return printer(c).Result(res, func(w io.Writer) { view.Init(w, res) })
 }

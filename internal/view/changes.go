@@ -51,3 +51,27 @@ func Up(w io.Writer, r *app.Result) {
 		fmt.Fprintf(w, "  %-8s %-16s %s\n", e.Service, e.Name, e.URL)
 	}
 }
+
+// Down is `devenv down`: how many objects went (of the services named,
+// else of the project), or for a dry run what would change.
+func Down(w io.Writer, r *app.Result, services []string) {
+	if r.DryRun {
+		Changes(w, r)
+		return
+	}
+	what := r.Project + " is down"
+	if len(services) > 0 {
+		what = fmt.Sprintf("%s: %v removed", r.Project, services)
+	}
+	fmt.Fprintf(w, "%s: %d objects removed\n", what, len(r.Changes))
+}
+
+// Build is `devenv build`: each image built, or that none needed it.
+func Build(w io.Writer, r *app.Result) {
+	if len(r.Changes) == 0 {
+		fmt.Fprintln(w, "all images are up to date")
+	}
+	for _, x := range r.Changes {
+		fmt.Fprintf(w, "%s: %s %s\n", x.Service, x.Action, x.Detail)
+	}
+}
