@@ -56,11 +56,7 @@ func completeServices(cmd *cli.Command) cli.BashCompleteFunc {
 			return
 		}
 		defer p.Close()
-		var all []string
-		for _, s := range p.Spec.Services {
-			all = append(all, s.Name)
-		}
-		printServices(c.App.Writer, append(all, p.Spec.ComposeServices...), c.Args().Slice())
+		printServices(c.App.Writer, p.ServiceNames(), c.Args().Slice())
 	}
 }
 
