@@ -17,8 +17,8 @@ import (
 
 // Paths inside containers.
 const (
-	Workspace     = "/workspace"
-	ConfDir       = "/opt/devenv/conf"
+	Workspace     = spec.Workspace
+	ConfDir       = spec.ConfDir
 	DiscoveryPath = "/opt/sparkRapidsPlugin/getGpusResources.sh"
 )
 

@@ -193,6 +193,10 @@ func decodeVolumes(d *decoder, t *svcNodes, f field) {
 			d.errAt(nodes[i], `e.g. "./data:/data:ro" or "cache:/root/.cache"`, "bad volume %q in %s: %v", s, t.what, err)
 			continue
 		}
+		if r, ok := reservedTargets[v.Target]; ok {
+			d.errAt(nodes[i], r.hint, "volume %q of %s mounts at %s, where devenv already mounts %s", s, t.what, v.Target, r.what)
+			continue
+		}
 		if targets[v.Target] {
 			d.errAt(nodes[i], "", "two volumes of %s mount at %s", t.what, v.Target)
 			continue

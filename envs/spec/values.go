@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"net"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -60,6 +61,22 @@ func DockerName(s string) string {
 		return "devenv"
 	}
 	return out
+}
+
+// Paths devenv itself mounts in every container of a devenv service.
+const (
+	// Workspace is where the project directory is mounted.
+	Workspace = "/workspace"
+	// ConfDir is where generated configuration (spark-defaults.conf) is mounted.
+	ConfDir = "/opt/devenv/conf"
+)
+
+// reservedTargets says, per mount target devenv uses itself, what it mounts
+// there; a volume on one of them would make the engine refuse the container
+// ("Duplicate mount point").
+var reservedTargets = map[string]struct{ what, hint string }{
+	Workspace: {"the project directory", "remove this entry: the whole project is already at " + Workspace + "; mount other folders elsewhere, e.g. \"./data:/data\""},
+	ConfDir:   {"its generated configuration", "mount at another path; devenv writes " + ConfDir + " itself"},
 }
 
 // parsePort reads "[ip:]host:container[/proto]" or "container".
@@ -145,6 +162,7 @@ func parseVolume(s string) (Volume, error) {
 	if !strings.HasPrefix(v.Target, "/") {
 		return v, fmt.Errorf("target %q must be an absolute path in the container", v.Target)
 	}
+	v.Target = path.Clean(v.Target)
 	switch {
 	case strings.HasPrefix(v.Source, "~"):
 		return v, fmt.Errorf("'~' is not expanded; write an absolute path or one relative to the project")
