@@ -30,6 +30,9 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 	ps := &Service{Name: s.Name, Profile: res.Profile, DependsOn: s.DependsOn,
 		GPURequired: s.GPU != "optional", WantsGPU: s.GPUs.Wants()}
 	ps.Generated = map[string][]byte{}
+	if s.EnvFileMissing() {
+		ps.MissingEnvFile, ps.MissingEnvFileAt = missingEnvFile(p, s)
+	}
 	env, err := serviceEnv(p, s, res)
 	if err != nil {
 		return nil, err
@@ -228,4 +231,15 @@ func envList(env map[string]string) []string {
 		out = append(out, k+"="+env[k])
 	}
 	return out
+}
+
+// missingEnvFile returns a service's missing env_file as a project path,
+// and where devenv.yaml names it.
+func missingEnvFile(p *spec.Project, s *spec.Service) (path, at string) {
+	file, pos := p.PosOf(s.Name, "env_file")
+	rel, err := filepath.Rel(p.Dir, s.EnvFile)
+	if err != nil {
+		rel = s.EnvFile
+	}
+	return filepath.ToSlash(rel), fmt.Sprintf("%s:%d:%d", file, pos.Line, pos.Col)
 }

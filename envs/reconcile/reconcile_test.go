@@ -194,3 +194,19 @@ func TestLockSerialises(t *testing.T) {
 		t.Fatal("second lock never got the lock after release")
 	}
 }
+
+// Up refuses a service whose env_file is missing before it builds, pulls or
+// creates anything, and names where devenv.yaml asks for the file.
+func TestUpRefusesMissingEnvFileFirst(t *testing.T) {
+	f := enginetest.New()
+	r := newRunner(t, f)
+	pl := testPlan()
+	pl.Services[1].MissingEnvFile, pl.Services[1].MissingEnvFileAt = ".env.local", "devenv.yaml:7:5"
+	_, err := r.Up(context.Background(), pl, UpOptions{})
+	if err == nil || !strings.Contains(err.Error(), `devenv.yaml:7:5: env_file ".env.local" of service "app" does not exist`) {
+		t.Fatalf("Up = %v", err)
+	}
+	if calls := f.CallsTo("Pull"); len(calls)+len(f.CallsTo("Create"))+len(f.CallsTo("Build")) != 0 {
+		t.Errorf("engine called before the refusal: %d pulls", len(calls))
+	}
+}

@@ -12,6 +12,12 @@ import (
 // projectFile checks that rel (as written at node n under key) names an
 // existing regular file inside the project, and returns its absolute path.
 func (d *decoder) projectFile(n *yaml.Node, key, rel string) (string, bool) {
+	return d.projectPath(n, key, rel, false)
+}
+
+// projectPath is projectFile; with mayBeMissing a file that does not exist
+// (yet) is accepted, for files only needed when containers start.
+func (d *decoder) projectPath(n *yaml.Node, key, rel string, mayBeMissing bool) (string, bool) {
 	abs := rel
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(d.dir, rel)
@@ -23,6 +29,8 @@ func (d *decoder) projectFile(n *yaml.Node, key, rel string) (string, bool) {
 	}
 	info, err := os.Stat(abs)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && mayBeMissing:
+		return abs, true
 	case errors.Is(err, fs.ErrNotExist):
 		d.errAt(n, "create it or fix the path; paths are relative to the project directory (where devenv.yaml is)", "%s %q does not exist", key, rel)
 		return "", false
