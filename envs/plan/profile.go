@@ -17,6 +17,10 @@ type SparkInfo struct {
 	Conf   []sparkconf.Entry `json:"conf"`
 	Deploy sparkconf.Deploy  `json:"deploy"`
 	Notes  []string          `json:"notes,omitempty"`
+	// Hardware is the service's share of the machine the confs were sized
+	// for (memory:, the 4 GiB floor, the per-GPU share); diff scales prod's
+	// confs to the same share.
+	Hardware sparkconf.Hardware `json:"-"`
 }
 
 func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spec.Service, res profiles.Resolved,
@@ -51,7 +55,7 @@ func sparkDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spe
 		return err
 	}
 	ps.Generated["spark-defaults.conf"] = conf.Render()
-	ps.Spark = &SparkInfo{Conf: conf.Explain(), Deploy: sparkconf.Topology(in), Notes: conf.Notes()}
+	ps.Spark = &SparkInfo{Conf: conf.Explain(), Deploy: sparkconf.Topology(in), Notes: conf.Notes(), Hardware: in.Hardware}
 	c.Mounts = append(c.Mounts, engine.Mount{Type: engine.MountBind, Source: GeneratedDir(opts.StateDir, s.Name), Target: ConfDir, ReadOnly: true})
 	env["SPARK_CONF_DIR"] = ConfDir
 	if ps.CPUFallback {
@@ -157,7 +161,10 @@ func httpCheck(url string) *engine.Healthcheck {
 
 func discoveryScript() []byte { return sparkconf.DiscoveryScript() }
 
-// endpoints names what a person can open, by the container port published.
+// endpoints names what a person can open, by the container port published:
+// web UIs as http URLs, the Spark master as the spark:// URL its clients
+// take, Triton gRPC and every other port as plain host:port. Jupyter is
+// named only where it runs (not with jupyter: false).
 func endpoints(s *spec.Service, res profiles.Resolved, token string) []Endpoint {
 	var out []Endpoint
 	for _, pt := range s.Ports {
@@ -169,29 +176,43 @@ func endpoints(s *spec.Service, res profiles.Resolved, token string) []Endpoint 
 		if ip == "" || ip == "0.0.0.0" {
 			ip = "127.0.0.1"
 		}
-		base := fmt.Sprintf("http://%s:%d", ip, host)
-		name, url := endpointName(res.Profile, pt.Container), base
-		switch {
-		case name == "Jupyter" && token != "":
-			url = base + "/lab?token=" + token
-		case name == "Triton gRPC":
-			url = fmt.Sprintf("%s:%d", ip, host)
-		case name == "Triton metrics":
-			url = base + "/metrics"
+		addr := fmt.Sprintf("%s:%d", ip, host)
+		k, ok := knownPorts[res.Profile][pt.Container]
+		if !ok || pt.Protocol == "udp" || (k.name == "Jupyter" && res.Profile == profiles.SparkRapids && !jupyter(s)) {
+			out = append(out, Endpoint{Name: "port " + strconv.Itoa(pt.Container), URL: addr + udp(pt.Protocol)})
+			continue
 		}
-		out = append(out, Endpoint{Name: name, URL: url})
+		url := addr
+		switch {
+		case k.scheme != "" && k.name == "Jupyter" && token != "":
+			url = k.scheme + "://" + addr + k.path + "?token=" + token
+		case k.scheme != "":
+			url = k.scheme + "://" + addr + k.path
+		}
+		out = append(out, Endpoint{Name: k.name, URL: url})
 	}
 	return out
 }
 
-func endpointName(profile string, port int) string {
-	names := map[string]map[int]string{
-		profiles.SparkRapids: {4040: "Spark UI", 8888: "Jupyter", 8080: "Spark master UI", 18080: "Spark history"},
-		profiles.Rapids:      {8888: "Jupyter", 8787: "Dask dashboard"},
-		profiles.Triton:      {8000: "Triton HTTP", 8001: "Triton gRPC", 8002: "Triton metrics"},
+func udp(protocol string) string {
+	if protocol == "udp" {
+		return "/udp"
 	}
-	if n, ok := names[profile][port]; ok {
-		return n
-	}
-	return "port " + strconv.Itoa(port)
+	return ""
+}
+
+// knownPort is what a profile serves on a container port.
+type knownPort struct {
+	name   string
+	scheme string // http, spark; empty: not a URL (gRPC)
+	path   string
+}
+
+var knownPorts = map[string]map[int]knownPort{
+	profiles.SparkRapids: {
+		4040: {"Spark UI", "http", ""}, 8888: {"Jupyter", "http", "/lab"}, 8080: {"Spark master UI", "http", ""},
+		18080: {"Spark history", "http", ""}, 7077: {"Spark master", "spark", ""},
+	},
+	profiles.Rapids: {8888: {"Jupyter", "http", "/lab"}, 8787: {"Dask dashboard", "http", ""}},
+	profiles.Triton: {8000: {"Triton HTTP", "http", ""}, 8001: {"Triton gRPC", "", ""}, 8002: {"Triton metrics", "http", "/metrics"}},
 }

@@ -5,6 +5,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/internal/app"
 )
 
 // TestConfigShowsPlacementAndMemorySplit: on a one-GPU laptop two GPU
@@ -13,7 +15,7 @@ import (
 func TestConfigShowsPlacementAndMemorySplit(t *testing.T) {
 	project(t, twoGPUServices, true)
 	useShape(t, "laptop")
-	var cfg projectConfig
+	var cfg app.Config
 	out, errOut, code := runCLI(t, "config", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -44,7 +46,7 @@ func TestConfigShowsPlacementAndMemorySplit(t *testing.T) {
 
 	useShape(t, "workstation")
 	out, _, _ = runCLI(t, "config", "--json")
-	cfg = projectConfig{}
+	cfg = app.Config{}
 	if err := jsonDecode(out, &cfg); err != nil {
 		t.Fatal(err)
 	}

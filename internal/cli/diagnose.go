@@ -17,12 +17,12 @@ type diagnosis struct {
 }
 
 // diagnoseLogs reads each service's logs and explains the failures it knows.
-func diagnoseLogs(c *cli.Context, s *session, names []string, opts engine.LogOptions) error {
+func diagnoseLogs(c *cli.Context, s *services, names []string, opts engine.LogOptions) error {
 	opts.Follow = false
 	var out []diagnosis
 	for _, n := range names {
 		var buf bytes.Buffer
-		if err := s.eng.Logs(c.Context, plan.ContainerName(s.proj.Name, n), opts, &buf, &buf); err != nil && !isNotFoundErr(err) {
+		if err := s.eng.Logs(c.Context, plan.ContainerName(s.project, n), opts, &buf, &buf); err != nil && !isNotFoundErr(err) {
 			return err
 		}
 		f := doctor.Diagnose(buf.String())
@@ -31,7 +31,7 @@ func diagnoseLogs(c *cli.Context, s *session, names []string, opts engine.LogOpt
 		}
 		out = append(out, diagnosis{Service: n, Findings: f})
 	}
-	return s.out.Result(out, func(w io.Writer) {
+	return printer(c).Result(out, func(w io.Writer) {
 		for _, d := range out {
 			if len(d.Findings) == 0 {
 				fmt.Fprintf(w, "%s: no known failure in its logs\n", d.Service)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
-	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/ui"
@@ -54,10 +54,10 @@ func doctorInputs(c *cli.Context, out *ui.Printer) (doctor.Inputs, func(), error
 		return in, func() {}, err
 	}
 	if p != nil {
-		if err := checkServices(p, in.Services); err != nil {
+		if err := p.CheckServices(in.Services); err != nil {
 			return in, func() {}, err
 		}
-		in.Project = p
+		in.Project = p.Spec
 		in.Lock = doctorLock(p, out)
 	} else if len(in.Services) > 0 {
 		return in, func() {}, exitcode.Newf(exitcode.Usage, "services %v were named, but there is no devenv.yaml here: run doctor in the project, or pass --file", in.Services)
@@ -80,19 +80,19 @@ func doctorInputs(c *cli.Context, out *ui.Printer) (doctor.Inputs, func(), error
 }
 
 // doctorProject loads devenv.yaml when one is named or found; nil without.
-func doctorProject(c *cli.Context) (*spec.Project, error) {
+func doctorProject(c *cli.Context) (*app.Project, error) {
 	if stringOpt(c, "file") == "" && stringOpt(c, "project-dir") == "" {
-		if _, err := projectFile(c); err != nil {
+		if _, _, err := app.Find(options(c)); err != nil {
 			return nil, nil // outside a project: check the machine only
 		}
 	}
-	return loadProject(c)
+	return openProject(c)
 }
 
 // doctorLock reads devenv.lock; without one (or with a broken one) the
 // lock-based checks are skipped and the user is told.
-func doctorLock(p *spec.Project, out *ui.Printer) *lock.File {
-	lf, err := readLock(p)
+func doctorLock(p *app.Project, out *ui.Printer) *lock.File {
+	lf, err := p.ReadLock()
 	switch {
 	case err != nil:
 		out.Warn("%v; checks that need the lock are skipped (run `devenv lock`)", err)

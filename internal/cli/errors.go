@@ -72,3 +72,7 @@ func codeOf(err error) int {
 	}
 	return exitcode.Failure
 }
+
+// errSilent ends a command with an exit code and no message of its own:
+// the output already said why.
+var errSilent = errors.New("")

@@ -60,12 +60,16 @@ func shellCommand() *cli.Command {
 // runIn runs cmd in service's container; a TTY is used when wanted and both
 // stdin and stdout are terminals. A non-zero exit ends devenv with that code.
 func runIn(c *cli.Context, service string, cmd []string, wantTTY bool) error {
-	s, err := openSession(c, false, false)
+	p, err := openProject(c)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	if err := checkServices(s.proj, []string{service}); err != nil {
+	defer p.Close()
+	if err := p.CheckServices([]string{service}); err != nil {
+		return err
+	}
+	eng, err := p.Engine(c.Context)
+	if err != nil {
 		return err
 	}
 	tty := wantTTY && isTTY(c.App.Reader) && isTTY(c.App.Writer)
@@ -76,7 +80,7 @@ func runIn(c *cli.Context, service string, cmd []string, wantTTY bool) error {
 		defer restore()
 		opts.Resize = resize
 	}
-	code, err := s.eng.Exec(c.Context, plan.ContainerName(s.proj.Name, service), opts)
+	code, err := eng.Exec(c.Context, plan.ContainerName(p.Spec.Name, service), opts)
 	if errors.Is(err, engine.ErrNotFound) {
 		return exitcode.Newf(exitcode.Failure, "service %s is not running: run devenv up %s", service, service)
 	}

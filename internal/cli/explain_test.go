@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 )
 
@@ -26,7 +27,7 @@ func TestPrintExplain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := sparkExplain{Service: "spark", CPUFallback: tt.cpu != "", Reason: tt.cpu, Conf: conf.Explain(), Notes: conf.Notes()}
+			rep := &app.SparkExplain{Service: "spark", From: app.FromLock, CPUFallback: tt.cpu != "", Reason: tt.cpu, Conf: conf.Explain(), Notes: conf.Notes()}
 			sources := map[string]bool{}
 			for _, e := range rep.Conf {
 				sources[e.Source] = true

@@ -3,11 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
-	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
 )
@@ -27,34 +24,12 @@ func initCommand() *cli.Command {
 }
 
 func runInit(c *cli.Context) error {
-	dir := stringOpt(c, "project-dir")
-	if dir == "" {
-		dir = "."
-	}
-	dir, err := filepath.Abs(dir)
+	res, err := app.Init(app.InitOptions{Dir: stringOpt(c, "project-dir"), File: stringOpt(c, "file"),
+		Name: c.String("name"), Profile: c.String("profile"), Force: c.Bool("force")})
 	if err != nil {
 		return err
 	}
-	path := stringOpt(c, "file")
-	if path == "" {
-		path = filepath.Join(dir, FileName)
-	}
-	if _, err := os.Stat(path); err == nil && !c.Bool("force") {
-		return exitcode.Newf(exitcode.Usage, "%s already exists: edit it, or pass --force to replace it", path)
-	}
-	name := c.String("name")
-	if name == "" {
-		name = spec.DockerName(filepath.Base(dir))
-	}
-	data, err := spec.Starter(name, c.String("profile"))
-	if err != nil {
-		return exitcode.With(exitcode.Usage, err)
-	}
-	if err := writeFileAtomic(path, data, 0o644); err != nil {
-		return err
-	}
-	p := printer(c)
-	return p.Result(map[string]string{"file": path, "profile": c.String("profile"), "name": name}, func(w io.Writer) {
-		fmt.Fprintf(w, "wrote %s (profile %s); next: devenv lock && devenv up\n", path, c.String("profile"))
+	return printer(c).Result(res, func(w io.Writer) {
+		fmt.Fprintf(w, "wrote %s (profile %s); next: devenv lock && devenv up\n", res.File, res.Profile)
 	})
 }

@@ -36,11 +36,12 @@ func submitCommand() *cli.Command {
 }
 
 func runSubmit(c *cli.Context) error {
-	p, err := loadProject(c)
+	ap, err := openProject(c)
 	if err != nil {
 		return err
 	}
-	service, err := serviceOrSpark(p, c.String("service"))
+	p := ap.Spec
+	service, err := ap.SparkService(c.String("service"))
 	if err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func openJobs(p *spec.Project) (*jobs.Store, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(state, ".gitignore")); errors.Is(err, os.ErrNotExist) {
-		_ = writeFileAtomic(filepath.Join(state, ".gitignore"), []byte("*\n"), 0o644)
+		_ = os.WriteFile(filepath.Join(state, ".gitignore"), []byte("*\n"), 0o644)
 	}
 	return jobs.Open(jobsDir(p))
 }
@@ -170,10 +171,11 @@ func jobsCommand() *cli.Command {
 }
 
 func listJobs(c *cli.Context) error {
-	p, err := loadProject(c)
+	ap, err := openProject(c)
 	if err != nil {
 		return err
 	}
+	p := ap.Spec
 	store, err := openJobs(p)
 	if err != nil {
 		return err
@@ -259,27 +261,32 @@ func clock(t *time.Time) string {
 }
 
 func runJobs(c *cli.Context) error {
-	s, err := openSession(c, false, false)
+	p, err := openProject(c)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	store, err := openJobs(s.proj)
+	defer p.Close()
+	eng, err := p.Engine(c.Context)
 	if err != nil {
 		return err
 	}
-	say := s.out.Say
+	store, err := openJobs(p.Spec)
+	if err != nil {
+		return err
+	}
+	s := &services{project: p.Spec.Name, eng: eng}
+	say := printer(c).Say
 	if c.Bool("background") {
 		say = func(format string, a ...any) {
 			fmt.Fprintf(c.App.ErrWriter, "%s %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, a...))
 		}
 	}
 	r := &jobs.Runner{Store: store, Say: say, Resources: s.resourcesOf,
-		Exec: jobs.EngineExecutor{Eng: s.eng, Container: func(svc string) string { return plan.ContainerName(s.proj.Name, svc) }}}
+		Exec: jobs.EngineExecutor{Eng: s.eng, Container: func(svc string) string { return plan.ContainerName(s.project, svc) }}}
 	err = r.Run(c.Context)
 	if errors.Is(err, jobs.ErrBusy) {
 		if !c.Bool("background") {
-			s.out.Say("%v; it runs the queue (see devenv jobs)", err)
+			printer(c).Say("%v; it runs the queue (see devenv jobs)", err)
 		}
 		return nil
 	}
@@ -288,8 +295,8 @@ func runJobs(c *cli.Context) error {
 
 // resourcesOf reads the GPUs a service's container was given; a container
 // devenv cannot inspect counts as sharing every GPU.
-func (s *session) resourcesOf(ctx context.Context, service string) jobs.Resources {
-	st, err := s.eng.Inspect(ctx, plan.ContainerName(s.proj.Name, service))
+func (s *services) resourcesOf(ctx context.Context, service string) jobs.Resources {
+	st, err := s.eng.Inspect(ctx, plan.ContainerName(s.project, service))
 	if err != nil {
 		return jobs.Resources{Service: service, Unknown: true}
 	}
@@ -300,11 +307,11 @@ func jobStore(c *cli.Context) (*jobs.Store, error) {
 	if c.NArg() != 1 {
 		return nil, exitcode.Newf(exitcode.Usage, "usage: devenv jobs %s ID (see devenv jobs for the IDs)", c.Command.Name)
 	}
-	p, err := loadProject(c)
+	p, err := openProject(c)
 	if err != nil {
 		return nil, err
 	}
-	return openJobs(p)
+	return openJobs(p.Spec)
 }
 
 func cancelJob(c *cli.Context) error {

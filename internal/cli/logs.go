@@ -35,20 +35,25 @@ func runLogs(c *cli.Context) error {
 			return exitcode.Newf(exitcode.Usage, "--tail %q: give a number of lines or all", t)
 		}
 	}
-	s, err := openSession(c, false, false)
+	p, err := openProject(c)
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	defer p.Close()
 	names := args(c)
-	if err := checkServices(s.proj, names); err != nil {
+	if err := p.CheckServices(names); err != nil {
+		return err
+	}
+	eng, err := p.Engine(c.Context)
+	if err != nil {
 		return err
 	}
 	if len(names) == 0 {
-		for _, sv := range s.proj.Services {
+		for _, sv := range p.Spec.Services {
 			names = append(names, sv.Name)
 		}
 	}
+	s := &services{project: p.Spec.Name, eng: eng}
 	opts := engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}
 	if c.Bool("diagnose") {
 		return diagnoseLogs(c, s, names, opts)
@@ -58,7 +63,7 @@ func runLogs(c *cli.Context) error {
 
 // streamLogs prints each service's logs, prefixed by its name when there
 // are several, following them in parallel with -f.
-func streamLogs(c *cli.Context, s *session, names []string, opts engine.LogOptions) error {
+func streamLogs(c *cli.Context, s *services, names []string, opts engine.LogOptions) error {
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -72,7 +77,7 @@ func streamLogs(c *cli.Context, s *session, names []string, opts engine.LogOptio
 		}
 		w := &prefixWriter{prefix: prefix, w: out}
 		run := func(n string) {
-			err := s.eng.Logs(c.Context, plan.ContainerName(s.proj.Name, n), opts, w, w)
+			err := s.eng.Logs(c.Context, plan.ContainerName(s.project, n), opts, w, w)
 			w.flush()
 			if err != nil && !isNotFoundErr(err) {
 				mu.Lock()
@@ -89,6 +94,12 @@ func streamLogs(c *cli.Context, s *session, names []string, opts engine.LogOptio
 	}
 	wg.Wait()
 	return errs.ErrorOrNil()
+}
+
+// services reach a project's running containers.
+type services struct {
+	project string
+	eng     engine.Engine
 }
 
 type lockedWriter struct {

@@ -15,19 +15,16 @@ func psCommand() *cli.Command {
 		Name:  "ps",
 		Usage: "list the project's containers: state, health, ports, GPUs, image",
 		Action: func(c *cli.Context) error {
-			s, err := openSession(c, false, false)
+			p, err := openProject(c)
 			if err != nil {
 				return err
 			}
-			defer s.close()
-			st, err := s.runner().Ps(c.Context, s.proj.Name)
+			defer p.Close()
+			st, err := p.Ps(c.Context)
 			if err != nil {
 				return err
 			}
-			if st == nil {
-				st = []reconcile.Status{}
-			}
-			return s.out.Result(st, func(w io.Writer) { printPs(w, st) })
+			return printer(c).Result(st, func(w io.Writer) { printPs(w, st) })
 		},
 	}
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,7 +22,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
 		},
 		Action: func(c *cli.Context) error {
-			p, err := loadProject(c)
+			p, err := openProject(c)
 			if err != nil {
 				return err
 			}
@@ -40,7 +40,7 @@ const runUsage = "usage: devenv run [SERVICE] -- COMMAND [ARGS...], e.g. devenv 
 // splitRunArgs finds the service and the command in `[service] [--] cmd...`:
 // before a "--" at most the service; without one, a first word naming a
 // service is the service.
-func splitRunArgs(p *spec.Project, a []string) (string, []string, error) {
+func splitRunArgs(p *app.Project, a []string) (string, []string, error) {
 	var service string
 	cmd := a
 	if i := indexOf(a, "--"); i >= 0 {
@@ -51,13 +51,13 @@ func splitRunArgs(p *spec.Project, a []string) (string, []string, error) {
 			service = a[0]
 		}
 		cmd = a[i+1:]
-	} else if len(a) > 0 && p.Service(a[0]) != nil {
+	} else if len(a) > 0 && p.Spec.Service(a[0]) != nil {
 		service, cmd = a[0], a[1:]
 	}
 	if len(cmd) == 0 {
 		return "", nil, exitcode.Newf(exitcode.Usage, runUsage)
 	}
-	service, err := serviceOrSpark(p, service)
+	service, err := p.SparkService(service)
 	return service, cmd, err
 }
 
@@ -68,28 +68,6 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return -1
-}
-
-// serviceOrSpark checks a named service, or picks the project's first
-// spark-rapids service when none is named.
-func serviceOrSpark(p *spec.Project, name string) (string, error) {
-	if name != "" {
-		return name, checkServices(p, []string{name})
-	}
-	for _, s := range p.Services {
-		if isSpark(p, s) {
-			return s.Name, nil
-		}
-	}
-	return "", exitcode.Newf(exitcode.Usage, "%s has no spark-rapids service: name the service to use", filepath.Base(p.File))
-}
-
-func isSpark(p *spec.Project, s *spec.Service) bool {
-	prof := s.Profile
-	if c, ok := p.Profiles[prof]; ok && c != nil {
-		prof = c.Extends
-	}
-	return prof == profiles.SparkRapids
 }
 
 // workspacePath maps a file of the project to its path in the containers,

@@ -4,12 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 )
 
 func TestSplitRunArgs(t *testing.T) {
-	p := testProject(t, twoServices)
-	onlyBox := testProject(t, "name: demo\nservices:\n  box:\n    profile: image\n    image: debian:12\n")
+	p := app.New(testProject(t, twoServices), app.Options{})
+	onlyBox := app.New(testProject(t, "name: demo\nservices:\n  box:\n    profile: image\n    image: debian:12\n"), app.Options{})
 	tests := []struct {
 		name        string
 		args        []string

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
-	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,86 +29,23 @@ func upCommand() *cli.Command {
 	}
 }
 
-type upResult struct {
-	Project   string             `json:"project"`
-	Changes   []reconcile.Change `json:"changes"`
-	Endpoints []serviceEndpoint  `json:"endpoints,omitempty"`
-	Warnings  []string           `json:"warnings,omitempty"`
-}
-
-type serviceEndpoint struct {
-	Service string `json:"service"`
-	plan.Endpoint
-}
-
 func runUp(c *cli.Context) error {
-	s, err := openSession(c, true, c.Bool("frozen"))
+	p, err := openProject(c)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	if err := checkServices(s.proj, args(c)); err != nil {
-		return err
-	}
-	release, err := reconcile.Lock(s.stateDir(), func() { s.out.Say("another devenv is changing this project; waiting for it") })
-	if err != nil {
-		return err
-	}
-	defer release()
-	pl, err := s.plan()
-	if err != nil {
-		return err
-	}
-	if err := preflight(c, s, pl); err != nil {
-		return err
-	}
-	for _, w := range pl.Warnings {
-		s.out.Warn("%s", w)
-	}
-	res, err := s.runner().Up(c.Context, pl, reconcile.UpOptions{
-		Services: args(c), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"), WaitTimeout: c.Duration("wait-timeout"),
-		Build: reconcile.BuildOptions{NoCache: c.Bool("no-cache"), Pull: c.Bool("pull")},
+	defer p.Close()
+	res, err := p.Up(c.Context, app.UpOptions{
+		Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
+		WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), SkipGPUCheck: c.Bool("skip-gpu-check"),
 	})
 	if err != nil {
 		return err
 	}
-	out := upResult{Project: pl.Project, Changes: res.Changes, Warnings: pl.Warnings, Endpoints: endpointsOf(pl, args(c))}
-	return s.out.Result(out, func(w io.Writer) { printUp(w, out) })
+	return printer(c).Result(res, func(w io.Writer) { printUp(w, res) })
 }
 
-// preflight runs doctor's GPU checks for the services being started and
-// stops the run (exit 4) before anything is pulled, built or created when a
-// service that must have a GPU cannot get one. --skip-gpu-check leaves the
-// verdict to the engine.
-func preflight(c *cli.Context, s *session, pl *plan.Plan) error {
-	if c.Bool("no-start") || c.Bool("skip-gpu-check") {
-		return nil
-	}
-	var names []string
-	for _, ps := range pl.Services {
-		if len(args(c)) == 0 || contains(args(c), ps.Name) {
-			names = append(names, ps.Name)
-		}
-	}
-	h := s.host()
-	return doctor.Preflight(c.Context, doctor.Inputs{Engine: s.eng, GPUs: h.GPUs, GPUErr: s.gpuErr,
-		Project: s.proj, Lock: s.lock, Services: names, Host: doctor.LocalHost()})
-}
-
-func endpointsOf(pl *plan.Plan, only []string) []serviceEndpoint {
-	var out []serviceEndpoint
-	for _, s := range pl.Services {
-		if len(only) > 0 && !contains(only, s.Name) {
-			continue
-		}
-		for _, e := range s.Endpoints {
-			out = append(out, serviceEndpoint{Service: s.Name, Endpoint: e})
-		}
-	}
-	return out
-}
-
-func printUp(w io.Writer, r upResult) {
+func printUp(w io.Writer, r *app.Result) {
 	counts := map[string]int{}
 	for _, ch := range r.Changes {
 		counts[ch.Action]++

@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 	"github.com/urfave/cli/v2"
@@ -29,99 +24,34 @@ func verifyCommand() *cli.Command {
 	}
 }
 
-// verifyReport is devenv verify's result.
-type verifyReport struct {
-	Service string `json:"service"`
-	OnGPU   bool   `json:"on_gpu"`
-	sparkconf.VerifyResult
-}
-
-// verifyScriptPath is where verify.py lands inside the containers.
-var verifyScriptPath = plan.Workspace + "/.devenv/verify.py"
-
 func runVerify(c *cli.Context) error {
 	if c.NArg() > 1 || c.Int("rows") < 1 {
 		return exitcode.Newf(exitcode.Usage, "usage: devenv verify [SERVICE] [--rows N] with N >= 1")
 	}
-	s, err := openSession(c, false, false)
+	p, err := openProject(c)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	service, err := serviceOrSpark(s.proj, c.Args().First())
+	defer p.Close()
+	out := printer(c)
+	o := app.VerifyOptions{Service: c.Args().First(), Rows: c.Int("rows")}
+	if out.Verbose {
+		o.Echo = c.App.ErrWriter
+	}
+	rep, err := p.Verify(c.Context, o)
 	if err != nil {
 		return err
 	}
-	if err := writeVerifyScript(s.stateDir()); err != nil {
-		return err
-	}
-	s.out.Say("verify: running a %d-row query on %s with the RAPIDS Accelerator and without it...", c.Int("rows"), service)
-	stdout, err := runVerifyScript(c, s, service)
-	if err != nil {
-		return err
-	}
-	res, err := sparkconf.ParseVerifyOutput(stdout)
-	if err != nil {
-		return fmt.Errorf("devenv verify in %s: %w", service, err)
-	}
-	rep := verifyReport{Service: service, OnGPU: res.OnGPU(), VerifyResult: res}
-	if err := s.out.Result(rep, func(w io.Writer) { printVerify(w, rep) }); err != nil {
+	if err := out.Result(rep, func(w io.Writer) { printVerify(w, rep) }); err != nil {
 		return err
 	}
 	if !rep.OnGPU {
-		return exitcode.Newf(exitcode.Failure, "no operator ran on the GPU in %s%s", service, cpuHint(c, s, service))
+		return exitcode.Newf(exitcode.Failure, "no operator ran on the GPU in %s: %s", rep.Service, rep.Hint)
 	}
 	return nil
 }
 
-func writeVerifyScript(stateDir string) error {
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return err
-	}
-	return writeFileAtomic(filepath.Join(stateDir, "verify.py"), sparkconf.VerifyScript(), 0o644)
-}
-
-// runVerifyScript runs spark-submit of verify.py in the service and returns
-// its stdout; with --verbose the output is shown as it comes.
-func runVerifyScript(c *cli.Context, s *session, service string) (string, error) {
-	var stdout, stderr bytes.Buffer
-	var outW, errW io.Writer = &stdout, &stderr
-	if s.out.Verbose {
-		outW, errW = io.MultiWriter(&stdout, c.App.ErrWriter), io.MultiWriter(&stderr, c.App.ErrWriter)
-	}
-	cmd := []string{"spark-submit", verifyScriptPath, strconv.Itoa(c.Int("rows"))}
-	code, err := s.eng.Exec(c.Context, plan.ContainerName(s.proj.Name, service), engine.ExecOptions{Cmd: cmd, Stdout: outW, Stderr: errW})
-	if isNotFoundErr(err) {
-		return "", exitcode.Newf(exitcode.Failure, "service %s is not running: run devenv up %s", service, service)
-	}
-	if err != nil {
-		return "", err
-	}
-	if code != 0 {
-		return "", exitcode.Newf(exitcode.Failure, "`%s` exited %d in %s; its last lines:\n%s\nrun devenv verify --verbose to see all of it",
-			strings.Join(cmd, " "), code, service, lastLines(stderr.String()+stdout.String(), 10))
-	}
-	return stdout.String(), nil
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return "  " + strings.Join(lines, "\n  ")
-}
-
-// cpuHint says why nothing may have run on the GPU when the container tells.
-func cpuHint(c *cli.Context, s *session, service string) string {
-	st, err := s.eng.Inspect(c.Context, plan.ContainerName(s.proj.Name, service))
-	if err == nil && st.Labels[plan.LabelCPUMode] == "true" {
-		return ": the service runs in CPU mode (no GPU could be had at devenv up; see devenv ps and devenv doctor)"
-	}
-	return ": see the fallback reasons above, and devenv doctor"
-}
-
-func printVerify(w io.Writer, r verifyReport) {
+func printVerify(w io.Writer, r *app.VerifyReport) {
 	fmt.Fprintf(w, "verify on %s: %d rows, %d groups\n", r.Service, r.GPU.Rows, r.GPU.Groups)
 	printRun(w, "GPU run (spark.rapids.sql.enabled=true)", r.GPU)
 	printRun(w, "CPU run (spark.rapids.sql.enabled=false)", r.CPU)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 )
 
@@ -58,7 +59,7 @@ func TestPrintVerify(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := verifyReport{Service: "spark", OnGPU: res.OnGPU(), VerifyResult: res}
+			rep := &app.VerifyReport{Service: "spark", OnGPU: res.OnGPU(), VerifyResult: res}
 			if rep.OnGPU != tt.onGPU {
 				t.Errorf("OnGPU = %v, want %v", rep.OnGPU, tt.onGPU)
 			}
@@ -66,27 +67,5 @@ func TestPrintVerify(t *testing.T) {
 			printVerify(&b, rep)
 			goldenJobs(t, "verify-"+tt.name+".txt", b.Bytes())
 		})
-	}
-}
-
-func TestWriteVerifyScript(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), ".devenv")
-	for i := 0; i < 2; i++ { // a second write replaces the first
-		if err := writeVerifyScript(dir); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(filepath.Join(dir, "verify.py"))
-	if err != nil || !bytes.Equal(got, sparkconf.VerifyScript()) {
-		t.Fatalf("verify.py differs from sparkconf.VerifyScript() (%v)", err)
-	}
-	if verifyScriptPath != "/workspace/.devenv/verify.py" {
-		t.Errorf("verify.py is run as %s", verifyScriptPath)
-	}
-}
-
-func TestLastLines(t *testing.T) {
-	if got := lastLines("a\nb\nc\nd\n", 2); got != "  c\n  d" {
-		t.Errorf("%q", got)
 	}
 }

@@ -1,0 +1,208 @@
+// Package app is devenv's application layer: one place where a project is
+// opened and taken through the pipeline (spec -> lock -> plan -> reconcile)
+// for every command. The CLI turns flags into Options and the methods'
+// options, calls one method and renders its typed result; it holds no
+// domain logic. The engine, NVML and the machine's facts are injected so
+// the layer is testable with enginetest.Fake and gputest's inventories.
+package app
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/fetch"
+	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/sources"
+	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+// FileName is the project file devenv looks for.
+const FileName = "devenv.yaml"
+
+// Options say which project to open and how to reach the world.
+type Options struct {
+	File    string // devenv.yaml; empty: Dir/devenv.yaml, else searched upwards from WorkDir
+	Dir     string // the project directory; empty: the directory holding File
+	WorkDir string // where the search starts; empty: the working directory
+
+	Out *ui.Printer // progress, notes and warnings; nil: discarded
+
+	// Injected access to the world; nil means the real thing.
+	Engine    func(ctx context.Context) (engine.Engine, error) // default engine.Connect
+	GPUs      func() (gpu.Inventory, error)                    // default gpu.Open
+	LocalHost func() doctor.HostFacts                          // default doctor.LocalHost
+	Pinner    lock.Pinner                                      // default registry.Pinner
+	Fetcher   lock.Fetcher                                     // default the artifact cache
+	Catalog   lock.Resolver                                    // default profiles.Builtin()
+	// Machine is the CPU count and memory used when no engine is asked
+	// (config, diff, explain, export); nil reads this machine.
+	Machine func() (cpus int, memoryBytes int64)
+}
+
+// Project is an opened devenv project.
+type Project struct {
+	Spec *spec.Project
+	opts Options
+	out  *ui.Printer
+
+	eng    engine.Engine // connected by connect(); nil until then
+	info   engine.Info
+	cache  *fetch.Cache
+	host   *hostFacts
+	closed bool
+}
+
+// Open finds and loads devenv.yaml (strict, every problem at once).
+func Open(ctx context.Context, opts Options) (*Project, error) {
+	file, dir, err := Find(opts)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, exitcode.Newf(exitcode.Usage, "%s does not exist: run `devenv init` to write one", file)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, err := spec.Parse(file, data, dir)
+	if err != nil {
+		return nil, err
+	}
+	return New(p, opts), nil
+}
+
+// New wraps an already loaded project (tests, and callers that parsed
+// devenv.yaml themselves).
+func New(p *spec.Project, opts Options) *Project {
+	out := opts.Out
+	if out == nil {
+		out = ui.New(io.Discard, io.Discard, false, false)
+	}
+	return &Project{Spec: p, opts: opts.withDefaults(), out: out}
+}
+
+// Find says which devenv.yaml and project directory opts name: File, else
+// Dir/devenv.yaml, else the nearest devenv.yaml in WorkDir or a parent.
+func Find(opts Options) (file, dir string, err error) {
+	switch {
+	case opts.File != "":
+		file, err = filepath.Abs(opts.File)
+	case opts.Dir != "":
+		file, err = filepath.Abs(filepath.Join(opts.Dir, FileName))
+	default:
+		file, err = search(opts.WorkDir)
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if opts.Dir != "" {
+		dir, err = filepath.Abs(opts.Dir)
+		return file, dir, err
+	}
+	return file, filepath.Dir(file), nil
+}
+
+func search(wd string) (string, error) {
+	if wd == "" {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return "", err
+		}
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		f := filepath.Join(dir, FileName)
+		if _, err := os.Stat(f); err == nil {
+			return f, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", exitcode.Newf(exitcode.Usage, "no %s in %s or any parent directory: run `devenv init` to write one, or pass --file", FileName, wd)
+		}
+	}
+}
+
+func (o Options) withDefaults() Options {
+	if o.Engine == nil {
+		o.Engine = engine.Connect
+	}
+	if o.GPUs == nil {
+		o.GPUs = gpu.Open
+	}
+	if o.LocalHost == nil {
+		o.LocalHost = doctor.LocalHost
+	}
+	if o.Catalog == nil {
+		o.Catalog = profiles.Builtin()
+	}
+	if o.Machine == nil {
+		o.Machine = localMachine
+	}
+	return o
+}
+
+// Close lets go of the engine connection, if one was made.
+func (p *Project) Close() {
+	if p.eng != nil && !p.closed {
+		p.eng.Close()
+		p.closed = true
+	}
+}
+
+// StateDir is the project's .devenv directory.
+func (p *Project) StateDir() string { return filepath.Join(p.Spec.Dir, ".devenv") }
+
+// LockPath is the project's devenv.lock.
+func (p *Project) LockPath() string { return filepath.Join(p.Spec.Dir, lock.FileName) }
+
+// Mirrors are devenv.yaml's mirrors: with the DEVENV_MIRROR_* overrides.
+func (p *Project) Mirrors() sources.Mirrors {
+	m := p.Spec.Mirrors
+	return sources.FromEnv(sources.Mirrors{Registries: m.Registries, Maven: m.Maven, Apache: m.Apache, PyPI: m.PyPI}, nil)
+}
+
+// Engine connects to the Docker engine (once) for commands that talk to
+// running containers (exec, logs, verify, jobs).
+func (p *Project) Engine(ctx context.Context) (engine.Engine, error) {
+	if err := p.connect(ctx); err != nil {
+		return nil, err
+	}
+	return p.eng, nil
+}
+
+func (p *Project) connect(ctx context.Context) error {
+	if p.eng != nil {
+		return nil
+	}
+	eng, err := p.opts.Engine(ctx)
+	if err != nil {
+		return err
+	}
+	info, err := eng.Info(ctx)
+	if err != nil {
+		eng.Close()
+		return err
+	}
+	p.eng, p.info = eng, info
+	p.host = nil // the engine's facts replace the offline ones
+	return nil
+}
+
+func (p *Project) artifactCache() (*fetch.Cache, error) {
+	if p.cache == nil {
+		c, err := fetch.DefaultCache()
+		if err != nil {
+			return nil, err
+		}
+		p.cache = c
+	}
+	return p.cache, nil
+}

@@ -1,0 +1,283 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/ui"
+)
+
+type fakePinner struct{}
+
+func (fakePinner) Digest(context.Context, string) (string, error) {
+	return "sha256:" + strings.Repeat("e", 64), nil
+}
+
+type fakeFetcher struct{}
+
+func (fakeFetcher) Verified(context.Context, string, string, string) (string, string, error) {
+	return strings.Repeat("f", 64), "", nil
+}
+
+// world is an opened test project on a described machine: no NVML, no
+// NVIDIA toolkit hook, 8 CPUs and 32 GiB both offline and in the fake
+// engine's info, so every command sees the same machine.
+type world struct {
+	dir    string
+	eng    *enginetest.Fake
+	stderr *syncBuffer
+	opts   Options
+}
+
+func newWorld(t *testing.T, yaml string, files map[string]string) *world {
+	t.Helper()
+	t.Setenv("DEVENV_CACHE", t.TempDir())
+	dir := t.TempDir()
+	files["devenv.yaml"] = yaml
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := &world{dir: dir, eng: enginetest.New(), stderr: &syncBuffer{}}
+	w.opts = Options{Dir: dir, Out: ui.New(&bytes.Buffer{}, w.stderr, false, false),
+		Engine: func(context.Context) (engine.Engine, error) { return w.eng, nil },
+		GPUs:   func() (gpu.Inventory, error) { return nil, errors.New("no NVML here") },
+		LocalHost: func() doctor.HostFacts {
+			return doctor.HostFacts{LookPath: func(string) (string, error) { return "", os.ErrNotExist }}
+		},
+		Machine: func() (int, int64) { return 8, 32 << 30 },
+		Pinner:  fakePinner{}, Fetcher: fakeFetcher{},
+	}
+	return w
+}
+
+func (w *world) open(t *testing.T) *Project {
+	t.Helper()
+	p, err := Open(context.Background(), w.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+func (w *world) lock(t *testing.T) {
+	t.Helper()
+	if _, err := w.open(t).Lock(context.Background(), LockOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+const optionalSpark = `name: demo
+services:
+  spark:
+    profile: spark-rapids
+    gpu: optional
+    jupyter: false
+    memory: 6g
+    conf: {spark.sql.shuffle.partitions: "64"}
+`
+
+func confLines(t *testing.T, e *SparkExplain) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range e.Conf {
+		if !c.Unset {
+			b.WriteString(c.Key + " " + c.Value + "\n")
+		}
+	}
+	return b.String()
+}
+
+// withoutComments is a spark-defaults.conf's key-value lines.
+func withoutComments(data []byte) string {
+	var b strings.Builder
+	for _, l := range strings.Split(string(data), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestCPUFallbackIsTheSameEverywhere: on an engine that cannot give GPUs,
+// config, config spark and the spark-defaults.conf up writes all show the
+// same CPU-mode confs (issue 10 item 6).
+func TestCPUFallbackIsTheSameEverywhere(t *testing.T) {
+	w := newWorld(t, optionalSpark, map[string]string{})
+	w.lock(t)
+	ctx := context.Background()
+	p := w.open(t)
+	cfg, err := p.Config(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := cfg.Services[0]
+	if !sc.CPUFallback || sc.Spark == nil || sc.Memory != "6g" {
+		t.Fatalf("config: cpu fallback %v, memory %q, spark %v", sc.CPUFallback, sc.Memory, sc.Spark != nil)
+	}
+	exp, err := p.Explain(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromConfig := confLines(t, &SparkExplain{Conf: sc.Spark.Conf})
+	if got := confLines(t, exp); got != fromConfig || !exp.CPUFallback {
+		t.Fatalf("config spark differs from config:\n%s\nvs\n%s", got, fromConfig)
+	}
+	if strings.Contains(fromConfig, "SQLPlugin") || !strings.Contains(fromConfig, "spark.rapids.sql.enabled false") {
+		t.Errorf("CPU mode still has the plugin on:\n%s", fromConfig)
+	}
+	pl, err := p.Plan(ctx, PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.eng.AddImage(pl.Service("spark").Image, nil) // built already: up needs no artifacts
+	if _, err := w.open(t).Up(ctx, UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	written, err := os.ReadFile(filepath.Join(w.dir, ".devenv", "generated", "spark", "spark-defaults.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := withoutComments(written); got != fromConfig {
+		t.Fatalf("spark-defaults.conf up wrote differs from config:\n%s\nvs\n%s", got, fromConfig)
+	}
+}
+
+// TestDiffScalesProdToThePlansShare: diff scales prod's sized confs to the
+// share the plan sized spark-defaults for (memory: 6g here), not to 3/4 of
+// the machine (24 GiB), and says so in the WHY column.
+func TestDiffScalesProdToThePlansShare(t *testing.T) {
+	prod := "spark.executor.memory 64g\nspark.driver.memory 32g\nspark.executor.cores 16\n"
+	w := newWorld(t, optionalSpark, map[string]string{"prod/spark-defaults.conf": prod})
+	ctx := context.Background()
+	if _, err := w.open(t).Mirror(ctx, MirrorOptions{Source: filepath.Join(w.dir, "prod", "spark-defaults.conf")}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.open(t).Diff(ctx, DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scaled := 0
+	for _, d := range res.Items {
+		if d.Key != "spark.executor.memory" {
+			continue
+		}
+		scaled++
+		if !strings.Contains(d.Why, "6144 MB of host memory") {
+			t.Errorf("prod's executor memory was not scaled to the service's 6g: %+v", d)
+		}
+	}
+	if scaled == 0 {
+		t.Fatalf("no spark.executor.memory item to check: %+v", res.Items)
+	}
+}
+
+// TestExplainWithoutLock explains from resolution alone, says what the
+// lock would still pin, and writes nothing.
+func TestExplainWithoutLock(t *testing.T) {
+	w := newWorld(t, optionalSpark, map[string]string{})
+	exp, err := w.open(t).Explain(context.Background(), "spark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exp.From != FromResolution || len(exp.Conf) == 0 {
+		t.Fatalf("from %q with %d confs", exp.From, len(exp.Conf))
+	}
+	unpinned := strings.Join(exp.Unpinned, "\n")
+	for _, want := range []string{"devenv lock pins them", "digest"} {
+		if !strings.Contains(unpinned, want) {
+			t.Errorf("unpinned does not say %q:\n%s", want, unpinned)
+		}
+	}
+	for _, f := range []string{lock.FileName, ".devenv"} {
+		if _, err := os.Stat(filepath.Join(w.dir, f)); !os.IsNotExist(err) {
+			t.Errorf("explain without a lock wrote %s", f)
+		}
+	}
+}
+
+// TestConfigErrorsCarryPositions: config resolves as lock does, so an
+// impossible version names devenv.yaml's line and field.
+func TestConfigErrorsCarryPositions(t *testing.T) {
+	w := newWorld(t, "name: demo\nservices:\n  spark:\n    profile: spark-rapids\n    spark: \"1.0.0\"\n", map[string]string{})
+	_, err := w.open(t).Config(context.Background(), nil)
+	if err == nil || !strings.Contains(err.Error(), "devenv.yaml:5") {
+		t.Fatalf("config error without the line of spark: %v", err)
+	}
+}
+
+// TestBuildWaitsForTheProjectLock: build holds the project lock like up.
+func TestBuildWaitsForTheProjectLock(t *testing.T) {
+	w := newWorld(t, "name: demo\nservices:\n  box:\n    profile: image\n    image: debian:12\n", map[string]string{})
+	w.lock(t)
+	p := w.open(t)
+	release, err := p.projectLock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		res, err := w.open(t).Build(context.Background(), BuildOptions{})
+		if err == nil && len(res.Changes) != 1 {
+			err = errors.New("build pulled nothing")
+		}
+		done <- err
+	}()
+	waitFor(t, func() bool { return strings.Contains(w.stderr.String(), "another devenv is changing this project") })
+	select {
+	case err := <-done:
+		t.Fatalf("build ran while another devenv held the project: %v", err)
+	default:
+	}
+	release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitFor polls cond until it holds (10 s at most).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out waiting")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

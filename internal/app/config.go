@@ -1,0 +1,146 @@
+package app
+
+import (
+	"context"
+	"slices"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/profiles"
+	"github.com/hashicorp/go-multierror"
+)
+
+// ServiceConfig is one service as devenv will run it.
+type ServiceConfig struct {
+	Name     string            `json:"name"`
+	Profile  string            `json:"profile"`
+	Locked   bool              `json:"locked"`
+	Resolved profiles.Resolved `json:"resolved"`
+	Base     string            `json:"base,omitempty"`
+	GPUs     spec.GPUs         `json:"gpus"`
+	GPU      string            `json:"gpu"`
+	Memory   string            `json:"memory,omitempty"`
+	Ports    []spec.Port       `json:"ports,omitempty"`
+	Volumes  []spec.Volume     `json:"volumes,omitempty"`
+	Env      map[string]string `json:"env,omitempty"`
+	EnvFile  string            `json:"env_file,omitempty"` // read at run time; its values are never shown
+	Jars     []string          `json:"jars,omitempty"`
+	Conf     map[string]string `json:"conf,omitempty"`
+	Depends  []string          `json:"depends_on,omitempty"`
+	// From the plan on this machine:
+	Image       string             `json:"image,omitempty"` // only from a fresh lock
+	GPURequest  *engine.GPURequest `json:"gpu_request,omitempty"`
+	CPUFallback bool               `json:"cpu_fallback,omitempty"`
+	Reason      string             `json:"reason,omitempty"`
+	Spark       *plan.SparkInfo    `json:"spark,omitempty"`
+}
+
+// Config is the project's fully resolved configuration.
+type Config struct {
+	Name      string          `json:"name"`
+	Dir       string          `json:"dir"`
+	LockNote  string          `json:"lock,omitempty"`
+	Services  []ServiceConfig `json:"services"`
+	Placement *gpu.Placement  `json:"placement,omitempty"` // which GPUs each service gets and how shared GPUs' memory is split
+	Warnings  []string        `json:"warnings,omitempty"`
+}
+
+// Config resolves the services named (all when none) with lock's rules and
+// positions, takes what devenv.lock pins when it is fresh, and adds what
+// the plan decides on this machine (the same plan up runs).
+func (p *Project) Config(ctx context.Context, only []string) (*Config, error) {
+	if err := p.CheckServices(only); err != nil {
+		return nil, err
+	}
+	lf, err := p.ReadLock()
+	if err != nil {
+		return nil, err
+	}
+	cfg := &Config{Name: p.Spec.Name, Dir: p.Spec.Dir, LockNote: lockNote(p.Stale(lf), lf)}
+	if cfg.LockNote != "" {
+		lf = nil // show what devenv lock would pick now
+	}
+	if err := p.resolveServices(cfg, lf, only); err != nil {
+		return nil, err
+	}
+	pl, err := p.Plan(ctx, PlanOptions{Lock: lf, Resolve: lf == nil})
+	if err != nil {
+		return nil, err
+	}
+	cfg.addPlan(pl)
+	return cfg, nil
+}
+
+func lockNote(stale error, lf *lock.File) string {
+	switch {
+	case lf == nil:
+		return "no devenv.lock: versions below are resolved now and not pinned; run devenv lock"
+	case stale != nil:
+		return "devenv.lock is stale: " + stale.Error()
+	}
+	return ""
+}
+
+func (p *Project) resolveServices(cfg *Config, lf *lock.File, only []string) error {
+	var errs *multierror.Error
+	for _, s := range p.Spec.Services {
+		if len(only) > 0 && !slices.Contains(only, s.Name) {
+			continue
+		}
+		res, _, err := lock.Resolve(p.Spec, s, p.opts.Catalog)
+		if err != nil {
+			errs = multierror.Append(errs, err)
+			continue
+		}
+		sc := ServiceConfig{Name: s.Name, Profile: s.Profile, Resolved: res, GPUs: s.GPUs, GPU: s.GPU, Memory: s.Memory,
+			Ports: s.Ports, Volumes: s.Volumes, Env: s.Env, EnvFile: s.EnvFile, Jars: s.Jars, Conf: s.Conf, Depends: s.DependsOn}
+		if ls := lockedService(lf, s.Name); ls != nil {
+			sc.Locked = true
+			applyLock(&sc.Resolved, ls)
+			if ls.Base != nil {
+				sc.Base = ls.Base.Pinned()
+			}
+		}
+		cfg.Services = append(cfg.Services, sc)
+	}
+	return errs.ErrorOrNil()
+}
+
+func lockedService(lf *lock.File, name string) *lock.Service {
+	if lf == nil {
+		return nil
+	}
+	return lf.Service(name)
+}
+
+func applyLock(r *profiles.Resolved, ls *lock.Service) {
+	v := ls.Versions
+	r.Spark, r.Scala, r.ScalaFull, r.Java, r.Python = v.Spark, v.Scala, v.ScalaFull, v.Java, v.Python
+	r.Rapids, r.CUDA, r.Release, r.JarClassifier = v.Rapids, v.CUDA, v.Release, v.JarClassifier
+	r.Requires = ls.Requires
+}
+
+// addPlan adds what the plan decides on this machine: GPU requests,
+// placement and memory split, CPU fallback, generated Spark confs, and the
+// images when they are pinned.
+func (cfg *Config) addPlan(pl *Planned) {
+	cfg.Placement, cfg.Warnings = pl.Placement, pl.Warnings
+	for i := range cfg.Services {
+		sc := &cfg.Services[i]
+		ps := pl.Service(sc.Name)
+		if ps == nil {
+			continue
+		}
+		if pl.From == FromLock {
+			sc.Image = ps.Image
+		}
+		sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = ps.Container.GPU, ps.CPUFallback, ps.Reason, ps.Spark
+	}
+}
+
+func (p *Project) resolveOne(name string) (profiles.Resolved, []string, error) {
+	return lock.Resolve(p.Spec, p.Spec.Service(name), p.opts.Catalog)
+}

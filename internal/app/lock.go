@@ -1,0 +1,125 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/registry"
+)
+
+// LockOptions steer Lock.
+type LockOptions struct {
+	Check    bool     // only say whether devenv.lock is fresh (a *lock.StaleError when not); no network
+	Upgrade  bool     // newest compatible versions and digests
+	Services []string // with Upgrade: only these services
+}
+
+// LockResult is what Lock did.
+type LockResult struct {
+	File     string         `json:"file"`
+	Changed  bool           `json:"changed"`
+	Fresh    bool           `json:"fresh"`
+	Services []lock.Service `json:"services,omitempty"`
+	// UpToDate: devenv.lock already matched devenv.yaml, nothing was resolved.
+	UpToDate bool `json:"-"`
+}
+
+// ReadLock reads devenv.lock; a missing lock is (nil, nil).
+func (p *Project) ReadLock() (*lock.File, error) {
+	f, err := lock.Read(p.LockPath())
+	if errors.Is(err, lock.ErrNoLock) {
+		return nil, nil
+	}
+	return f, err
+}
+
+// Stale says why devenv.lock does not match devenv.yaml; nil when it does.
+func (p *Project) Stale(lf *lock.File) error {
+	if lf == nil {
+		return &lock.StaleError{Reasons: []string{"there is no devenv.lock"}}
+	}
+	return lock.Check(p.Spec, lf)
+}
+
+// Lock writes devenv.lock when it changes (or, with Check, only checks it).
+func (p *Project) Lock(ctx context.Context, o LockOptions) (*LockResult, error) {
+	if err := p.CheckServices(o.Services); err != nil {
+		return nil, err
+	}
+	if len(o.Services) > 0 && !o.Upgrade {
+		return nil, exitcode.Newf(exitcode.Usage, "naming services needs --upgrade (devenv lock --upgrade %s)", o.Services[0])
+	}
+	prev, err := p.ReadLock()
+	if err != nil && (o.Check || !o.Upgrade) {
+		return nil, err
+	}
+	if o.Check || (!o.Upgrade && prev != nil && p.Stale(prev) == nil) {
+		if err := p.Stale(prev); err != nil {
+			return nil, err
+		}
+		res := &LockResult{File: p.LockPath(), Fresh: true, UpToDate: true}
+		if !o.Check {
+			res.Services = prev.Services
+		}
+		return res, nil
+	}
+	f, err := p.generate(ctx, p.Spec, prev, o)
+	if err != nil {
+		return nil, err
+	}
+	changed, err := lock.Write(p.LockPath(), f)
+	if err != nil {
+		return nil, err
+	}
+	return &LockResult{File: p.LockPath(), Changed: changed, Fresh: true, Services: f.Services}, nil
+}
+
+// FreshLock is the lock up, build and repro run from: with frozen a
+// missing or stale lock is refused (exit 5), otherwise the project is
+// relocked and the user told so.
+func (p *Project) FreshLock(ctx context.Context, frozen bool) (*lock.File, error) {
+	lf, err := p.ReadLock()
+	if err != nil {
+		return nil, err
+	}
+	why := p.Stale(lf)
+	if why == nil {
+		return lf, nil
+	}
+	if frozen {
+		return nil, why
+	}
+	p.out.Say("devenv.lock is missing or stale; locking now (use --frozen to refuse instead)")
+	nf, err := p.generate(ctx, p.Spec, lf, LockOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := lock.Write(p.LockPath(), nf); err != nil {
+		return nil, err
+	}
+	return nf, nil
+}
+
+// generate resolves and pins sp (the project, or the project as it would
+// be after an edit) keeping what prev pinned.
+func (p *Project) generate(ctx context.Context, sp *spec.Project, prev *lock.File, o LockOptions) (*lock.File, error) {
+	pin, fetcher := p.opts.Pinner, p.opts.Fetcher
+	if pin == nil {
+		pin = registry.Pinner{}
+	}
+	if fetcher == nil {
+		cache, err := p.artifactCache()
+		if err != nil {
+			return nil, err
+		}
+		fetcher = cache
+	}
+	p.out.Step("lock", "resolving and pinning "+fmt.Sprint(len(sp.Services))+" services")
+	return lock.Generate(ctx, sp, prev, p.opts.Catalog, pin, fetcher, lock.Options{
+		Upgrade: o.Upgrade, Services: o.Services, Mirrors: p.Mirrors(),
+	})
+}

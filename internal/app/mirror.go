@@ -1,0 +1,142 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/mirror"
+	"gopkg.in/yaml.v3"
+)
+
+// MirrorOptions steer Mirror.
+type MirrorOptions struct {
+	Source  string // prod's description, inside the project
+	Service string // the service to mirror into (default: the first spark-rapids service)
+	Format  string // force the source's format
+	Full    bool   // scan a whole event log
+}
+
+// MirrorResult is what Mirror recorded and locked.
+type MirrorResult struct {
+	Service string          `json:"service"`
+	Source  string          `json:"source"` // project-relative, as written into devenv.yaml
+	Profile *mirror.Profile `json:"profile"`
+	Locked  *lock.Service   `json:"locked"`
+	Notes   []string        `json:"notes,omitempty"` // what the lock took from prod
+}
+
+// Import reads a production description into one normalized profile; it
+// needs no project (devenv mirror --print).
+func Import(source string, o MirrorOptions) (*mirror.Profile, error) {
+	abs, err := filepath.Abs(source)
+	if err != nil {
+		return nil, err
+	}
+	return mirror.Import(abs, mirror.Options{Format: o.Format, Full: o.Full})
+}
+
+// Mirror makes a service use prod: `mirror: SOURCE` is recorded in
+// devenv.yaml (comments kept) and the project relocked; both files are
+// written only when the relock succeeded, so a failure changes nothing.
+func (p *Project) Mirror(ctx context.Context, o MirrorOptions) (*MirrorResult, error) {
+	src, err := filepath.Abs(o.Source)
+	if err != nil {
+		return nil, err
+	}
+	prof, err := Import(src, o)
+	if err != nil {
+		return nil, err
+	}
+	svc, err := p.mirrorTarget(o.Service)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(p.Spec.Dir, src)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, exitcode.Newf(exitcode.Usage, "%s is outside the project %s: copy it into the project (for example prod/), check it holds no secrets you would not commit, and run devenv mirror on the copy", src, p.Spec.Dir)
+	}
+	rel = filepath.ToSlash(rel)
+	next, data, err := recordMirror(p.Spec, svc.Name, rel)
+	if err != nil {
+		return nil, err
+	}
+	prev, _ := p.ReadLock()
+	lf, err := p.generate(ctx, next, prev, LockOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("devenv.yaml and devenv.lock were left as they were: %w", err)
+	}
+	if err := p.commit(next, data, lf); err != nil {
+		return nil, err
+	}
+	return &MirrorResult{Service: svc.Name, Source: rel, Profile: prof, Locked: lf.Service(svc.Name), Notes: lf.Notes}, nil
+}
+
+// commit writes the edited devenv.yaml and its lock, and makes the
+// project the edited one.
+func (p *Project) commit(next *spec.Project, data []byte, lf *lock.File) error {
+	st, err := os.Stat(p.Spec.File)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(p.Spec.File, data, st.Mode().Perm()); err != nil {
+		return err
+	}
+	if _, err := lock.Write(p.LockPath(), lf); err != nil {
+		return err
+	}
+	p.Spec = next
+	return nil
+}
+
+// recordMirror returns devenv.yaml with `mirror: rel` set in the service,
+// keeping the file's comments, and the project it loads as.
+func recordMirror(p *spec.Project, service, rel string) (*spec.Project, []byte, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(p.Raw, &doc); err != nil || len(doc.Content) == 0 {
+		return nil, nil, fmt.Errorf("read %s: %v", p.File, err)
+	}
+	svc := mapValue(mapValue(doc.Content[0], "services"), service)
+	if svc == nil {
+		return nil, nil, fmt.Errorf("service %q not found in %s", service, p.File)
+	}
+	setScalar(svc, "mirror", rel)
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return nil, nil, err
+	}
+	data := []byte(b.String())
+	next, err := spec.Parse(p.File, data, p.Dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("devenv.yaml with the mirror recorded would not load, so it was left as it was: %w", err)
+	}
+	return next, data, nil
+}
+
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func setScalar(m *yaml.Node, key, value string) {
+	if v := mapValue(m, key); v != nil {
+		v.Kind, v.Tag, v.Value, v.Style = yaml.ScalarNode, "!!str", value, 0
+		return
+	}
+	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value})
+}

@@ -1,0 +1,211 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/doctor"
+)
+
+// BuildOptions steer Build.
+type BuildOptions struct {
+	Services []string // only these; empty: all
+	Frozen   bool     // refuse a missing or stale devenv.lock (exit 5) instead of relocking
+	NoCache  bool
+	Pull     bool
+}
+
+// UpOptions steer Up.
+type UpOptions struct {
+	Services     []string // only these (and what they depend on); empty: all
+	Frozen       bool     // refuse a missing or stale devenv.lock (exit 5) instead of relocking
+	NoStart      bool
+	Wait         bool
+	WaitTimeout  time.Duration
+	NoCache      bool
+	Pull         bool
+	SkipGPUCheck bool // leave the GPU verdict to the engine
+}
+
+// DownOptions steer Down.
+type DownOptions struct {
+	Volumes bool // also remove the project's named volumes
+	Images  bool // also remove the images devenv built for the project
+}
+
+// Result is what Build, Up and Down changed.
+type Result struct {
+	Project   string             `json:"project"`
+	Changes   []reconcile.Change `json:"changes"`
+	Endpoints []ServiceEndpoint  `json:"endpoints,omitempty"`
+	Warnings  []string           `json:"warnings,omitempty"`
+}
+
+// ServiceEndpoint is something a person can open in a service.
+type ServiceEndpoint struct {
+	Service string `json:"service"`
+	plan.Endpoint
+}
+
+// Build builds (or pulls) the images whose inputs changed, holding the
+// project lock like up.
+func (p *Project) Build(ctx context.Context, o BuildOptions) (*Result, error) {
+	run, err := p.begin(ctx, o.Services, o.Frozen)
+	if err != nil {
+		return nil, err
+	}
+	defer run.release()
+	svcs := run.plan.Services
+	if len(o.Services) > 0 {
+		svcs = nil
+		for _, n := range o.Services {
+			if s := run.plan.Service(n); s != nil {
+				svcs = append(svcs, s)
+			}
+		}
+	}
+	ch, err := run.runner.Images(ctx, svcs, reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Project: p.Spec.Name, Changes: nonNil(ch)}, nil
+}
+
+// Up checks the GPUs, builds what changed and converges the containers.
+func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
+	run, err := p.begin(ctx, o.Services, o.Frozen)
+	if err != nil {
+		return nil, err
+	}
+	defer run.release()
+	if !o.NoStart && !o.SkipGPUCheck {
+		if err := p.preflight(ctx, run, o.Services); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range run.plan.Warnings {
+		p.out.Warn("%s", w)
+	}
+	res, err := run.runner.Up(ctx, run.plan.Plan, reconcile.UpOptions{
+		Services: o.Services, NoStart: o.NoStart, Wait: o.Wait, WaitTimeout: o.WaitTimeout,
+		Build: reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: run.plan.Warnings,
+		Endpoints: endpoints(run.plan.Plan, o.Services)}, nil
+}
+
+// Down removes every object labelled for the project, and nothing else.
+func (p *Project) Down(ctx context.Context, o DownOptions) (*Result, error) {
+	if err := p.connect(ctx); err != nil {
+		return nil, err
+	}
+	release, err := p.projectLock()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	ch, err := p.runner(nil).Down(ctx, p.Spec.Name, reconcile.DownOptions{Volumes: o.Volumes, Images: o.Images})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Project: p.Spec.Name, Changes: nonNil(ch)}, nil
+}
+
+// Ps is the project's containers as the engine sees them.
+func (p *Project) Ps(ctx context.Context) ([]reconcile.Status, error) {
+	if err := p.connect(ctx); err != nil {
+		return nil, err
+	}
+	st, err := p.runner(nil).Ps(ctx, p.Spec.Name)
+	if st == nil {
+		st = []reconcile.Status{}
+	}
+	return st, err
+}
+
+// run is a project being changed: its fresh lock, its plan on this
+// machine, the runner and the held project lock.
+type run struct {
+	lock    *lock.File
+	plan    *Planned
+	runner  *reconcile.Runner
+	release func()
+}
+
+// begin checks the service names, makes sure the lock is fresh, connects,
+// takes the project lock and plans; in that order, so a wrong name never
+// locks and a stale lock is refused before the engine is asked.
+func (p *Project) begin(ctx context.Context, services []string, frozen bool) (*run, error) {
+	if err := p.CheckServices(services); err != nil {
+		return nil, err
+	}
+	lf, err := p.FreshLock(ctx, frozen)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.connect(ctx); err != nil {
+		return nil, err
+	}
+	release, err := p.projectLock()
+	if err != nil {
+		return nil, err
+	}
+	pl, err := p.Plan(ctx, PlanOptions{Lock: lf, Mint: true})
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return &run{lock: lf, plan: pl, runner: p.runner(lf), release: release}, nil
+}
+
+// projectLock serialises the devenv runs that change this project.
+func (p *Project) projectLock() (func(), error) {
+	return reconcile.Lock(p.StateDir(), func() { p.out.Say("another devenv is changing this project; waiting for it") })
+}
+
+func (p *Project) runner(lf *lock.File) *reconcile.Runner {
+	cache, _ := p.artifactCache()
+	return &reconcile.Runner{Eng: p.eng, Out: p.out, Cache: cache, Mirrors: p.Mirrors(), StateDir: p.StateDir(), Lock: lf}
+}
+
+// preflight runs doctor's GPU checks for the services being started and
+// stops the run (exit 4) before anything is pulled, built or created when a
+// service that must have a GPU cannot get one.
+func (p *Project) preflight(ctx context.Context, r *run, only []string) error {
+	var names []string
+	for _, ps := range r.plan.Services {
+		if len(only) == 0 || slices.Contains(only, ps.Name) {
+			names = append(names, ps.Name)
+		}
+	}
+	f := p.facts(ctx)
+	return doctor.Preflight(ctx, doctor.Inputs{Engine: p.eng, GPUs: f.GPUs, GPUErr: f.gpuErr,
+		Project: p.Spec, Lock: r.lock, Services: names, Host: p.opts.LocalHost()})
+}
+
+func endpoints(pl *plan.Plan, only []string) []ServiceEndpoint {
+	var out []ServiceEndpoint
+	for _, s := range pl.Services {
+		if len(only) > 0 && !slices.Contains(only, s.Name) {
+			continue
+		}
+		for _, e := range s.Endpoints {
+			out = append(out, ServiceEndpoint{Service: s.Name, Endpoint: e})
+		}
+	}
+	return out
+}
+
+func nonNil(ch []reconcile.Change) []reconcile.Change {
+	if ch == nil {
+		return []reconcile.Change{}
+	}
+	return ch
+}
