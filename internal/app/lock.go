@@ -90,8 +90,9 @@ func (p *Project) FreshLock(ctx context.Context, frozen bool) (*lock.File, error
 	if why == nil {
 		return lf, nil
 	}
-	if frozen {
-		return nil, why
+	var damaged *lock.IntegrityError
+	if frozen || errors.As(why, &damaged) {
+		return nil, why // a damaged lock is never relocked from silently
 	}
 	p.out.Say("devenv.lock is missing or stale; locking now (use --frozen to refuse instead)")
 	nf, err := p.generate(ctx, p.Spec, lf, LockOptions{})
