@@ -7,7 +7,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/sources"
-	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/distribution/reference"
 )
 
 // IntegrityError says the lock contradicts itself or holds what devenv
@@ -62,7 +62,7 @@ func verifyService(s Service, m sources.Mirrors) []string {
 		out = append(out, fmt.Sprintf("service %s: ", s.Name)+fmt.Sprintf(format, args...))
 	}
 	if s.Base != nil {
-		if _, err := name.ParseReference(s.Base.Ref); err != nil {
+		if _, err := reference.ParseNormalizedNamed(s.Base.Ref); err != nil {
 			add("base %q is not an image reference", s.Base.Ref)
 		}
 	}

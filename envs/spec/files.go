@@ -90,11 +90,17 @@ func (d *decoder) fileList(f field, key string) []string {
 // that depends_on may name them.
 func decodeCompose(d *decoder, l *loader, f field) {
 	items, nodes := d.strList(f, "compose")
+	seen := map[string]bool{}
 	for i, rel := range items {
 		abs, ok := d.projectFile(nodes[i], "compose", rel)
 		if !ok {
 			continue
 		}
+		if seen[abs] {
+			d.errAt(nodes[i], "", "%q is listed twice in compose", rel)
+			continue
+		}
+		seen[abs] = true
 		l.p.Compose = append(l.p.Compose, abs)
 		names, err := composeServices(abs)
 		if err != nil {

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/distribution/reference"
 	"gopkg.in/yaml.v3"
 )
 
@@ -56,9 +56,10 @@ func suggestName(name string) string {
 // imageRef reports whether v (at n, under key) is an image reference the
 // engine can pull, "repo[:tag][@sha256:...]".
 func (d *decoder) imageRef(n *yaml.Node, key, v string) bool {
-	if _, err := name.ParseReference(v, name.WithDefaultRegistry("docker.io")); err != nil || strings.ContainsAny(v, " \t\n") {
+	_, err := reference.ParseNormalizedNamed(v)
+	if err != nil {
 		d.errAt(n, `write [registry/]repository[:tag][@sha256:<64 hex digits>] in lower case, e.g. "postgres:16" or "nvcr.io/nvidia/cuda:12.9.1-runtime-ubuntu22.04"`,
-			"%s %q is not an image reference", key, v)
+			"%s %q is not an image reference (%v)", key, v, err)
 		return false
 	}
 	return true
