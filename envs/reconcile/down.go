@@ -11,13 +11,22 @@ import (
 
 // DownOptions steer Down.
 type DownOptions struct {
-	Volumes bool // also remove the project's named volumes
-	Images  bool // also remove the images devenv built for the project
+	// Services limits down to these services' containers (and, with
+	// Images, their images); the network and volumes stay, as the rest of
+	// the project uses them. Empty: the whole project.
+	Services []string
+	Volumes  bool // also remove the project's named volumes
+	Images   bool // also remove the images devenv built for the project
+	DryRun   bool // report what would be removed and remove nothing
 }
 
 // Down stops and removes every container, network (and on request volume
-// and image) labelled for the project, and nothing else.
+// and image) labelled for the project, and nothing else; with Services,
+// only those services' containers and images.
 func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
+	if len(opts.Services) > 0 {
+		return r.downServices(ctx, project, opts)
+	}
 	var changes []Change
 	kinds := []engine.Kind{engine.Containers, engine.Networks}
 	if opts.Volumes {
@@ -32,12 +41,47 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 			return changes, err
 		}
 		sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
-		for _, o := range objs {
+		ch, err := r.removeAll(ctx, k, objs, opts.DryRun)
+		changes = append(changes, ch...)
+		if err != nil {
+			return changes, err
+		}
+	}
+	return changes, nil
+}
+
+func (r *Runner) downServices(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
+	sel := Selection{Project: project, Services: opts.Services, DryRun: opts.DryRun}
+	changes, err := r.Rm(ctx, sel, true)
+	if err != nil || !opts.Images {
+		return changes, err
+	}
+	imgs, err := r.projectObjects(ctx, engine.Images, project)
+	if err != nil {
+		return changes, err
+	}
+	var mine []engine.Object
+	for _, o := range imgs {
+		for _, s := range opts.Services {
+			if belongsTo(o.Labels[plan.LabelService], s) {
+				mine = append(mine, o)
+				break
+			}
+		}
+	}
+	ch, err := r.removeAll(ctx, engine.Images, mine, opts.DryRun)
+	return append(changes, ch...), err
+}
+
+func (r *Runner) removeAll(ctx context.Context, k engine.Kind, objs []engine.Object, dryRun bool) ([]Change, error) {
+	var changes []Change
+	for _, o := range objs {
+		if !dryRun {
 			if err := r.removeObject(ctx, k, o); err != nil {
 				return changes, err
 			}
-			changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Removed, Detail: string(k) + " " + o.Name})
 		}
+		changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Removed, Detail: string(k) + " " + o.Name})
 	}
 	return changes, nil
 }

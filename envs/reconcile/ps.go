@@ -10,16 +10,16 @@ import (
 
 // Status is one container of the project as the engine sees it.
 type Status struct {
-	Service     string               `json:"service"`
-	Container   string               `json:"container"`
-	Image       string               `json:"image"`
-	State       string               `json:"state"`
-	Health      string               `json:"health,omitempty"`
-	ExitCode    int                  `json:"exit_code,omitempty"`
-	Ports       []engine.PortBinding `json:"ports,omitempty"`
-	GPUs        string               `json:"gpus,omitempty"`
-	CPUFallback bool                 `json:"cpu_fallback,omitempty"`
-	ConfigHash  string               `json:"config_hash"`
+	Service     string `json:"service"`
+	Container   string `json:"container"`
+	Image       string `json:"image"`
+	State       string `json:"state"`
+	Health      string `json:"health,omitempty"`
+	ExitCode    int    `json:"exit_code,omitempty"`
+	Ports       []Port `json:"ports,omitempty"`
+	GPUs        string `json:"gpus,omitempty"`
+	CPUFallback bool   `json:"cpu_fallback,omitempty"`
+	ConfigHash  string `json:"config_hash"`
 }
 
 // Ps lists the project's containers.
@@ -38,7 +38,7 @@ func (r *Runner) Ps(ctx context.Context, project string) ([]Status, error) {
 			return nil, err
 		}
 		out = append(out, Status{Service: st.Labels[plan.LabelService], Container: st.Name, Image: st.Image,
-			State: st.Status, Health: st.Health, ExitCode: st.ExitCode, Ports: st.Ports,
+			State: st.Status, Health: st.Health, ExitCode: st.ExitCode, Ports: portsOf(st.Ports),
 			GPUs: gpuText(st), CPUFallback: st.Labels[plan.LabelCPUMode] == "true",
 			ConfigHash: st.Labels[plan.LabelConfigHash]})
 	}
@@ -51,4 +51,20 @@ func gpuText(st engine.ContainerState) string {
 		return "cpu (fallback)"
 	}
 	return st.Labels[plan.LabelGPUs]
+}
+
+// Port is a published port as ps reports it.
+type Port struct {
+	HostIP        string `json:"host_ip"`
+	HostPort      int    `json:"host_port"`
+	ContainerPort int    `json:"container_port"`
+	Protocol      string `json:"protocol"`
+}
+
+func portsOf(bs []engine.PortBinding) []Port {
+	var out []Port
+	for _, b := range bs {
+		out = append(out, Port(b))
+	}
+	return out
 }

@@ -20,6 +20,7 @@ type UpOptions struct {
 	Build       BuildOptions
 	Wait        bool          // wait until every started service is healthy
 	WaitTimeout time.Duration // for Wait
+	DryRun      bool          // report what would change and change nothing
 }
 
 // UpResult says what Up did.
@@ -33,6 +34,9 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	svcs, err := selectServices(pl, opts.Services)
 	if err != nil {
 		return nil, err
+	}
+	if opts.DryRun {
+		return r.preview(ctx, pl, svcs, opts)
 	}
 	if err := envFilesPresent(svcs); err != nil {
 		return nil, err
@@ -213,4 +217,89 @@ func envFilesPresent(svcs []*plan.Service) error {
 		}
 	}
 	return errs.ErrorOrNil()
+}
+
+// preview is Up with DryRun: the changes Up would make, from what the
+// engine has now, making none (no pull, build, network, file or container).
+func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Service, opts UpOptions) (*UpResult, error) {
+	res := &UpResult{}
+	for _, s := range svcs {
+		c, err := r.imagePreview(ctx, s, opts.Build)
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			res.Changes = append(res.Changes, *c)
+		}
+	}
+	shared, err := r.sharedPreview(ctx, pl)
+	if err != nil {
+		return nil, err
+	}
+	res.Changes = append(res.Changes, shared...)
+	existing, err := r.containersByName(ctx, pl.Project)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range svcs {
+		res.Changes = append(res.Changes, containerPreview(s, existing, opts.NoStart))
+	}
+	return res, nil
+}
+
+func (r *Runner) imagePreview(ctx context.Context, s *plan.Service, opts BuildOptions) (*Change, error) {
+	ok, err := r.Eng.ImageExists(ctx, s.Image)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case s.Build == nil && (!ok || opts.Pull):
+		return &Change{Service: s.Name, Action: Pulled, Detail: s.Image}, nil
+	case s.Build != nil && (!ok || opts.Pull || opts.NoCache):
+		return &Change{Service: s.Name, Action: Built, Detail: s.Image}, nil
+	}
+	return nil, nil
+}
+
+func (r *Runner) sharedPreview(ctx context.Context, pl *plan.Plan) ([]Change, error) {
+	var out []Change
+	want := map[engine.Kind][]string{engine.Networks: {pl.Network}, engine.Volumes: pl.Volumes}
+	for _, k := range []engine.Kind{engine.Networks, engine.Volumes} {
+		have, err := r.projectObjects(ctx, k, pl.Project)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range want[k] {
+			if !hasObject(have, name) {
+				out = append(out, Change{Action: Created, Detail: string(k) + " " + name})
+			}
+		}
+	}
+	return out, nil
+}
+
+func hasObject(objs []engine.Object, name string) bool {
+	for _, o := range objs {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// containerPreview is what one would do to a service's container.
+func containerPreview(s *plan.Service, existing map[string]engine.Object, noStart bool) Change {
+	ch := Change{Service: s.Name, Detail: "container " + s.Container.Name}
+	cur, ok := existing[s.Container.Name]
+	switch {
+	case !ok:
+		ch.Action = Created
+	case cur.Labels[plan.LabelConfigHash] != s.ConfigHash:
+		ch.Action = Recreated
+	case cur.State == "running" || noStart:
+		ch.Action = Unchanged
+	default:
+		ch.Action = Started
+	}
+	return ch
 }

@@ -6,8 +6,6 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
@@ -20,22 +18,22 @@ type ServiceConfig struct {
 	Locked   bool              `json:"locked"`
 	Resolved profiles.Resolved `json:"resolved"`
 	Base     string            `json:"base,omitempty"`
-	GPUs     spec.GPUs         `json:"gpus"`
+	GPUs     GPUsView          `json:"gpus"`
 	GPU      string            `json:"gpu"`
 	Memory   string            `json:"memory,omitempty"`
-	Ports    []spec.Port       `json:"ports,omitempty"`
-	Volumes  []spec.Volume     `json:"volumes,omitempty"`
+	Ports    []PortView        `json:"ports,omitempty"`
+	Volumes  []VolumeView      `json:"volumes,omitempty"`
 	Env      map[string]string `json:"env,omitempty"`
 	EnvFile  string            `json:"env_file,omitempty"` // read at run time; its values are never shown
 	Jars     []string          `json:"jars,omitempty"`
 	Conf     map[string]string `json:"conf,omitempty"`
 	Depends  []string          `json:"depends_on,omitempty"`
 	// From the plan on this machine:
-	Image       string             `json:"image,omitempty"` // only from a fresh lock
-	GPURequest  *engine.GPURequest `json:"gpu_request,omitempty"`
-	CPUFallback bool               `json:"cpu_fallback,omitempty"`
-	Reason      string             `json:"reason,omitempty"`
-	Spark       *plan.SparkInfo    `json:"spark,omitempty"`
+	Image       string          `json:"image,omitempty"` // only from a fresh lock
+	GPURequest  *GPURequestView `json:"gpu_request,omitempty"`
+	CPUFallback bool            `json:"cpu_fallback,omitempty"`
+	Reason      string          `json:"reason,omitempty"`
+	Spark       *plan.SparkInfo `json:"spark,omitempty"`
 }
 
 // Config is the project's fully resolved configuration.
@@ -95,8 +93,8 @@ func (p *Project) resolveServices(cfg *Config, lf *lock.File, only []string) err
 			errs = multierror.Append(errs, err)
 			continue
 		}
-		sc := ServiceConfig{Name: s.Name, Profile: s.Profile, Resolved: res, GPUs: s.GPUs, GPU: s.GPU, Memory: s.Memory,
-			Ports: s.Ports, Volumes: s.Volumes, Env: s.Env, EnvFile: s.EnvFile, Jars: s.Jars, Conf: s.Conf, Depends: s.DependsOn}
+		sc := ServiceConfig{Name: s.Name, Profile: s.Profile, Resolved: res, GPUs: gpusOf(s.GPUs), GPU: s.GPU, Memory: s.Memory,
+			Ports: portsOf(s.Ports), Volumes: volumesOf(s.Volumes), Env: s.Env, EnvFile: s.EnvFile, Jars: s.Jars, Conf: s.Conf, Depends: s.DependsOn}
 		if ls := lockedService(lf, s.Name); ls != nil {
 			sc.Locked = true
 			applyLock(&sc.Resolved, ls)
@@ -137,7 +135,7 @@ func (cfg *Config) addPlan(pl *Planned) {
 		if pl.From == FromLock {
 			sc.Image = ps.Image
 		}
-		sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = ps.Container.GPU, ps.CPUFallback, ps.Reason, ps.Spark
+		sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = gpuRequestOf(ps.Container.GPU), ps.CPUFallback, ps.Reason, ps.Spark
 	}
 }
 

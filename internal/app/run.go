@@ -29,12 +29,15 @@ type UpOptions struct {
 	NoCache      bool
 	Pull         bool
 	SkipGPUCheck bool // leave the GPU verdict to the engine
+	DryRun       bool // report what would change and change nothing (implies Frozen)
 }
 
 // DownOptions steer Down.
 type DownOptions struct {
-	Volumes bool // also remove the project's named volumes
-	Images  bool // also remove the images devenv built for the project
+	Services []string // only these services' containers (and images with Images); empty: the whole project
+	Volumes  bool     // also remove the project's named volumes
+	Images   bool     // also remove the images devenv built for the project
+	DryRun   bool     // report what would be removed and remove nothing
 }
 
 // Result is what Build, Up and Down changed.
@@ -43,6 +46,7 @@ type Result struct {
 	Changes   []reconcile.Change `json:"changes"`
 	Endpoints []ServiceEndpoint  `json:"endpoints,omitempty"`
 	Warnings  []string           `json:"warnings,omitempty"`
+	DryRun    bool               `json:"dry_run,omitempty"` // the changes are what would be made; none was
 }
 
 // ServiceEndpoint is something a person can open in a service.
@@ -77,6 +81,9 @@ func (p *Project) Build(ctx context.Context, o BuildOptions) (*Result, error) {
 
 // Up checks the GPUs, builds what changed and converges the containers.
 func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
+	if o.DryRun {
+		return p.previewUp(ctx, o)
+	}
 	run, err := p.begin(ctx, o.Services, o.Frozen)
 	if err != nil {
 		return nil, err
@@ -103,19 +110,28 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 
 // Down removes every object labelled for the project, and nothing else.
 func (p *Project) Down(ctx context.Context, o DownOptions) (*Result, error) {
+	if err := p.CheckServices(o.Services); err != nil {
+		return nil, err
+	}
+	if err := checkDown(o); err != nil {
+		return nil, err
+	}
 	if err := p.connect(ctx); err != nil {
 		return nil, err
 	}
-	release, err := p.projectLock()
+	if !o.DryRun {
+		release, err := p.projectLock()
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
+	ch, err := p.runner(nil).Down(ctx, p.Spec.Name, reconcile.DownOptions{Services: p.dependencyOrder(o.Services),
+		Volumes: o.Volumes, Images: o.Images, DryRun: o.DryRun})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	ch, err := p.runner(nil).Down(ctx, p.Spec.Name, reconcile.DownOptions{Volumes: o.Volumes, Images: o.Images})
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Project: p.Spec.Name, Changes: nonNil(ch)}, nil
+	return &Result{Project: p.Spec.Name, Changes: nonNil(ch), DryRun: o.DryRun}, nil
 }
 
 // Ps is the project's containers as the engine sees them.

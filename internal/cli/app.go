@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -27,12 +28,12 @@ type Streams struct {
 func Main(args []string, s Streams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	quietLibraries(hasDebug(args))
+	quietLibraries(hasFlag(args, "--debug"))
 	err := Run(ctx, args, s)
-	if err != nil && ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil && exitcode.Of(err) != exitcode.Interrupted {
 		err = exitcode.With(exitcode.Interrupted, fmt.Errorf("interrupted: %w", err))
 	}
-	return report(err, s.Err, hasDebug(args))
+	return report(err, s.Err, hasFlag(args, "--debug"), hasFlag(args, "--json"))
 }
 
 // Run runs devenv and returns its error; it never exits the process.
@@ -53,8 +54,9 @@ func newApp(s Streams) *cli.App {
 		EnableBashCompletion: true,
 		HideVersion:          true,
 		ExitErrHandler:       func(*cli.Context, error) {},
+		Action:               rootAction,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, c.Command.Name))
+			return usageError(err, c.Command.Name)
 		},
 		Commands: commands(),
 	}
@@ -71,14 +73,18 @@ func commands() []*cli.Command {
 		runCommand(), submitCommand(), jobsCommand(), verifyCommand(),
 		mirrorCommand(), diffCommand(), exportCommand(),
 	}
+	cmds = append(cmds, serviceCommands()...)
 	return append(cmds, gpuCommands()...)
 }
 
 func withCommonFlags(c *cli.Command) {
 	c.Flags = append(c.Flags, localCopies()...)
+	if strings.TrimSpace(c.ArgsUsage) == "" && c.Action != nil {
+		c.Action = noArgs(c.Action)
+	}
 	if c.OnUsageError == nil {
 		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
-			return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, c.Name))
+			return usageError(err, c.Name)
 		}
 	}
 	for _, sub := range c.Subcommands {
@@ -86,9 +92,11 @@ func withCommonFlags(c *cli.Command) {
 	}
 }
 
-func hasDebug(args []string) bool {
+// hasFlag reports whether the boolean flag is on the command line before
+// any "--" (what follows that belongs to the command devenv runs).
+func hasFlag(args []string, flag string) bool {
 	for _, a := range args {
-		if a == "--debug" {
+		if a == flag || a == flag+"=true" {
 			return true
 		}
 		if a == "--" {
@@ -107,4 +115,13 @@ func quietLibraries(debug bool) {
 	if !debug {
 		logrus.SetLevel(logrus.ErrorLevel)
 	}
+}
+
+// usageError is a flag parsing error (exit 2) with where to read more; -f
+// after a command name gets the way to name the file there.
+func usageError(err error, command string) error {
+	if strings.HasSuffix(err.Error(), "not defined: -f") {
+		return exitcode.Newf(exitcode.Usage, "%v: after a command name write --file FILE (or -f FILE before it: devenv -f FILE %s)", err, command)
+	}
+	return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, command))
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -160,5 +161,58 @@ func TestUpChecksServiceNamesBeforeLocking(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "devenv.lock")); !os.IsNotExist(err) {
 		t.Error("up with a wrong service name tried to lock")
+	}
+}
+
+func TestCommandLineEdges(t *testing.T) {
+	project(t, twoGPUServices, true)
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  string // on stdout
+		wantErr  string // on stderr
+	}{
+		{"a typo gets the nearest command", []string{"lgos"}, exitcode.Usage, "", "did you mean `devenv logs`?"},
+		{"an unknown word is a usage error", []string{"frobnicate"}, exitcode.Usage, "", `"frobnicate" is not a devenv command`},
+		{"--version", []string{"--version"}, 0, "devenv " + Version(), ""},
+		{"--version --json", []string{"--version", "--json"}, 0, `"version": "` + Version() + `"`, ""},
+		{"extra arguments to ps", []string{"ps", "spark"}, exitcode.Usage, "", `devenv ps takes no arguments, got "spark"`},
+		{"extra arguments to a subcommand", []string{"jobs", "oops"}, exitcode.Usage, "", "devenv jobs takes no arguments"},
+		{"extra arguments to profiles", []string{"profiles", "x", "y"}, exitcode.Usage, "", `got "x y"`},
+		{"-f after a command name", []string{"config", "-f", "devenv.yaml"}, exitcode.Usage, "", "write --file FILE"},
+		{"--file after a command name", []string{"config", "--file", "devenv.yaml", "--json"}, 0, `"name": "demo"`, ""},
+		{"-f before the command name", []string{"-f", "devenv.yaml", "config", "--json"}, 0, `"name": "demo"`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, tt.args...)
+			if code != tt.wantCode || !strings.Contains(out, tt.wantOut) || !strings.Contains(errOut, tt.wantErr) {
+				t.Fatalf("devenv %v: exit %d (want %d)\nstdout: %s\nstderr: %s", tt.args, code, tt.wantCode, out, errOut)
+			}
+		})
+	}
+}
+
+func TestErrorsUnderJSONAreJSONLines(t *testing.T) {
+	project(t, twoGPUServices, true)
+	tests := []struct {
+		args     []string
+		wantExit int
+		wantMsg  string
+	}{
+		{[]string{"--json", "lgos"}, exitcode.Usage, "did you mean `devenv logs`?"},
+		{[]string{"ps", "extra", "--json"}, exitcode.Usage, "takes no arguments"},
+		{[]string{"config", "nosuch", "--json"}, exitcode.Usage, `no service "nosuch"`},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCLI(t, tt.args...)
+		var got jsonError
+		if err := json.Unmarshal([]byte(errOut), &got); err != nil || strings.Count(errOut, "\n") != 1 {
+			t.Fatalf("%v: stderr is not one JSON line (%v): %q", tt.args, err, errOut)
+		}
+		if code != tt.wantExit || got.Level != "error" || got.Exit != tt.wantExit || !strings.Contains(got.Message, tt.wantMsg) || out != "" {
+			t.Errorf("%v: exit %d, stderr %+v, stdout %q", tt.args, code, got, out)
+		}
 	}
 }

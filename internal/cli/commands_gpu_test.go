@@ -19,7 +19,7 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	err := Run(context.Background(), append([]string{"devenv"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
-	code := report(err, &errOut, false)
+	code := report(err, &errOut, false, hasFlag(args, "--json"))
 	return out.String(), errOut.String(), code
 }
 

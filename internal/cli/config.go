@@ -68,7 +68,7 @@ func printService(w io.Writer, cfg *app.Config, s app.ServiceConfig) {
 		line("memory", "%s", s.Memory)
 	}
 	for _, pt := range s.Ports {
-		line("port", "%s:%d -> %d/%s", pt.HostIP, pt.Host, pt.Container, pt.Protocol)
+		line("port", "%s:%d -> %d/%s", pt.HostIP, pt.HostPort, pt.ContainerPort, pt.Protocol)
 	}
 	for _, v := range s.Volumes {
 		line("volume", "%s -> %s%s", v.Source, v.Target, map[bool]string{true: " (read-only)"}[v.ReadOnly])

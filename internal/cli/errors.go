@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,14 +15,20 @@ import (
 	"github.com/hashicorp/go-multierror"
 )
 
-// report prints err for a person and returns the exit code it maps to.
-func report(err error, w io.Writer, debug bool) int {
+// report prints err for a person (with --json as one JSON line) and
+// returns the exit code it maps to.
+func report(err error, w io.Writer, debug, jsonOut bool) int {
 	if err == nil {
 		return exitcode.OK
 	}
 	code := codeOf(err)
 	if err.Error() == "" {
 		return code // the error's exit code is the message (devenv exec)
+	}
+	if jsonOut {
+		b, _ := json.Marshal(jsonError{Level: "error", Message: message(err), Exit: code})
+		w.Write(append(b, '\n'))
+		return code
 	}
 	if debug {
 		fmt.Fprintf(w, "devenv: %+v\n", err)
@@ -71,6 +78,13 @@ func codeOf(err error) int {
 		return exitcode.Drift
 	}
 	return exitcode.Failure
+}
+
+// jsonError is how an error is reported under --json: one line on stderr.
+type jsonError struct {
+	Level   string `json:"level"`
+	Message string `json:"message"`
+	Exit    int    `json:"exit"`
 }
 
 // errSilent ends a command with an exit code and no message of its own:

@@ -42,17 +42,29 @@ func shellCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "shell",
 		Usage:     "open an interactive shell in a running service",
-		ArgsUsage: "service",
+		ArgsUsage: "[service]   (may be left out when the project has one service)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "user to run as"},
 			&cli.StringFlag{Name: "workdir", Aliases: []string{"w"}, Usage: "working directory in the container"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Hidden: true},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return exitcode.Newf(exitcode.Usage, "usage: devenv shell SERVICE")
+			if c.NArg() > 1 {
+				return exitcode.Newf(exitcode.Usage, "usage: devenv shell [SERVICE]")
 			}
-			return runIn(c, c.Args().First(), []string{"sh", "-c", "command -v bash >/dev/null 2>&1 && exec bash -l || exec sh -l"}, true)
+			service := c.Args().First()
+			if service == "" {
+				p, err := openProject(c)
+				if err != nil {
+					return err
+				}
+				service, err = p.OnlyService()
+				p.Close()
+				if err != nil {
+					return err
+				}
+			}
+			return runIn(c, service, []string{"sh", "-c", "command -v bash >/dev/null 2>&1 && exec bash -l || exec sh -l"}, true)
 		},
 	}
 }

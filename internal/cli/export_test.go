@@ -24,7 +24,7 @@ func runExport(t *testing.T, dir string, args ...string) (string, string, int) {
 	}
 	argv := append([]string{"devenv", "--project-dir", dir}, args...)
 	err := app.RunContext(context.Background(), reorder(app, argv))
-	code := report(err, &errOut, false)
+	code := report(err, &errOut, false, hasFlag(args, "--json"))
 	return out.String(), errOut.String(), code
 }
 

@@ -8,17 +8,21 @@ import (
 // (`devenv --json config` and `devenv config --json`).
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "devenv.yaml to use (default: PROJECT-DIR/devenv.yaml)"},
+		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "devenv.yaml to use (default: PROJECT-DIR/devenv.yaml); after a command name only --file (logs -f is follow)"},
 		&cli.StringFlag{Name: "project-dir", Usage: "the project directory (default: the directory holding devenv.yaml, searched upwards from here)"},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON on stdout and progress as JSON lines on stderr"},
 		&cli.BoolFlag{Name: "debug", Usage: "print debugging detail and error chains"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show build output and progress in plain mode"},
+		&cli.BoolFlag{Name: "version", Usage: "print devenv's version"},
 	}
 }
 
+// localCopies are the global flags as a command accepts them after its
+// name. Only the long form names the file there: -f belongs to the command
+// (`devenv logs -f` follows, as with docker compose).
 func localCopies() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Hidden: true},
+		&cli.StringFlag{Name: "file", Hidden: true},
 		&cli.StringFlag{Name: "project-dir", Hidden: true},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
 		&cli.BoolFlag{Name: "debug", Hidden: true},

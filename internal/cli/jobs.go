@@ -24,7 +24,7 @@ func submitCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "submit",
 		Usage: "queue a Spark job (spark-submit /workspace/<file> args...) and print its ID; a background runner runs the queue",
-		ArgsUsage: "[--service S] job.py [args...]\n" +
+		ArgsUsage: "[--service S] job.py [--] [args...]   (every word after job.py is the job's)\n" +
 			"   or: devenv submit --service S --cmd 'shell command'   (runs sh -c 'shell command' in the service)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "service", Aliases: []string{"s"}, Usage: "service to run in (default: the first spark-rapids service)"},
@@ -82,7 +82,11 @@ func jobCommand(p *spec.Project, shell string, a []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append([]string{"spark-submit", file}, a[1:]...), nil
+	rest := a[1:]
+	if len(rest) > 0 && rest[0] == "--" { // job.py -- --date x: the -- only separates
+		rest = rest[1:]
+	}
+	return append([]string{"spark-submit", file}, rest...), nil
 }
 
 // sparkUI is the Spark UI a service publishes (container port 4040), if any.
@@ -157,7 +161,7 @@ func jobsCommand() *cli.Command {
 				Name:      "logs",
 				Usage:     "print a job's output; with -F follow it until the job ends and exit with its exit code",
 				ArgsUsage: "ID",
-				Flags:     []cli.Flag{&cli.BoolFlag{Name: "follow", Aliases: []string{"F"}, Usage: "follow the output until the job ends (-F as in devenv logs; -f is --file)"}},
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "F"}, Usage: "follow the output until the job ends"}},
 				Action:    jobLogs,
 			},
 			{
@@ -349,7 +353,7 @@ func jobLogs(c *cli.Context) error {
 	if _, err := io.Copy(c.App.Writer, f); err != nil || !c.Bool("follow") {
 		return err
 	}
-	return follow(c.Context, store, j.ID, f, c.App.Writer)
+	return quietInterrupt(c, follow(c.Context, store, j.ID, f, c.App.Writer))
 }
 
 // follow copies what is appended to f until the job ends, then exits with

@@ -93,6 +93,8 @@ func TestJobCommand(t *testing.T) {
 		wantErr string
 	}{
 		{"a project file", "", []string{filepath.Join(p.Dir, "jobs", "etl.py"), "--day", "1"}, "spark-submit /workspace/jobs/etl.py --day 1", ""},
+		{"-- after the file only separates", "", []string{filepath.Join(p.Dir, "jobs", "etl.py"), "--", "--date", "x"}, "spark-submit /workspace/jobs/etl.py --date x", ""},
+		{"a later -- is the job's", "", []string{filepath.Join(p.Dir, "jobs", "etl.py"), "a", "--", "b"}, "spark-submit /workspace/jobs/etl.py a -- b", ""},
 		{"a shell command", "echo hi; exit 2", nil, "sh -c echo hi; exit 2", ""},
 		{"both", "true", []string{"x.py"}, "", "not both"},
 		{"neither", "", nil, "", "usage: devenv submit"},

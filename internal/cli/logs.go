@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -20,7 +23,7 @@ func logsCommand() *cli.Command {
 		Usage:     "show the services' logs",
 		ArgsUsage: "[service...]",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "follow", Aliases: []string{"F"}, Usage: "keep printing new lines"},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "F"}, Usage: "keep printing new lines until Ctrl-C"},
 			&cli.StringFlag{Name: "tail", Value: "all", Usage: "lines from the end to show (a number or all)"},
 			&cli.BoolFlag{Name: "timestamps", Usage: "prefix each line with its time"},
 			&cli.BoolFlag{Name: "diagnose", Usage: "explain well-known failures found in the logs"},
@@ -58,11 +61,21 @@ func runLogs(c *cli.Context) error {
 	if c.Bool("diagnose") {
 		return diagnoseLogs(c, s, names, opts)
 	}
-	return streamLogs(c, s, names, opts)
+	return quietInterrupt(c, streamLogs(c, s, names, opts))
+}
+
+// quietInterrupt makes a Ctrl-C that ends a follow (logs -f, jobs logs -f)
+// exit 130 without a message: stopping is what the user asked for.
+func quietInterrupt(c *cli.Context, err error) error {
+	if c.Context.Err() != nil {
+		return exitcode.With(exitcode.Interrupted, errSilent)
+	}
+	return err
 }
 
 // streamLogs prints each service's logs, prefixed by its name when there
-// are several, following them in parallel with -f.
+// are several (with --json as one JSON object a line), following them in
+// parallel with -f.
 func streamLogs(c *cli.Context, s *services, names []string, opts engine.LogOptions) error {
 	var (
 		wg   sync.WaitGroup
@@ -70,16 +83,17 @@ func streamLogs(c *cli.Context, s *services, names []string, opts engine.LogOpti
 		errs *multierror.Error
 	)
 	out := &lockedWriter{w: c.App.Writer}
+	asJSON := boolOpt(c, "json")
+	if asJSON {
+		opts.Timestamps = true // each line's time becomes its "time" field
+	}
 	for _, n := range names {
-		prefix := ""
-		if len(names) > 1 {
-			prefix = n + " | "
-		}
-		w := &prefixWriter{prefix: prefix, w: out}
+		stdout, stderr := logWriters(out, n, len(names) > 1, asJSON)
 		run := func(n string) {
-			err := s.eng.Logs(c.Context, plan.ContainerName(s.project, n), opts, w, w)
-			w.flush()
-			if err != nil && !isNotFoundErr(err) {
+			err := s.eng.Logs(c.Context, plan.ContainerName(s.project, n), opts, stdout, stderr)
+			stdout.flush()
+			stderr.flush()
+			if err != nil && !isNotFoundErr(err) && c.Context.Err() == nil {
 				mu.Lock()
 				errs = multierror.Append(errs, fmt.Errorf("%s: %w", n, err))
 				mu.Unlock()
@@ -94,6 +108,37 @@ func streamLogs(c *cli.Context, s *services, names []string, opts engine.LogOpti
 	}
 	wg.Wait()
 	return errs.ErrorOrNil()
+}
+
+// logWriters are the writers for one service's stdout and stderr: lines
+// with a "service | " prefix when several services are shown, or JSON.
+func logWriters(out io.Writer, service string, several, asJSON bool) (*lineWriter, *lineWriter) {
+	if asJSON {
+		return &lineWriter{emit: jsonLogLine(out, service, "stdout")},
+			&lineWriter{emit: jsonLogLine(out, service, "stderr")}
+	}
+	prefix := ""
+	if several {
+		prefix = service + " | "
+	}
+	w := &lineWriter{emit: func(line []byte) { out.Write(append([]byte(prefix), line...)) }}
+	return w, w
+}
+
+// jsonLogLine writes a log line (as the engine sends it with timestamps:
+// "TIME TEXT") as a logLine object.
+func jsonLogLine(out io.Writer, service, stream string) func([]byte) {
+	return func(line []byte) {
+		text := strings.TrimRight(string(line), "\r\n")
+		ll := logLine{Service: service, Stream: stream, Line: text}
+		if t, rest, ok := strings.Cut(text, " "); ok {
+			if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
+				ll.Time, ll.Line = t, rest
+			}
+		}
+		b, _ := json.Marshal(ll)
+		out.Write(append(b, '\n'))
+	}
 }
 
 // services reach a project's running containers.
@@ -113,30 +158,41 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// prefixWriter writes whole lines, each with a prefix.
-type prefixWriter struct {
-	prefix string
-	w      io.Writer
-	buf    bytes.Buffer
+// lineWriter hands whole lines to emit, keeping a partial last line until
+// more comes or flush.
+type lineWriter struct {
+	mu   sync.Mutex
+	emit func(line []byte)
+	buf  bytes.Buffer
 }
 
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	p.buf.Write(b)
+func (l *lineWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(b)
 	for {
-		line, err := p.buf.ReadBytes('\n')
+		line, err := l.buf.ReadBytes('\n')
 		if err != nil {
-			p.buf.Write(line)
+			l.buf.Write(line)
 			return len(b), nil
 		}
-		if _, err := p.w.Write(append([]byte(p.prefix), line...)); err != nil {
-			return 0, err
-		}
+		l.emit(line)
 	}
 }
 
-func (p *prefixWriter) flush() {
-	if p.buf.Len() > 0 {
-		p.w.Write(append([]byte(p.prefix), append(p.buf.Bytes(), '\n')...))
-		p.buf.Reset()
+func (l *lineWriter) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.buf.Len() > 0 {
+		l.emit(append(l.buf.Bytes(), '\n'))
+		l.buf.Reset()
 	}
+}
+
+// logLine is one line of a service's log under --json.
+type logLine struct {
+	Service string `json:"service"`
+	Stream  string `json:"stream"`
+	Time    string `json:"time,omitempty"`
+	Line    string `json:"line"`
 }

@@ -9,7 +9,9 @@ import (
 // reorder moves flags written after positional arguments in front of them,
 // so `devenv logs spark --tail 5` works as people type it (urfave/cli/v2
 // stops reading flags at the first argument). Everything after "--" is left
-// exactly as written.
+// exactly as written, and so is everything after the first argument of a
+// command that runs a command (exec SERVICE, run [SERVICE], submit FILE):
+// as with docker compose exec and run, those words are the command's.
 func reorder(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
@@ -18,6 +20,7 @@ func reorder(app *cli.App, args []string) []string {
 	rest := args[1:]
 	flags := app.Flags
 	cmds := app.Commands
+	passThrough := false
 	// Global flags and command names come first.
 	for len(rest) > 0 {
 		tok := rest[0]
@@ -34,6 +37,7 @@ func reorder(app *cli.App, args []string) []string {
 		out = append(out, tok)
 		rest = rest[1:]
 		flags, cmds = cmd.Flags, cmd.Subcommands
+		passThrough = commandPassesArgs[cmd.Name]
 		if len(cmds) == 0 {
 			break
 		}
@@ -51,12 +55,20 @@ func reorder(app *cli.App, args []string) []string {
 			rest = rest[n:]
 			continue
 		}
+		if passThrough {
+			pos = append(pos, rest...)
+			break
+		}
 		pos = append(pos, tok)
 		rest = rest[1:]
 	}
 	out = append(out, fl...)
 	return append(out, pos...)
 }
+
+// commandPassesArgs names the commands whose words after the first
+// argument belong to the command they run.
+var commandPassesArgs = map[string]bool{"exec": true, "run": true, "submit": true}
 
 // flagWidth is how many tokens the flag at rest[0] takes: 2 when it needs a
 // value that is not attached with "=", else 1.

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -37,21 +36,19 @@ func runCommand() *cli.Command {
 
 const runUsage = "usage: devenv run [SERVICE] -- COMMAND [ARGS...], e.g. devenv run -- spark-submit /workspace/job.py"
 
-// splitRunArgs finds the service and the command in `[service] [--] cmd...`:
-// before a "--" at most the service; without one, a first word naming a
-// service is the service.
+// splitRunArgs finds the service and the command in `[service] [--] cmd...`,
+// as docker compose run reads them: a first word naming a service is the
+// service, a "--" right after it (or first) only separates, and every word
+// after that is the command's, a later "--" included.
 func splitRunArgs(p *app.Project, a []string) (string, []string, error) {
 	var service string
 	cmd := a
-	if i := indexOf(a, "--"); i >= 0 {
-		if i > 1 {
-			return "", nil, exitcode.Newf(exitcode.Usage, "%s (only the service goes before --, got %q)", runUsage, strings.Join(a[:i], " "))
-		}
-		if i == 1 {
-			service = a[0]
-		}
-		cmd = a[i+1:]
-	} else if len(a) > 0 && p.Spec.Service(a[0]) != nil {
+	switch {
+	case len(a) > 0 && a[0] == "--":
+		cmd = a[1:]
+	case len(a) > 1 && a[1] == "--":
+		service, cmd = a[0], a[2:]
+	case len(a) > 0 && p.Spec.Service(a[0]) != nil:
 		service, cmd = a[0], a[1:]
 	}
 	if len(cmd) == 0 {
@@ -59,15 +56,6 @@ func splitRunArgs(p *app.Project, a []string) (string, []string, error) {
 	}
 	service, err := p.SparkService(service)
 	return service, cmd, err
-}
-
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // workspacePath maps a file of the project to its path in the containers,

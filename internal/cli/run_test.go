@@ -26,7 +26,9 @@ func TestSplitRunArgs(t *testing.T) {
 		{"a command after -- that names a service", []string{"--", "box"}, false, "spark", "box", ""},
 		{"no command", []string{"box", "--"}, false, "", "", "usage: devenv run"},
 		{"nothing", nil, false, "", "", "usage: devenv run"},
-		{"two words before --", []string{"box", "x", "--", "ls"}, false, "", "", "only the service goes before --"},
+		{"a later -- is the command's", []string{"box", "x", "--", "ls"}, false, "box", "x -- ls", ""},
+		{"flags after the service are the command's", []string{"box", "bash", "-c", "echo x"}, false, "box", "bash -c echo x", ""},
+		{"a command with its own --", []string{"spark-submit", "job.py", "--", "--date", "x"}, false, "spark", "spark-submit job.py -- --date x", ""},
 		{"unknown service", []string{"nope", "--", "ls"}, false, "", "", `no service "nope"`},
 		{"no spark service to default to", []string{"--", "ls"}, true, "", "", "no spark-rapids service"},
 	}

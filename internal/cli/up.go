@@ -24,6 +24,7 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild images without the build cache"},
 			&cli.BoolFlag{Name: "pull", Usage: "pull base images again"},
 			&cli.BoolFlag{Name: "skip-gpu-check", Usage: "let the engine decide whether it can give GPUs"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be pulled, built, created, recreated or started, and change nothing (a stale lock is refused as with --frozen)"},
 		},
 		Action: runUp,
 	}
@@ -38,11 +39,18 @@ func runUp(c *cli.Context) error {
 	res, err := p.Up(c.Context, app.UpOptions{
 		Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
 		WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), SkipGPUCheck: c.Bool("skip-gpu-check"),
+		DryRun: c.Bool("dry-run"),
 	})
 	if err != nil {
 		return err
 	}
-	return printer(c).Result(res, func(w io.Writer) { printUp(w, res) })
+	return printer(c).Result(res, func(w io.Writer) {
+		if res.DryRun {
+			printChanges(w, res)
+			return
+		}
+		printUp(w, res)
+	})
 }
 
 func printUp(w io.Writer, r *app.Result) {

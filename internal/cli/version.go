@@ -33,14 +33,15 @@ func Version() string {
 
 func versionCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "version",
-		Usage: "print devenv's version",
-		Action: func(c *cli.Context) error {
-			p := printer(c)
-			v := map[string]string{"version": Version(), "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH}
-			return p.Result(v, func(w io.Writer) {
-				io.WriteString(w, "devenv "+v["version"]+" ("+v["go"]+", "+v["os"]+"/"+v["arch"]+")\n")
-			})
-		},
+		Name:   "version",
+		Usage:  "print devenv's version (also devenv --version)",
+		Action: printVersion,
 	}
+}
+
+func printVersion(c *cli.Context) error {
+	v := map[string]string{"version": Version(), "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH}
+	return printer(c).Result(v, func(w io.Writer) {
+		io.WriteString(w, "devenv "+v["version"]+" ("+v["go"]+", "+v["os"]+"/"+v["arch"]+")\n")
+	})
 }

@@ -53,11 +53,12 @@ func (p *Printer) Say(format string, args ...any) {
 	fmt.Fprintf(p.Err, format+"\n", args...)
 }
 
-// Warn prints a warning line; with --json it becomes an event on stderr.
+// Warn prints a warning line; with --json it is a JSON line on stderr,
+// {"level":"warning","message":...}, as errors are {"level":"error",...}.
 func (p *Printer) Warn(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if p.JSON {
-		p.Event(map[string]any{"event": "warning", "message": msg})
+		p.Event(map[string]any{"level": "warning", "message": msg})
 		return
 	}
 	p.mu.Lock()

@@ -24,7 +24,7 @@ func TestModes(t *testing.T) {
 		t.Fatalf("stdout %q", out.String())
 	}
 	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], `"event":"progress"`) || !strings.Contains(lines[1], `"careful"`) {
+	if len(lines) != 2 || !strings.Contains(lines[0], `"event":"progress"`) || lines[1] != `{"level":"warning","message":"careful"}` {
 		t.Fatalf("stderr events %q", errb.String())
 	}
 

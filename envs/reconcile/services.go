@@ -1,0 +1,203 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+)
+
+// Actions of the per-service verbs.
+const (
+	Stopped   = "stopped"
+	Restarted = "restarted"
+	Skipped   = "skipped"
+)
+
+// Selection is the containers a per-service verb (stop, start, restart,
+// rm, down SERVICE...) acts on.
+type Selection struct {
+	Project string
+	// Services in dependency order (a service after what it depends on);
+	// empty selects every container of the project. A Spark service's
+	// standalone workers go with it.
+	Services []string
+	Timeout  time.Duration // how long a stop waits before killing; 0: 10s
+	DryRun   bool          // report what would change and change nothing
+}
+
+func (s Selection) timeout() time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return 10 * time.Second
+}
+
+// selected lists the selection's containers in dependency order (by the
+// order of Services, then by name); with no services, every container of
+// the project by name.
+func (r *Runner) selected(ctx context.Context, sel Selection) ([]engine.Object, error) {
+	objs, err := r.projectObjects(ctx, engine.Containers, sel.Project)
+	if err != nil {
+		return nil, err
+	}
+	rank := func(o engine.Object) int {
+		for i, s := range sel.Services {
+			if belongsTo(o.Labels[plan.LabelService], s) {
+				return i
+			}
+		}
+		return -1
+	}
+	var out []engine.Object
+	for _, o := range objs {
+		if len(sel.Services) == 0 || rank(o) >= 0 {
+			out = append(out, o)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if ri, rj := rank(out[i]), rank(out[j]); ri != rj {
+			return ri < rj
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, nil
+}
+
+// belongsTo says whether a container labelled with service label belongs
+// to service: its own container, or one of its standalone workers
+// (SERVICE-worker-N, named by internal/sparkconf's topology).
+func belongsTo(label, service string) bool {
+	if label == service {
+		return true
+	}
+	n, ok := strings.CutPrefix(label, service+"-worker-")
+	if !ok {
+		return false
+	}
+	_, err := strconv.Atoi(n)
+	return err == nil
+}
+
+// Stop stops the selection's running containers, dependents first, and
+// keeps them (start brings them back as they were).
+func (r *Runner) Stop(ctx context.Context, sel Selection) ([]Change, error) {
+	objs, err := r.selected(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for i := len(objs) - 1; i >= 0; i-- {
+		o := objs[i]
+		if o.State != "running" {
+			continue
+		}
+		if !sel.DryRun {
+			if err := r.Eng.Stop(ctx, o.ID, sel.timeout()); err != nil && !isNotFound(err) {
+				return changes, fmt.Errorf("stop %s: %w", o.Name, err)
+			}
+		}
+		changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Stopped, Detail: "container " + o.Name})
+	}
+	return changes, nil
+}
+
+// Start starts the selection's stopped containers, dependencies first. A
+// named service without a container is an error that says to run up: start
+// never creates anything.
+func (r *Runner) Start(ctx context.Context, sel Selection) ([]Change, error) {
+	objs, err := r.selected(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	if err := missing(objs, sel); err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for _, o := range objs {
+		if o.State == "running" {
+			continue
+		}
+		if !sel.DryRun {
+			if err := r.Eng.Start(ctx, o.ID); err != nil {
+				return changes, fmt.Errorf("start %s: %w", o.Name, err)
+			}
+		}
+		changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Started, Detail: "container " + o.Name})
+	}
+	return changes, nil
+}
+
+// Restart stops the selection's running containers (dependents first) and
+// starts every one of them again (dependencies first).
+func (r *Runner) Restart(ctx context.Context, sel Selection) ([]Change, error) {
+	objs, err := r.selected(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	if err := missing(objs, sel); err != nil {
+		return nil, err
+	}
+	if _, err := r.Stop(ctx, sel); err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for _, o := range objs {
+		if !sel.DryRun {
+			if err := r.Eng.Start(ctx, o.ID); err != nil {
+				return changes, fmt.Errorf("start %s: %w", o.Name, err)
+			}
+		}
+		changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Restarted, Detail: "container " + o.Name})
+	}
+	return changes, nil
+}
+
+// Rm removes the selection's stopped containers; running ones are left
+// (and reported as skipped) unless stop is set, which stops them first.
+func (r *Runner) Rm(ctx context.Context, sel Selection, stop bool) ([]Change, error) {
+	objs, err := r.selected(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for i := len(objs) - 1; i >= 0; i-- {
+		o := objs[i]
+		svc := o.Labels[plan.LabelService]
+		if o.State == "running" && !stop {
+			changes = append(changes, Change{Service: svc, Action: Skipped, Detail: "container " + o.Name + " is running (devenv rm --stop, or devenv stop first)"})
+			continue
+		}
+		if !sel.DryRun {
+			if err := r.removeObject(ctx, engine.Containers, o); err != nil {
+				return changes, fmt.Errorf("remove %s: %w", o.Name, err)
+			}
+		}
+		changes = append(changes, Change{Service: svc, Action: Removed, Detail: "container " + o.Name})
+	}
+	return changes, nil
+}
+
+// missing is an error naming the selected services that have no container.
+func missing(objs []engine.Object, sel Selection) error {
+	var none []string
+	for _, s := range sel.Services {
+		found := false
+		for _, o := range objs {
+			found = found || belongsTo(o.Labels[plan.LabelService], s)
+		}
+		if !found {
+			none = append(none, s)
+		}
+	}
+	if len(none) == 0 {
+		return nil
+	}
+	return exitcode.Newf(exitcode.Failure, "no container for %s: devenv up %s creates it", strings.Join(none, ", "), strings.Join(none, " "))
+}

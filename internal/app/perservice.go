@@ -1,0 +1,151 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+)
+
+// ServiceOptions steer Stop, Start, Restart and Rm.
+type ServiceOptions struct {
+	Services []string      // only these services (a Spark service's workers go with it); empty: all
+	Timeout  time.Duration // how long a stop waits before killing; 0: 10s
+	Stop     bool          // rm: stop running containers first
+	DryRun   bool          // report what would change and change nothing
+}
+
+// Stop stops the services' running containers, dependents first.
+func (p *Project) Stop(ctx context.Context, o ServiceOptions) (*Result, error) {
+	return p.perService(ctx, o, (*reconcile.Runner).Stop)
+}
+
+// Start starts the services' stopped containers, dependencies first; it
+// creates nothing (that is up).
+func (p *Project) Start(ctx context.Context, o ServiceOptions) (*Result, error) {
+	return p.perService(ctx, o, (*reconcile.Runner).Start)
+}
+
+// Restart stops and starts the services' containers.
+func (p *Project) Restart(ctx context.Context, o ServiceOptions) (*Result, error) {
+	return p.perService(ctx, o, (*reconcile.Runner).Restart)
+}
+
+// Rm removes the services' stopped containers (running ones too with Stop).
+func (p *Project) Rm(ctx context.Context, o ServiceOptions) (*Result, error) {
+	return p.perService(ctx, o, func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error) {
+		return r.Rm(ctx, sel, o.Stop)
+	})
+}
+
+type verb func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error)
+
+// perService checks the names, connects, holds the project lock (unless a
+// dry run, which changes nothing) and runs the verb on the selection.
+func (p *Project) perService(ctx context.Context, o ServiceOptions, do verb) (*Result, error) {
+	if err := p.CheckServices(o.Services); err != nil {
+		return nil, err
+	}
+	if err := p.connect(ctx); err != nil {
+		return nil, err
+	}
+	if !o.DryRun {
+		release, err := p.projectLock()
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
+	sel := reconcile.Selection{Project: p.Spec.Name, Services: p.dependencyOrder(o.Services), Timeout: o.Timeout, DryRun: o.DryRun}
+	ch, err := do(p.runner(nil), ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Project: p.Spec.Name, Changes: nonNil(ch), DryRun: o.DryRun}, nil
+}
+
+// dependencyOrder sorts names so a service comes after what it depends on:
+// the compose services first (devenv's services depend on them, never the
+// other way round), then devenv.yaml's by depends_on.
+func (p *Project) dependencyOrder(names []string) []string {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var out []string
+	for _, c := range p.Spec.ComposeServices {
+		if want[c] {
+			out = append(out, c)
+		}
+	}
+	done := map[string]bool{}
+	var visit func(n string)
+	visit = func(n string) {
+		s := p.Spec.Service(n)
+		if done[n] || s == nil {
+			return
+		}
+		done[n] = true
+		for _, d := range s.DependsOn {
+			visit(d)
+		}
+		if want[n] {
+			out = append(out, n)
+		}
+	}
+	for _, s := range p.Spec.Services {
+		visit(s.Name)
+	}
+	return out
+}
+
+// checkDown refuses down SERVICE --volumes: named volumes belong to the
+// whole project, so removing them with one service would break the rest.
+func checkDown(o DownOptions) error {
+	if len(o.Services) > 0 && o.Volumes {
+		return exitcode.Newf(exitcode.Usage, "--volumes removes the project's named volumes, which every service shares: use it with devenv down alone, not with services")
+	}
+	return nil
+}
+
+// previewUp is up --dry-run: the changes up would make from what the
+// engine has now. It writes nothing: no lock (a stale one is refused as
+// with --frozen), no Jupyter token, no project lock, no engine object.
+func (p *Project) previewUp(ctx context.Context, o UpOptions) (*Result, error) {
+	if err := p.CheckServices(o.Services); err != nil {
+		return nil, err
+	}
+	lf, err := p.FreshLock(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.connect(ctx); err != nil {
+		return nil, err
+	}
+	pl, err := p.Plan(ctx, PlanOptions{Lock: lf})
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.runner(lf).Up(ctx, pl.Plan, reconcile.UpOptions{Services: o.Services, NoStart: o.NoStart, DryRun: true,
+		Build: reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull}})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: pl.Warnings, DryRun: true}, nil
+}
+
+// OnlyService is the project's one service, for commands that need a
+// service name only when there is a choice (devenv shell). With several it
+// is a usage error that lists them.
+func (p *Project) OnlyService() (string, error) {
+	var all []string
+	for _, s := range p.Spec.Services {
+		all = append(all, s.Name)
+	}
+	all = append(all, p.Spec.ComposeServices...)
+	if len(all) == 1 {
+		return all[0], nil
+	}
+	return "", exitcode.Newf(exitcode.Usage, "this project has %d services %v: name the one to use", len(all), all)
+}
