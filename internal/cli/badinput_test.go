@@ -24,8 +24,10 @@ type badCase struct {
 	want  []string
 	files map[string]string
 	// lock, when set, writes devenv.lock generated offline from the
-	// case's devenv.yaml, with each edit (old => new) applied to its text.
-	lock  bool
+	// case's devenv.yaml ("fresh") or from another of its files (as if
+	// devenv.yaml had said that when it was locked), with each edit
+	// (old => new) applied to its text.
+	lock  string
 	edits [][2]string
 }
 
@@ -35,7 +37,8 @@ type badCase struct {
 //	args: lock --check        (default: config)
 //	exit: 5                   (default: 2)
 //	want: text the output must hold (repeatable)
-//	lock: fresh               (optional: lock devenv.yaml offline first)
+//	lock: fresh               (optional: lock devenv.yaml offline first;
+//	                           "lock: old.yaml" locks that file instead)
 //	lockedit: old => new      (optional, repeatable: then edit the lock)
 //	file devenv.yaml:         (repeatable: the lines up to the next
 //	...                        "file", "===" or end are the file)
@@ -98,7 +101,7 @@ func (c *badCase) header(t *testing.T, path string, n int, line string) {
 	case "want":
 		c.want = append(c.want, val)
 	case "lock":
-		c.lock = true
+		c.lock = val
 	case "lockedit":
 		old, new, ok := strings.Cut(val, " => ")
 		if !ok {
@@ -135,8 +138,8 @@ func TestBadInputCatalogue(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if c.lock {
-				writeCaseLock(t, dir, c.edits)
+			if c.lock != "" {
+				writeCaseLock(t, dir, c.lock, c.edits)
 			}
 			t.Chdir(dir)
 			out, errOut, code := runCLI(t, c.args...)
@@ -153,10 +156,17 @@ func TestBadInputCatalogue(t *testing.T) {
 	}
 }
 
-// writeCaseLock locks the case's devenv.yaml offline and applies edits.
-func writeCaseLock(t *testing.T, dir string, edits [][2]string) {
+// writeCaseLock locks the case's devenv.yaml (or from) offline and applies edits.
+func writeCaseLock(t *testing.T, dir, from string, edits [][2]string) {
 	t.Helper()
-	p, err := spec.Load(filepath.Join(dir, spec.FileName))
+	if from == "fresh" {
+		from = spec.FileName
+	}
+	data, err := os.ReadFile(filepath.Join(dir, from))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := spec.Parse(filepath.Join(dir, spec.FileName), data, dir)
 	if err != nil {
 		t.Fatalf("lock: fresh needs a valid devenv.yaml: %v", err)
 	}
@@ -164,7 +174,7 @@ func writeCaseLock(t *testing.T, dir string, edits [][2]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := lock.Marshal(f)
+	data, err = lock.Marshal(f)
 	if err != nil {
 		t.Fatal(err)
 	}

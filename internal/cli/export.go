@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/urfave/cli/v2"
 )
 
@@ -12,6 +13,12 @@ func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "export",
 		Usage: "write the environment as a compose file, a devcontainer.json or Kubernetes manifests",
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowSubcommandHelp(c)
+			}
+			return exitcode.Newf(exitcode.Usage, "%q is not an export format: write devenv export compose, devcontainer or k8s", c.Args().First())
+		},
 		Subcommands: []*cli.Command{
 			{
 				Name:   "compose",
