@@ -108,3 +108,26 @@ func nvtools(t testing.TB) string {
 	}
 	return out
 }
+
+// Rapids makes sure the engine holds a stand-in for NVIDIA's RAPIDS base
+// image and returns its local reference: Debian with a Python environment
+// at /opt/conda (pip, python3 on PATH) owned by the user rapids, as the
+// real image has, and ipython's behaviour as its command: without a
+// terminal it exits at once, so a plan that keeps the image's command
+// never comes up.
+func Rapids(t testing.TB) string {
+	t.Helper()
+	dockerfile := `FROM ` + Debian(t) + `
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 python3-venv \
+ && rm -rf /var/lib/apt/lists/* \
+ && python3 -m venv /opt/conda \
+ && useradd --uid 1001 --create-home --home-dir /home/rapids --shell /bin/bash rapids \
+ && chown -R rapids /opt/conda
+ENV PATH=/opt/conda/bin:$PATH
+USER rapids
+WORKDIR /home/rapids
+CMD ["python3"]
+`
+	return standinImage(t, "devenv-standin/rapids", map[string][]byte{"Dockerfile": []byte(dockerfile)})
+}
