@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"gopkg.in/yaml.v3"
 )
 
@@ -92,8 +92,8 @@ func (p *positions) at(service, key string) string {
 }
 
 func (p *positions) rel(file string) string {
-	if r, err := filepath.Rel(p.projectDir, file); err == nil && !strings.HasPrefix(r, "..") {
-		return r
+	if r, ok := projpath.Within(p.projectDir, file); ok {
+		return filepath.FromSlash(r)
 	}
 	return file
 }

@@ -9,13 +9,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/engine"
-)
-
-// Labels devenv puts on every image it builds.
-const (
-	LabelProject    = "dev.devenv.project"
-	LabelService    = "dev.devenv.service"
-	LabelConfigHash = "dev.devenv.config-hash"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // Options tune Build.
@@ -110,14 +104,14 @@ func contextDockerfile(in Input) string {
 }
 
 func imageLabels(in Input, hash string, extra map[string]string) map[string]string {
-	labels := make(map[string]string, len(extra)+3)
+	lbl := make(map[string]string, len(extra)+3)
 	for k, v := range extra {
-		labels[k] = v
+		lbl[k] = v
 	}
-	labels[LabelProject] = in.Project
-	labels[LabelService] = in.Service
-	labels[LabelConfigHash] = hash
-	return labels
+	lbl[labels.Project] = in.Project
+	lbl[labels.Service] = in.Service
+	lbl[labels.ConfigHash] = hash
+	return lbl
 }
 
 // buildArgs passes a PyPI mirror URL that carries credentials as a build

@@ -11,6 +11,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // countingEngine counts the builds reaching the engine it wraps and keeps
@@ -60,7 +61,7 @@ func TestBuildOnlyWhenMissing(t *testing.T) {
 		wantBuilt bool
 		builds    int
 	}{
-		{"first build", Options{Labels: map[string]string{"extra": "x", LabelProject: "spoofed"}}, true, 1},
+		{"first build", Options{Labels: map[string]string{"extra": "x", labels.Project: "spoofed"}}, true, 1},
 		{"same inputs: no build", Options{}, false, 1},
 		{"no cache: rebuild", Options{NoCache: true}, true, 2},
 	}
@@ -77,7 +78,7 @@ func TestBuildOnlyWhenMissing(t *testing.T) {
 		}
 	}
 	req := eng.requests[0]
-	wantLabels := map[string]string{"extra": "x", LabelProject: "etl", LabelService: "spark", LabelConfigHash: hash}
+	wantLabels := map[string]string{"extra": "x", labels.Project: "etl", labels.Service: "spark", labels.ConfigHash: hash}
 	for k, v := range wantLabels {
 		if req.Labels[k] != v {
 			t.Errorf("label %s = %q, want %q", k, req.Labels[k], v)

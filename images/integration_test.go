@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // TestIntegrationBuildUserDockerfile builds a FROM-scratch image holding a
@@ -67,7 +68,7 @@ func TestIntegrationBuildUserDockerfile(t *testing.T) {
 	if streamed == 0 {
 		t.Error("no build progress reached the progress function")
 	}
-	imgs, err := real.List(ctx, engine.Images, map[string]string{LabelProject: in.Project, LabelService: in.Service, LabelConfigHash: hash})
+	imgs, err := real.List(ctx, engine.Images, map[string]string{labels.Project: in.Project, labels.Service: in.Service, labels.ConfigHash: hash})
 	if err != nil || len(imgs) == 0 {
 		t.Errorf("no image carries devenv's labels (err %v)", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/test/standin"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -121,7 +122,7 @@ func inspect(t *testing.T, name string) container.InspectResponse {
 func projectContainers(t *testing.T, project string) []string {
 	t.Helper()
 	list, err := standin.Docker(t).ContainerList(context.Background(), container.ListOptions{All: true,
-		Filters: filters.NewArgs(filters.Arg("label", standin.ProjectLabel+"="+project))})
+		Filters: filters.NewArgs(filters.Arg("label", labels.ProjectFilter(project)))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -226,6 +226,7 @@ func TestVerifyAndExplain(t *testing.T) {
 	w.must(t, dir, "lock")
 	checkExplain(t, w, dir)
 	w.must(t, dir, "up", "--wait", "spark")
+	checkOneComputation(t, w, dir)
 
 	r := w.must(t, dir, "verify", "--rows", "1000", "--json")
 	rep := decode[struct {
@@ -284,6 +285,54 @@ func checkExplain(t *testing.T, w *world, dir string) {
 	r := w.must(t, dir, "config", "spark", "--explain")
 	if !strings.Contains(r.Stdout, "KEY") || !hasLine(r.Stdout, "spark.sql.shuffle.partitions", "64", "user") {
 		t.Errorf("config spark --explain:\n%s", r.Stdout)
+	}
+}
+
+// checkOneComputation: the spark-defaults.conf the running service reads,
+// config --json and config spark --json show the same confs, and agree on
+// whether the service runs on the CPU (issue 10 item 6).
+func checkOneComputation(t *testing.T, w *world, dir string) {
+	type entry struct {
+		Key, Value string
+		Unset      bool
+	}
+	lines := func(conf []entry) string {
+		var b strings.Builder
+		for _, e := range conf {
+			if !e.Unset {
+				b.WriteString(e.Key + " " + e.Value + "\n")
+			}
+		}
+		return b.String()
+	}
+	explain := decode[struct {
+		CPUFallback bool `json:"cpu_fallback"`
+		Conf        []entry
+	}](t, w.must(t, dir, "config", "spark", "--json").Stdout)
+	cfg := decode[struct {
+		Services []struct {
+			Name        string
+			CPUFallback bool `json:"cpu_fallback"`
+			Spark       struct{ Conf []entry }
+		}
+	}](t, w.must(t, dir, "config", "--json").Stdout)
+	var written strings.Builder
+	for _, l := range strings.Split(readFile(t, filepath.Join(dir, ".devenv", "generated", "spark", "spark-defaults.conf")), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			written.WriteString(l + "\n")
+		}
+	}
+	if got := lines(explain.Conf); got != written.String() {
+		t.Errorf("config spark --json differs from the spark-defaults.conf the service runs with:\n%s\nvs\n%s", got, written.String())
+	}
+	for _, s := range cfg.Services {
+		if s.Name != "spark" {
+			continue
+		}
+		if got := lines(s.Spark.Conf); got != written.String() || s.CPUFallback != explain.CPUFallback {
+			t.Errorf("config --json (cpu fallback %v) differs from spark-defaults.conf / config spark (cpu fallback %v):\n%s\nvs\n%s",
+				s.CPUFallback, explain.CPUFallback, got, written.String())
+		}
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"gopkg.in/yaml.v3"
 )
 
@@ -249,14 +251,14 @@ func relPath(p, dir string) string {
 	if dir == "" {
 		return esc(p)
 	}
-	r, err := filepath.Rel(dir, p)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	r, ok := projpath.Within(dir, p)
+	if !ok {
 		return esc(p)
 	}
 	if r == "." {
 		return "."
 	}
-	return esc("./" + filepath.ToSlash(r))
+	return esc("./" + r)
 }
 
 func composeHealthOf(h *engine.Healthcheck) *composeHealth {
@@ -330,7 +332,7 @@ func escMap(in map[string]string) map[string]string {
 func exportLabels(l map[string]string) map[string]string {
 	out := make(map[string]string, len(l))
 	for k, v := range l {
-		if k != plan.LabelConfigHash {
+		if k != labels.ConfigHash {
 			out[k] = v
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/images"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
 )
@@ -85,7 +86,7 @@ func fixUnlocked(pl *plan.Plan) {
 		if s.Build != nil {
 			s.Build.Base = strings.TrimSuffix(s.Build.Base, suffix)
 		}
-		delete(s.Container.Labels, plan.LabelConfigHash)
+		delete(s.Container.Labels, labels.ConfigHash)
 		s.ConfigHash = ""
 	}
 	pl.Lock = nil

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
 )
@@ -111,25 +112,7 @@ func Write(path string, f *File) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return false, nil
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".devenv.lock-*")
-	if err != nil {
-		return false, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return false, err
-	}
-	if err := tmp.Close(); err != nil {
-		return false, err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return false, err
-	}
-	return true, os.Rename(tmp.Name(), path)
+	return atomicfile.WriteIfChanged(path, data, 0o644)
 }
 
 // Read loads and checks a lock. A missing file is ErrNoLock; a lock from a

@@ -11,6 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -29,7 +30,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	c := cs.Container
 	c.Name = ContainerName(p.Name, cs.Name)
 	c.Labels = Labels(p.Name, cs.Name)
-	c.Labels["dev.devenv.compose-file"] = filepath.Base(cs.File)
+	c.Labels[labels.ComposeFile] = filepath.Base(cs.File)
 	c.Network = p.Name
 	c.Aliases = []string{cs.Name}
 	for i, m := range c.Mounts {
@@ -57,7 +58,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	c.Image = ps.Image
 	ps.Container = c
 	ps.ConfigHash = hashOf(c, nil, "")
-	ps.Container.Labels[LabelConfigHash] = ps.ConfigHash
+	ps.Container.Labels[labels.ConfigHash] = ps.ConfigHash
 	return ps
 }
 
@@ -73,7 +74,7 @@ func applyComposeGPU(ps *Service, c *engine.ContainerSpec, cs compose.Service, h
 		}
 	}
 	c.GPU = req
-	c.Labels[LabelGPUs] = gpuLabel(req)
+	c.Labels[labels.GPUs] = gpuLabel(req)
 }
 
 func dockerfileOf(b *compose.Build) string {

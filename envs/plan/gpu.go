@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/labels"
+
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
@@ -64,7 +66,7 @@ func applyGPU(ps *Service, c *engine.ContainerSpec, s *spec.Service, h Host, a *
 	}
 	if reason := fallbackReason(s, h, a); reason != "" {
 		ps.CPUFallback, ps.Reason = true, reason
-		c.Labels[LabelCPUMode] = "true"
+		c.Labels[labels.CPUFallback] = "true"
 		env["NVIDIA_VISIBLE_DEVICES"] = "void"
 		return
 	}
@@ -85,7 +87,7 @@ func applyGPU(ps *Service, c *engine.ContainerSpec, s *spec.Service, h Host, a *
 	}
 	env["NVIDIA_DRIVER_CAPABILITIES"] = "compute,utility"
 	c.GPU = req
-	c.Labels[LabelGPUs] = gpuLabel(req)
+	c.Labels[labels.GPUs] = gpuLabel(req)
 }
 
 func fallbackReason(s *spec.Service, h Host, a *gpu.Assignment) string {

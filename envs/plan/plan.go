@@ -17,17 +17,9 @@ import (
 	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/hashicorp/go-multierror"
-)
-
-// Labels devenv puts on every object it creates (ARCHITECTURE.md).
-const (
-	LabelProject    = "dev.devenv.project"
-	LabelService    = "dev.devenv.service"
-	LabelConfigHash = "dev.devenv.config-hash"
-	LabelCPUMode    = "dev.devenv.cpu-fallback"
-	LabelGPUs       = "dev.devenv.gpus"
 )
 
 // Host is what the plan needs to know about the machine.
@@ -213,9 +205,9 @@ func ContainerName(project, service string) string { return project + "-" + serv
 
 // Labels are the labels of a project's objects.
 func Labels(project, service string) map[string]string {
-	l := map[string]string{LabelProject: project}
+	l := map[string]string{labels.Project: project}
 	if service != "" {
-		l[LabelService] = service
+		l[labels.Service] = service
 	}
 	return l
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -66,14 +67,14 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 	c.Image = ps.Image
 	ps.Container = c
 	ps.ConfigHash = hashOf(c, ps.Generated, imgHash)
-	ps.Container.Labels[LabelConfigHash] = ps.ConfigHash
+	ps.Container.Labels[labels.ConfigHash] = ps.ConfigHash
 	ps.Endpoints = endpoints(s, res, opts.Token)
 	if ps.Spark == nil || s.Workers == 0 {
 		return []*Service{ps}, nil
 	}
 	workers := standalone(p, s, ps, assign)
 	ps.ConfigHash = hashOf(ps.Container, ps.Generated, imgHash)
-	ps.Container.Labels[LabelConfigHash] = ps.ConfigHash
+	ps.Container.Labels[labels.ConfigHash] = ps.ConfigHash
 	return append([]*Service{ps}, workers...), nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/labels"
+
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
@@ -30,7 +32,7 @@ func standalone(p *spec.Project, s *spec.Service, ps *Service, a *gpu.Assignment
 	}
 	devices := serviceDevices(s, a)
 	c.GPU = nil // the driver needs no GPU; the workers get them
-	delete(c.Labels, LabelGPUs)
+	delete(c.Labels, labels.GPUs)
 	var out []*Service
 	for _, w := range dep.Workers {
 		out = append(out, worker(p, s, ps, w.Name, w.Env, pick(devices, w.GPUs), w.MemoryBytes))
@@ -59,12 +61,12 @@ func worker(p *spec.Project, s *spec.Service, master *Service, name string, env 
 		MissingEnvFileAt: master.MissingEnvFileAt}
 	if len(devices) > 0 {
 		c.GPU = &engine.GPURequest{DeviceIDs: devices}
-		c.Labels[LabelGPUs] = strings.Join(devices, ",")
+		c.Labels[labels.GPUs] = strings.Join(devices, ",")
 		c.Env = append(c.Env, "NVIDIA_VISIBLE_DEVICES="+strings.Join(devices, ","))
 	}
 	ws.Container = c
 	ws.ConfigHash = hashOf(c, master.Generated, master.ConfigHash)
-	ws.Container.Labels[LabelConfigHash] = ws.ConfigHash
+	ws.Container.Labels[labels.ConfigHash] = ws.ConfigHash
 	return ws
 }
 

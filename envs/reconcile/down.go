@@ -5,8 +5,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // DownOptions steer Down.
@@ -63,7 +63,7 @@ func (r *Runner) downServices(ctx context.Context, project string, opts DownOpti
 	var mine []engine.Object
 	for _, o := range imgs {
 		for _, s := range opts.Services {
-			if belongsTo(o.Labels[plan.LabelService], s) {
+			if belongsTo(o.Labels[labels.Service], s) {
 				mine = append(mine, o)
 				break
 			}
@@ -81,7 +81,7 @@ func (r *Runner) removeAll(ctx context.Context, k engine.Kind, objs []engine.Obj
 				return changes, err
 			}
 		}
-		changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Removed, Detail: string(k) + " " + o.Name})
+		changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: string(k) + " " + o.Name})
 	}
 	return changes, nil
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"sort"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // Status is one container of the project as the engine sees it.
@@ -37,20 +37,20 @@ func (r *Runner) Ps(ctx context.Context, project string) ([]Status, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Status{Service: st.Labels[plan.LabelService], Container: st.Name, Image: st.Image,
+		out = append(out, Status{Service: st.Labels[labels.Service], Container: st.Name, Image: st.Image,
 			State: st.Status, Health: st.Health, ExitCode: st.ExitCode, Ports: portsOf(st.Ports),
-			GPUs: gpuText(st), CPUFallback: st.Labels[plan.LabelCPUMode] == "true",
-			ConfigHash: st.Labels[plan.LabelConfigHash]})
+			GPUs: gpuText(st), CPUFallback: st.Labels[labels.CPUFallback] == "true",
+			ConfigHash: st.Labels[labels.ConfigHash]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Service < out[j].Service })
 	return out, nil
 }
 
 func gpuText(st engine.ContainerState) string {
-	if st.Labels[plan.LabelCPUMode] == "true" {
+	if st.Labels[labels.CPUFallback] == "true" {
 		return "cpu (fallback)"
 	}
-	return st.Labels[plan.LabelGPUs]
+	return st.Labels[labels.GPUs]
 }
 
 // Port is a published port as ps reports it.

@@ -12,13 +12,14 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/ui"
 )
 
 func svc(name, image string, deps ...string) *plan.Service {
 	c := engine.ContainerSpec{Name: "p-" + name, Image: image, Labels: plan.Labels("p", name), Network: "p"}
 	s := &plan.Service{Name: name, Image: image, Container: c, DependsOn: deps, ConfigHash: "h-" + name}
-	s.Container.Labels[plan.LabelConfigHash] = s.ConfigHash
+	s.Container.Labels[labels.ConfigHash] = s.ConfigHash
 	return s
 }
 
@@ -71,7 +72,7 @@ func TestUpConvergesAndIsIdempotent(t *testing.T) {
 		t.Errorf("an unchanged project made engine changes: %d creates+pulls in all", n)
 	}
 	pl.Services[1].ConfigHash = "h-app-2"
-	pl.Services[1].Container.Labels[plan.LabelConfigHash] = "h-app-2"
+	pl.Services[1].Container.Labels[labels.ConfigHash] = "h-app-2"
 	res, _ = r.Up(ctx, pl, UpOptions{})
 	if a := actionsOf(res.Changes); a["db"] != Unchanged || a["app"] != Recreated {
 		t.Fatalf("after changing app: %v", a)
@@ -128,7 +129,7 @@ func TestDownOnlyTouchesTheProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.AddImage("x", nil)
-	other, err := f.Create(ctx, engine.ContainerSpec{Name: "other", Image: "x", Labels: map[string]string{plan.LabelProject: "q"}})
+	other, err := f.Create(ctx, engine.ContainerSpec{Name: "other", Image: "x", Labels: map[string]string{labels.Project: "q"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/fetch"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/internal/ui"
 )
@@ -107,13 +108,13 @@ func levels(svcs []*plan.Service) [][]*plan.Service {
 
 // projectObjects lists the objects of kind carrying this project's label.
 func (r *Runner) projectObjects(ctx context.Context, kind engine.Kind, project string) ([]engine.Object, error) {
-	objs, err := r.Eng.List(ctx, kind, map[string]string{plan.LabelProject: project})
+	objs, err := r.Eng.List(ctx, kind, map[string]string{labels.Project: project})
 	if err != nil {
 		return nil, err
 	}
 	var out []engine.Object // belt and braces: never act on an object without the label
 	for _, o := range objs {
-		if o.Labels[plan.LabelProject] == project {
+		if o.Labels[labels.Project] == project {
 			out = append(out, o)
 		}
 	}

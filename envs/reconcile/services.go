@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // Actions of the per-service verbs.
@@ -49,7 +49,7 @@ func (r *Runner) selected(ctx context.Context, sel Selection) ([]engine.Object, 
 	}
 	rank := func(o engine.Object) int {
 		for i, s := range sel.Services {
-			if belongsTo(o.Labels[plan.LabelService], s) {
+			if belongsTo(o.Labels[labels.Service], s) {
 				return i
 			}
 		}
@@ -103,7 +103,7 @@ func (r *Runner) Stop(ctx context.Context, sel Selection) ([]Change, error) {
 				return changes, fmt.Errorf("stop %s: %w", o.Name, err)
 			}
 		}
-		changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Stopped, Detail: "container " + o.Name})
+		changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Stopped, Detail: "container " + o.Name})
 	}
 	return changes, nil
 }
@@ -129,7 +129,7 @@ func (r *Runner) Start(ctx context.Context, sel Selection) ([]Change, error) {
 				return changes, fmt.Errorf("start %s: %w", o.Name, err)
 			}
 		}
-		changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Started, Detail: "container " + o.Name})
+		changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Started, Detail: "container " + o.Name})
 	}
 	return changes, nil
 }
@@ -154,7 +154,7 @@ func (r *Runner) Restart(ctx context.Context, sel Selection) ([]Change, error) {
 				return changes, fmt.Errorf("start %s: %w", o.Name, err)
 			}
 		}
-		changes = append(changes, Change{Service: o.Labels[plan.LabelService], Action: Restarted, Detail: "container " + o.Name})
+		changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Restarted, Detail: "container " + o.Name})
 	}
 	return changes, nil
 }
@@ -169,7 +169,7 @@ func (r *Runner) Rm(ctx context.Context, sel Selection, stop bool) ([]Change, er
 	var changes []Change
 	for i := len(objs) - 1; i >= 0; i-- {
 		o := objs[i]
-		svc := o.Labels[plan.LabelService]
+		svc := o.Labels[labels.Service]
 		if o.State == "running" && !stop {
 			changes = append(changes, Change{Service: svc, Action: Skipped, Detail: "container " + o.Name + " is running (devenv rm --stop, or devenv stop first)"})
 			continue
@@ -190,7 +190,7 @@ func missing(objs []engine.Object, sel Selection) error {
 	for _, s := range sel.Services {
 		found := false
 		for _, o := range objs {
-			found = found || belongsTo(o.Labels[plan.LabelService], s)
+			found = found || belongsTo(o.Labels[labels.Service], s)
 		}
 		if !found {
 			none = append(none, s)

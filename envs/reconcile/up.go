@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -94,23 +96,12 @@ func (r *Runner) writeGenerated(svcs []*plan.Service) error {
 			return err
 		}
 		for name, data := range s.Generated {
-			if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+			if _, err := atomicfile.WriteIfChanged(filepath.Join(dir, name), data, 0o644); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
-		return nil
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 func (r *Runner) containersByName(ctx context.Context, project string) (map[string]engine.Object, error) {
@@ -156,7 +147,7 @@ func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing ma
 func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]engine.Object, opts UpOptions) (Change, error) {
 	name := s.Container.Name
 	cur, ok := existing[name]
-	if ok && cur.Labels[plan.LabelConfigHash] == s.ConfigHash {
+	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash {
 		if cur.State == "running" || opts.NoStart {
 			return Change{Service: s.Name, Action: Unchanged}, nil
 		}
@@ -294,7 +285,7 @@ func containerPreview(s *plan.Service, existing map[string]engine.Object, noStar
 	switch {
 	case !ok:
 		ch.Action = Created
-	case cur.Labels[plan.LabelConfigHash] != s.ConfigHash:
+	case cur.Labels[labels.ConfigHash] != s.ConfigHash:
 		ch.Action = Recreated
 	case cur.State == "running" || noStart:
 		ch.Action = Unchanged

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/devenv-dev/devenv/internal/projpath"
 )
 
 // projectFile checks that rel (as written at node n under key) names an
@@ -23,7 +25,9 @@ func (d *decoder) projectPath(n *yaml.Node, key, rel string, mayBeMissing bool) 
 		abs = filepath.Join(d.dir, rel)
 	}
 	abs = filepath.Clean(abs)
-	if !d.inside(abs) {
+	_, within := projpath.Within(d.dir, abs)
+	_, inside := projpath.Inside(d.dir, abs)
+	if !within && !inside {
 		d.errAt(n, "devenv reads only files inside the project directory, so that every teammate gets the same result; copy the file into it", "%s %q is outside the project directory", key, rel)
 		return "", false
 	}
@@ -41,29 +45,12 @@ func (d *decoder) projectPath(n *yaml.Node, key, rel string, mayBeMissing bool) 
 		d.errAt(n, "name a file, not a directory", "%s %q is not a regular file", key, rel)
 		return "", false
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil && !d.inside(real) {
+	if !inside {
+		real, _ := filepath.EvalSymlinks(abs)
 		d.errAt(n, "copy the file into the project instead of linking to it", "%s %q links to %s, outside the project directory", key, rel, real)
 		return "", false
 	}
 	return abs, true
-}
-
-// inside reports whether abs is the project directory or below it, also
-// after resolving symbolic links in the project directory itself.
-func (d *decoder) inside(abs string) bool {
-	for _, dir := range []string{d.dir, realDir(d.dir)} {
-		if rel, err := filepath.Rel(dir, abs); err == nil && (rel == "." || filepath.IsLocal(rel)) {
-			return true
-		}
-	}
-	return false
-}
-
-func realDir(dir string) string {
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		return r
-	}
-	return dir
 }
 
 // fileList reads a list of project files under key.

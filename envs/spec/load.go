@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
 	"gopkg.in/yaml.v3"
 )
@@ -100,8 +101,8 @@ func (l *loader) decoderFor(abs string) *decoder {
 
 // display shows abs relative to the project when it is inside it.
 func (l *loader) display(abs string) string {
-	if rel, err := filepath.Rel(l.p.Dir, abs); err == nil && filepath.IsLocal(rel) {
-		return filepath.ToSlash(rel)
+	if rel, ok := projpath.Within(l.p.Dir, abs); ok && rel != "." {
+		return rel
 	}
 	return abs
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -120,7 +121,7 @@ func (l *loader) checkBinds(t *svcNodes) {
 			continue
 		}
 		abs := filepath.Join(l.p.Dir, v.Source)
-		if !l.d.inside(abs) {
+		if _, ok := projpath.Within(l.p.Dir, abs); !ok {
 			l.d.errAt(t.volumes[i], "bind a path inside the project, or write an absolute path if you mean to share a host directory", "volume source %q of %s is outside the project directory", v.Source, t.what)
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 )
 
@@ -75,7 +76,7 @@ func (p *Project) exportCompose(pl *Planned, o ExportOptions, res *ExportResult)
 		return nil
 	}
 	res.Written = append(res.Written, o.Output)
-	return writeAtomic(o.Output, data, 0o644)
+	return atomicfile.WriteFile(o.Output, data, 0o644)
 }
 
 func (p *Project) exportDevcontainer(pl *Planned, o ExportOptions, res *ExportResult) error {
@@ -99,7 +100,7 @@ func (p *Project) exportDevcontainer(pl *Planned, o ExportOptions, res *ExportRe
 		return err
 	}
 	res.Written = append(res.Written, path)
-	return writeAtomic(path, data, 0o644)
+	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 // exportStartedCompose writes the compose file a devcontainer starts,
@@ -138,7 +139,7 @@ func (p *Project) exportK8s(pl *Planned, o ExportOptions, res *ExportResult) err
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := writeAtomic(filepath.Join(dir, n), files[n], 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, n), files[n], 0o644); err != nil {
 			return err
 		}
 		res.Written = append(res.Written, filepath.Join(dir, n))
@@ -158,7 +159,7 @@ func (p *Project) writeGenerated(pl *plan.Plan) error {
 			return err
 		}
 		for name, data := range s.Generated {
-			if err := writeAtomic(filepath.Join(dir, name), data, 0o644); err != nil {
+			if err := atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 				return err
 			}
 		}

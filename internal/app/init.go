@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 )
 
@@ -40,7 +41,7 @@ func Init(o InitOptions) (*InitResult, error) {
 	if err != nil {
 		return nil, exitcode.With(exitcode.Usage, err)
 	}
-	if err := writeAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return nil, err
 	}
 	for _, d := range spec.StarterDirs(o.Profile) {

@@ -9,8 +9,10 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/mirror"
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"gopkg.in/yaml.v3"
 )
 
@@ -57,11 +59,10 @@ func (p *Project) Mirror(ctx context.Context, o MirrorOptions) (*MirrorResult, e
 	if err != nil {
 		return nil, err
 	}
-	rel, err := filepath.Rel(p.Spec.Dir, src)
-	if err != nil || !filepath.IsLocal(rel) {
+	rel, ok := projpath.Inside(p.Spec.Dir, src)
+	if !ok {
 		return nil, exitcode.Newf(exitcode.Usage, "%s is outside the project %s: copy it into the project (for example prod/), check it holds no secrets you would not commit, and run devenv mirror on the copy", src, p.Spec.Dir)
 	}
-	rel = filepath.ToSlash(rel)
 	next, data, err := recordMirror(p.Spec, svc.Name, rel)
 	if err != nil {
 		return nil, err
@@ -84,7 +85,7 @@ func (p *Project) commit(next *spec.Project, data []byte, lf *lock.File) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(p.Spec.File, data, st.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFile(p.Spec.File, data, st.Mode().Perm()); err != nil {
 		return err
 	}
 	if _, err := lock.Write(p.LockPath(), lf); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 )
 
 // Where a plan's versions and images came from.
@@ -119,7 +120,7 @@ func (p *Project) JupyterToken(mint bool) (string, error) {
 		return "", err
 	}
 	tok := hex.EncodeToString(buf)
-	return tok, writeAtomic(path, []byte(tok+"\n"), 0o600)
+	return tok, atomicfile.WriteFile(path, []byte(tok+"\n"), 0o600)
 }
 
 // ensureStateDir makes .devenv/ with a .gitignore that keeps it out of git.
@@ -130,7 +131,7 @@ func (p *Project) ensureStateDir() error {
 	}
 	gi := filepath.Join(dir, ".gitignore")
 	if _, err := os.Stat(gi); os.IsNotExist(err) {
-		return writeAtomic(gi, []byte("*\n"), 0o644)
+		return atomicfile.WriteFile(gi, []byte("*\n"), 0o644)
 	}
 	return nil
 }

@@ -11,8 +11,10 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 )
 
@@ -70,7 +72,7 @@ func writeVerifyScript(stateDir string) error {
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(stateDir, "verify.py"), sparkconf.VerifyScript(), 0o644)
+	return atomicfile.WriteFile(filepath.Join(stateDir, "verify.py"), sparkconf.VerifyScript(), 0o644)
 }
 
 // runVerifyScript runs spark-submit of verify.py in the service and returns
@@ -104,7 +106,7 @@ func lastLines(s string, n int) string {
 // cpuHint says why nothing may have run on the GPU when the container tells.
 func cpuHint(ctx context.Context, eng engine.Engine, container string) string {
 	st, err := eng.Inspect(ctx, container)
-	if err == nil && st.Labels[plan.LabelCPUMode] == "true" {
+	if err == nil && st.Labels[labels.CPUFallback] == "true" {
 		return "the service runs in CPU mode (no GPU could be had at devenv up; see devenv ps and devenv doctor)"
 	}
 	return "see the fallback reasons above, and devenv doctor"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -64,7 +65,7 @@ func TestGPUCommandsWithoutNVML(t *testing.T) {
 			if code != exitcode.OK {
 				t.Fatalf("exit %d, want 0; stderr: %s", code, errOut)
 			}
-			if !strings.HasPrefix(out, "No NVIDIA GPU to ") || !strings.Contains(out, nvmlErr.Error()) || !strings.Contains(out, engineHostCheck) {
+			if !strings.HasPrefix(out, "No NVIDIA GPU to ") || !strings.Contains(out, nvmlErr.Error()) || !strings.Contains(out, app.EngineHostCheck) {
 				t.Errorf("stdout does not say plainly why and what to run:\n%s", out)
 			}
 		})

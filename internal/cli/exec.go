@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"errors"
 	"os"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/urfave/cli/v2"
@@ -77,13 +75,6 @@ func runIn(c *cli.Context, service string, cmd []string, wantTTY bool) error {
 		return err
 	}
 	defer p.Close()
-	if err := p.CheckServices([]string{service}); err != nil {
-		return err
-	}
-	eng, err := p.Engine(c.Context)
-	if err != nil {
-		return err
-	}
 	tty := wantTTY && isTTY(c.App.Reader) && isTTY(c.App.Writer)
 	opts := engine.ExecOptions{Cmd: cmd, User: c.String("user"), WorkingDir: c.String("workdir"), Env: c.StringSlice("env"),
 		TTY: tty, Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
@@ -92,10 +83,7 @@ func runIn(c *cli.Context, service string, cmd []string, wantTTY bool) error {
 		defer restore()
 		opts.Resize = resize
 	}
-	code, err := eng.Exec(c.Context, plan.ContainerName(p.Spec.Name, service), opts)
-	if errors.Is(err, engine.ErrNotFound) {
-		return exitcode.Newf(exitcode.Failure, "service %s is not running: run devenv up %s", service, service)
-	}
+	code, err := p.Exec(c.Context, service, opts)
 	if err != nil {
 		return err
 	}
@@ -113,5 +101,3 @@ func isTTY(v any) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
-
-func isNotFoundErr(err error) bool { return errors.Is(err, engine.ErrNotFound) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/urfave/cli/v2"
 )
@@ -18,43 +19,12 @@ func gpusCommand() *cli.Command {
 	}
 }
 
-// gpusResult is `devenv gpus --json`: the Host, plus a note when there is
-// nothing to show.
-type gpusResult struct {
-	gpu.Host
-	Note string `json:"note,omitempty"`
-}
-
 func runGPUs(c *cli.Context) error {
-	res := readGPUs(c)
+	res := app.GPUs(c.Context, openGPUs)
 	return printer(c).Result(res, func(w io.Writer) { renderGPUs(w, res) })
 }
 
-// readGPUs reads the inventory; no NVML or no GPU is a note, not an error.
-func readGPUs(c *cli.Context) gpusResult {
-	res := gpusResult{Host: gpu.Host{GPUs: []gpu.GPU{}}}
-	inv, err := openGPUs()
-	if err != nil {
-		res.Note = noGPUNote(err)
-		return res
-	}
-	defer inv.Close()
-	h, err := inv.Host(c.Context)
-	if err != nil {
-		res.Note = noGPUNote(fmt.Errorf("reading the GPUs through NVML: %w", err))
-		return res
-	}
-	res.Host = *h
-	if res.GPUs == nil {
-		res.GPUs = []gpu.GPU{}
-	}
-	if len(res.GPUs) == 0 {
-		res.Note = fmt.Sprintf("the NVIDIA driver %s loads but sees no GPU; check `nvidia-smi -L`", h.DriverVersion)
-	}
-	return res
-}
-
-func renderGPUs(w io.Writer, res gpusResult) {
+func renderGPUs(w io.Writer, res app.GPUsResult) {
 	if res.Note != "" && len(res.GPUs) == 0 {
 		fmt.Fprintf(w, "No NVIDIA GPU to show: %s\n", res.Note)
 		return

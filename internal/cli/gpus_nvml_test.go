@@ -11,11 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
+
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // useShape makes openGPUs read a gputest machine shape through gpu's real
@@ -42,7 +45,7 @@ func TestGPUsOnShapes(t *testing.T) {
 			goldenText(t, filepath.Join("testdata", "gpus", shape+".txt"), out)
 
 			jsonOut, _, _ := runCLI(t, "gpus", "--json")
-			var got gpusResult
+			var got app.GPUsResult
 			if err := jsonDecode(jsonOut, &got); err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +81,7 @@ func TestTopNamesServices(t *testing.T) {
 	fake := enginetest.New()
 	fake.AddImage("img", nil)
 	id, err := fake.Create(context.Background(), engine.ContainerSpec{Name: "demo-spark", Image: "img",
-		Labels: map[string]string{labelProject: "demo", labelService: "spark"}})
+		Labels: map[string]string{labels.Project: "demo", labels.Service: "spark"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +95,7 @@ func TestTopNamesServices(t *testing.T) {
 	if code != exitcode.OK {
 		t.Fatalf("exit %d; stderr %s", code, errOut)
 	}
-	var s topSample
+	var s app.TopSample
 	if err := jsonDecode(out, &s); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -2,17 +2,14 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
 )
 
@@ -77,75 +74,4 @@ func TestPrintJobs(t *testing.T) {
 	b.WriteString("---\n")
 	printJobs(&b, nil, dir)
 	goldenJobs(t, "jobs.txt", b.Bytes())
-}
-
-func TestJobCommand(t *testing.T) {
-	p := testProject(t, twoServices, "jobs/etl.py")
-	outside := filepath.Join(t.TempDir(), "x.py")
-	if err := os.WriteFile(outside, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name    string
-		shell   string
-		args    []string
-		want    string
-		wantErr string
-	}{
-		{"a project file", "", []string{filepath.Join(p.Dir, "jobs", "etl.py"), "--day", "1"}, "spark-submit /workspace/jobs/etl.py --day 1", ""},
-		{"-- after the file only separates", "", []string{filepath.Join(p.Dir, "jobs", "etl.py"), "--", "--date", "x"}, "spark-submit /workspace/jobs/etl.py --date x", ""},
-		{"a later -- is the job's", "", []string{filepath.Join(p.Dir, "jobs", "etl.py"), "a", "--", "b"}, "spark-submit /workspace/jobs/etl.py a -- b", ""},
-		{"a shell command", "echo hi; exit 2", nil, "sh -c echo hi; exit 2", ""},
-		{"both", "true", []string{"x.py"}, "", "not both"},
-		{"neither", "", nil, "", "usage: devenv submit"},
-		{"outside the project", "", []string{outside}, "", "outside the project"},
-		{"missing", "", []string{filepath.Join(p.Dir, "nope.py")}, "", "nope.py"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cmd, err := jobCommand(p, tt.shell, tt.args)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitcode.Of(err) != exitcode.Usage {
-					t.Fatalf("err = %v (code %d), want a usage error saying %q", err, exitcode.Of(err), tt.wantErr)
-				}
-				return
-			}
-			if err != nil || strings.Join(cmd, " ") != tt.want {
-				t.Fatalf("got %q %v, want %q", cmd, err, tt.want)
-			}
-		})
-	}
-}
-
-func TestSparkUI(t *testing.T) {
-	p := testProject(t, twoServices)
-	if got := sparkUI(p.Service("spark")); got != "http://127.0.0.1:4041" {
-		t.Errorf("spark: %q", got)
-	}
-	if got := sparkUI(p.Service("box")); got != "" {
-		t.Errorf("box: %q", got)
-	}
-}
-
-func TestJobExit(t *testing.T) {
-	code := func(c int) *int { return &c }
-	tests := []struct {
-		job  jobs.Job
-		want int
-	}{
-		{jobs.Job{ID: "1", State: jobs.Done, ExitCode: code(0)}, 0},
-		{jobs.Job{ID: "2", State: jobs.Failed, ExitCode: code(3), Reason: "exited with code 3"}, 3},
-		{jobs.Job{ID: "3", State: jobs.Failed, Reason: "service box is not running"}, 1},
-		{jobs.Job{ID: "4", State: jobs.Cancelled, ExitCode: code(143)}, 1},
-	}
-	for _, tt := range tests {
-		err := jobExit(tt.job)
-		got := 0
-		if err != nil {
-			got = codeOf(err)
-		}
-		if got != tt.want || (err != nil && errors.Is(err, errSilent)) {
-			t.Errorf("job %s: exit %d (%v), want %d", tt.job.ID, got, err, tt.want)
-		}
-	}
 }

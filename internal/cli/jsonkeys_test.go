@@ -19,9 +19,9 @@ import (
 // field (Go would print its CamelCase name) or a tag in another style.
 func TestJSONKeysAreSnakeCase(t *testing.T) {
 	results := map[string]any{
-		"config": app.Config{}, "logs --diagnose": []diagnosis{}, "diff": app.DiffResult{},
-		"config spark --explain": app.SparkExplain{}, "gpus": gpusResult{}, "lock": app.LockResult{},
-		"mirror": app.MirrorResult{}, "mirror --print": mirror.Profile{}, "top": topSample{},
+		"config": app.Config{}, "logs --diagnose": []app.Diagnosis{}, "diff": app.DiffResult{},
+		"config spark --explain": app.SparkExplain{}, "gpus": app.GPUsResult{}, "lock": app.LockResult{},
+		"mirror": app.MirrorResult{}, "mirror --print": mirror.Profile{}, "top": app.TopSample{},
 		"up, down, build": app.Result{}, "ps": []reconcile.Status{}, "init": app.InitResult{},
 		"export": app.ExportResult{}, "verify": app.VerifyReport{}, "doctor": doctor.Report{}, "profiles": profiles.Summary{},
 		"jobs": []jobs.Job{}, "logs": logLine{}, "errors": jsonError{},

@@ -1,19 +1,16 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/hashicorp/go-multierror"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,25 +40,20 @@ func runLogs(c *cli.Context) error {
 		return err
 	}
 	defer p.Close()
-	names := args(c)
-	if err := p.CheckServices(names); err != nil {
-		return err
-	}
-	eng, err := p.Engine(c.Context)
-	if err != nil {
-		return err
-	}
-	if len(names) == 0 {
-		for _, sv := range p.Spec.Services {
-			names = append(names, sv.Name)
-		}
-	}
-	s := &services{project: p.Spec.Name, eng: eng}
-	opts := engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}
+	o := app.LogsOptions{Services: args(c), LogOptions: engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}}
 	if c.Bool("diagnose") {
-		return diagnoseLogs(c, s, names, opts)
+		d, err := p.Diagnose(c.Context, o)
+		if err != nil {
+			return err
+		}
+		return printer(c).Result(d, func(w io.Writer) { printDiagnoses(w, d) })
 	}
-	return quietInterrupt(c, streamLogs(c, s, names, opts))
+	asJSON := boolOpt(c, "json")
+	if asJSON {
+		o.Timestamps = true // each line's time becomes its "time" field
+	}
+	o.Line = logLines(c.App.Writer, len(o.Services) != 1 && len(p.Spec.Services) > 1, asJSON)
+	return quietInterrupt(c, p.Logs(c.Context, o))
 }
 
 // quietInterrupt makes a Ctrl-C that ends a follow (logs -f, jobs logs -f)
@@ -73,119 +65,27 @@ func quietInterrupt(c *cli.Context, err error) error {
 	return err
 }
 
-// streamLogs prints each service's logs, prefixed by its name when there
-// are several (with --json as one JSON object a line), following them in
-// parallel with -f.
-func streamLogs(c *cli.Context, s *services, names []string, opts engine.LogOptions) error {
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		errs *multierror.Error
-	)
-	out := &lockedWriter{w: c.App.Writer}
-	asJSON := boolOpt(c, "json")
+// logLines writes each log line with a "service | " prefix when several
+// services are shown, or with --json as one logLine object a line.
+func logLines(out io.Writer, several, asJSON bool) func(service, stream string, line []byte) {
 	if asJSON {
-		opts.Timestamps = true // each line's time becomes its "time" field
-	}
-	for _, n := range names {
-		stdout, stderr := logWriters(out, n, len(names) > 1, asJSON)
-		run := func(n string) {
-			err := s.eng.Logs(c.Context, plan.ContainerName(s.project, n), opts, stdout, stderr)
-			stdout.flush()
-			stderr.flush()
-			if err != nil && !isNotFoundErr(err) && c.Context.Err() == nil {
-				mu.Lock()
-				errs = multierror.Append(errs, fmt.Errorf("%s: %w", n, err))
-				mu.Unlock()
+		return func(service, stream string, line []byte) {
+			text := strings.TrimRight(string(line), "\r\n")
+			ll := logLine{Service: service, Stream: stream, Line: text}
+			if t, rest, ok := strings.Cut(text, " "); ok {
+				if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
+					ll.Time, ll.Line = t, rest
+				}
 			}
+			b, _ := json.Marshal(ll)
+			out.Write(append(b, '\n'))
 		}
-		if !opts.Follow {
-			run(n)
-			continue
+	}
+	return func(service, _ string, line []byte) {
+		if several {
+			fmt.Fprint(out, service+" | ")
 		}
-		wg.Add(1)
-		go func(n string) { defer wg.Done(); run(n) }(n)
-	}
-	wg.Wait()
-	return errs.ErrorOrNil()
-}
-
-// logWriters are the writers for one service's stdout and stderr: lines
-// with a "service | " prefix when several services are shown, or JSON.
-func logWriters(out io.Writer, service string, several, asJSON bool) (*lineWriter, *lineWriter) {
-	if asJSON {
-		return &lineWriter{emit: jsonLogLine(out, service, "stdout")},
-			&lineWriter{emit: jsonLogLine(out, service, "stderr")}
-	}
-	prefix := ""
-	if several {
-		prefix = service + " | "
-	}
-	w := &lineWriter{emit: func(line []byte) { out.Write(append([]byte(prefix), line...)) }}
-	return w, w
-}
-
-// jsonLogLine writes a log line (as the engine sends it with timestamps:
-// "TIME TEXT") as a logLine object.
-func jsonLogLine(out io.Writer, service, stream string) func([]byte) {
-	return func(line []byte) {
-		text := strings.TrimRight(string(line), "\r\n")
-		ll := logLine{Service: service, Stream: stream, Line: text}
-		if t, rest, ok := strings.Cut(text, " "); ok {
-			if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
-				ll.Time, ll.Line = t, rest
-			}
-		}
-		b, _ := json.Marshal(ll)
-		out.Write(append(b, '\n'))
-	}
-}
-
-// services reach a project's running containers.
-type services struct {
-	project string
-	eng     engine.Engine
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// lineWriter hands whole lines to emit, keeping a partial last line until
-// more comes or flush.
-type lineWriter struct {
-	mu   sync.Mutex
-	emit func(line []byte)
-	buf  bytes.Buffer
-}
-
-func (l *lineWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.buf.Write(b)
-	for {
-		line, err := l.buf.ReadBytes('\n')
-		if err != nil {
-			l.buf.Write(line)
-			return len(b), nil
-		}
-		l.emit(line)
-	}
-}
-
-func (l *lineWriter) flush() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.buf.Len() > 0 {
-		l.emit(append(l.buf.Bytes(), '\n'))
-		l.buf.Reset()
+		out.Write(line)
 	}
 }
 

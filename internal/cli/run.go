@@ -1,12 +1,6 @@
 package cli
 
 import (
-	"os"
-	"path"
-	"path/filepath"
-
-	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/urfave/cli/v2"
@@ -56,29 +50,4 @@ func splitRunArgs(p *app.Project, a []string) (string, []string, error) {
 	}
 	service, err := p.SparkService(service)
 	return service, cmd, err
-}
-
-// workspacePath maps a file of the project to its path in the containers,
-// where the project is mounted at /workspace. Files outside the project
-// are refused: the containers cannot see them.
-func workspacePath(p *spec.Project, file string) (string, error) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(abs); err != nil {
-		return "", exitcode.Newf(exitcode.Usage, "%s: %v", file, err)
-	}
-	dir := p.Dir
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	rel, err := filepath.Rel(dir, abs)
-	if err != nil || !filepath.IsLocal(rel) {
-		return "", exitcode.Newf(exitcode.Usage, "%s is outside the project %s: the containers only see the project (at %s); copy the file into it", file, p.Dir, plan.Workspace)
-	}
-	return path.Join(plan.Workspace, filepath.ToSlash(rel)), nil
 }

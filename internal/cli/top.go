@@ -9,17 +9,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
-)
-
-// Labels devenv puts on its containers (ARCHITECTURE.md).
-const (
-	labelProject = "dev.devenv.project"
-	labelService = "dev.devenv.service"
 )
 
 func topCommand() *cli.Command {
@@ -34,27 +29,6 @@ func topCommand() *cli.Command {
 	}
 }
 
-// topSample is one refresh of `devenv top` (one JSON object per sample).
-type topSample struct {
-	Time time.Time `json:"time"`
-	GPUs []topGPU  `json:"gpus"`
-	Note string    `json:"note,omitempty"`
-}
-
-type topGPU struct {
-	gpu.Sample
-	Processes []topProcess `json:"processes,omitempty"`
-}
-
-// topProcess is a GPU process with the container and devenv service it
-// belongs to, where known.
-type topProcess struct {
-	gpu.Process
-	Container string `json:"container,omitempty"`
-	Project   string `json:"project,omitempty"`
-	Service   string `json:"service,omitempty"`
-}
-
 func runTop(c *cli.Context) error {
 	out := printer(c)
 	interval := c.Duration("interval")
@@ -63,9 +37,9 @@ func runTop(c *cli.Context) error {
 	}
 	inv, err := openGPUs()
 	if err != nil {
-		note := noGPUNote(err)
+		note := app.NoGPUNote(err)
 		if out.JSON {
-			return printSample(out, topSample{Time: time.Now().UTC(), GPUs: []topGPU{}, Note: note})
+			return printSample(out, app.TopSample{Time: time.Now().UTC(), GPUs: []app.TopGPU{}, Note: note})
 		}
 		fmt.Fprintf(out.Out, "No NVIDIA GPU to watch: %s\n", note)
 		return nil
@@ -86,7 +60,7 @@ func topLoop(ctx context.Context, out *ui.Printer, inv gpu.Inventory, eng engine
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {
-		s, err := takeSample(ctx, inv, eng)
+		s, err := app.Sample(ctx, inv, eng, procRoot)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -110,56 +84,7 @@ func topLoop(ctx context.Context, out *ui.Printer, inv gpu.Inventory, eng engine
 	}
 }
 
-func takeSample(ctx context.Context, inv gpu.Inventory, eng engine.Engine) (topSample, error) {
-	samples, err := inv.Sample(ctx)
-	if err != nil {
-		return topSample{}, err
-	}
-	owners := containerOwners(ctx, eng)
-	s := topSample{Time: time.Now().UTC(), GPUs: make([]topGPU, 0, len(samples))}
-	for _, g := range samples {
-		tg := topGPU{Sample: g}
-		for _, p := range g.Processes {
-			tg.Processes = append(tg.Processes, describeProcess(p, owners))
-		}
-		tg.Sample.Processes = nil
-		s.GPUs = append(s.GPUs, tg)
-	}
-	return s, nil
-}
-
-// describeProcess finds the container of a GPU process and its devenv labels.
-func describeProcess(p gpu.Process, owners map[string]engine.Object) topProcess {
-	tp := topProcess{Process: p}
-	id, ok := gpu.ContainerOfPID(procRoot, p.PID)
-	if !ok {
-		return tp
-	}
-	tp.Container = shortID(id)
-	if o, ok := owners[id]; ok {
-		tp.Project, tp.Service = o.Labels[labelProject], o.Labels[labelService]
-	}
-	return tp
-}
-
-// containerOwners maps container ids to devenv's containers; empty when the
-// engine is unreachable.
-func containerOwners(ctx context.Context, eng engine.Engine) map[string]engine.Object {
-	m := map[string]engine.Object{}
-	if eng == nil {
-		return m
-	}
-	objs, err := eng.List(ctx, engine.Containers, map[string]string{labelProject: ""})
-	if err != nil {
-		return m
-	}
-	for _, o := range objs {
-		m[o.ID] = o
-	}
-	return m
-}
-
-func printSample(out *ui.Printer, s topSample) error {
+func printSample(out *ui.Printer, s app.TopSample) error {
 	if out.JSON {
 		return json.NewEncoder(out.Out).Encode(s) // one object per line
 	}
@@ -167,7 +92,7 @@ func printSample(out *ui.Printer, s topSample) error {
 	return nil
 }
 
-func renderSample(w io.Writer, s topSample) {
+func renderSample(w io.Writer, s app.TopSample) {
 	fmt.Fprintf(w, "%s\n", s.Time.Local().Format("2006-01-02 15:04:05"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GPU\tUTIL\tMEM UTIL\tMEMORY USED/TOTAL\tTEMP\tPOWER\tTHROTTLE")
@@ -179,7 +104,7 @@ func renderSample(w io.Writer, s topSample) {
 	renderProcesses(w, s)
 }
 
-func renderProcesses(w io.Writer, s topSample) {
+func renderProcesses(w io.Writer, s app.TopSample) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header := false
 	for _, g := range s.GPUs {
@@ -197,7 +122,7 @@ func renderProcesses(w io.Writer, s topSample) {
 	tw.Flush()
 }
 
-func serviceOf(p topProcess) string {
+func serviceOf(p app.TopProcess) string {
 	switch {
 	case p.Service != "":
 		return p.Project + "/" + p.Service
@@ -205,13 +130,6 @@ func serviceOf(p topProcess) string {
 		return "(not devenv)"
 	}
 	return "(host)"
-}
-
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }
 
 func topTerminal(w io.Writer) bool {

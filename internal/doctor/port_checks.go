@@ -5,10 +5,8 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
-
-// LabelProject is the label every object devenv creates carries.
-const LabelProject = "dev.devenv.project"
 
 // checkPorts checks, per service, that the host ports it publishes can be
 // bound, leaving out ports this project's own running containers hold.
@@ -76,7 +74,7 @@ func (e *env) ownPorts() map[string]string {
 	if e.info == nil || name == "" {
 		return out
 	}
-	objs, err := e.in.Engine.List(e.ctx, engine.Containers, map[string]string{LabelProject: name})
+	objs, err := e.in.Engine.List(e.ctx, engine.Containers, map[string]string{labels.Project: name})
 	if err != nil {
 		return out
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -184,13 +185,13 @@ var scenarios = []scenario{
 	{name: "port-own-container", in: func() Inputs {
 		in := sparkAndTriton(gputest.Workstation())
 		in.Host.PortFree = func(_ string, p int) bool { return p != 8888 }
-		in.Engine = withRunning(goodEngine(), "demo-spark", map[string]string{LabelProject: "demo"}, 8888)
+		in.Engine = withRunning(goodEngine(), "demo-spark", map[string]string{labels.Project: "demo"}, 8888)
 		return in
 	}, want: map[string]string{"ports/spark": Pass}},
 	{name: "port-other-project", in: func() Inputs {
 		in := sparkAndTriton(gputest.Workstation())
 		in.Host.PortFree = func(_ string, p int) bool { return p != 8888 }
-		in.Engine = withRunning(goodEngine(), "other-spark", map[string]string{LabelProject: "other"}, 8888)
+		in.Engine = withRunning(goodEngine(), "other-spark", map[string]string{labels.Project: "other"}, 8888)
 		return in
 	}, want: map[string]string{"ports/spark": Fail}},
 	{name: "wsl-no-lib", in: func() Inputs {

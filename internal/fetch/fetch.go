@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 )
 
 // Cache is a directory of downloaded files named by their sha256.
@@ -102,10 +104,8 @@ func (c *Cache) remember(url, algo, publisher, sum string) {
 	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
 		return
 	}
-	tmp := p + ".tmp"
-	if os.WriteFile(tmp, []byte(algo+" "+publisher+" "+sum+"\n"), 0o644) == nil {
-		os.Rename(tmp, p)
-	}
+	// Best effort: without the entry the next lock downloads once more.
+	_ = atomicfile.WriteFile(p, []byte(algo+" "+publisher+" "+sum+"\n"), 0o644)
 }
 
 func (c *Cache) indexPath(url string) string {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -106,19 +107,10 @@ func (s *Store) write(j Job) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.dir, "."+j.ID+".json-*")
-	if err != nil {
-		return fmt.Errorf("cannot write job %s: %w", j.ID, err)
+	if err := atomicfile.WriteFile(s.jobPath(j.ID), append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("job %s: %w", j.ID, err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write job %s: %w", j.ID, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot write job %s: %w", j.ID, err)
-	}
-	return os.Rename(tmp.Name(), s.jobPath(j.ID))
+	return nil
 }
 
 // Get returns one job; ErrNoJob when there is none with that ID.

@@ -16,6 +16,8 @@ import (
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/pkg/jsonmessage"
+
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 const chainProject = "standin-chain-test"
@@ -68,7 +70,7 @@ func TestIntegrationStandinChain(t *testing.T) {
 		t.Fatalf("CleanupProject's removal failed: %v", err)
 	}
 	if imageExists(ctx, cli, "devenv-standin/chain-test:latest") {
-		t.Errorf("the image labelled %s=%s survived the project cleanup", ProjectLabel, chainProject)
+		t.Errorf("the image labelled %s=%s survived the project cleanup", labels.Project, chainProject)
 	}
 }
 
@@ -89,7 +91,7 @@ COPY artifacts/ /artifacts/
 RUN cd /artifacts && sha512sum -c %[2]s.sha512 && echo "$(cat %[3]s.sha1)  %[3]s" | sha1sum -c \
  && tar -xzf %[2]s -C /opt && /opt/spark-3.5.6-bin-hadoop3/bin/spark-submit --version && java -version
 LABEL %[4]s=%[5]s
-`, from, sparkFile, jarFile, ProjectLabel, chainProject)
+`, from, sparkFile, jarFile, labels.Project, chainProject)
 }
 
 // pullByDigest pulls ref through the engine and removes that reference at

@@ -17,10 +17,9 @@ import (
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
 	"github.com/hashicorp/go-multierror"
-)
 
-// ProjectLabel is the label devenv puts on every object it creates.
-const ProjectLabel = "dev.devenv.project"
+	"github.com/devenv-dev/devenv/internal/labels"
+)
 
 // Project creates a temporary project directory (removed at cleanup)
 // holding files, keyed by slash-separated paths relative to it, and returns
@@ -74,7 +73,7 @@ func CleanupProject(t testing.TB, name string) {
 	}
 	t.Cleanup(func() {
 		if t.Failed() && os.Getenv("DEVENV_TEST_KEEP") != "" {
-			t.Logf("standin: DEVENV_TEST_KEEP is set: keeping the objects labelled %s=%s", ProjectLabel, name)
+			t.Logf("standin: DEVENV_TEST_KEEP is set: keeping the objects labelled %s=%s", labels.Project, name)
 			return
 		}
 		if err := removeProject(cli, name); err != nil {
@@ -88,7 +87,7 @@ func CleanupProject(t testing.TB, name string) {
 func removeProject(cli *client.Client, name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	f := filters.NewArgs(filters.Arg("label", ProjectLabel+"="+name))
+	f := filters.NewArgs(filters.Arg("label", labels.ProjectFilter(name)))
 	var errs *multierror.Error
 	add := func(what string, err error) {
 		if err != nil {

@@ -1,0 +1,156 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/hashicorp/go-multierror"
+)
+
+// Exec runs a command in a service's running container and returns its
+// exit code.
+func (p *Project) Exec(ctx context.Context, service string, o engine.ExecOptions) (int, error) {
+	if err := p.CheckServices([]string{service}); err != nil {
+		return 0, err
+	}
+	eng, err := p.Engine(ctx)
+	if err != nil {
+		return 0, err
+	}
+	code, err := eng.Exec(ctx, plan.ContainerName(p.Spec.Name, service), o)
+	if err != nil {
+		return 0, NotRunning(err, service)
+	}
+	return code, nil
+}
+
+// LogsOptions steer Logs and Diagnose.
+type LogsOptions struct {
+	Services []string // empty: every devenv.yaml service
+	engine.LogOptions
+	// Line receives each whole line of a service's stdout or stderr (a
+	// last line without a newline gets one when its stream ends), one call
+	// at a time. Logs needs it; Diagnose reads the logs itself.
+	Line func(service, stream string, line []byte)
+}
+
+// Logs hands each service's log lines to o.Line, following them in
+// parallel with Follow. A service without a container has no logs, not an
+// error; neither is the stream ending because ctx was cancelled.
+func (p *Project) Logs(ctx context.Context, o LogsOptions) error {
+	names, eng, err := p.logTargets(ctx, o.Services)
+	if err != nil {
+		return err
+	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex // one Line call at a time, and errs
+		errs *multierror.Error
+	)
+	emit := func(service, stream string) *lineWriter {
+		return &lineWriter{emit: func(line []byte) { mu.Lock(); o.Line(service, stream, line); mu.Unlock() }}
+	}
+	run := func(n string) {
+		stdout, stderr := emit(n, "stdout"), emit(n, "stderr")
+		err := eng.Logs(ctx, plan.ContainerName(p.Spec.Name, n), o.LogOptions, stdout, stderr)
+		stdout.flush()
+		stderr.flush()
+		if err != nil && !errors.Is(err, engine.ErrNotFound) && ctx.Err() == nil {
+			mu.Lock()
+			errs = multierror.Append(errs, fmt.Errorf("%s: %w", n, err))
+			mu.Unlock()
+		}
+	}
+	for _, n := range names {
+		if !o.Follow {
+			run(n)
+			continue
+		}
+		wg.Add(1)
+		go func(n string) { defer wg.Done(); run(n) }(n)
+	}
+	wg.Wait()
+	return errs.ErrorOrNil()
+}
+
+// Diagnosis is what devenv recognises in one service's logs.
+type Diagnosis struct {
+	Service  string           `json:"service"`
+	Findings []doctor.Finding `json:"findings"`
+}
+
+// Diagnose reads each service's logs and explains the failures it knows.
+func (p *Project) Diagnose(ctx context.Context, o LogsOptions) ([]Diagnosis, error) {
+	names, eng, err := p.logTargets(ctx, o.Services)
+	if err != nil {
+		return nil, err
+	}
+	opts := o.LogOptions
+	opts.Follow = false
+	out := []Diagnosis{}
+	for _, n := range names {
+		var buf bytes.Buffer
+		if err := eng.Logs(ctx, plan.ContainerName(p.Spec.Name, n), opts, &buf, &buf); err != nil && !errors.Is(err, engine.ErrNotFound) {
+			return nil, err
+		}
+		f := doctor.Diagnose(buf.String())
+		if f == nil {
+			f = []doctor.Finding{}
+		}
+		out = append(out, Diagnosis{Service: n, Findings: f})
+	}
+	return out, nil
+}
+
+func (p *Project) logTargets(ctx context.Context, names []string) ([]string, engine.Engine, error) {
+	if err := p.CheckServices(names); err != nil {
+		return nil, nil, err
+	}
+	eng, err := p.Engine(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(names) == 0 {
+		for _, s := range p.Spec.Services {
+			names = append(names, s.Name)
+		}
+	}
+	return names, eng, nil
+}
+
+// lineWriter hands whole lines to emit, keeping a partial last line until
+// more comes or flush.
+type lineWriter struct {
+	mu   sync.Mutex
+	emit func(line []byte)
+	buf  bytes.Buffer
+}
+
+func (l *lineWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(b)
+	for {
+		line, err := l.buf.ReadBytes('\n')
+		if err != nil {
+			l.buf.Write(line)
+			return len(b), nil
+		}
+		l.emit(line)
+	}
+}
+
+func (l *lineWriter) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.buf.Len() > 0 {
+		l.emit(append(l.buf.Bytes(), '\n'))
+		l.buf.Reset()
+	}
+}
