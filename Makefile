@@ -5,7 +5,7 @@ export CGO_CFLAGS ?= -Wno-deprecated-declarations
 UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/')
 E2E_TIMEOUT ?= 45m
 
-.PHONY: help build test unit e2e lint bench bench-unit bench-e2e cross clean
+.PHONY: help build test unit integration e2e lint bench bench-unit bench-e2e cross clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -13,10 +13,13 @@ help: ## list the targets
 build: ## build bin/devenv (cgo, for NVML)
 	$(GO) build -trimpath -o $(BIN) ./cmd/devenv
 
-test: unit e2e ## unit tests, then end-to-end tests against the real Docker engine
+test: unit integration e2e ## unit, integration, then end-to-end tests against the real Docker engine
 
-unit: ## unit tests (no Docker engine needed)
-	$(GO) test -count=1 $(UNIT_PKGS)
+unit: ## unit tests: no Docker engine, no cross builds (-short skips TestIntegration*)
+	$(GO) test -short -count=1 $(UNIT_PKGS)
+
+integration: ## the packages' TestIntegration* tests against the real Docker engine
+	$(GO) test -count=1 -run '^TestIntegration' $(UNIT_PKGS)
 
 e2e: ## end-to-end tests: the built binary against the real Docker engine
 	$(GO) test -count=1 -timeout $(E2E_TIMEOUT) ./test/...
@@ -34,10 +37,14 @@ bench-e2e: build ## devenv against Docker Compose on stand-in services, and buil
 	@command -v /usr/bin/time >/dev/null || { echo "bench-e2e needs GNU time: apt-get install time"; exit 1; }
 	$(GO) test -run '^$$' -bench 'UpVsCompose|BuildNoChange' -benchtime 5x -timeout 40m ./test/
 
-cross: ## check devenv builds for linux/arm64, darwin and windows
-	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv
-	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv
+CROSS_TARGETS = linux/arm64 darwin/arm64 windows/amd64 linux/amd64
+
+cross: ## check devenv builds and vets without cgo for linux/arm64, darwin, windows (slow: CI and before a release)
+	@set -e; for t in $(CROSS_TARGETS); do \
+		echo "== $$t (CGO_ENABLED=0)"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./internal/gpu/... ./internal/jobs ./internal/filelock ./envs/reconcile; \
+	done
 
 clean: ## remove build outputs
 	rm -rf bin

@@ -90,7 +90,9 @@ func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequ
 	_, err := eng.Build(ctx, req, progress)
 	pr.CloseWithError(errBuildReturned)
 	werr := <-written
-	if werr != nil && !errors.Is(werr, errBuildReturned) {
+	// A closed pipe means the engine's side stopped reading (the engine
+	// went away mid-build): its error says why, the writer's does not.
+	if werr != nil && !errors.Is(werr, errBuildReturned) && (err == nil || !errors.Is(werr, io.ErrClosedPipe)) {
 		return werr
 	}
 	return err

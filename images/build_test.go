@@ -162,3 +162,26 @@ func TestBuildNetworkForLoopbackMirrors(t *testing.T) {
 		}
 	}
 }
+
+// goneEngine reads a little of the build context, then fails the way the
+// Docker client does when the engine goes away mid-build: the request body
+// is closed (the context writer sees a closed pipe) and the call returns
+// the connection error.
+type goneEngine struct{ engine.Engine }
+
+var errEngineGone = &engine.Error{Op: "build", Kind: engine.ErrUnreachable, Err: errors.New("connection reset by peer")}
+
+func (goneEngine) Build(_ context.Context, req engine.BuildRequest, _ func(engine.Progress)) (string, error) {
+	_, _ = req.Context.Read(make([]byte, 10))
+	if c, ok := req.Context.(io.Closer); ok {
+		_ = c.Close()
+	}
+	return "", errEngineGone
+}
+
+func TestBuildEngineGoneMidContextSaysSo(t *testing.T) {
+	_, err := Build(t.Context(), goneEngine{enginetest.New()}, buildProject(t), Options{}, nil)
+	if !errors.Is(err, engine.ErrUnreachable) {
+		t.Fatalf("Build = %v, want the engine's unreachable error (exit 3), not the context writer's closed pipe", err)
+	}
+}

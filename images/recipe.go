@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/go-multierror"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -57,12 +57,12 @@ const (
 )
 
 var (
-	sha256Hex   = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	aptName     = regexp.MustCompile(`^[a-z0-9][a-z0-9+.\-]*(:[a-z0-9]+)?(=[A-Za-z0-9.+~:\-]+)?$`)
-	envKey      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	majorNumber = regexp.MustCompile(`^[0-9]+$`)
-	pyVersion   = regexp.MustCompile(`^3\.[0-9]+$`)
-	certUnsafe  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	sha256Hex   = lazy.Regexp(`^[0-9a-f]{64}$`)
+	aptName     = lazy.Regexp(`^[a-z0-9][a-z0-9+.\-]*(:[a-z0-9]+)?(=[A-Za-z0-9.+~:\-]+)?$`)
+	envKey      = lazy.Regexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	majorNumber = lazy.Regexp(`^[0-9]+$`)
+	pyVersion   = lazy.Regexp(`^3\.[0-9]+$`)
+	certUnsafe  = lazy.Regexp(`[^A-Za-z0-9._-]+`)
 )
 
 // baseOSPython is the default python3 of the distributions NVIDIA bases use,
@@ -101,11 +101,11 @@ type addFunc func(format string, a ...any)
 
 func sparkRecipe(r *recipe, in Input, add addFunc) {
 	r.Java = in.Resolved.Java
-	if !majorNumber.MatchString(r.Java) {
+	if !majorNumber().MatchString(r.Java) {
 		add("service %q: resolved Java %q is not a JDK major version like \"17\"; run `devenv lock` again", in.Service, r.Java)
 	}
 	r.PythonExe, r.PythonApt = pythonPackages(in.Resolved)
-	if in.Resolved.Python != "" && !pyVersion.MatchString(in.Resolved.Python) {
+	if in.Resolved.Python != "" && !pyVersion().MatchString(in.Resolved.Python) {
 		add("service %q: resolved Python %q is not a version like \"3.11\"", in.Service, in.Resolved.Python)
 	}
 	roles := artifactRoles(in.Resolved.Artifacts)
@@ -155,7 +155,7 @@ func checkFile(f File, service string, add addFunc) {
 	if !plainName(f.Name) {
 		add("service %q: artifact file name %q must be a plain file name", service, f.Name)
 	}
-	if !sha256Hex.MatchString(f.SHA256) {
+	if !sha256Hex().MatchString(f.SHA256) {
 		add("service %q: artifact %q has sha256 %q, want 64 lower-case hex digits; run `devenv lock` again", service, f.Name, f.SHA256)
 	}
 	if f.Path == "" {
@@ -185,7 +185,7 @@ func plainName(name string) bool {
 
 func customRecipe(r *recipe, in Input, add addFunc) {
 	for _, p := range in.Resolved.Apt {
-		if !aptName.MatchString(p) {
+		if !aptName().MatchString(p) {
 			add("service %q: apt package %q is not a Debian package name (like \"curl\" or \"curl=7.81.0-1\")", in.Service, p)
 		}
 	}
@@ -197,7 +197,7 @@ func customRecipe(r *recipe, in Input, add addFunc) {
 	}
 	r.Pip = in.Resolved.Pip
 	for k, v := range in.Resolved.Env {
-		if !envKey.MatchString(k) {
+		if !envKey().MatchString(k) {
 			add("service %q: env name %q must be letters, digits and _ and not start with a digit", in.Service, k)
 		}
 		if strings.ContainsAny(v, "\x00\n\r") {
@@ -215,7 +215,7 @@ func customRecipe(r *recipe, in Input, add addFunc) {
 // suffix is what update-ca-certificates looks for.
 func certName(i int, p string) string {
 	base := strings.TrimSuffix(path.Base(strings.ReplaceAll(p, "\\", "/")), path.Ext(p))
-	return fmt.Sprintf("%02d-%s.crt", i, certUnsafe.ReplaceAllString(base, "_"))
+	return fmt.Sprintf("%02d-%s.crt", i, certUnsafe().ReplaceAllString(base, "_"))
 }
 
 func pipIndexRecipe(r *recipe, in Input, add addFunc) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed" // catalog.yaml is compiled in
 	"fmt"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -11,10 +12,11 @@ import (
 //go:embed catalog.yaml
 var catalogYAML []byte
 
-// builtin is the embedded catalog, decoded and checked once at start-up. A
+// builtin is the embedded catalog, decoded and checked on first use (not
+// at start-up: commands that never resolve a profile do not pay for it). A
 // broken embedded file is a bug in devenv itself, caught by this package's
-// tests, so init stops the program with the loader's full report.
-var builtin = mustLoad(catalogYAML)
+// tests, so the first use stops the program with the loader's full report.
+var builtin = sync.OnceValue(func() *Catalog { return mustLoad(catalogYAML) })
 
 func mustLoad(data []byte) *Catalog {
 	c, err := Load(data)
@@ -26,7 +28,7 @@ func mustLoad(data []byte) *Catalog {
 
 // Builtin returns devenv's built-in catalog. The value is shared: treat it as
 // read-only.
-func Builtin() *Catalog { return builtin }
+func Builtin() *Catalog { return builtin() }
 
 // Catalog is the decoded compatibility matrix: RAPIDS Accelerator releases,
 // Apache Spark lines, CUDA toolkits and driver floors, RAPIDS and Triton

@@ -146,7 +146,7 @@ func archOf(req Request) string { return or(req.Arch, "amd64") }
 // notApplicable rejects request fields a profile does not use.
 func notApplicable(profile string, fields map[string]string) error {
 	var set []string
-	for _, name := range sortedKeys(fields) {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		if fields[name] != "" {
 			set = append(set, name)
 		}

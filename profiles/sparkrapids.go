@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -64,7 +65,7 @@ func keepScala(_ *Catalog, req Request, x combo) bool { return x.scala == req.Sc
 
 func keepJava(c *Catalog, req Request, x combo) bool {
 	j, err := strconv.Atoi(req.Java)
-	return err == nil && contains(c.javas(x), j)
+	return err == nil && slices.Contains(c.javas(x), j)
 }
 
 func keepJar(_ *Catalog, req Request, x combo) bool {
@@ -79,7 +80,7 @@ func (c *Catalog) javas(x combo) []int {
 	line := c.sparkByVer[x.spark]
 	var out []int
 	for _, j := range x.rel.JDK["spark"+major(x.spark)] {
-		if contains(line.Java, j) {
+		if slices.Contains(line.Java, j) {
 			out = append(out, j)
 		}
 	}

@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -91,7 +92,7 @@ func (c *Catalog) choiceNotes(req Request, x combo) []string {
 
 // pickJava prefers 17, else the newest allowed.
 func pickJava(allowed []int) (int, string) {
-	if contains(allowed, 17) {
+	if slices.Contains(allowed, 17) {
 		return 17, "the default where"
 	}
 	return allowed[len(allowed)-1], "the newest"

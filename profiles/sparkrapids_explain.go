@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func (c *Catalog) explainSpark(req Request, cs []combo) error {
 }
 
 func (c *Catalog) explainScala(req Request, cs []combo) error {
-	if !contains(knownScala, req.Scala) {
+	if !slices.Contains(knownScala, req.Scala) {
 		return resolveErr("scala", fmt.Sprintf("Scala %s has no RAPIDS Accelerator jars", req.Scala),
 			"use scala: %s", orList(knownScala))
 	}
@@ -98,11 +99,11 @@ func (c *Catalog) explainJava(req Request, cs []combo) error {
 	var lines []string
 	for _, x := range cs {
 		for _, j := range c.javas(x) {
-			if !contains(allowed, j) {
+			if !slices.Contains(allowed, j) {
 				allowed = append(allowed, j)
 			}
 		}
-		if l := majorMinor(x.spark); !contains(lines, l) {
+		if l := majorMinor(x.spark); !slices.Contains(lines, l) {
 			lines = append(lines, l)
 		}
 	}
@@ -112,7 +113,7 @@ func (c *Catalog) explainJava(req Request, cs []combo) error {
 	hint := "set java: " + strconv.Itoa(closestInt(allowed, want))
 	var others []string
 	for _, l := range c.file.Spark.Lines {
-		if contains(l.Java, want) && !contains(lines, l.Line) {
+		if slices.Contains(l.Java, want) && !slices.Contains(lines, l.Line) {
 			others = append(others, l.Line)
 		}
 	}

@@ -2,6 +2,8 @@ package profiles
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -87,7 +89,7 @@ func (c *Catalog) checkUbuntu(p *problems) {
 		vs = append(vs, u.Version)
 		checkVersion(p, where+".min_cuda", u.MinCUDA)
 		checkSorted(p, where+".python", u.Python)
-		if !contains(u.Python, u.DefaultPython) {
+		if !slices.Contains(u.Python, u.DefaultPython) {
 			p.add(where, "default_python %q is not in python %v", u.DefaultPython, u.Python)
 		}
 	}
@@ -133,7 +135,7 @@ func (c *Catalog) checkSpark(p *problems) {
 			p.add(where, "java %v must be a non-empty sorted list", l.Java)
 		}
 		for _, s := range l.Scala {
-			if !contains(knownScala, s) {
+			if !slices.Contains(knownScala, s) {
 				p.add(where, "unknown Scala %q (known: %s)", s, strings.Join(knownScala, ", "))
 			}
 		}
@@ -170,9 +172,9 @@ func (c *Catalog) checkAccelerator(p *problems) {
 
 func (c *Catalog) checkAcceleratorRelease(p *problems, where string, r *acceleratorRel) {
 	r.sparkVersions = map[string][]string{}
-	for _, scala := range sortedKeys(r.Spark) {
+	for _, scala := range slices.Sorted(maps.Keys(r.Spark)) {
 		ranges := r.Spark[scala]
-		if !contains(knownScala, scala) {
+		if !slices.Contains(knownScala, scala) {
 			p.add(where, "unknown Scala %q (known: %s)", scala, strings.Join(knownScala, ", "))
 			continue
 		}
@@ -196,12 +198,12 @@ func (c *Catalog) checkAcceleratorRelease(p *problems, where string, r *accelera
 	c.checkClassifiers(p, where, r)
 	checkVersion(p, where+".min_driver", r.MinDriver)
 	checkVersion(p, where+".min_compute_capability", r.MinComputeCapability)
-	for _, key := range sortedKeys(r.JDK) {
+	for _, key := range slices.Sorted(maps.Keys(r.JDK)) {
 		if key != "spark3" && key != "spark4" {
 			p.add(where, "jdk key %q (known: spark3, spark4)", key)
 		}
 	}
-	for _, scala := range sortedKeys(r.sparkVersions) {
+	for _, scala := range slices.Sorted(maps.Keys(r.sparkVersions)) {
 		for _, v := range r.sparkVersions[scala] {
 			if len(r.JDK["spark"+major(v)]) == 0 {
 				p.add(where, "Spark %s listed but jdk has no spark%s entry", v, major(v))
@@ -217,7 +219,7 @@ func (c *Catalog) checkScalaPairing(p *problems, where, scala, spark string) {
 	l := c.sparkByVer[spark]
 	switch {
 	case l == nil:
-	case !contains(l.Scala, scala):
+	case !slices.Contains(l.Scala, scala):
 		p.add(where, "Spark %s is not built for Scala %s", spark, scala)
 	case scala == "2.13" && l.Line == "3.2":
 		p.add(where, "Scala 2.13 jars never include Spark 3.2.x (got %s)", spark)
@@ -239,7 +241,7 @@ func (c *Catalog) checkClassifiers(p *problems, where string, r *acceleratorRel)
 			p.add(where, "classifier %s: no spark_rapids.cuda_images entry for CUDA %s", cl, k.cuda)
 		}
 	}
-	if contains(r.Classifiers, r.DefaultClassifier) {
+	if slices.Contains(r.Classifiers, r.DefaultClassifier) {
 		p.add(where, "classifier %s is both the default and an extra one", r.DefaultClassifier)
 	}
 }
@@ -310,22 +312,4 @@ func (c *Catalog) checkTriton(p *problems) {
 		checkVersion(p, where+".python", r.Python)
 	}
 	checkSorted(p, "triton.releases", rels)
-}
-
-func contains[T comparable](list []T, v T) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

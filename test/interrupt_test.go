@@ -2,14 +2,17 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/filelock"
 	"github.com/devenv-dev/devenv/test/standin"
 )
 
@@ -29,9 +32,12 @@ func TestCtrlCStopsCleanlyAndUpConverges(t *testing.T) {
 	w := newWorld(t)
 	dir, name := w.project(t, oneSpark, nil)
 	w.must(t, dir, "lock")
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	r := standin.RunContext(ctx, t, dir, w.env, "up", "--no-cache")
+	r := standin.RunWatching(ctx, t, dir, w.env, standin.InterruptWhen(cancel, "spark: building "), "up", "--no-cache")
+	if !strings.Contains(r.Stderr, "spark: building ") {
+		t.Fatalf("up ended before its build began (exit %d)\n%s", r.Code, r.Stderr)
+	}
 	if r.Code != 130 {
 		t.Fatalf("interrupted up: exit %d, want 130\n%s", r.Code, r.Stderr)
 	}
@@ -54,8 +60,12 @@ func TestEngineUnreachable(t *testing.T) {
 	}
 
 	proxy := newSocketProxy(t, "/var/run/docker.sock")
-	go func() { time.Sleep(3 * time.Second); proxy.Close() }()
-	r = standin.Run(t, dir, append(w.env, "DOCKER_HOST=unix://"+proxy.path), "up", "--no-cache")
+	var cut sync.Once
+	r = standin.RunWatching(t.Context(), t, dir, append(w.env, "DOCKER_HOST=unix://"+proxy.path), func(stderr string) {
+		if strings.Contains(stderr, "spark: building ") { // mid-run: the engine is building
+			cut.Do(proxy.Close)
+		}
+	}, "up", "--no-cache")
 	if r.Code != 3 || strings.Contains(r.Stderr, "panic") {
 		t.Fatalf("engine gone mid-run: exit %d\n%s", r.Code, r.Stderr)
 	}
@@ -127,5 +137,35 @@ func TestWaitReportsAFailingService(t *testing.T) {
 	r = w.must(t, dir, "ps", "--json")
 	if !strings.Contains(r.Stdout, `"exit_code": 3`) {
 		t.Errorf("ps does not show the exit code: %s", r.Stdout)
+	}
+}
+
+// TestProjectLockWaitEndsAndNamesTheHolder: while another devenv holds the
+// project, up/down/build wait saying who holds it; Ctrl-C ends the wait
+// (exit 130) and --wait-timeout bounds it (exit 1), both naming the holder.
+func TestProjectLockWaitEndsAndNamesTheHolder(t *testing.T) {
+	dir := standin.Project(t, map[string]string{"devenv.yaml": "name: e2elockwait\nservices:\n  box:\n    profile: image\n    image: debian:12\n"})
+	held, err := filelock.Acquire(t.Context(), filepath.Join(dir, ".devenv", reconcile.LockFile), filelock.Options{Command: "devenv up (the test holds it)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = held.Release() }()
+	holder := fmt.Sprintf("pid %d (devenv up (the test holds it))", os.Getpid())
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	r := standin.RunWatching(ctx, t, dir, nil, standin.InterruptWhen(cancel, "another devenv is changing this project ("), "down")
+	if r.Code != 130 || !strings.Contains(r.Stderr, holder) || !strings.Contains(r.Stderr, "stopped waiting") {
+		t.Fatalf("Ctrl-C while waiting: exit %d, want 130 naming %s\n%s", r.Code, holder, r.Stderr)
+	}
+	r = standin.Run(t, dir, nil, "down", "--wait-timeout", "300ms")
+	if r.Code != 1 || !strings.Contains(r.Stderr, holder) || !strings.Contains(r.Stderr, "--wait-timeout") {
+		t.Fatalf("down --wait-timeout: exit %d, want 1 naming %s\n%s", r.Code, holder, r.Stderr)
+	}
+	if err := held.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if r := standin.Run(t, dir, nil, "down"); r.Code != 0 {
+		t.Fatalf("down after the holder let go: exit %d\n%s", r.Code, r.Stderr)
 	}
 }

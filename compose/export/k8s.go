@@ -3,7 +3,6 @@ package export
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -260,13 +259,4 @@ func gpuCount(g *engine.GPURequest) int {
 		return g.Count
 	}
 	return 1
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

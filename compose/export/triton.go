@@ -1,6 +1,9 @@
 package export
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/devenv-dev/devenv/envs/plan"
 )
 
@@ -88,7 +91,7 @@ func tritonManifests(pl *plan.Plan, s *plan.Service) []any {
 	c := k8sContainer{Name: s.Name, Image: s.Image, Args: s.Container.Cmd,
 		LivenessProbe: httpProbe("/v2/health/live", 15), ReadinessProbe: httpProbe("/v2/health/ready", 5)}
 	env := envMap(s.Container.Env)
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		if k == "NVIDIA_VISIBLE_DEVICES" {
 			continue // the device plugin decides
 		}

@@ -10,10 +10,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
 )
@@ -158,8 +158,8 @@ func invalid(name, format string, args ...any) error {
 }
 
 var (
-	digestRe = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-	sha256Re = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	digestRe = lazy.Regexp(`^sha256:[0-9a-f]{64}$`)
+	sha256Re = lazy.Regexp(`^[0-9a-f]{64}$`)
 )
 
 func (f *File) validate() error {
@@ -167,7 +167,7 @@ func (f *File) validate() error {
 	if f.Version != SchemaVersion {
 		errs = multierror.Append(errs, fmt.Errorf("version %d, want %d", f.Version, SchemaVersion))
 	}
-	if !sha256Re.MatchString(f.InputHash) {
+	if !sha256Re().MatchString(f.InputHash) {
 		errs = multierror.Append(errs, fmt.Errorf("input_hash %q is not a sha256", f.InputHash))
 	}
 	seen := map[string]bool{}
@@ -176,11 +176,11 @@ func (f *File) validate() error {
 			errs = multierror.Append(errs, fmt.Errorf("service name %q empty or repeated", s.Name))
 		}
 		seen[s.Name] = true
-		if s.Base != nil && (s.Base.Ref == "" || !digestRe.MatchString(s.Base.Digest)) {
+		if s.Base != nil && (s.Base.Ref == "" || !digestRe().MatchString(s.Base.Digest)) {
 			errs = multierror.Append(errs, fmt.Errorf("service %s: base %q@%q is not pinned by a sha256 digest", s.Name, s.Base.Ref, s.Base.Digest))
 		}
 		for _, a := range s.Artifacts {
-			if a.URL == "" || a.File == "" || !sha256Re.MatchString(a.SHA256) {
+			if a.URL == "" || a.File == "" || !sha256Re().MatchString(a.SHA256) {
 				errs = multierror.Append(errs, fmt.Errorf("service %s: artifact %q needs url, file and a sha256", s.Name, a.Name))
 			}
 		}

@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/devenv-dev/devenv/compose"
@@ -34,7 +35,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	c.Network = p.Name
 	c.Aliases = []string{cs.Name}
 	for i, m := range c.Mounts {
-		if m.Type == engine.MountVolume && contains(cs.NamedVolumes, m.Source) {
+		if m.Type == engine.MountVolume && slices.Contains(cs.NamedVolumes, m.Source) {
 			c.Mounts[i].Source = VolumeName(p.Name, m.Source)
 		}
 	}
@@ -103,13 +104,4 @@ func composeVolumes(p *spec.Project, cs []compose.Service) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

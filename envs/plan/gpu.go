@@ -22,7 +22,7 @@ func placeGPUs(p *spec.Project, h Host, extra []gpu.Need) (*gpu.Placement, error
 		if !s.GPUs.Wants() {
 			continue
 		}
-		needs = append(needs, gpu.Need{Service: s.Name, Kind: kindOf(s.Profile, p), All: s.GPUs.All,
+		needs = append(needs, gpu.Need{Service: s.Name, Kind: kindOf(p.BaseProfile(s)), All: s.GPUs.All,
 			Count: s.GPUs.Count, IDs: s.GPUs.IDs, Optional: s.GPU == "optional"})
 	}
 	if len(needs) == 0 {
@@ -31,11 +31,8 @@ func placeGPUs(p *spec.Project, h Host, extra []gpu.Need) (*gpu.Placement, error
 	return gpu.Place(needs, h.GPUs)
 }
 
-func kindOf(profile string, p *spec.Project) string {
-	if c, ok := p.Profiles[profile]; ok {
-		profile = c.Extends
-	}
-	switch profile {
+func kindOf(base string) string {
+	switch base {
 	case profiles.SparkRapids:
 		return "spark"
 	case profiles.Triton:

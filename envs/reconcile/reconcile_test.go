@@ -168,34 +168,6 @@ func TestWaitReportsAnExitedServiceWithItsLogs(t *testing.T) {
 	}
 }
 
-func TestLockSerialises(t *testing.T) {
-	dir := t.TempDir()
-	release, err := Lock(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan string, 2)
-	go func() {
-		rel2, err := Lock(dir, func() { got <- "waiting" })
-		if err == nil {
-			got <- "locked"
-			rel2()
-		}
-	}()
-	if s := <-got; s != "waiting" {
-		t.Fatalf("second lock did not wait: %s", s)
-	}
-	release()
-	select {
-	case s := <-got:
-		if s != "locked" {
-			t.Fatal(s)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("second lock never got the lock after release")
-	}
-}
-
 // Up refuses a service whose env_file is missing before it builds, pulls or
 // creates anything, and names where devenv.yaml asks for the file.
 func TestUpRefusesMissingEnvFileFirst(t *testing.T) {

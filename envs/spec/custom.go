@@ -90,7 +90,7 @@ func (d *decoder) jarList(f field) []string {
 	items, nodes := d.strList(f, "jars")
 	var out []string
 	for i, s := range items {
-		if !mavenCoordRE.MatchString(s) {
+		if !mavenCoordRE().MatchString(s) {
 			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q is not a Maven coordinate", s)
 			continue
 		}

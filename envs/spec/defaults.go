@@ -20,7 +20,7 @@ func (l *loader) applyDefaults() {
 		if s.GPU == "" {
 			s.GPU = "required"
 		}
-		if !s.GPUs.Set && l.baseProfile(s) != profiles.Image {
+		if !s.GPUs.Set && l.p.BaseProfile(s) != profiles.Image {
 			s.GPUs.Count = 1
 		}
 		for i := range s.Ports {

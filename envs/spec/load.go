@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
 	"gopkg.in/yaml.v3"
@@ -56,17 +57,8 @@ func Parse(file string, data []byte, projectDir string) (*Project, error) {
 		return nil, err
 	}
 	l.applyDefaults()
-	l.p.ComposeServices = sortedKeys(l.compose)
+	l.p.ComposeServices = append([]string{}, slices.Sorted(maps.Keys(l.compose))...) // [] rather than null in dumps
 	return l.p, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // loader holds the state of one Parse.
@@ -107,7 +99,7 @@ func (l *loader) display(abs string) string {
 	return abs
 }
 
-var yamlLineRE = regexp.MustCompile(`line ([0-9]+)`)
+var yamlLineRE = lazy.Regexp(`line ([0-9]+)`)
 
 // parseYAML parses one file's content into its root mapping, or reports why
 // it cannot be read. An empty document gives nil.
@@ -120,7 +112,7 @@ func (d *decoder) parseYAML(data []byte) *yaml.Node {
 	}
 	if err != nil {
 		p := Pos{}
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlLineRE().FindStringSubmatch(err.Error()); m != nil {
 			p.Line, _ = strconv.Atoi(m[1])
 			p.Col = 1
 		}
@@ -238,7 +230,7 @@ func decodeName(d *decoder, l *loader, f field) {
 	if !ok {
 		return
 	}
-	if !projectNameRE.MatchString(v) {
+	if !projectNameRE().MatchString(v) {
 		d.errAt(f.val, fmt.Sprintf("use lower-case letters, digits, '-' and '_', starting with a letter or digit, e.g. %q", DockerName(v)), "name %q is not a valid project name", v)
 		return
 	}

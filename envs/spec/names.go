@@ -2,9 +2,9 @@ package spec
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/distribution/reference"
 	"gopkg.in/yaml.v3"
 )
@@ -20,7 +20,7 @@ func serviceNameProblem(name string) string {
 		return "it is empty"
 	case len(name) > maxServiceName:
 		return fmt.Sprintf("it is %d characters long, more than %d", len(name), maxServiceName)
-	case !serviceNameRE.MatchString(name):
+	case !serviceNameRE().MatchString(name):
 		return "it may hold only letters, digits, '_', '.' and '-', and must start with a letter or digit"
 	case strings.Contains(name, ".."):
 		return "it holds '..'"
@@ -34,11 +34,11 @@ func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-var notNameChar = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
+var notNameChar = lazy.Regexp(`[^a-zA-Z0-9_.-]+`)
 
 // suggestName turns name into one that serviceNameProblem accepts.
 func suggestName(name string) string {
-	s := notNameChar.ReplaceAllString(name, "-")
+	s := notNameChar().ReplaceAllString(name, "-")
 	for strings.Contains(s, "..") {
 		s = strings.ReplaceAll(s, "..", ".")
 	}
@@ -66,14 +66,14 @@ func (d *decoder) imageRef(n *yaml.Node, key, v string) bool {
 }
 
 // aptNameRE is a Debian package name, optionally with :arch and =version.
-var aptNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9+.\-]*(:[a-z0-9]+)?(=[A-Za-z0-9.+~:\-]+)?$`)
+var aptNameRE = lazy.Regexp(`^[a-z0-9][a-z0-9+.\-]*(:[a-z0-9]+)?(=[A-Za-z0-9.+~:\-]+)?$`)
 
 // aptList reads apt: package names; options and shell are refused.
 func (d *decoder) aptList(f field) []string {
 	items, nodes := d.strList(f, "apt")
 	var out []string
 	for i, s := range items {
-		if !aptNameRE.MatchString(s) {
+		if !aptNameRE().MatchString(s) {
 			d.errAt(nodes[i], `write one Debian package a line, e.g. "curl" or "curl=7.81.0-1"; options are not accepted`, "apt package %q is not a Debian package name", s)
 			continue
 		}
@@ -83,7 +83,7 @@ func (d *decoder) aptList(f field) []string {
 }
 
 // pipStartRE is how a PEP 508 requirement starts: a project name.
-var pipStartRE = regexp.MustCompile(`^[A-Za-z0-9]`)
+var pipStartRE = lazy.Regexp(`^[A-Za-z0-9]`)
 
 // pipList reads pip: requirement specifiers. An option (--index-url,
 // --extra-index-url, -r, -e, --trusted-host, ...) is refused wherever it
@@ -93,7 +93,7 @@ func (d *decoder) pipList(f field) []string {
 	var out []string
 	for i, s := range items {
 		switch {
-		case !pipStartRE.MatchString(s):
+		case !pipStartRE().MatchString(s):
 			d.errAt(nodes[i], pipHint(s), "pip entry %q is not a requirement: it must start with a package name", s)
 		case strings.Contains(s, " -") || strings.Contains(s, "\t-"):
 			d.errAt(nodes[i], pipHint(s), "pip entry %q carries a pip option", s)

@@ -2,7 +2,8 @@ package spec
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -111,7 +112,7 @@ func fields[T any](d *decoder, n *yaml.Node, what string, known map[string]handl
 		}
 		h, ok := known[f.name]
 		if !ok {
-			d.unknownKey(f.key, what, keysOf(known))
+			d.unknownKey(f.key, what, slices.Sorted(maps.Keys(known)))
 			continue
 		}
 		done = append(done, f)
@@ -129,15 +130,6 @@ func (d *decoder) unknownKey(k *yaml.Node, what string, known []string) {
 		return
 	}
 	d.errAt(k, "known keys: "+strings.Join(known, ", "), "unknown key %q in %s", k.Value, what)
-}
-
-func keysOf[T any](m map[string]T) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // str reads a string value; numbers and booleans are refused so that

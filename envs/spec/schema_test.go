@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -112,9 +113,9 @@ func TestSchemaKeysMatchDecoder(t *testing.T) {
 		what         string
 		schema, code []string
 	}{
-		{"top level", keysOf(doc.Properties), keysOf(topKeys)},
-		{"service", keysOf(doc.Defs["service"].Properties), keysOf(serviceKeys)},
-		{"custom profile", keysOf(doc.Defs["custom"].Properties), keysOf(customKeys)},
+		{"top level", slices.Sorted(maps.Keys(doc.Properties)), slices.Sorted(maps.Keys(topKeys))},
+		{"service", slices.Sorted(maps.Keys(doc.Defs["service"].Properties)), slices.Sorted(maps.Keys(serviceKeys))},
+		{"custom profile", slices.Sorted(maps.Keys(doc.Defs["custom"].Properties)), slices.Sorted(maps.Keys(customKeys))},
 	} {
 		if !slices.Equal(c.schema, c.code) {
 			t.Errorf("%s keys differ:\nschema:  %v\ndecoder: %v", c.what, c.schema, c.code)

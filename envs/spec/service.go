@@ -141,7 +141,7 @@ func (d *decoder) gpuIDs(n *yaml.Node, what string) []string {
 	var ids []string
 	for _, item := range n.Content {
 		item = resolve(item)
-		if item.Kind != yaml.ScalarNode || (item.Tag != "!!str" && item.Tag != "!!int") || !gpuIDRE.MatchString(item.Value) {
+		if item.Kind != yaml.ScalarNode || (item.Tag != "!!str" && item.Tag != "!!int") || !gpuIDRE().MatchString(item.Value) {
 			d.errAt(item, "use an index from nvidia-smi -L, a GPU-... UUID or a MIG-... UUID", "%s is not a GPU id in gpus of %s", kindName(item), what)
 			continue
 		}
@@ -221,7 +221,7 @@ func decodeEnv(d *decoder, t *svcNodes, f field) {
 func decodeJars(d *decoder, t *svcNodes, f field) {
 	items, nodes := d.strList(f, "jars")
 	for i, s := range items {
-		if !mavenCoordRE.MatchString(s) {
+		if !mavenCoordRE().MatchString(s) {
 			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q is not a Maven coordinate", s)
 			continue
 		}
@@ -263,7 +263,7 @@ func decodeJupyter(d *decoder, t *svcNodes, f field) {
 
 func decodeMemory(d *decoder, t *svcNodes, f field) {
 	n := f.val
-	if n.Kind != yaml.ScalarNode || (n.Tag != "!!str" && n.Tag != "!!int") || !memoryRE.MatchString(n.Value) {
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!str" && n.Tag != "!!int") || !memoryRE().MatchString(n.Value) {
 		d.errAt(n, `write a size such as "16g" or "512m"`, "memory must be a size, got %s", kindName(n))
 		return
 	}
@@ -313,7 +313,7 @@ func decodeHealthcheck(d *decoder, t *svcNodes, f field) {
 }
 
 func (d *decoder) checkEnvName(k *yaml.Node) {
-	if !envNameRE.MatchString(k.Value) {
+	if !envNameRE().MatchString(k.Value) {
 		d.errAt(k, "use letters, digits and '_', not starting with a digit", "%q is not a valid environment variable name", k.Value)
 	}
 }

@@ -5,13 +5,17 @@ import (
 	"embed"
 	"fmt"
 	"strings"
+	"sync"
 	"text/template"
 )
 
 //go:embed starters/*.yaml.tmpl
 var starterFS embed.FS
 
-var starters = template.Must(template.ParseFS(starterFS, "starters/*.yaml.tmpl"))
+// starters are parsed on first use, not at start-up of every command.
+var starters = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(starterFS, "starters/*.yaml.tmpl"))
+})
 
 // Starter returns the commented devenv.yaml that devenv init writes for a
 // project called name, using one built-in profile ("" means spark-rapids).
@@ -22,12 +26,12 @@ func Starter(name, profile string) ([]byte, error) {
 	if !isBuiltin(profile) {
 		return nil, fmt.Errorf("no starter for profile %q%s; choose one of: %s", profile, didYouMean(profile, BuiltinProfiles), strings.Join(BuiltinProfiles, ", "))
 	}
-	if !projectNameRE.MatchString(name) {
+	if !projectNameRE().MatchString(name) {
 		return nil, fmt.Errorf("project name %q is not valid; use lower-case letters, digits, '-' and '_', e.g. %q", name, DockerName(name))
 	}
 	var b bytes.Buffer
 	data := map[string]string{"Name": name, "Volumes": starterVolumes[profile]}
-	if err := starters.ExecuteTemplate(&b, profile+".yaml.tmpl", data); err != nil {
+	if err := starters().ExecuteTemplate(&b, profile+".yaml.tmpl", data); err != nil {
 		return nil, fmt.Errorf("starter for %s: %w", profile, err)
 	}
 	return b.Bytes(), nil

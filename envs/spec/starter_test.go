@@ -1,8 +1,10 @@
 package spec
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,7 +47,7 @@ func TestStarterExplainsEveryKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(data)
-	for _, keys := range [][]string{keysOf(topKeys), keysOf(serviceKeys), keysOf(mirrorKeys), keysOf(customKeys)} {
+	for _, keys := range [][]string{slices.Sorted(maps.Keys(topKeys)), slices.Sorted(maps.Keys(serviceKeys)), slices.Sorted(maps.Keys(mirrorKeys)), slices.Sorted(maps.Keys(customKeys))} {
 		for _, k := range keys {
 			if k == "image" || k == "build" || k == "release" {
 				continue // image and rapids/triton keys: in those starters

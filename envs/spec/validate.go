@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -27,21 +28,9 @@ func (l *loader) validate() {
 	l.checkCycles()
 }
 
-// baseProfile is the built-in profile a service's profile is or extends,
-// or "" when that is unknown.
-func (l *loader) baseProfile(s *Service) string {
-	if isBuiltin(s.Profile) {
-		return s.Profile
-	}
-	if c := l.p.Profiles[s.Profile]; c != nil {
-		return c.Extends
-	}
-	return ""
-}
-
 func (l *loader) profileHint() string {
 	hint := "built-in profiles: " + strings.Join(BuiltinProfiles, ", ")
-	if customs := keysOf(l.p.Profiles); len(customs) > 0 {
+	if customs := slices.Sorted(maps.Keys(l.p.Profiles)); len(customs) > 0 {
 		hint += "; custom profiles: " + strings.Join(customs, ", ")
 	} else {
 		hint += "; no custom profiles are defined"
@@ -63,11 +52,11 @@ func (l *loader) checkProfile(t *svcNodes) {
 		if _, defined := l.customAt[s.Profile]; defined {
 			return // the profile itself is invalid and was reported
 		}
-		all := append(slices.Clone(BuiltinProfiles), keysOf(l.p.Profiles)...)
+		all := append(slices.Clone(BuiltinProfiles), slices.Sorted(maps.Keys(l.p.Profiles))...)
 		l.d.errAt(t.profile, l.profileHint(), "unknown profile %q in %s%s", s.Profile, t.what, didYouMean(s.Profile, all))
 		return
 	}
-	base := l.baseProfile(s)
+	base := l.p.BaseProfile(s)
 	if base == "" {
 		return
 	}
@@ -101,7 +90,7 @@ func (l *loader) checkImageKeys(t *svcNodes, base string) {
 func (l *loader) checkFiles(t *svcNodes) {
 	dst := map[string]*string{"build": &t.s.Build, "env_file": &t.s.EnvFile,
 		"requirements": &t.s.Requirements, "mirror": &t.s.Mirror}
-	for _, key := range keysOf(t.fileKeys) {
+	for _, key := range slices.Sorted(maps.Keys(t.fileKeys)) {
 		// env_file is usually a git-ignored secrets file: only starting a
 		// container needs it (envs/plan), so its absence is no error here.
 		if abs, ok := l.d.projectPath(t.fileKeys[key], key, *dst[key], key == "env_file"); ok {
@@ -161,7 +150,7 @@ func (l *loader) checkDependsOn() {
 			if names[dep] || l.compose[dep] != "" {
 				continue
 			}
-			all := append(keysOf(names), keysOf(l.compose)...)
+			all := append(slices.Sorted(maps.Keys(names)), slices.Sorted(maps.Keys(l.compose))...)
 			sort.Strings(all)
 			all = slices.Compact(all)
 			l.d.errAt(t.deps[i], "depends_on names a service of this file or of its compose files: "+strings.Join(all, ", "),

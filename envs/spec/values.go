@@ -7,41 +7,43 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // versionRule says what one version key accepts.
 type versionRule struct {
-	re      *regexp.Regexp
+	re      func() *regexp.Regexp
 	example string
 }
 
 var versionRules = map[string]versionRule{
-	"spark":   {regexp.MustCompile(`^[0-9]+\.[0-9]+(\.[0-9]+)?$`), `"3.5.1" or "3.5"`},
-	"rapids":  {regexp.MustCompile(`^[0-9]{2}\.[0-9]{2}(\.[0-9]+)?$`), `"25.06.0" or "25.06"`},
-	"scala":   {regexp.MustCompile(`^2\.1[23]$`), `"2.12" or "2.13"`},
-	"java":    {regexp.MustCompile(`^(8|11|17|21)$`), `8, 11, 17 or 21`},
-	"python":  {regexp.MustCompile(`^3\.[0-9]{1,2}(\.[0-9]+)?$`), `"3.11"`},
-	"cuda":    {regexp.MustCompile(`^[0-9]{1,2}(\.[0-9]{1,2}(\.[0-9]+)?)?$`), `"12", "12.9" or "12.9.1"`},
-	"release": {regexp.MustCompile(`^[0-9]{2}\.(0[1-9]|1[0-2])$`), `a container release YY.MM such as "25.01"`},
+	"spark":   {lazy.Regexp(`^[0-9]+\.[0-9]+(\.[0-9]+)?$`), `"3.5.1" or "3.5"`},
+	"rapids":  {lazy.Regexp(`^[0-9]{2}\.[0-9]{2}(\.[0-9]+)?$`), `"25.06.0" or "25.06"`},
+	"scala":   {lazy.Regexp(`^2\.1[23]$`), `"2.12" or "2.13"`},
+	"java":    {lazy.Regexp(`^(8|11|17|21)$`), `8, 11, 17 or 21`},
+	"python":  {lazy.Regexp(`^3\.[0-9]{1,2}(\.[0-9]+)?$`), `"3.11"`},
+	"cuda":    {lazy.Regexp(`^[0-9]{1,2}(\.[0-9]{1,2}(\.[0-9]+)?)?$`), `"12", "12.9" or "12.9.1"`},
+	"release": {lazy.Regexp(`^[0-9]{2}\.(0[1-9]|1[0-2])$`), `a container release YY.MM such as "25.01"`},
 }
 
 // checkVersion returns a message when v is not a valid value for key.
 func checkVersion(key, v string) (msg, hint string) {
 	r := versionRules[key]
-	if r.re.MatchString(v) {
+	if r.re().MatchString(v) {
 		return "", ""
 	}
 	return fmt.Sprintf("%s version %q is malformed", key, v), "write it as " + r.example + "; quote it so YAML keeps it a string"
 }
 
 var (
-	projectNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
-	serviceNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
-	volumeNameRE  = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
-	memoryRE      = regexp.MustCompile(`^(?i)[0-9]+(\.[0-9]+)?[bkmgt]?b?$`)
-	gpuIDRE       = regexp.MustCompile(`^([0-9]+|GPU-[0-9a-fA-F-]+|MIG-[0-9a-zA-Z/-]+)$`)
-	envNameRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	mavenCoordRE  = regexp.MustCompile(`^[^:\s]+:[^:\s]+:[^:\s]+(:[^:\s]+)?$`)
+	projectNameRE = lazy.Regexp(`^[a-z0-9][a-z0-9_-]*$`)
+	serviceNameRE = lazy.Regexp(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+	volumeNameRE  = lazy.Regexp(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+	memoryRE      = lazy.Regexp(`^(?i)[0-9]+(\.[0-9]+)?[bkmgt]?b?$`)
+	gpuIDRE       = lazy.Regexp(`^([0-9]+|GPU-[0-9a-fA-F-]+|MIG-[0-9a-zA-Z/-]+)$`)
+	envNameRE     = lazy.Regexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	mavenCoordRE  = lazy.Regexp(`^[^:\s]+:[^:\s]+:[^:\s]+(:[^:\s]+)?$`)
 )
 
 // DockerName turns s (a directory name) into a valid project name: lower
@@ -167,7 +169,7 @@ func parseVolume(s string) (Volume, error) {
 	case strings.HasPrefix(v.Source, "~"):
 		return v, fmt.Errorf("'~' is not expanded; write an absolute path or one relative to the project")
 	case strings.HasPrefix(v.Source, "/"), strings.HasPrefix(v.Source, "."):
-	case volumeNameRE.MatchString(v.Source):
+	case volumeNameRE().MatchString(v.Source):
 		v.Named = true
 	default:
 		return v, fmt.Errorf("%q is neither a path (start it with ./ or /) nor a volume name", v.Source)

@@ -90,7 +90,7 @@ func TestDockerName(t *testing.T) {
 		"...":            "devenv",
 		"":               "devenv",
 	} {
-		if got := DockerName(in); got != want || !projectNameRE.MatchString(got) {
+		if got := DockerName(in); got != want || !projectNameRE().MatchString(got) {
 			t.Errorf("DockerName(%q) = %q, want %q", in, got, want)
 		}
 	}

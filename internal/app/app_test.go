@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,7 +247,7 @@ func TestBuildWaitsForTheProjectLock(t *testing.T) {
 	w := newWorld(t, "name: demo\nservices:\n  box:\n    profile: image\n    image: debian:12\n", map[string]string{})
 	w.lock(t)
 	p := w.open(t)
-	release, err := p.projectLock()
+	release, err := p.projectLock(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,6 +268,52 @@ func TestBuildWaitsForTheProjectLock(t *testing.T) {
 	release()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestProjectLockWaitEnds: a wait for another devenv ends on Ctrl-C
+// (context.Canceled, exit 130 in the CLI) and after --wait-timeout, and
+// both say who holds the project.
+func TestProjectLockWaitEnds(t *testing.T) {
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		cancel  bool
+		want    string
+	}{
+		{"interrupted", 0, true, "stopped waiting"},
+		{"timed out", 50 * time.Millisecond, false, "--wait-timeout"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t, "name: demo\nservices:\n  box:\n    profile: image\n    image: debian:12\n", map[string]string{})
+			w.lock(t)
+			release, err := w.open(t).projectLock(t.Context(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				_, err := w.open(t).Down(ctx, DownOptions{LockTimeout: tt.timeout})
+				done <- err
+			}()
+			if tt.cancel {
+				waitFor(t, func() bool {
+					return strings.Contains(w.stderr.String(), "another devenv is changing this project (pid ")
+				})
+				cancel()
+			}
+			err = <-done
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+				t.Fatalf("Down = %v, want an error saying %q and naming this pid", err, tt.want)
+			}
+			if tt.cancel != errors.Is(err, context.Canceled) {
+				t.Errorf("errors.Is(%v, context.Canceled) = %v, want %v", err, !tt.cancel, tt.cancel)
+			}
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/filelock"
 )
 
 // BuildOptions steer Build.
@@ -17,6 +18,8 @@ type BuildOptions struct {
 	Frozen   bool     // refuse a missing or stale devenv.lock (exit 5) instead of relocking
 	NoCache  bool
 	Pull     bool
+	// LockTimeout bounds the wait for another devenv changing the project; 0: until ctx ends.
+	LockTimeout time.Duration
 }
 
 // UpOptions steer Up.
@@ -28,8 +31,9 @@ type UpOptions struct {
 	WaitTimeout  time.Duration
 	NoCache      bool
 	Pull         bool
-	SkipGPUCheck bool // leave the GPU verdict to the engine
-	DryRun       bool // report what would change and change nothing (implies Frozen)
+	SkipGPUCheck bool          // leave the GPU verdict to the engine
+	DryRun       bool          // report what would change and change nothing (implies Frozen)
+	LockTimeout  time.Duration // bounds the wait for another devenv changing the project; 0: until ctx ends
 }
 
 // DownOptions steer Down.
@@ -38,6 +42,8 @@ type DownOptions struct {
 	Volumes  bool     // also remove the project's named volumes
 	Images   bool     // also remove the images devenv built for the project
 	DryRun   bool     // report what would be removed and remove nothing
+	// LockTimeout bounds the wait for another devenv changing the project; 0: until ctx ends.
+	LockTimeout time.Duration
 }
 
 // Result is what Build, Up and Down changed.
@@ -58,7 +64,7 @@ type ServiceEndpoint struct {
 // Build builds (or pulls) the images whose inputs changed, holding the
 // project lock like up.
 func (p *Project) Build(ctx context.Context, o BuildOptions) (*Result, error) {
-	run, err := p.begin(ctx, o.Services, o.Frozen)
+	run, err := p.begin(ctx, o.Services, o.Frozen, o.LockTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +90,7 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	if o.DryRun {
 		return p.previewUp(ctx, o)
 	}
-	run, err := p.begin(ctx, o.Services, o.Frozen)
+	run, err := p.begin(ctx, o.Services, o.Frozen, o.LockTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +126,7 @@ func (p *Project) Down(ctx context.Context, o DownOptions) (*Result, error) {
 		return nil, err
 	}
 	if !o.DryRun {
-		release, err := p.projectLock()
+		release, err := p.projectLock(ctx, o.LockTimeout)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +164,7 @@ type run struct {
 // begin checks the service names, makes sure the lock is fresh, connects,
 // takes the project lock and plans; in that order, so a wrong name never
 // locks and a stale lock is refused before the engine is asked.
-func (p *Project) begin(ctx context.Context, services []string, frozen bool) (*run, error) {
+func (p *Project) begin(ctx context.Context, services []string, frozen bool, lockTimeout time.Duration) (*run, error) {
 	if err := p.CheckServices(services); err != nil {
 		return nil, err
 	}
@@ -169,7 +175,7 @@ func (p *Project) begin(ctx context.Context, services []string, frozen bool) (*r
 	if err := p.connect(ctx); err != nil {
 		return nil, err
 	}
-	release, err := p.projectLock()
+	release, err := p.projectLock(ctx, lockTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -181,9 +187,12 @@ func (p *Project) begin(ctx context.Context, services []string, frozen bool) (*r
 	return &run{lock: lf, plan: pl, runner: p.runner(lf), release: release}, nil
 }
 
-// projectLock serialises the devenv runs that change this project.
-func (p *Project) projectLock() (func(), error) {
-	return reconcile.Lock(p.StateDir(), func() { p.out.Say("another devenv is changing this project; waiting for it") })
+// projectLock serialises the devenv runs that change this project; the
+// wait for another devenv ends with ctx (Ctrl-C) or after timeout (0: none).
+func (p *Project) projectLock(ctx context.Context, timeout time.Duration) (func(), error) {
+	return reconcile.Lock(ctx, p.StateDir(), reconcile.LockOptions{Timeout: timeout, Waiting: func(h filelock.Holder) {
+		p.out.Say("another devenv is changing this project (%s); waiting for it (Ctrl-C stops waiting; --wait-timeout bounds the wait)", h)
+	}})
 }
 
 func (p *Project) runner(lf *lock.File) *reconcile.Runner {

@@ -52,11 +52,7 @@ func (p *Project) IsSpark(s *spec.Service) bool {
 	if s == nil {
 		return false
 	}
-	prof := s.Profile
-	if c, ok := p.Spec.Profiles[prof]; ok && c != nil {
-		prof = c.Extends
-	}
-	return prof == profiles.SparkRapids
+	return p.Spec.BaseProfile(s) == profiles.SparkRapids
 }
 
 // mirrorTarget picks the service that mirrors prod: the named one, else the

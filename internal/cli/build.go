@@ -17,6 +17,7 @@ func buildCommand() *cli.Command {
 			&cli.BoolFlag{Name: "frozen", Usage: "refuse a missing or stale devenv.lock (exit 5)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild without the build cache"},
 			&cli.BoolFlag{Name: "pull", Usage: "pull base images again"},
+			lockTimeoutFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			p, err := openProject(c)
@@ -24,7 +25,7 @@ func buildCommand() *cli.Command {
 				return err
 			}
 			defer p.Close()
-			res, err := p.Build(c.Context, app.BuildOptions{Services: args(c), Frozen: c.Bool("frozen"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull")})
+			res, err := p.Build(c.Context, app.BuildOptions{Services: args(c), Frozen: c.Bool("frozen"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), LockTimeout: c.Duration("wait-timeout")})
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/app"
@@ -73,7 +74,7 @@ func printService(w io.Writer, cfg *app.Config, s app.ServiceConfig) {
 	for _, v := range s.Volumes {
 		line("volume", "%s -> %s%s", v.Source, v.Target, map[bool]string{true: " (read-only)"}[v.ReadOnly])
 	}
-	for _, k := range sortedKeys(s.Env) {
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		line("env", "%s=%s", k, s.Env[k])
 	}
 	if s.EnvFile != "" {
@@ -82,7 +83,7 @@ func printService(w io.Writer, cfg *app.Config, s app.ServiceConfig) {
 	for _, j := range s.Jars {
 		line("jar", "%s", j)
 	}
-	for _, k := range sortedKeys(s.Conf) {
+	for _, k := range slices.Sorted(maps.Keys(s.Conf)) {
 		line("conf", "%s=%s", k, s.Conf[k])
 	}
 	if len(s.Depends) > 0 {
@@ -128,13 +129,4 @@ func firstOf(a, b string) string {
 		return a
 	}
 	return b
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -42,6 +42,9 @@ func byID(r doctor.Report) map[string]doctor.Check {
 // Engine (no NVIDIA runtime, no toolkit hook): the engine check passes with
 // its API version and the GPU-runtime check fails with the toolkit fix.
 func TestIntegrationDoctorRealEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test (Docker engine): skipped with -short; run make integration")
+	}
 	if h := os.Getenv("DOCKER_HOST"); h != "" && !strings.HasPrefix(h, "unix://") {
 		t.Skipf("DOCKER_HOST=%s is remote; this test needs the local engine", h)
 	}

@@ -17,6 +17,7 @@ func downCommand() *cli.Command {
 			&cli.BoolFlag{Name: "volumes", Usage: "also remove the project's named volumes (not with services)"},
 			&cli.BoolFlag{Name: "rmi", Usage: "also remove the images devenv built for the project (or for the services named)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed and remove nothing"},
+			lockTimeoutFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			p, err := openProject(c)
@@ -24,7 +25,7 @@ func downCommand() *cli.Command {
 				return err
 			}
 			defer p.Close()
-			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.Bool("rmi"), DryRun: c.Bool("dry-run")})
+			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.Bool("rmi"), DryRun: c.Bool("dry-run"), LockTimeout: c.Duration("wait-timeout")})
 			if err != nil {
 				return err
 			}

@@ -20,7 +20,7 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "frozen", Usage: "refuse a missing or stale devenv.lock (exit 5) instead of relocking"},
 			&cli.BoolFlag{Name: "no-start", Usage: "create the containers but do not start them"},
 			&cli.BoolFlag{Name: "wait", Usage: "wait until every service is healthy"},
-			&cli.DurationFlag{Name: "wait-timeout", Value: 5 * time.Minute, Usage: "how long --wait waits"},
+			&cli.DurationFlag{Name: "wait-timeout", Value: 5 * time.Minute, Usage: "how long --wait waits for health; when given, also how long to wait for another devenv changing the project (default: until Ctrl-C)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild images without the build cache"},
 			&cli.BoolFlag{Name: "pull", Usage: "pull base images again"},
 			&cli.BoolFlag{Name: "skip-gpu-check", Usage: "let the engine decide whether it can give GPUs"},
@@ -39,7 +39,8 @@ func runUp(c *cli.Context) error {
 	res, err := p.Up(c.Context, app.UpOptions{
 		Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
 		WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), SkipGPUCheck: c.Bool("skip-gpu-check"),
-		DryRun: c.Bool("dry-run"),
+		DryRun:      c.Bool("dry-run"),
+		LockTimeout: lockTimeout(c),
 	})
 	if err != nil {
 		return err
@@ -68,4 +69,19 @@ func printUp(w io.Writer, r *app.Result) {
 	for _, e := range r.Endpoints {
 		fmt.Fprintf(w, "  %-8s %-16s %s\n", e.Service, e.Name, e.URL)
 	}
+}
+
+// lockTimeoutFlag is --wait-timeout of the commands that take the project
+// lock: how long to wait while another devenv changes the project.
+func lockTimeoutFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "wait-timeout", Usage: "how long to wait for another devenv changing the project (default: until Ctrl-C)"}
+}
+
+// lockTimeout is up's --wait-timeout for the project lock: only when given,
+// so the 5-minute health default never cuts short a wait for another up.
+func lockTimeout(c *cli.Context) time.Duration {
+	if c.IsSet("wait-timeout") {
+		return c.Duration("wait-timeout")
+	}
+	return 0
 }

@@ -18,7 +18,7 @@ type Finding struct {
 // signature is one failure pattern with what it means and what to do.
 type signature struct {
 	id      string
-	re      *regexp.Regexp
+	re      func() *regexp.Regexp
 	meaning string
 	fix     string
 }
@@ -37,7 +37,7 @@ func Diagnose(logs string) []Finding {
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		for _, s := range signatures {
-			if seen[s.id] || !s.re.MatchString(line) {
+			if seen[s.id] || !s.re().MatchString(line) {
 				continue
 			}
 			seen[s.id] = true

@@ -103,7 +103,7 @@ func servicesOf(in Inputs) []service {
 			if !keep(s.Name) {
 				continue
 			}
-			svc := service{Name: s.Name, Spec: s, Kind: kindOf(baseProfile(in.Project, s.Profile))}
+			svc := service{Name: s.Name, Spec: s, Kind: kindOf(in.Project.BaseProfile(s))}
 			if in.Lock != nil {
 				svc.Lock = in.Lock.Service(s.Name)
 			}
@@ -121,13 +121,6 @@ func servicesOf(in Inputs) []service {
 		}
 	}
 	return out
-}
-
-func baseProfile(p *spec.Project, name string) string {
-	if c, ok := p.Profiles[name]; ok && c != nil {
-		return c.Extends
-	}
-	return name
 }
 
 func kindOf(profile string) string {

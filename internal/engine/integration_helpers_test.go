@@ -23,6 +23,7 @@ const runLabel = "dev.devenv.enginetest"
 // (.ci/run), so an unreachable one is a failure, not a reason to skip.
 func connect(t *testing.T) engine.Engine {
 	t.Helper()
+	skipShort(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	e, err := engine.Connect(ctx)
@@ -31,6 +32,15 @@ func connect(t *testing.T) engine.Engine {
 	}
 	t.Cleanup(func() { _ = e.Close() })
 	return e
+}
+
+// skipShort skips an integration test in the unit tier (go test -short,
+// make unit); make integration runs it.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test (Docker engine): skipped with -short; run make integration")
+	}
 }
 
 // newRunID returns a random id naming this run's objects.

@@ -43,6 +43,7 @@ func TestIntegrationConnectNegotiatesAPIVersion(t *testing.T) {
 }
 
 func TestIntegrationConnectClosedSocket(t *testing.T) {
+	skipShort(t)
 	sock := filepath.Join(t.TempDir(), "closed.sock")
 	l, err := net.Listen("unix", sock)
 	if err != nil {

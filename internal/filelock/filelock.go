@@ -55,6 +55,8 @@ type Options struct {
 	Poll time.Duration
 	// Command is recorded in the holder file; this process's arguments when "".
 	Command string
+	// PID is recorded in the holder file; this process's when 0.
+	PID int
 }
 
 // Lock is a held lock.
@@ -85,7 +87,7 @@ func HolderPath(lockPath string) string { return lockPath + ".holder" }
 // waiting while another process holds it until ctx ends (ctx.Err() is
 // returned, wrapped) or opt.Timeout passes (*TimeoutError).
 func Acquire(ctx context.Context, path string, opt Options) (*Lock, error) {
-	l, err := TryAcquire(path, opt.Command)
+	l, err := TryAcquire(path, opt)
 	if err == nil || !errors.Is(err, ErrHeld) {
 		return l, err
 	}
@@ -101,7 +103,7 @@ func Acquire(ctx context.Context, path string, opt Options) (*Lock, error) {
 	fl := flock.New(path)
 	ok, err := fl.TryLockContext(wctx, cmp(opt.Poll, 100*time.Millisecond))
 	if ok {
-		return held(fl, path, opt.Command), nil
+		return held(fl, path, opt), nil
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -113,8 +115,9 @@ func Acquire(ctx context.Context, path string, opt Options) (*Lock, error) {
 }
 
 // TryAcquire takes the lock on path without waiting; ErrHeld (wrapped, with
-// the holder) when another process holds it.
-func TryAcquire(path, command string) (*Lock, error) {
+// the holder) when another process holds it. Only opt.Command and opt.PID
+// are used.
+func TryAcquire(path string, opt Options) (*Lock, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the directory for the lock %s: %w", path, err)
 	}
@@ -126,15 +129,18 @@ func TryAcquire(path, command string) (*Lock, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s is %w: %s", path, ErrHeld, ReadHolder(path))
 	}
-	return held(fl, path, command), nil
+	return held(fl, path, opt), nil
 }
 
-func held(fl *flock.Flock, path, command string) *Lock {
+func held(fl *flock.Flock, path string, opt Options) *Lock {
 	l := &Lock{fl: fl, holder: HolderPath(path)}
-	if command == "" {
-		command = commandLine()
+	h := Holder{PID: opt.PID, Command: opt.Command, Since: time.Now().UTC()}
+	if h.PID == 0 {
+		h.PID = os.Getpid()
 	}
-	h := Holder{PID: os.Getpid(), Command: command, Since: time.Now().UTC()}
+	if h.Command == "" {
+		h.Command = commandLine()
+	}
 	data, _ := json.Marshal(h)
 	// Best effort: the holder file only helps people waiting to understand.
 	_ = atomicfile.WriteFile(l.holder, append(data, '\n'), 0o644)

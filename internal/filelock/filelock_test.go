@@ -13,11 +13,11 @@ import (
 
 func TestTryAcquireWhileHeld(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "run.lock")
-	l, err := TryAcquire(path, "devenv up")
+	l, err := TryAcquire(path, Options{Command: "devenv up"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = TryAcquire(path, "devenv down")
+	_, err = TryAcquire(path, Options{Command: "devenv down"})
 	if !errors.Is(err, ErrHeld) {
 		t.Fatalf("second TryAcquire = %v, want ErrHeld", err)
 	}
@@ -32,7 +32,7 @@ func TestTryAcquireWhileHeld(t *testing.T) {
 	if _, err := os.Stat(HolderPath(path)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("holder file after Release: %v, want it removed", err)
 	}
-	l2, err := TryAcquire(path, "devenv down")
+	l2, err := TryAcquire(path, Options{Command: "devenv down"})
 	if err != nil {
 		t.Fatalf("TryAcquire after Release: %v", err)
 	}
@@ -43,7 +43,7 @@ func TestTryAcquireWhileHeld(t *testing.T) {
 
 func TestAcquireWaitsForRelease(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.lock")
-	first, err := TryAcquire(path, "devenv up")
+	first, err := TryAcquire(path, Options{Command: "devenv up"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestAcquireEnds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "run.lock")
-			held, err := TryAcquire(path, "devenv up")
+			held, err := TryAcquire(path, Options{Command: "devenv up"})
 			if err != nil {
 				t.Fatal(err)
 			}

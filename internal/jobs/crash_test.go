@@ -43,7 +43,7 @@ func TestRunnerKilledMidQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, func() bool { return get(t, s, "1").State == Running })
-	if err := (&Runner{Store: s, Exec: newFake(0)}).Run(context.Background()); err == nil || !strings.Contains(err.Error(), strconv.Itoa(child.Process.Pid)) {
+	if err := (&Runner{Store: s, Exec: newFake(0)}).Run(t.Context()); err == nil || !strings.Contains(err.Error(), strconv.Itoa(child.Process.Pid)) {
 		t.Fatalf("a second runner next to a live one: %v", err)
 	}
 	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
@@ -52,7 +52,7 @@ func TestRunnerKilledMidQueue(t *testing.T) {
 	_ = child.Wait()
 
 	fx := newFake(0)
-	if err := (&Runner{Store: s, Exec: fx, Poll: 10 * time.Millisecond}).Run(context.Background()); err != nil {
+	if err := (&Runner{Store: s, Exec: fx, Poll: 10 * time.Millisecond}).Run(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	j := get(t, s, "1")

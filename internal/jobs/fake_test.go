@@ -15,6 +15,11 @@ import (
 // records every start and end and which jobs ran at the same time.
 type fakeExec struct {
 	hold time.Duration
+	// beforeStart, when set, runs as a job is handed to Run, before its
+	// process "exists" (so before Kill can reach it).
+	beforeStart func(Job)
+	// atEnd, when set, runs as an "exit N" job is about to end normally.
+	atEnd func(Job)
 
 	mu       sync.Mutex
 	events   []string
@@ -52,6 +57,9 @@ func (f *fakeExec) Run(ctx context.Context, j Job, out io.Writer) (int, error) {
 	if j.Command[0] == "error" {
 		return -1, fmt.Errorf("the fake cannot run this")
 	}
+	if f.beforeStart != nil {
+		f.beforeStart(j)
+	}
 	kill := f.begin(j.ID)
 	defer f.end(j.ID)
 	fmt.Fprintf(out, "output of job %s\n", j.ID)
@@ -66,6 +74,9 @@ func (f *fakeExec) Run(ctx context.Context, j Job, out io.Writer) (int, error) {
 	case <-ctx.Done():
 		return -1, ctx.Err()
 	}
+	if f.atEnd != nil {
+		f.atEnd(j)
+	}
 	code, _ := strconv.Atoi(j.Command[len(j.Command)-1])
 	return code, nil
 }
@@ -79,6 +90,12 @@ func (f *fakeExec) Kill(ctx context.Context, j Job) error {
 		delete(f.kill, j.ID)
 	}
 	return nil
+}
+
+func (f *fakeExec) killedIDs() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.killed...)
 }
 
 func (f *fakeExec) Events() []string {

@@ -7,9 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/devenv-dev/devenv/internal/filelock"
 )
 
 // Executor runs a job's command in its service and stops it on request.
@@ -38,12 +39,15 @@ type Runner struct {
 	Say func(format string, args ...any)
 	// PID is recorded on the jobs this runner runs; os.Getpid() when 0.
 	PID int
+
+	warned map[string]bool // warnings already said, so each is said once
 }
 
 type active struct {
 	job     Job
 	res     Resources
 	cancel  context.CancelFunc
+	ended   chan struct{} // closed when Exec.Run has returned
 	killing bool
 }
 
@@ -56,7 +60,8 @@ type outcome struct {
 // Run runs the queue until nothing is queued or running, then returns nil.
 // It returns ErrBusy (wrapped with the other runner's pid) when another
 // runner holds the queue. Jobs a dead runner left running are marked failed
-// first. When ctx ends, running jobs are stopped and marked failed.
+// first. When ctx ends, running jobs are stopped and marked failed, queued
+// ones stay queued, and ctx's error is returned.
 func (r *Runner) Run(ctx context.Context) error {
 	r.defaults()
 	lock, err := r.acquire()
@@ -64,14 +69,16 @@ func (r *Runner) Run(ctx context.Context) error {
 		return err
 	}
 	for {
-		err := r.drain(ctx)
-		unlockFile(lock)
+		stuck, err := r.drain(ctx)
+		_ = lock.Release()
 		if err != nil {
 			return err
 		}
 		// A job submitted while this runner was finishing found the lock
 		// held and started no runner: look once more after letting go.
-		if !r.anyQueued() {
+		// Jobs this drain could not start are not looked at again, so a
+		// job that cannot start never makes the runner spin.
+		if !r.anyQueued(stuck) {
 			return nil
 		}
 		if lock, err = r.acquire(); err != nil {
@@ -96,81 +103,96 @@ func (r *Runner) defaults() {
 	if r.Say == nil {
 		r.Say = func(string, ...any) {}
 	}
+	r.warned = map[string]bool{}
 }
 
-// acquire takes runner.lock without waiting and writes this runner's pid in it.
-func (r *Runner) acquire() (*os.File, error) {
+// warnOnce says a warning the first time it comes up: the queue is re-read
+// every Poll, and a broken job file must not be reported each time.
+func (r *Runner) warnOnce(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !r.warned[msg] {
+		r.warned[msg] = true
+		r.Say("warning: %s", msg)
+	}
+}
+
+// acquire takes runner.lock without waiting; its holder file names this runner.
+func (r *Runner) acquire() (*filelock.Lock, error) {
 	path := filepath.Join(r.Store.dir, "runner.lock")
-	f, err := lockFile(path, false)
-	if errors.Is(err, errLocked) {
-		other, _ := os.ReadFile(path)
-		if pid := strings.TrimSpace(string(other)); pid != "" {
-			return nil, fmt.Errorf("%w (pid %s)", ErrBusy, pid)
+	l, err := filelock.TryAcquire(path, filelock.Options{PID: r.PID, Command: "devenv jobs run"})
+	if errors.Is(err, filelock.ErrHeld) {
+		if h := filelock.ReadHolder(path); h.PID != 0 {
+			return nil, fmt.Errorf("%w (%s)", ErrBusy, h)
 		}
 		return nil, ErrBusy
 	}
-	if err != nil {
-		return nil, err
-	}
-	_ = f.Truncate(0)
-	_, _ = f.WriteAt([]byte(strconv.Itoa(r.PID)+"\n"), 0)
-	return f, nil
+	return l, err
 }
 
 // RunnerPID returns the pid of the runner holding the queue, or 0 when none does.
 func (s *Store) RunnerPID() int {
 	path := filepath.Join(s.dir, "runner.lock")
-	f, err := lockFile(path, false)
+	l, err := filelock.TryAcquire(path, filelock.Options{})
 	if err == nil {
-		unlockFile(f)
+		_ = l.Release()
 		return 0
 	}
-	b, _ := os.ReadFile(path)
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return pid
+	return filelock.ReadHolder(path).PID
 }
 
-func (r *Runner) anyQueued() bool {
+// anyQueued reports whether a job other than those in skip is queued.
+func (r *Runner) anyQueued(skip map[string]bool) bool {
 	list, _ := r.Store.List()
 	for _, j := range list {
-		if j.State == Queued {
+		if j.State == Queued && !skip[j.ID] {
 			return true
 		}
 	}
 	return false
 }
 
-// drain runs jobs until none is queued or running.
-func (r *Runner) drain(ctx context.Context) error {
+// drain runs jobs until none is queued or running, or ctx ends (its error
+// is returned). It returns the queued jobs it could not start.
+func (r *Runner) drain(ctx context.Context) (map[string]bool, error) {
 	r.recoverOrphans(ctx)
 	running := map[string]*active{}
+	stuck := map[string]bool{}
 	done := make(chan outcome)
 	tick := time.NewTicker(r.Poll)
 	defer tick.Stop()
 	for {
+		// Checked before anything starts: a job ending as Ctrl-C arrives
+		// must not let the next job start under a cancelled context.
+		if ctx.Err() != nil {
+			return stuck, r.stopAll(ctx, running, done)
+		}
 		list, err := r.Store.List()
 		if err != nil {
-			r.Say("warning: %v", err)
+			r.warnOnce("%v", err)
 		}
 		r.handleCancels(ctx, list, running)
-		r.startReady(ctx, list, running, done)
+		r.startReady(ctx, list, running, stuck, done)
 		if len(running) == 0 {
-			return nil
+			return stuck, ctx.Err()
 		}
 		select {
 		case o := <-done:
 			r.finish(o, running, ctx.Err())
 		case <-tick.C:
 		case <-ctx.Done():
-			for _, a := range running {
-				a.cancel()
-			}
-			for len(running) > 0 {
-				r.finish(<-done, running, ctx.Err())
-			}
-			return ctx.Err()
 		}
 	}
+}
+
+// stopAll cancels the running jobs, records how each ended and returns ctx's error.
+func (r *Runner) stopAll(ctx context.Context, running map[string]*active, done <-chan outcome) error {
+	for _, a := range running {
+		a.cancel()
+	}
+	for len(running) > 0 {
+		r.finish(<-done, running, ctx.Err())
+	}
+	return ctx.Err()
 }
 
 // recoverOrphans marks failed the jobs a runner that is gone left running
@@ -210,22 +232,39 @@ func (r *Runner) handleCancels(ctx context.Context, list []Job, running map[stri
 		}
 		a.killing, a.job.CancelRequested = true, true
 		r.Say("job %s: cancelling", j.ID)
-		go func(a *active) {
-			kctx, cancel := context.WithTimeout(ctx, r.KillGrace)
-			defer cancel()
-			_ = r.Exec.Kill(kctx, a.job)
-			select {
-			case <-time.After(r.KillGrace):
-			case <-ctx.Done():
-			}
-			a.cancel()
-		}(a)
+		go r.kill(ctx, a)
+	}
+}
+
+// kill asks a's process to stop, again every Poll until the job ends: a
+// cancel that comes as the job starts may reach Exec.Kill before the
+// process exists. After KillGrace (or when ctx ends) the runner stops
+// following the job.
+func (r *Runner) kill(ctx context.Context, a *active) {
+	defer a.cancel()
+	grace := time.NewTimer(r.KillGrace)
+	defer grace.Stop()
+	tick := time.NewTicker(r.Poll)
+	defer tick.Stop()
+	for {
+		kctx, cancel := context.WithTimeout(ctx, r.KillGrace)
+		_ = r.Exec.Kill(kctx, a.job)
+		cancel()
+		select {
+		case <-a.ended:
+			return
+		case <-grace.C:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
 	}
 }
 
 // startReady starts, in submission order, every queued job that conflicts
 // with no running job and no earlier job still waiting.
-func (r *Runner) startReady(ctx context.Context, list []Job, running map[string]*active, done chan<- outcome) {
+func (r *Runner) startReady(ctx context.Context, list []Job, running map[string]*active, stuck map[string]bool, done chan<- outcome) {
 	var waiting []Resources
 	resOf := map[string]Resources{}
 	for _, j := range list {
@@ -241,8 +280,13 @@ func (r *Runner) startReady(ctx context.Context, list []Job, running map[string]
 			waiting = append(waiting, res)
 			continue
 		}
+		if stuck[j.ID] {
+			continue
+		}
 		if a := r.start(ctx, j, res, done); a != nil {
 			running[j.ID] = a
+		} else if got, err := r.Store.Get(j.ID); err != nil || got.State == Queued {
+			stuck[j.ID] = true
 		}
 	}
 }
@@ -275,7 +319,7 @@ func conflictsAny(r Resources, others []Resources) bool {
 // longer queued (cancelled meanwhile) or could not be started.
 func (r *Runner) start(ctx context.Context, j Job, res Resources, done chan<- outcome) *active {
 	j, err := r.Store.update(j.ID, func(s *Job) error {
-		if s.State != Queued {
+		if s.State != Queued || ctx.Err() != nil {
 			return errSkip
 		}
 		s.State, s.Started, s.RunnerPID = Running, ptr(r.Store.now().UTC()), r.PID
@@ -283,7 +327,7 @@ func (r *Runner) start(ctx context.Context, j Job, res Resources, done chan<- ou
 	})
 	if err != nil {
 		if !errors.Is(err, errSkip) {
-			r.Say("warning: job %s: %v", j.ID, err)
+			r.warnOnce("job %s could not be started: %v", j.ID, err)
 		}
 		return nil
 	}
@@ -294,12 +338,14 @@ func (r *Runner) start(ctx context.Context, j Job, res Resources, done chan<- ou
 	}
 	r.Say("job %s started on %s: %s", j.ID, j.Service, strings.Join(j.Command, " "))
 	jctx, cancel := context.WithCancel(ctx)
+	a := &active{job: j, res: res, cancel: cancel, ended: make(chan struct{})}
 	go func() {
 		code, err := r.Exec.Run(jctx, j, log)
-		log.Close()
+		_ = log.Close()
+		close(a.ended)
 		done <- outcome{id: j.ID, code: code, err: err}
 	}()
-	return &active{job: j, res: res, cancel: cancel}
+	return a
 }
 
 func (r *Runner) finish(o outcome, running map[string]*active, interrupted error) {

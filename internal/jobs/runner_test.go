@@ -3,8 +3,12 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -100,7 +104,7 @@ func TestRunnerSchedules(t *testing.T) {
 			}
 			fx := newFake(150 * time.Millisecond)
 			r := &Runner{Store: s, Exec: fx, Resources: resourcesFrom(tt.resources), Poll: 10 * time.Millisecond}
-			if err := r.Run(context.Background()); err != nil {
+			if err := r.Run(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			for _, p := range tt.mustOverlap {
@@ -156,7 +160,7 @@ func TestRunnerWritesJobOutputToItsLog(t *testing.T) {
 	s := testStore(t)
 	j := submit(t, s, "a", "exit", "0")
 	r := &Runner{Store: s, Exec: newFake(0), Poll: 10 * time.Millisecond}
-	if err := r.Run(context.Background()); err != nil {
+	if err := r.Run(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(j.Log)
@@ -178,7 +182,7 @@ func TestRunnerRecoversJobsOfADeadRunner(t *testing.T) {
 	s.alive = func(int) bool { return false }
 	fx := newFake(0)
 	r := &Runner{Store: s, Exec: fx, Poll: 10 * time.Millisecond}
-	if err := r.Run(context.Background()); err != nil {
+	if err := r.Run(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	j := get(t, s, "1")
@@ -198,14 +202,14 @@ func TestRunnerIsExclusive(t *testing.T) {
 	s := testStore(t)
 	submit(t, s, "a", "block")
 	fx := newFake(0)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	first := &Runner{Store: s, Exec: fx, Poll: 10 * time.Millisecond, PID: 4242}
 	errc := make(chan error)
 	go func() { errc <- first.Run(ctx) }()
 	waitFor(t, func() bool { return get(t, s, "1").State == Running })
 
 	second := &Runner{Store: s, Exec: fx, Poll: 10 * time.Millisecond}
-	if err := second.Run(context.Background()); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "pid 4242") {
+	if err := second.Run(t.Context()); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "pid 4242") {
 		t.Fatalf("second runner: %v, want ErrBusy naming pid 4242", err)
 	}
 	if pid := s.RunnerPID(); pid != 4242 {
@@ -230,7 +234,7 @@ func TestCancel(t *testing.T) {
 	fx := newFake(0)
 	r := &Runner{Store: s, Exec: fx, Poll: 10 * time.Millisecond, KillGrace: time.Second}
 	errc := make(chan error)
-	go func() { errc <- r.Run(context.Background()) }()
+	go func() { errc <- r.Run(t.Context()) }()
 	waitFor(t, func() bool { return get(t, s, "1").State == Running })
 
 	if j, err := s.Cancel("2"); err != nil || j.State != Cancelled {
@@ -275,5 +279,104 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Ctrl-C arriving as a job ends: the next job must not start (under a
+// cancelled context, failing though it never ran) and Run must return the
+// interruption, not nil (exit 130, not 0). The fake cancels the runner's
+// context just before job 1 ends, so both are ready to the runner at once.
+func TestRunnerInterruptedAsAJobEnds(t *testing.T) {
+	for i := 0; i < 20; i++ { // the runner's choice between the two was random
+		s := testStore(t)
+		submit(t, s, "a", "exit", "0")
+		submit(t, s, "a", "exit", "0")
+		ctx, cancel := context.WithCancel(t.Context())
+		fx := newFake(0)
+		fx.atEnd = func(j Job) {
+			if j.ID == "1" {
+				cancel()
+			}
+		}
+		r := &Runner{Store: s, Exec: fx, Poll: time.Hour}
+		if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+			t.Fatalf("run %d: Run = %v, want context.Canceled", i, err)
+		}
+		if slices.Contains(fx.Events(), "start 2") {
+			t.Fatalf("run %d: job 2 started after the interrupt: %v", i, fx.Events())
+		}
+		if j := get(t, s, "2"); j.State != Queued {
+			t.Fatalf("run %d: job 2 is %s (%s), want still queued", i, j.State, j.Reason)
+		}
+	}
+}
+
+// A cancel that reaches the executor before the job's process exists is
+// repeated until it takes: the job ends killed (143), not after KillGrace
+// with no exit code.
+func TestCancelBeforeTheProcessExists(t *testing.T) {
+	s := testStore(t)
+	submit(t, s, "a", "block")
+	fx := newFake(0)
+	fx.beforeStart = func(j Job) {
+		// Hold the process back until the runner has tried to kill it once.
+		for !slices.Contains(fx.killedIDs(), j.ID) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	r := &Runner{Store: s, Exec: fx, Poll: 5 * time.Millisecond, KillGrace: time.Minute}
+	errc := make(chan error, 1)
+	go func() { errc <- r.Run(t.Context()) }()
+	waitFor(t, func() bool { return get(t, s, "1").State == Running })
+	if _, err := s.Cancel("1"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the job was not killed: the runner waited for KillGrace")
+	}
+	checkJobs(t, s, map[string]State{"1": Cancelled}, map[string]int{"1": 143})
+}
+
+// A job file whose id is not its name (14.4: the runner spun at full CPU,
+// deaf to signals) is left out and reported once; the rest of the queue runs.
+func TestRunnerSkipsJobFileNamedForAnotherID(t *testing.T) {
+	s := testStore(t)
+	submit(t, s, "a", "exit", "0")
+	data, err := os.ReadFile(filepath.Join(s.Dir(), "1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.Dir(), "7.json"), data, 0o644); err != nil { // says id "1"
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var said []string
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	r := &Runner{Store: s, Exec: newFake(0), Poll: 5 * time.Millisecond, Say: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		said = append(said, fmt.Sprintf(format, args...))
+	}}
+	if err := r.Run(ctx); err != nil {
+		t.Fatalf("Run = %v, want nil once job 1 ran", err)
+	}
+	checkJobs(t, s, map[string]State{"1": Done}, nil)
+	n := 0
+	for _, line := range said {
+		if strings.Contains(line, "7.json") {
+			n++
+			if !strings.Contains(line, `says it is job "1"`) {
+				t.Errorf("warning %q does not say which id the file holds", line)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("7.json was reported %d times, want once: %q", n, said)
 	}
 }

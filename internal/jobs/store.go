@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/filelock"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -22,8 +24,7 @@ var ErrNoJob = errors.New("no such job")
 var ErrBusy = errors.New("another job runner is already running this project's queue")
 
 var (
-	errLocked = errors.New("locked")
-	errSkip   = errors.New("skip")
+	errSkip = errors.New("skip")
 )
 
 // Store is a project's job queue on disk: <dir>/<id>.json and <dir>/<id>.log
@@ -56,11 +57,14 @@ func (s *Store) jobPath(id string) string { return filepath.Join(s.dir, id+".jso
 
 // withLock runs fn while holding the queue's state lock.
 func (s *Store) withLock(fn func() error) error {
-	f, err := lockFile(filepath.Join(s.dir, "state.lock"), true)
+	// Held for milliseconds at a time; the timeout only keeps a wedged
+	// holder from hanging every jobs command.
+	l, err := filelock.Acquire(context.Background(), filepath.Join(s.dir, "state.lock"),
+		filelock.Options{Timeout: time.Minute, Poll: 5 * time.Millisecond})
 	if err != nil {
-		return err
+		return fmt.Errorf("job queue %s: %w", s.dir, err)
 	}
-	defer unlockFile(f)
+	defer func() { _ = l.Release() }()
 	return fn()
 }
 
@@ -128,6 +132,9 @@ func (s *Store) Get(id string) (Job, error) {
 	var j Job
 	if err := json.Unmarshal(data, &j); err != nil {
 		return Job{}, fmt.Errorf("%s is not a job file (%v): remove it", s.jobPath(id), err)
+	}
+	if j.ID != id {
+		return Job{}, fmt.Errorf("%s says it is job %q: a job file is named after its id; it was left out of the queue, remove it or rename it to %s.json", s.jobPath(id), j.ID, j.ID)
 	}
 	return j, nil
 }

@@ -2,9 +2,12 @@ package mirror
 
 import (
 	"fmt"
-	"regexp"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // secretWords are fragments that mark a key (or an assignment inside a
@@ -15,7 +18,7 @@ var secretWords = []string{"password", "passwd", "secret", "token", "credential"
 // secretMarkers in a value always mean a secret.
 var secretMarkers = []string{"{{secrets/", "(redacted)", "-----begin"}
 
-var classNameRe = regexp.MustCompile(`^[a-zA-Z_$][\w$]*(\.[a-zA-Z_$][\w$]*)+$`)
+var classNameRe = lazy.Regexp(`^[a-zA-Z_$][\w$]*(\.[a-zA-Z_$][\w$]*)+$`)
 
 // isSecret reports whether a key or its value must never be copied: a key
 // naming a secret (unless its value is only a class name or a boolean, as
@@ -32,7 +35,7 @@ func isSecret(key, value string) bool {
 		if strings.Contains(v, w+"=") {
 			return true
 		}
-		if strings.Contains(k, w) && v != "true" && v != "false" && v != "" && !classNameRe.MatchString(value) {
+		if strings.Contains(k, w) && v != "true" && v != "false" && v != "" && !classNameRe().MatchString(value) {
 			return true
 		}
 	}
@@ -118,7 +121,7 @@ func (p *Profile) deriveFromConf() {
 
 // rapidsFromValues looks for a RAPIDS jar name in any value.
 func (p *Profile) rapidsFromValues(m map[string]string, prefix string) {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if j, ok := findRapidsJar(m[k]); ok {
 			p.setRapidsJar(j, prefix+k)
 			return

@@ -2,6 +2,8 @@ package mirror
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -88,10 +90,10 @@ func readDatabricksCluster(p *Profile, c map[string]any) {
 	} else {
 		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, num(c["num_workers"]), "databricks:num_workers", false)
 	}
-	for _, k := range sortedKeys(asMap(c["spark_conf"])) {
+	for _, k := range slices.Sorted(maps.Keys(asMap(c["spark_conf"]))) {
 		p.addConf(k, str(asMap(c["spark_conf"])[k]), "databricks:spark_conf")
 	}
-	for _, k := range sortedKeys(asMap(c["spark_env_vars"])) {
+	for _, k := range slices.Sorted(maps.Keys(asMap(c["spark_env_vars"]))) {
 		p.addEnv(k, str(asMap(c["spark_env_vars"])[k]))
 	}
 	if strings.HasPrefix(p.Env["PYSPARK_PYTHON"], "/databricks/python3") && p.Runtime.Python == "" {

@@ -2,9 +2,11 @@ package mirror
 
 import (
 	"fmt"
-	"regexp"
+	"maps"
+	"slices"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"gopkg.in/yaml.v3"
 )
 
@@ -58,7 +60,7 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 // readDataprocProperties splits prefixed properties: spark: -> confs,
 // spark-env: -> env, others dropped with the file they belong to.
 func readDataprocProperties(p *Profile, props map[string]any) {
-	for _, k := range sortedKeys(props) {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
 		v := str(props[k])
 		prefix, key, ok := strings.Cut(k, ":")
 		switch {
@@ -102,12 +104,12 @@ func gpuModel(acc string) string {
 	return strings.ToUpper(acc)
 }
 
-var dataprocImageRe = regexp.MustCompile(`^(\d+)\.(\d+)(?:\.(\d+))?(?:-(\w+))?`)
+var dataprocImageRe = lazy.Regexp(`^(\d+)\.(\d+)(?:\.(\d+))?(?:-(\w+))?`)
 
 // applyDataprocImage maps an image version such as "2.0.50-ubuntu18".
 func (p *Profile) applyDataprocImage(iv string) {
 	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, iv, "dataproc:softwareConfig.imageVersion", false)
-	m := dataprocImageRe.FindStringSubmatch(iv)
+	m := dataprocImageRe().FindStringSubmatch(iv)
 	if m == nil {
 		p.warn(fmt.Sprintf("Dataproc image version %q is not of the form major.minor[.sub][-os]; versions unknown", iv))
 		return

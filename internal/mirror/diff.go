@@ -1,6 +1,10 @@
 package mirror
 
-import "strings"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
 // LocalEnv is what the local environment runs now.
 type LocalEnv struct {
@@ -86,7 +90,7 @@ func javaMajor(v string) string {
 }
 
 func (r *Report) confs(local map[string]string, want Local) {
-	for _, k := range sortedKeys(want.Conf) {
+	for _, k := range slices.Sorted(maps.Keys(want.Conf)) {
 		pv := want.Conf[k]
 		lv, ok := local[k]
 		how := want.Sources[k]
@@ -102,7 +106,7 @@ func (r *Report) confs(local map[string]string, want Local) {
 	for _, k := range want.Redacted {
 		redacted[k] = true
 	}
-	for _, k := range sortedKeys(local) {
+	for _, k := range slices.Sorted(maps.Keys(local)) {
 		if _, ok := want.Conf[k]; ok || redacted[k] {
 			continue
 		}

@@ -2,6 +2,8 @@ package mirror
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -110,7 +112,7 @@ func readEMRConfigurations(p *Profile, configs []any, where string) {
 		src := "emr:" + where + class
 		switch class {
 		case "spark-defaults":
-			for _, k := range sortedKeys(props) {
+			for _, k := range slices.Sorted(maps.Keys(props)) {
 				p.addConf(k, str(props[k]), src)
 			}
 		case "spark-env":
@@ -118,7 +120,7 @@ func readEMRConfigurations(p *Profile, configs []any, where string) {
 				sm := asMap(sub)
 				if strings.EqualFold(str(ciGet(sm, "classification")), "export") {
 					exp := asMap(ciGet(sm, "properties"))
-					for _, k := range sortedKeys(exp) {
+					for _, k := range slices.Sorted(maps.Keys(exp)) {
 						p.addEnv(k, str(exp[k]))
 					}
 				}
@@ -128,7 +130,7 @@ func readEMRConfigurations(p *Profile, configs []any, where string) {
 			}
 			continue
 		case "spark":
-			for _, k := range sortedKeys(props) {
+			for _, k := range slices.Sorted(maps.Keys(props)) {
 				v := str(props[k])
 				if strings.EqualFold(k, "enableSparkRapids") && strings.EqualFold(v, "true") {
 					p.GPU.RapidsEnabled = true
@@ -138,7 +140,7 @@ func readEMRConfigurations(p *Profile, configs []any, where string) {
 		case "":
 			p.warn("an EMR configuration without Classification was skipped")
 		default:
-			for _, k := range sortedKeys(props) {
+			for _, k := range slices.Sorted(maps.Keys(props)) {
 				p.drop(class+":"+k, str(props[k]), "not a Spark conf ("+class+" classification); kept only on the cluster")
 			}
 		}

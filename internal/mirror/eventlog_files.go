@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
-var rollingEventsRe = regexp.MustCompile(`^events_(\d+)_`)
+var rollingEventsRe = lazy.Regexp(`^events_(\d+)_`)
 
 // eventLogFiles lists the files of an event log in reading order: the file
 // itself, the events_N_* files of an eventlog_v2_* directory by N, or a
@@ -39,7 +40,7 @@ func eventLogFiles(path string) ([]string, error) {
 			continue
 		}
 		name := e.Name()
-		if m := rollingEventsRe.FindStringSubmatch(name); m != nil {
+		if m := rollingEventsRe().FindStringSubmatch(name); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			rolling = append(rolling, numbered{n, name})
 		} else if name == "eventlog" {

@@ -3,10 +3,13 @@ package mirror
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"path"
-	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // logScan accumulates what an event log says.
@@ -166,7 +169,7 @@ func (s *logScan) applyWarnings(p *Profile) {
 	if !s.sawVersion {
 		p.warn("no " + evLogStart + " event: the Spark version is unknown")
 	}
-	codecs := sortedKeys(s.codecs)
+	codecs := slices.Sorted(maps.Keys(s.codecs))
 	if len(codecs) > 0 {
 		p.Source.Format = FormatEventLog + "+" + strings.Join(codecs, "+")
 	}
@@ -183,21 +186,21 @@ func (s *logScan) applyEnv(p *Profile) {
 	if bin, fullScala := parseScala(str(s.env.JVM["Scala Version"])); bin != "" {
 		p.Runtime.Scala, p.Runtime.ScalaFull, p.Runtime.ScalaProvenance = bin, fullScala, src
 	}
-	for _, k := range sortedKeys(s.env.Spark) {
+	for _, k := range slices.Sorted(maps.Keys(s.env.Spark)) {
 		p.addConf(k, str(s.env.Spark[k]), src)
 	}
 	s.applyClasspath(p)
 }
 
-var cudfJarRe = regexp.MustCompile(`cudf-(\d+\.\d+(?:\.\d+)?)(?:-SNAPSHOT)?(?:-(cuda\d+(?:-\d+)?))?\.jar$`)
+var cudfJarRe = lazy.Regexp(`cudf-(\d+\.\d+(?:\.\d+)?)(?:-SNAPSHOT)?(?:-(cuda\d+(?:-\d+)?))?\.jar$`)
 
 func (s *logScan) applyClasspath(p *Profile) {
 	src := "eventlog:Classpath Entries"
-	for _, entry := range sortedKeys(s.env.Classpath) {
+	for _, entry := range slices.Sorted(maps.Keys(s.env.Classpath)) {
 		if j, ok := findRapidsJar(entry); ok {
 			p.setRapidsJar(j, src)
 		}
-		if m := cudfJarRe.FindStringSubmatch(path.Base(entry)); m != nil && p.GPU.Cudf == "" {
+		if m := cudfJarRe().FindStringSubmatch(path.Base(entry)); m != nil && p.GPU.Cudf == "" {
 			p.GPU.Cudf = m[1]
 			if m[2] != "" {
 				setStr(&p.GPU.CUDA, &p.GPU.CUDAProvenance, strings.TrimPrefix(m[2], "cuda"), src+" (cudf jar classifier)", false)
@@ -264,7 +267,7 @@ func hasPrefixKey(m map[string]string, prefix string) bool {
 }
 
 func (s *logScan) classpathHas(fragment string) bool {
-	keys := sortedKeys(s.env.Classpath)
+	keys := slices.Sorted(maps.Keys(s.env.Classpath))
 	i := sort.SearchStrings(keys, fragment)
 	return i < len(keys) && strings.HasPrefix(keys[i], fragment)
 }

@@ -2,7 +2,9 @@ package mirror
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,7 +45,7 @@ func (p *Profile) Localize(h Host) Local {
 		Rapids: p.GPU.Rapids, Conf: map[string]string{}, Sources: map[string]string{}, Dropped: map[string]string{},
 		Redacted: append([]string{}, p.Redacted...)}
 	scaled := false
-	for _, k := range sortedKeys(p.Conf) {
+	for _, k := range slices.Sorted(maps.Keys(p.Conf)) {
 		v := p.Conf[k]
 		act, reason := classify(k, v)
 		switch act {
@@ -167,7 +169,7 @@ func (l *Local) applyScaled(p *Profile, h Host) {
 // scaleMemoryKeys scales off-heap and RAPIDS memory pools by the executor
 // memory ratio, capped by host memory.
 func (l *Local) scaleMemoryKeys(p *Profile, h Host, loc, prod shape) {
-	for _, k := range sortedKeys(p.Conf) {
+	for _, k := range slices.Sorted(maps.Keys(p.Conf)) {
 		if k != "spark.memory.offHeap.size" && !(strings.HasPrefix(k, "spark.rapids.memory.") && strings.HasSuffix(k, ".size")) {
 			continue
 		}

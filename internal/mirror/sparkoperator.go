@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -44,11 +46,11 @@ func readSparkApplication(path string, m map[string]any) *Profile {
 	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, str(spec["image"]), "spark-operator:spec.image", false)
 	setStr(&p.Runtime.Python, &p.Runtime.PythonProvenance, str(spec["pythonVersion"]), "spark-operator:spec.pythonVersion", false)
 	conf := asMap(spec["sparkConf"])
-	for _, k := range sortedKeys(conf) {
+	for _, k := range slices.Sorted(maps.Keys(conf)) {
 		p.addConf(k, str(conf[k]), "spark-operator:spec.sparkConf")
 	}
 	hconf := asMap(spec["hadoopConf"])
-	for _, k := range sortedKeys(hconf) {
+	for _, k := range slices.Sorted(maps.Keys(hconf)) {
 		p.addConf("spark.hadoop."+k, str(hconf[k]), "spark-operator:spec.hadoopConf")
 	}
 	readSparkAppDeps(p, asMap(spec["deps"]))
@@ -103,7 +105,7 @@ func readSparkPod(p *Profile, role string, pod map[string]any) {
 		}
 	}
 	envVars := asMap(pod["envVars"])
-	for _, k := range sortedKeys(envVars) {
+	for _, k := range slices.Sorted(maps.Keys(envVars)) {
 		p.addEnv(k, str(envVars[k]))
 	}
 }

@@ -3,10 +3,10 @@ package mirror
 import (
 	_ "embed"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"gopkg.in/yaml.v3"
 )
 
@@ -81,12 +81,12 @@ func (p *Profile) applyRuntime(table string, r runtimeRow) {
 	}
 }
 
-var dbxLabelRe = regexp.MustCompile(`^(\d+)\.(\d+)\.x-(.*?)-?scala(2\.1[0-9])$`)
+var dbxLabelRe = lazy.Regexp(`^(\d+)\.(\d+)\.x-(.*?)-?scala(2\.1[0-9])$`)
 
 // databricksLabel splits "13.3.x-gpu-ml-scala2.12" into "13.3", its flavour
 // ("gpu-ml") and Scala binary ("2.12").
 func databricksLabel(label string) (version, flavour, scala string, ok bool) {
-	m := dbxLabelRe.FindStringSubmatch(strings.TrimSpace(label))
+	m := dbxLabelRe().FindStringSubmatch(strings.TrimSpace(label))
 	if m == nil {
 		return "", "", "", false
 	}

@@ -2,6 +2,8 @@ package mirror
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -27,7 +29,7 @@ func importToolsCluster(path string, data []byte) (*Profile, error) {
 	}
 	readToolsGPU(p, asMap(m["gpu"]), "tools:gpu")
 	props := asMap(m["softwareProperties"])
-	for _, k := range sortedKeys(props) {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
 		p.addConf(k, str(props[k]), "tools:softwareProperties")
 	}
 	if wi := asMap(m["workerInfo"]); wi != nil {
@@ -35,7 +37,7 @@ func importToolsCluster(path string, data []byte) (*Profile, error) {
 		readToolsGPU(p, asMap(wi["gpu"]), "tools:workerInfo.gpu")
 	}
 	enforced := asMap(dig(m, "sparkProperties", "enforced"))
-	for _, k := range sortedKeys(enforced) {
+	for _, k := range slices.Sorted(maps.Keys(enforced)) {
 		p.addConf(k, str(enforced[k]), "tools:sparkProperties.enforced")
 	}
 	if wc := asMap(dig(m, "config", "workerConfig")); wc != nil {

@@ -3,19 +3,19 @@ package mirror
 import (
 	"fmt"
 	"path"
-	"regexp"
-	"sort"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
-var sparkVersionRe = regexp.MustCompile(`^(\d+)\.(\d+)(?:\.(\d+))?(.*)$`)
+var sparkVersionRe = lazy.Regexp(`^(\d+)\.(\d+)(?:\.(\d+))?(.*)$`)
 
 // normalizeSpark maps a Spark build string to the nearest Apache release.
 // It returns the release, and a warning when the build was a vendor or
 // snapshot build ("3.3.0-amzn-0", "3.1.1.119", "3.1.0-SNAPSHOT").
 func normalizeSpark(build string) (release, warning string) {
 	build = strings.TrimSpace(build)
-	m := sparkVersionRe.FindStringSubmatch(build)
+	m := sparkVersionRe().FindStringSubmatch(build)
 	if m == nil {
 		return "", fmt.Sprintf("Spark version %q is not a version number; set spark: in devenv.yaml", build)
 	}
@@ -50,11 +50,11 @@ func (p *Profile) setSpark(build, src string, override bool) {
 	}
 }
 
-var scalaRe = regexp.MustCompile(`(\d+)\.(\d+)(?:\.(\d+))?`)
+var scalaRe = lazy.Regexp(`(\d+)\.(\d+)(?:\.(\d+))?`)
 
 // parseScala reads "version 2.12.15" or "2.12" into binary and full versions.
 func parseScala(s string) (binary, full string) {
-	m := scalaRe.FindStringSubmatch(s)
+	m := scalaRe().FindStringSubmatch(s)
 	if m == nil {
 		return "", ""
 	}
@@ -65,12 +65,12 @@ func parseScala(s string) (binary, full string) {
 	return binary, full
 }
 
-var javaRe = regexp.MustCompile(`^\s*(\d+)(?:\.(\d+))?[0-9._+a-zA-Z-]*`)
+var javaRe = lazy.Regexp(`^\s*(\d+)(?:\.(\d+))?[0-9._+a-zA-Z-]*`)
 
 // parseJava reads "1.8.0_282 (Private Build)" or "11.0.20.1 (Eclipse
 // Adoptium)" into the major version, the full version and the vendor.
 func parseJava(s string) (major, full, vendor string) {
-	m := javaRe.FindStringSubmatch(s)
+	m := javaRe().FindStringSubmatch(s)
 	if m == nil {
 		return "", "", ""
 	}
@@ -90,14 +90,14 @@ type rapidsJar struct {
 	File, Scala, Version, Classifier string
 }
 
-var rapidsJarRe = regexp.MustCompile(`rapids-4-spark_(2\.1[0-9])-(\d+\.\d+\.\d+(?:-SNAPSHOT)?)(?:-(amzn-\d+(?:\.\d+)?))?(?:-(cuda\d+(?:-arm64)?))?\.jar`)
+var rapidsJarRe = lazy.Regexp(`rapids-4-spark_(2\.1[0-9])-(\d+\.\d+\.\d+(?:-SNAPSHOT)?)(?:-(amzn-\d+(?:\.\d+)?))?(?:-(cuda\d+(?:-arm64)?))?\.jar`)
 
 // findRapidsJar finds a RAPIDS Accelerator jar name in a path list.
 func findRapidsJar(s string) (rapidsJar, bool) {
 	if !strings.Contains(s, "rapids-4-spark_") {
 		return rapidsJar{}, false
 	}
-	m := rapidsJarRe.FindStringSubmatchIndex(s)
+	m := rapidsJarRe().FindStringSubmatchIndex(s)
 	if m == nil {
 		return rapidsJar{}, false
 	}
@@ -108,13 +108,4 @@ func findRapidsJar(s string) (rapidsJar, bool) {
 		return s[m[2*i]:m[2*i+1]]
 	}
 	return rapidsJar{File: path.Base(g(0)), Scala: g(1), Version: g(2), Classifier: g(4)}, true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,8 @@ package sparkconf
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -52,7 +54,7 @@ func Generate(in Input) (*Conf, error) {
 	for _, l := range in.Mirrored {
 		applyMirror(c, in, l)
 	}
-	for _, k := range sortedKeys(in.User.Conf) {
+	for _, k := range slices.Sorted(maps.Keys(in.User.Conf)) {
 		c.override(k, in.User.Conf[k], SourceUser, in.User.Source)
 	}
 	finishLists(c, in.gpuMode())
@@ -166,7 +168,7 @@ func applyAllocFraction(c *Conf, f float64) {
 }
 
 func applyMirror(c *Conf, in Input, l Layer) {
-	for _, k := range sortedKeys(l.Conf) {
+	for _, k := range slices.Sorted(maps.Keys(l.Conf)) {
 		v := l.Conf[k]
 		if why := mirrorDropReason(in, k, v); why != "" {
 			dropped := fmt.Sprintf("%s=%s from %s not used: %s", k, v, l.Source, why)
@@ -208,12 +210,12 @@ func finishLists(c *Conf, gpu bool) {
 			c.set(lk.key, lk.class, SourceProfile, "RAPIDS Accelerator class")
 		case gpu:
 			list := splitList(e.Value)
-			if !contains(list, lk.class) {
+			if !slices.Contains(list, lk.class) {
 				list = append(list, lk.class)
 				e.Rule += fmt.Sprintf("; devenv appended %s, which the RAPIDS Accelerator needs", lk.class)
 			}
 			e.Value = strings.Join(list, ",")
-		case !gpu && ok && contains(splitList(e.Value), lk.class):
+		case !gpu && ok && slices.Contains(splitList(e.Value), lk.class):
 			rest := remove(splitList(e.Value), lk.class)
 			if len(rest) == 0 {
 				c.unset(lk.key, SourceHardware, fmt.Sprintf("%s; %s removed (from %s)", cpuFallbackReason, lk.class, e.Rule))
@@ -233,20 +235,11 @@ func finishLists(c *Conf, gpu bool) {
 func splitList(v string) []string {
 	var out []string
 	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" && !contains(out, s) {
+		if s = strings.TrimSpace(s); s != "" && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func remove(list []string, s string) []string {

@@ -2,6 +2,8 @@ package sparkconf
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-multierror"
@@ -117,7 +119,7 @@ func (l Layer) validate(what string) error {
 		errs = multierror.Append(errs, fmt.Errorf("%s has no source: name the file it came from", what))
 		src = what
 	}
-	for _, k := range sortedKeys(l.Conf) {
+	for _, k := range slices.Sorted(maps.Keys(l.Conf)) {
 		v := l.Conf[k]
 		switch {
 		case k == "":

@@ -1,8 +1,10 @@
 package sparkconf
 
 import (
-	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // PlanReport is what ran where in one executed Spark plan.
@@ -53,10 +55,10 @@ func (r PlanReport) Reasons() map[string][]string {
 var (
 	// explainLine is a spark.rapids.sql.explain line, after any log prefix:
 	// "!Exec <SortExec> cannot run on GPU because ...", "  @Expression <X> x#1 could run on GPU".
-	explainLine = regexp.MustCompile(`^(?:.*GpuOverrides:\s*)?(\s*)([!*@$#])\s*([A-Za-z]*)\s*<([^>\s]+)>\s?(.*)$`)
-	codegenID   = regexp.MustCompile(`^\*\(\d+\)\s*`)
-	leadingName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
-	formatted   = regexp.MustCompile(`^\(\d+\) `)
+	explainLine = lazy.Regexp(`^(?:.*GpuOverrides:\s*)?(\s*)([!*@$#])\s*([A-Za-z]*)\s*<([^>\s]+)>\s?(.*)$`)
+	codegenID   = lazy.Regexp(`^\*\(\d+\)\s*`)
+	leadingName = lazy.Regexp(`^[A-Za-z_][A-Za-z0-9_]*`)
+	formatted   = lazy.Regexp(`^\(\d+\) `)
 )
 
 // wrappers are plan nodes that hold other nodes and do no work of their own.
@@ -86,7 +88,7 @@ type planParser struct {
 }
 
 func (p *planParser) line(line string) {
-	if m := explainLine.FindStringSubmatch(line); m != nil {
+	if m := explainLine().FindStringSubmatch(line); m != nil {
 		p.explain(m)
 		return
 	}
@@ -100,7 +102,7 @@ func (p *planParser) line(line string) {
 		return
 	case p.logical || p.details:
 		return
-	case formatted.MatchString(trimmed):
+	case formatted().MatchString(trimmed):
 		p.details = true
 		return
 	}
@@ -139,11 +141,11 @@ func splitTree(line string) (int, string) {
 }
 
 func (p *planParser) node(text string) {
-	text = codegenID.ReplaceAllString(text, "")
+	text = codegenID().ReplaceAllString(text, "")
 	text = strings.TrimPrefix(text, "!") // Spark marks nodes with missing input
-	name := leadingName.FindString(text)
+	name := leadingName().FindString(text)
 	if name == "Execute" { // data-writing commands print "Execute <command>"
-		name = leadingName.FindString(strings.TrimSpace(strings.TrimPrefix(text, "Execute")))
+		name = leadingName().FindString(strings.TrimSpace(strings.TrimPrefix(text, "Execute")))
 	}
 	if name == "" {
 		return
@@ -180,7 +182,7 @@ func (p *planParser) explain(m []string) {
 		return
 	}
 	if mark == "*" {
-		if !contains(p.report.WillRun, class) {
+		if !slices.Contains(p.report.WillRun, class) {
 			p.report.WillRun = append(p.report.WillRun, class)
 		}
 		return

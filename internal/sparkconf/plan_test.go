@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,17 +50,17 @@ func TestParsePlanFixtures(t *testing.T) {
 			r := ParsePlan(string(text))
 			gpu, cpu := strings.Join(names(r.GPU), " "), " "+strings.Join(names(r.CPU), " ")+" "
 			for _, n := range tt.gpu {
-				if !contains(names(r.GPU), n) {
+				if !slices.Contains(names(r.GPU), n) {
 					t.Errorf("GPU operators %s lack %s", gpu, n)
 				}
 			}
 			for _, n := range tt.cpu {
-				if !contains(names(r.CPU), n) {
+				if !slices.Contains(names(r.CPU), n) {
 					t.Errorf("CPU operators%slack %s", cpu, n)
 				}
 			}
 			for _, n := range tt.notCPU {
-				if contains(names(r.CPU), n) {
+				if slices.Contains(names(r.CPU), n) {
 					t.Errorf("CPU operators%shold %s, which did not run on the CPU", cpu, n)
 				}
 			}
@@ -68,7 +69,7 @@ func TestParsePlanFixtures(t *testing.T) {
 			}
 			reasons := r.Reasons()
 			for op, want := range tt.fallbacks {
-				if !contains(reasons[op], want) {
+				if !slices.Contains(reasons[op], want) {
 					t.Errorf("reasons for %s = %q, want %q among them", op, reasons[op], want)
 				}
 			}

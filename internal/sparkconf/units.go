@@ -2,7 +2,6 @@ package sparkconf
 
 import (
 	"fmt"
-	"sort"
 )
 
 const (
@@ -32,13 +31,4 @@ func humanBytes(b int64) string {
 		return fmt.Sprintf("%d GiB", b/gib)
 	}
 	return fmt.Sprintf("%d MiB", b/mib)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,18 +112,9 @@ func pullByDigest(ctx context.Context, t *testing.T, cli *client.Client, ref str
 	if err != nil {
 		t.Fatalf("the engine has no %s after pulling it: %v", ref, err)
 	}
-	if !contains(inspect.RepoDigests, ref) {
+	if !slices.Contains(inspect.RepoDigests, ref) {
 		t.Errorf("pulled image's RepoDigests %v lack %s", inspect.RepoDigests, ref)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // buildImage builds files (a build context holding a Dockerfile) as tag

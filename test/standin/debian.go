@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devenv-dev/devenv/internal/filelock"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/pkg/jsonmessage"
@@ -39,11 +40,11 @@ func Debian(t testing.TB) string {
 		return DebianRef
 	}
 	dir := CacheDir(t)
-	release, err := lockFile(filepath.Join(dir, debianLock))
+	lock, err := filelock.Acquire(t.Context(), filepath.Join(dir, debianLock), filelock.Options{Command: "devenv e2e: debootstrap the Debian stand-in"})
 	if err != nil {
 		t.Fatalf("standin: %v", err)
 	}
-	defer release()
+	defer func() { _ = lock.Release() }()
 	if imageExists(ctx, cli, DebianRef) { // another process imported it while we waited
 		return DebianRef
 	}

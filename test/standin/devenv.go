@@ -176,22 +176,70 @@ func RunContext(ctx context.Context, t testing.TB, dir string, env []string, arg
 	return res
 }
 
+// RunWatching is RunContext with watch called, under no lock, with all of
+// stderr so far after each write to it: a test waits for a state devenv
+// reports (a step, a waiting message) and then acts (interrupts, cuts the
+// engine), instead of sleeping for a guessed time.
+func RunWatching(ctx context.Context, t testing.TB, dir string, env []string, watch func(stderr string), args ...string) Result {
+	t.Helper()
+	bin := Devenv(t)
+	start := time.Now()
+	res, err := runBinaryWatching(ctx, bin, dir, env, watch, args...)
+	if err != nil {
+		t.Fatalf("standin: running devenv %s in %s: %v", strings.Join(args, " "), dir, err)
+	}
+	t.Logf("standin: devenv %s (in %s) exited %d after %s", strings.Join(args, " "), dir, res.Code, time.Since(start).Round(time.Millisecond))
+	return res
+}
+
+// InterruptWhen returns a watch for RunWatching that cancels (so SIGINTs
+// devenv) once stderr contains every one of want.
+func InterruptWhen(cancel context.CancelFunc, want ...string) func(string) {
+	return func(stderr string) {
+		for _, w := range want {
+			if !strings.Contains(stderr, w) {
+				return
+			}
+		}
+		cancel()
+	}
+}
+
+// watchedWriter keeps what is written and shows the whole to watch.
+type watchedWriter struct {
+	buf   bytes.Buffer
+	watch func(string)
+}
+
+func (w *watchedWriter) Write(p []byte) (int, error) {
+	n, err := w.buf.Write(p)
+	if w.watch != nil {
+		w.watch(w.buf.String())
+	}
+	return n, err
+}
+
 // interruptGrace is how long an interrupted run may take to exit.
 var interruptGrace = 30 * time.Second
 
 // runBinary runs bin and collects its output and exit status; when ctx ends
 // the process gets SIGINT, then SIGKILL after interruptGrace.
 func runBinary(ctx context.Context, bin, dir string, env []string, args ...string) (Result, error) {
-	var stdout, stderr bytes.Buffer
+	return runBinaryWatching(ctx, bin, dir, env, nil, args...)
+}
+
+func runBinaryWatching(ctx context.Context, bin, dir string, env []string, watch func(string), args ...string) (Result, error) {
+	var stdout bytes.Buffer
+	stderr := &watchedWriter{watch: watch}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = interruptGrace
 	err := cmd.Run()
 	code, err := exitCode(cmd, err)
-	return Result{Stdout: stdout.String(), Stderr: stderr.String(), Code: code}, err
+	return Result{Stdout: stdout.String(), Stderr: stderr.buf.String(), Code: code}, err
 }
 
 // exitCode turns cmd.Run's error into an exit status; an error that is not
