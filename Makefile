@@ -4,6 +4,7 @@ BIN         ?= bin/devenv
 export CGO_CFLAGS ?= -Wno-deprecated-declarations
 UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/')
 E2E_TIMEOUT ?= 45m
+BENCH_E2E_TIMES ?= 10
 
 .PHONY: help build test unit integration e2e lint bench bench-unit bench-e2e cross clean
 
@@ -33,9 +34,9 @@ bench: bench-unit bench-e2e ## every benchmark (figures go into the README's per
 bench-unit: ## Go benchmarks of the packages (no Docker needed)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(UNIT_PKGS)
 
-bench-e2e: build ## devenv against Docker Compose on stand-in services, and build with nothing changed
+bench-e2e: build ## whole processes: devenv vs Docker Compose (no-op up, ps, down, up from nothing) and build with nothing changed
 	@command -v /usr/bin/time >/dev/null || { echo "bench-e2e needs GNU time: apt-get install time"; exit 1; }
-	$(GO) test -run '^$$' -bench 'UpVsCompose|BuildNoChange' -benchtime 5x -timeout 40m ./test/
+	$(GO) test -run '^$$' -bench 'UpVsCompose|BuildNoChange' -benchtime $(BENCH_E2E_TIMES)x -timeout 40m ./test/
 
 CROSS_TARGETS = linux/arm64 darwin/arm64 windows/amd64 linux/amd64
 

@@ -218,3 +218,14 @@ func BenchmarkResolve(b *testing.B) {
 		_, _ = c.Resolve(reqs[i%len(reqs)], nil)
 	}
 }
+
+// BenchmarkLoadBuiltin is what the first use of the embedded catalog costs
+// each devenv command that plans or resolves (decode, index and validate).
+func BenchmarkLoadBuiltin(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(catalogYAML); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

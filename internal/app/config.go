@@ -88,7 +88,7 @@ func (p *Project) resolveServices(cfg *Config, lf *lock.File, only []string) err
 		if len(only) > 0 && !slices.Contains(only, s.Name) {
 			continue
 		}
-		res, _, err := lock.Resolve(p.Spec, s, p.opts.Catalog)
+		res, _, err := lock.Resolve(p.Spec, s, p.catalog())
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue
@@ -140,5 +140,5 @@ func (cfg *Config) addPlan(pl *Planned) {
 }
 
 func (p *Project) resolveOne(name string) (profiles.Resolved, []string, error) {
-	return lock.Resolve(p.Spec, p.Spec.Service(name), p.opts.Catalog)
+	return lock.Resolve(p.Spec, p.Spec.Service(name), p.catalog())
 }

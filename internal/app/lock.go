@@ -120,7 +120,7 @@ func (p *Project) generate(ctx context.Context, sp *spec.Project, prev *lock.Fil
 		fetcher = cache
 	}
 	p.out.Step("lock", "resolving and pinning "+fmt.Sprint(len(sp.Services))+" services")
-	return lock.Generate(ctx, sp, prev, p.opts.Catalog, pin, fetcher, lock.Options{
+	return lock.Generate(ctx, sp, prev, p.catalog(), pin, fetcher, lock.Options{
 		Upgrade: o.Upgrade, Services: o.Services, Mirrors: p.Mirrors(),
 	})
 }

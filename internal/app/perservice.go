@@ -51,7 +51,7 @@ func (p *Project) perService(ctx context.Context, o ServiceOptions, do verb) (*R
 		return nil, err
 	}
 	if !o.DryRun {
-		release, err := p.projectLock(ctx, 0) // 0: wait until ctx ends
+		release, err := p.projectLock(ctx, 0)
 		if err != nil {
 			return nil, err
 		}

@@ -39,8 +39,8 @@ func runUp(c *cli.Context) error {
 	res, err := p.Up(c.Context, app.UpOptions{
 		Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
 		WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), SkipGPUCheck: c.Bool("skip-gpu-check"),
-		DryRun:      c.Bool("dry-run"),
 		LockTimeout: lockTimeout(c),
+		DryRun:      c.Bool("dry-run"),
 	})
 	if err != nil {
 		return err
