@@ -14,8 +14,10 @@ import (
 	"github.com/devenv-dev/devenv/test/standin"
 )
 
-// jupyterLabVersions are the JupyterLab releases the stand-in index serves.
-var jupyterLabVersions = []string{"4.3.0", "4.4.9"}
+// jupyterLabVersions are the JupyterLab releases the stand-in index serves:
+// the ones devenv pins once the lock records JupyterLab (newest first by
+// pip when unpinned).
+var jupyterLabVersions = []string{"4.2.5", "4.4.9"}
 
 // TestEveryStarterComesUp: for each built-in profile, `devenv init
 // --profile P` then `lock` and `up --wait` bring the starter up on this
