@@ -27,6 +27,9 @@ func serviceNameProblem(name string) string {
 	case !isAlnum(name[len(name)-1]):
 		return fmt.Sprintf("it ends with %q", name[len(name)-1:])
 	}
+	if _, err := reference.ParseNormalizedNamed("devenv/project-" + strings.ToLower(name)); err != nil {
+		return "its image devenv/<project>-" + strings.ToLower(name) + " is not a name Docker takes (at most one '.' or two '_' in a row between letters and digits)"
+	}
 	return ""
 }
 
@@ -34,14 +37,15 @@ func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-var notNameChar = lazy.Regexp(`[^a-zA-Z0-9_.-]+`)
+var (
+	notNameChar  = lazy.Regexp(`[^a-zA-Z0-9_.-]+`)
+	separatorRun = lazy.Regexp(`[_.-]{2,}`)
+)
 
 // suggestName turns name into one that serviceNameProblem accepts.
 func suggestName(name string) string {
 	s := notNameChar().ReplaceAllString(name, "-")
-	for strings.Contains(s, "..") {
-		s = strings.ReplaceAll(s, "..", ".")
-	}
+	s = separatorRun().ReplaceAllString(s, "-")
 	s = strings.TrimLeft(s, "_.-")
 	if len(s) > maxServiceName {
 		s = s[:maxServiceName]

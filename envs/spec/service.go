@@ -91,7 +91,7 @@ func (d *decoder) decodeService(name string, key, val *yaml.Node) *svcNodes {
 	}
 	if why := serviceNameProblem(name); why != "" {
 		d.errAt(key, "use up to 63 letters, digits, '_', '.' and '-', starting and ending with a letter or digit, e.g. "+fmt.Sprintf("%q", suggestName(name)),
-			"service name %q cannot name a container and its host name: %s", name, why)
+			"service name %q cannot name its container, host name and image: %s", name, why)
 	}
 	if isNull(val) {
 		d.errAt(key, "add at least profile: spark-rapids (or rapids, triton, image)", "service %q is empty", name)
