@@ -230,8 +230,8 @@ func decodeName(d *decoder, l *loader, f field) {
 	if !ok {
 		return
 	}
-	if !projectNameRE().MatchString(v) {
-		d.errAt(f.val, fmt.Sprintf("use lower-case letters, digits, '-' and '_', starting with a letter or digit, e.g. %q", DockerName(v)), "name %q is not a valid project name", v)
+	if why := projectNameProblem(v); why != "" {
+		d.errAt(f.val, fmt.Sprintf("%s, e.g. %q", why, DockerName(v)), "name %q is not a valid project name", v)
 		return
 	}
 	l.p.Name = v

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/distribution/reference"
+
 	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
@@ -59,10 +61,27 @@ func DockerName(s string) string {
 		}
 	}
 	out := strings.TrimLeft(b.String(), "-_")
+	if out != "" && projectNameProblem(out) != "" {
+		// Runs of separators or a trailing one would make the image name
+		// devenv/<project>-<service> one Docker refuses; names that work
+		// are kept as they are, so existing projects keep their objects.
+		out = strings.Trim(separatorRun().ReplaceAllString(out, "-"), "-_")
+	}
 	if out == "" {
 		return "devenv"
 	}
 	return out
+}
+
+// projectNameProblem says why v cannot be a project name, or "".
+func projectNameProblem(v string) string {
+	if !projectNameRE().MatchString(v) {
+		return "use lower-case letters, digits, '-' and '_', starting with a letter or digit"
+	}
+	if _, err := reference.ParseNormalizedNamed("devenv/" + v + "-service"); err != nil {
+		return "its images are named devenv/" + v + "-<service>, which Docker refuses: end it with a letter or digit, with at most two '_' in a row"
+	}
+	return ""
 }
 
 // Paths devenv itself mounts in every container of a devenv service.
