@@ -47,9 +47,12 @@ func Verify(f *File, m sources.Mirrors) error {
 	return &IntegrityError{Problems: problems}
 }
 
+// allHashed reports whether every service records its inputs: locks
+// written before inputs were recorded summarise differently, and are
+// stale (Check says so), not damaged.
 func allHashed(f *File) bool {
 	for _, s := range f.Services {
-		if s.InputHash == "" {
+		if s.Inputs == nil || s.InputHash == "" {
 			return false
 		}
 	}

@@ -337,3 +337,24 @@ func TestVerifyFindsHandEdits(t *testing.T) {
 		t.Errorf("a URL under the configured mirror: %v", err)
 	}
 }
+
+// A lock written before services recorded their inputs is stale once (its
+// hashes were computed differently), not damaged: up relocks it, lock
+// --check exits 5.
+func TestLockWithoutInputsIsStaleNotDamaged(t *testing.T) {
+	p := project(t, yamlText)
+	f, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Services {
+		f.Services[i].Inputs = nil
+		f.Services[i].InputHash = strings.Repeat("1", 64) // as an older devenv hashed
+	}
+	f.InputHash = strings.Repeat("2", 64)
+	err = Check(p, f)
+	var stale *StaleError
+	if !errors.As(err, &stale) || !strings.Contains(err.Error(), `service "spark" asks for something else now`) {
+		t.Fatalf("Check = %v, want stale", err)
+	}
+}
