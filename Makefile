@@ -5,8 +5,10 @@ export CGO_CFLAGS ?= -Wno-deprecated-declarations
 UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/')
 E2E_TIMEOUT ?= 45m
 BENCH_E2E_TIMES ?= 10
+GOLANGCI_LINT_VERSION ?= v2.15.0
+GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 
-.PHONY: help build test unit integration e2e lint bench bench-unit bench-e2e cross clean
+.PHONY: help build test unit integration e2e lint lint-tools bench bench-unit bench-e2e cross clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -25,9 +27,15 @@ integration: ## the packages' TestIntegration* tests against the real Docker eng
 e2e: ## end-to-end tests: the built binary against the real Docker engine
 	$(GO) test -count=1 -timeout $(E2E_TIMEOUT) ./test/...
 
-lint: ## gofmt and go vet
+lint: ## gofmt, go vet and golangci-lint (.golangci.yml; make lint-tools installs the pinned version)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@$(GOLANGCI_LINT) version 2>/dev/null | grep -q 'version $(GOLANGCI_LINT_VERSION:v%=%) ' || \
+		{ echo "golangci-lint $(GOLANGCI_LINT_VERSION) is not at $(GOLANGCI_LINT): run make lint-tools"; exit 1; }
+	$(GOLANGCI_LINT) run ./...
+
+lint-tools: ## install the pinned golangci-lint with go install (needs only the Go module proxy)
+	$(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 
 bench: bench-unit bench-e2e ## every benchmark (figures go into the README's performance table)
 

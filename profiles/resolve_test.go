@@ -229,3 +229,14 @@ func BenchmarkLoadBuiltin(b *testing.B) {
 		}
 	}
 }
+
+func TestResolveBuiltinMatchesTheCatalog(t *testing.T) {
+	customs := map[string]*Custom{"plain": {Extends: Image}, "team": {Extends: SparkRapids}}
+	for _, req := range []Request{{Profile: Image}, {Profile: "plain"}, {Profile: SparkRapids}, {Profile: "team"}, {Profile: Image, Spark: "3.5"}} {
+		want, werr := Builtin().Resolve(req, customs)
+		got, gerr := ResolveBuiltin(req, customs)
+		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) || !reflect.DeepEqual(got, want) {
+			t.Errorf("ResolveBuiltin(%+v) = %+v, %v; Builtin().Resolve = %+v, %v", req, got, gerr, want, werr)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func Unlocked(p *spec.Project) (*lock.File, error) {
 	f := &lock.File{Version: lock.SchemaVersion, Project: p.Name}
 	var errs *multierror.Error
 	for _, s := range p.Services {
-		res, err := profiles.Builtin().Resolve(s.Request(), p.Profiles)
+		res, err := profiles.ResolveBuiltin(s.Request(), p.Profiles)
 		if err != nil {
 			errs = multierror.Append(errs, fmt.Errorf("service %q: %w", s.Name, err))
 			continue

@@ -108,7 +108,7 @@ func lockedResolution(p *spec.Project, s *spec.Service, ls *lock.Service) (profi
 	v := ls.Versions
 	req.Spark, req.Rapids, req.Scala, req.Java = v.Spark, v.Rapids, v.Scala, v.Java
 	req.Python, req.CUDA, req.Release = v.Python, v.CUDA, v.Release
-	res, err := profiles.Builtin().Resolve(req, p.Profiles)
+	res, err := profiles.ResolveBuiltin(req, p.Profiles)
 	if err != nil {
 		return res, fmt.Errorf("the locked versions no longer resolve (%v): run devenv lock --upgrade %s", err, s.Name)
 	}

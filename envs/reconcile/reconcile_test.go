@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -181,5 +182,49 @@ func TestUpRefusesMissingEnvFileFirst(t *testing.T) {
 	}
 	if calls := f.CallsTo("Pull"); len(calls)+len(f.CallsTo("Create"))+len(f.CallsTo("Build")) != 0 {
 		t.Errorf("engine called before the refusal: %d pulls", len(calls))
+	}
+}
+
+// slowStops is an engine whose Stop returns only once every running
+// container's stop has begun, or fails after a while: down must stop the
+// project's containers side by side, not one after another.
+type slowStops struct {
+	*enginetest.Fake
+	want    int
+	mu      sync.Mutex
+	started int
+	all     chan struct{}
+}
+
+func (s *slowStops) Stop(ctx context.Context, id string, timeout time.Duration) error {
+	s.mu.Lock()
+	s.started++
+	if s.started == s.want {
+		close(s.all)
+	}
+	s.mu.Unlock()
+	select {
+	case <-s.all:
+		return s.Fake.Stop(ctx, id, timeout)
+	case <-time.After(10 * time.Second):
+		return errors.New("stopped one container at a time")
+	}
+}
+
+func TestDownStopsContainersSideBySide(t *testing.T) {
+	f := enginetest.New()
+	ctx := t.Context()
+	if _, err := newRunner(t, f).Up(ctx, testPlan(), UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	slow := &slowStops{Fake: f, want: 2, all: make(chan struct{})} // testPlan runs 2 containers
+	r := newRunner(t, f)
+	r.Eng = slow
+	ch, err := r.Down(ctx, "p", DownOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch) != 3 || ch[0].Detail > ch[1].Detail { // 2 containers in name order, the network
+		t.Errorf("down changes %+v", ch)
 	}
 }
