@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +25,7 @@ func quickStart(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var cmds []string
 	section, block := false, false
 	sc := bufio.NewScanner(f)
@@ -107,7 +108,7 @@ func TestReadmeQuickStart(t *testing.T) {
 func makeDevenv(t *testing.T, cmd, dir string) {
 	t.Helper()
 	root := standin.ModuleRoot(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
 	defer cancel()
 	c := exec.CommandContext(ctx, "sh", "-c", cmd)
 	c.Dir = root
@@ -129,7 +130,7 @@ func makeDevenv(t *testing.T, cmd, dir string) {
 // shell runs one README line with sh in dir.
 func shell(t *testing.T, dir string, env []string, line string) standin.Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
 	defer cancel()
 	c := exec.CommandContext(ctx, "sh", "-c", line)
 	c.Dir = dir
@@ -138,7 +139,8 @@ func shell(t *testing.T, dir string, env []string, line string) standin.Result {
 	c.Stdout, c.Stderr = &stdout, &stderr
 	err := c.Run()
 	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatalf("%s: %v", line, err)

@@ -242,7 +242,7 @@ func TestStaleOnlyForInputs(t *testing.T) {
 `
 	base = strings.Replace(base, "  db:\n", "  etl:\n    profile: team\n  db:\n", 1)
 	p := project(t, base)
-	f, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func TestStaleOnlyForInputs(t *testing.T) {
 func TestVerifyFindsHandEdits(t *testing.T) {
 	p := project(t, yamlText)
 	gen := func() *File {
-		f, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +343,7 @@ func TestVerifyFindsHandEdits(t *testing.T) {
 // --check exits 5.
 func TestLockWithoutInputsIsStaleNotDamaged(t *testing.T) {
 	p := project(t, yamlText)
-	f, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -48,7 +47,7 @@ func readBadCases(t *testing.T, path string) []*badCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var cases []*badCase
 	var c *badCase
 	file := ""
@@ -170,7 +169,7 @@ func writeCaseLock(t *testing.T, dir, from string, edits [][2]string) {
 	if err != nil {
 		t.Fatalf("lock: fresh needs a valid devenv.yaml: %v", err)
 	}
-	f, err := lock.Generate(context.Background(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{})
+	f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,9 @@ func standinImage(t testing.TB, repo string, files map[string][]byte) string {
 		if err := tw.WriteHeader(&tar.Header{Name: n, Mode: 0o755, Size: int64(len(files[n]))}); err != nil {
 			t.Fatal(err)
 		}
-		tw.Write(files[n])
+		if _, err := tw.Write(files[n]); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
@@ -75,7 +77,7 @@ func standinImage(t testing.TB, repo string, files map[string][]byte) string {
 	if err != nil {
 		t.Fatalf("standin: building %s: %v", ref, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var out bytes.Buffer
 	if err := jsonmessage.DisplayJSONMessagesStream(resp.Body, &out, 0, false, nil); err != nil {
 		t.Fatalf("standin: building %s failed: %v\n%s", ref, err, out.String())
@@ -94,8 +96,10 @@ func nvtools(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp.Close()
-	defer os.Remove(tmp.Name())
+	if err := tmp.Close(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }() // gone after the rename
 	cmd := exec.Command(goTool(), "build", "-trimpath", "-o", tmp.Name(), "./test/standin/nvtools")
 	cmd.Dir = ModuleRoot(t)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")

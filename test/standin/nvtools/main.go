@@ -46,7 +46,7 @@ func tritonserver(args []string) int {
 	fmt.Printf("I0101 server.cc: started tritonserver stand-in (models in %s, CPU fallback %q)\n", *repo, os.Getenv("DEVENV_CPU_FALLBACK"))
 	http.HandleFunc("/v2/health/ready", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
 	http.HandleFunc("/v2/health/live", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
-	http.HandleFunc("/metrics", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "nv_inference_count 0\n") })
+	http.HandleFunc("/metrics", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "nv_inference_count 0\n") })
 	errs := make(chan error, 3)
 	for _, port := range []string{"8000", "8001", "8002"} {
 		ln, err := net.Listen("tcp", "0.0.0.0:"+port)
@@ -78,8 +78,8 @@ func curl(args []string) int {
 	if err != nil {
 		return 7
 	}
-	defer resp.Body.Close()
-	io.Copy(os.Stdout, resp.Body)
+	defer func() { _ = resp.Body.Close() }()
+	_, _ = io.Copy(os.Stdout, resp.Body)
 	if resp.StatusCode >= 400 {
 		return 22
 	}
