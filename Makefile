@@ -4,8 +4,11 @@ BIN         ?= bin/devenv
 export CGO_CFLAGS ?= -Wno-deprecated-declarations
 UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/')
 E2E_TIMEOUT ?= 45m
+BENCH_E2E_TIMES ?= 10
+GOLANGCI_LINT_VERSION ?= v2.15.0
+GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 
-.PHONY: help build test unit integration e2e e2e-gpu lint bench bench-unit bench-e2e cross clean
+.PHONY: help build test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -28,18 +31,24 @@ e2e-gpu: ## GPU suite on a machine with an NVIDIA driver: real engine, real GPUs
 	$(GO) test -count=1 ./test/gpu/
 	test/gpu/run.sh
 
-lint: ## gofmt and go vet
+lint: ## gofmt, go vet and golangci-lint (.golangci.yml; make lint-tools installs the pinned version)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@$(GOLANGCI_LINT) version 2>/dev/null | grep -q 'version $(GOLANGCI_LINT_VERSION:v%=%) ' || \
+		{ echo "golangci-lint $(GOLANGCI_LINT_VERSION) is not at $(GOLANGCI_LINT): run make lint-tools"; exit 1; }
+	$(GOLANGCI_LINT) run ./...
+
+lint-tools: ## install the pinned golangci-lint with go install (needs only the Go module proxy)
+	$(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 
 bench: bench-unit bench-e2e ## every benchmark (figures go into the README's performance table)
 
 bench-unit: ## Go benchmarks of the packages (no Docker needed)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(UNIT_PKGS)
 
-bench-e2e: build ## devenv against Docker Compose on stand-in services, and build with nothing changed
+bench-e2e: build ## whole processes: devenv vs Docker Compose (no-op up, ps, down, up from nothing) and build with nothing changed
 	@command -v /usr/bin/time >/dev/null || { echo "bench-e2e needs GNU time: apt-get install time"; exit 1; }
-	$(GO) test -run '^$$' -bench 'UpVsCompose|BuildNoChange' -benchtime 5x -timeout 40m ./test/
+	$(GO) test -run '^$$' -bench 'UpVsCompose|BuildNoChange' -benchtime $(BENCH_E2E_TIMES)x -timeout 40m ./test/
 
 CROSS_TARGETS = linux/arm64 darwin/arm64 windows/amd64 linux/amd64
 

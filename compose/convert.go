@@ -2,6 +2,8 @@ package compose
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -149,6 +151,10 @@ func mounts(s types.ServiceConfig, pos *positions) ([]engine.Mount, []string, []
 		switch {
 		case v.Type == types.VolumeTypeBind:
 			out = append(out, engine.Mount{Type: engine.MountBind, Source: v.Source, Target: v.Target, ReadOnly: v.ReadOnly})
+			if what := riskyBind(v.Source); what != "" {
+				warns = append(warns, pos.problem(s.Name, "volumes", "volume %s:%s binds %s: the container can take over this machine; mount only what it needs",
+					v.Source, v.Target, what))
+			}
 		case v.Type == types.VolumeTypeVolume && v.Source != "":
 			out = append(out, engine.Mount{Type: engine.MountVolume, Source: v.Source, Target: v.Target, ReadOnly: v.ReadOnly})
 			if !seen[v.Source] {
@@ -162,6 +168,18 @@ func mounts(s types.ServiceConfig, pos *positions) ([]engine.Mount, []string, []
 	}
 	sort.Strings(named)
 	return out, named, warns
+}
+
+// riskyBind says what a bind source hands the container when it is the
+// Docker socket or the host's root, or "".
+func riskyBind(source string) string {
+	switch path.Clean(filepath.ToSlash(source)) {
+	case "/":
+		return "the host's whole filesystem"
+	case "/var/run/docker.sock", "/run/docker.sock":
+		return "the Docker socket (root on the host)"
+	}
+	return ""
 }
 
 func describeVolume(v types.ServiceVolumeConfig) string {

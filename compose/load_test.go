@@ -149,3 +149,29 @@ func TestLoadProfiles(t *testing.T) {
 		})
 	}
 }
+
+// Binding the Docker socket or the host's root into a compose service hands
+// it the machine: devenv runs it, and says so.
+func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
+	for _, c := range []struct{ volume, want string }{
+		{"/var/run/docker.sock:/var/run/docker.sock", "binds the Docker socket (root on the host)"},
+		{"/run/docker.sock:/sock:ro", "binds the Docker socket (root on the host)"},
+		{"/:/host:ro", "binds the host's whole filesystem"},
+		{"./data:/data", ""},
+	} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "compose.yaml")
+		text := "services:\n  agent:\n    image: alpine:3\n    volumes: [\"" + c.volume + "\"]\n"
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		svcs, err := Load(context.Background(), []string{f}, dir, "demo", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warns := strings.Join(svcs[0].Warnings, "\n")
+		if c.want == "" && warns != "" || !strings.Contains(warns, c.want) || c.want != "" && !strings.Contains(warns, "compose.yaml:4") {
+			t.Errorf("%s: warnings %q, want %q with its line", c.volume, warns, c.want)
+		}
+	}
+}

@@ -26,6 +26,17 @@ func mustLoad(data []byte) *Catalog {
 	return c
 }
 
+// ResolveBuiltin is Builtin().Resolve, except that requests for the image
+// profile (built in or extended), which use nothing of the catalog, do not
+// load it: a project of plain images plans without decoding the matrix.
+func ResolveBuiltin(req Request, custom map[string]*Custom) (Resolved, error) {
+	if r, _, err := applyCustom(req, custom); err == nil && r.Profile == Image {
+		var none *Catalog // Resolve reads no catalog data for Image
+		return none.Resolve(req, custom)
+	}
+	return Builtin().Resolve(req, custom)
+}
+
 // Builtin returns devenv's built-in catalog. The value is shared: treat it as
 // read-only.
 func Builtin() *Catalog { return builtin() }

@@ -264,3 +264,25 @@ func TestDriverLimit(t *testing.T) {
 		t.Fatalf("the catalog names no production driver branch")
 	}
 }
+
+// BenchmarkLoadBuiltin is what the first use of the embedded catalog costs
+// each devenv command that plans or resolves (decode, index and validate).
+func BenchmarkLoadBuiltin(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(catalogYAML); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestResolveBuiltinMatchesTheCatalog(t *testing.T) {
+	customs := map[string]*Custom{"plain": {Extends: Image}, "team": {Extends: SparkRapids}}
+	for _, req := range []Request{{Profile: Image}, {Profile: "plain"}, {Profile: SparkRapids}, {Profile: "team"}, {Profile: Image, Spark: "3.5"}} {
+		want, werr := Builtin().Resolve(req, customs)
+		got, gerr := ResolveBuiltin(req, customs)
+		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) || !reflect.DeepEqual(got, want) {
+			t.Errorf("ResolveBuiltin(%+v) = %+v, %v; Builtin().Resolve = %+v, %v", req, got, gerr, want, werr)
+		}
+	}
+}

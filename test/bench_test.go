@@ -17,11 +17,12 @@ import (
 
 // The benchmarks below run devenv and Docker Compose side by side on the
 // same stand-in services with images already present, and report each
-// one's time per operation, the ratio, and each process's peak RSS.
+// one's time per operation, the ratio, and each process's peak RSS:
+// no-op up, ps, down (of running services) and up from nothing.
 // DEVENV_BENCH_COMPOSE names the compose command ("docker compose" by
 // default, else docker-compose); its version is logged.
 
-func composeCommand(b *testing.B) []string {
+func composeCommand(b testing.TB) []string {
 	if c := os.Getenv("DEVENV_BENCH_COMPOSE"); c != "" {
 		return strings.Fields(c)
 	}
@@ -88,13 +89,14 @@ func report(b *testing.B, dev, comp side, n int) {
 }
 
 // benchProjects writes the same n services as a devenv project and a compose project.
-func benchProjects(b *testing.B, w *world, n int) (devDir, devName, compDir, compName string, compose []string) {
+func benchProjects(b testing.TB, w *world, n int) (devDir, devName, compDir, compName string, compose []string) {
 	var dy, cy strings.Builder
 	dy.WriteString("services:\n")
 	cy.WriteString("services:\n")
 	for i := range n {
 		fmt.Fprintf(&dy, "  s%d:\n    profile: image\n    image: nvcr.io/%s\n    command: [sleep, infinity]\n    env: {N: \"%d\"}\n", i, plainBase, i)
-		fmt.Fprintf(&cy, "  s%d:\n    image: %s\n    command: [sleep, infinity]\n    environment: {N: \"%d\"}\n", i, standin.DebianRef, i)
+		// init: true as devenv gives every container, so both stop at once
+		fmt.Fprintf(&cy, "  s%d:\n    image: %s\n    init: true\n    command: [sleep, infinity]\n    environment: {N: \"%d\"}\n", i, standin.DebianRef, i)
 	}
 	devDir, devName = w.project(b, dy.String(), nil)
 	compName = devName + "c"
@@ -123,6 +125,28 @@ func BenchmarkUpVsCompose(b *testing.B) {
 			for b.Loop() {
 				dev.add(timed(b, devDir, w.env, bin, "up"))
 				cmp.add(timed(b, compDir, nil, compose[0], comp("up", "-d")...))
+			}
+			report(b, dev, cmp, b.N)
+		})
+		b.Run(fmt.Sprintf("ps/services=%d", n), func(b *testing.B) {
+			timed(b, devDir, w.env, bin, "up")
+			timed(b, compDir, nil, compose[0], comp("up", "-d")...)
+			var dev, cmp side
+			for b.Loop() {
+				dev.add(timed(b, devDir, w.env, bin, "ps"))
+				cmp.add(timed(b, compDir, nil, compose[0], comp("ps")...))
+			}
+			report(b, dev, cmp, b.N)
+		})
+		b.Run(fmt.Sprintf("down/services=%d", n), func(b *testing.B) {
+			var dev, cmp side
+			for b.Loop() {
+				b.StopTimer()
+				timed(b, devDir, w.env, bin, "up")
+				timed(b, compDir, nil, compose[0], comp("up", "-d")...)
+				b.StartTimer()
+				dev.add(timed(b, devDir, w.env, bin, "down"))
+				cmp.add(timed(b, compDir, nil, compose[0], comp("down")...))
 			}
 			report(b, dev, cmp, b.N)
 		})

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -151,11 +152,12 @@ func composeRunQuiet(tool []string, dir string, args ...string) {
 // service that depends on it, through devenv up and down.
 func TestComposeServiceRunsBesideDevenv(t *testing.T) {
 	w := newWorld(t)
+	port := fmt.Sprint(freePort(t))
 	files := map[string]string{"compose.yaml": `services:
   box:
     image: nvcr.io/` + plainBase + `
     command: ["sleep", "infinity"]
-    ports: ["9099:9000"]
+    ports: ["` + port + `:9000"]
     volumes: ["boxdata:/data"]
     healthcheck:
       test: ["CMD", "true"]
@@ -178,8 +180,8 @@ services:
 	if box.Config.Labels["dev.devenv.project"] != name || !box.State.Running {
 		t.Fatalf("box: labels %v running %v", box.Config.Labels, box.State.Running)
 	}
-	if b := box.HostConfig.PortBindings["9000/tcp"]; len(b) != 1 || b[0].HostIP != "127.0.0.1" || b[0].HostPort != "9099" {
-		t.Errorf("box port %+v, want 127.0.0.1:9099", b)
+	if b := box.HostConfig.PortBindings["9000/tcp"]; len(b) != 1 || b[0].HostIP != "127.0.0.1" || b[0].HostPort != port {
+		t.Errorf("box port %+v, want 127.0.0.1:%s", b, port)
 	}
 	if _, ok := box.NetworkSettings.Networks[name]; !ok {
 		t.Errorf("box is not on the project network: %v", box.NetworkSettings.Networks)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,6 +131,19 @@ func projectContainers(t *testing.T, project string) []string {
 		names = append(names, strings.TrimPrefix(c.Names[0], "/"))
 	}
 	return names
+}
+
+// freePort returns a TCP port on 127.0.0.1 that nothing listens on now, for
+// a test to publish on: a fixed port would collide with containers of other
+// projects on the same engine.
+func freePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("no free port: %v", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }
 
 func readFile(t *testing.T, path string) string {

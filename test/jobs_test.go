@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,7 +186,7 @@ const verifyYAML = `services:
     jupyter: false
     gpus: 1
     gpu: optional
-    ports: ["4040"]
+    ports: ["SPARK_UI:4040"]
     env: {DEVENV_STANDIN_PLAN: /workspace/verify-output.txt}
     conf: {spark.sql.shuffle.partitions: "64"}
 `
@@ -220,7 +221,7 @@ func recordedVerify(t *testing.T, gpuPlans ...string) string {
 // built on the stand-ins, whose spark-submit prints a recorded result.
 func TestVerifyAndExplain(t *testing.T) {
 	w := newWorld(t)
-	dir, _ := w.project(t, verifyYAML, map[string]string{
+	dir, _ := w.project(t, strings.Replace(verifyYAML, "SPARK_UI", fmt.Sprint(freePort(t)), 1), map[string]string{
 		"verify-output.txt": recordedVerify(t, "tpch-q4-gpu-mixed.txt", "notongpu-generate.txt")})
 	w.must(t, dir, "lock")
 	checkExplain(t, w, dir)

@@ -15,17 +15,6 @@ import (
 	"github.com/docker/go-connections/nat"
 )
 
-// freePort asks the kernel for a port nothing listens on.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // holdPortWithContainer runs a container of another (test-owned) project
 // publishing 127.0.0.1:port, and returns its name.
 func holdPortWithContainer(t *testing.T, port int) string {

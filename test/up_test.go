@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 	"github.com/docker/docker/api/types/container"
 )
 
-func upYAML(webEnv string) string {
+func upYAML(webEnv string, sparkUI int) string {
 	return `services:
   spark:
     profile: spark-rapids
@@ -20,7 +21,7 @@ func upYAML(webEnv string) string {
     jupyter: false
     gpus: 1
     gpu: optional
-    ports: ["4040"]
+    ports: ["` + fmt.Sprint(sparkUI) + `:4040"]
     volumes: ["./data:/data:ro", "cache:/cache"]
     env: {TZ: UTC}
     env_file: .env.local
@@ -58,7 +59,8 @@ func actions(t *testing.T, stdout string) map[string]string {
 // checks what reaches the engine.
 func TestUpLifecycle(t *testing.T) {
 	w := newWorld(t)
-	dir, name := w.project(t, upYAML("a"), map[string]string{".env.local": "FROM_FILE=yes\n", "data/x.txt": "x"})
+	sparkUI := freePort(t)
+	dir, name := w.project(t, upYAML("a", sparkUI), map[string]string{".env.local": "FROM_FILE=yes\n", "data/x.txt": "x"})
 	w.must(t, dir, "lock")
 
 	// gpu: required on an engine without a GPU runtime stops before anything is created.
@@ -92,7 +94,7 @@ func TestUpLifecycle(t *testing.T) {
 	if a := actions(t, r.Stdout); a["spark"] != "created" || a["web"] != "created" {
 		t.Fatalf("first up actions %v", a)
 	}
-	checkSpark(t, dir, name)
+	checkSpark(t, dir, name, sparkUI)
 
 	// Unchanged: a no-op. Changed web: only web is recreated.
 	sparkID := inspect(t, name+"-spark").ID
@@ -116,7 +118,7 @@ func TestUpLifecycle(t *testing.T) {
 	checkDownLeavesOthers(t, w, dir, name)
 }
 
-func checkSpark(t *testing.T, dir, name string) {
+func checkSpark(t *testing.T, dir, name string, sparkUI int) {
 	c := inspect(t, name+"-spark")
 	for k, v := range map[string]string{"dev.devenv.project": name, "dev.devenv.service": "spark", "dev.devenv.cpu-fallback": "true"} {
 		if c.Config.Labels[k] != v {
@@ -130,8 +132,8 @@ func checkSpark(t *testing.T, dir, name string) {
 		t.Errorf("image %s is not devenv/<project>-<service>:<hash>", c.Config.Image)
 	}
 	b := c.HostConfig.PortBindings["4040/tcp"]
-	if len(b) != 1 || b[0].HostIP != "127.0.0.1" || b[0].HostPort != "4040" {
-		t.Errorf("4040 bound as %+v, want 127.0.0.1:4040", b)
+	if len(b) != 1 || b[0].HostIP != "127.0.0.1" || b[0].HostPort != fmt.Sprint(sparkUI) {
+		t.Errorf("4040 bound as %+v, want 127.0.0.1:%d", b, sparkUI)
 	}
 	if len(c.HostConfig.DeviceRequests) != 0 {
 		t.Errorf("CPU fallback still asks for GPUs: %+v", c.HostConfig.DeviceRequests)

@@ -1,8 +1,8 @@
 package lock
 
 import (
+	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -18,44 +18,65 @@ func (e *StaleError) Error() string {
 	return "devenv.lock is stale: " + strings.Join(e.Reasons, "; ") + "; run `devenv lock` and commit devenv.lock"
 }
 
-// Check compares the lock with the project without touching the network:
-// the input hash and the set of services must match.
+// Check compares the lock with the project without touching the network.
+// Only inputs of the lock count (see Inputs): a service's profile,
+// requested versions, image, jars, custom profile or mirrored production
+// description, the set of services and the project name. Every change is
+// named.
+//
+// A lock that contradicts itself is an *IntegrityError (see Verify) rather
+// than stale.
 func Check(p *spec.Project, f *File) error {
-	hash, err := InputHash(p)
+	if err := Verify(f, projectMirrors(p)); err != nil {
+		return err
+	}
+	want, err := wantedServices(context.Background(), p)
 	if err != nil {
 		return err
 	}
-	var reasons []string
-	if hash != f.InputHash {
-		reasons = append(reasons, "devenv.yaml (or a file it names) changed since the lock was written")
+	if summaryOf(p.Name, want) == f.InputHash {
+		return nil
 	}
-	want := map[string]bool{}
-	for _, s := range p.Services {
-		want[s.Name] = true
-		ls := f.Service(s.Name)
-		if ls == nil {
-			reasons = append(reasons, fmt.Sprintf("service %q is not locked", s.Name))
-			continue
-		}
-		if h, err := ServiceInputHash(p, s); err == nil && ls.InputHash != "" && h != ls.InputHash {
-			reasons = append(reasons, fmt.Sprintf("service %q asks for something else now (profile, versions, image, jars or mirror)", s.Name))
-		}
+	var reasons []string
+	if f.Project != p.Name {
+		reasons = append(reasons, fmt.Sprintf("project name is %q, the lock says %q", p.Name, f.Project))
+	}
+	names := map[string]bool{}
+	for _, w := range want {
+		names[w.name] = true
+		reasons = append(reasons, serviceChanges(w, f.Service(w.name))...)
 	}
 	var extra []string
 	for _, s := range f.Services {
-		if !want[s.Name] && !(s.Profile == ComposeProfile && slices.Contains(p.ComposeServices, s.Name)) {
+		if !names[s.Name] {
 			extra = append(extra, s.Name)
 		}
 	}
 	sort.Strings(extra)
 	for _, n := range extra {
-		reasons = append(reasons, fmt.Sprintf("service %q is locked but no longer in devenv.yaml", n))
+		reasons = append(reasons, fmt.Sprintf("service %q is locked but no longer in devenv.yaml or its compose files", n))
 	}
-	if f.Project != p.Name {
-		reasons = append(reasons, fmt.Sprintf("project name is %q, the lock says %q", p.Name, f.Project))
+	if len(reasons) == 0 {
+		reasons = append(reasons, "its input_hash does not match devenv.yaml (written by an older devenv, or edited by hand)")
 	}
-	if len(reasons) > 0 {
-		return &StaleError{Reasons: reasons}
+	return &StaleError{Reasons: reasons}
+}
+
+// serviceChanges says how one wanted service differs from its lock entry.
+func serviceChanges(w wanted, ls *Service) []string {
+	what := "service"
+	if w.compose {
+		what = "compose service"
 	}
-	return nil
+	switch {
+	case ls == nil:
+		return []string{fmt.Sprintf("%s %q is not locked", what, w.name)}
+	case ls.InputHash == w.inputs.hash():
+		return nil
+	case ls.Inputs != nil:
+		if ch := inputChanges(w.name, *ls.Inputs, w.inputs); len(ch) > 0 {
+			return ch
+		}
+	}
+	return []string{fmt.Sprintf("%s %q asks for something else now (profile, versions, image, jars, custom profile or mirror)", what, w.name)}
 }

@@ -45,7 +45,8 @@ func lockCompose(ctx context.Context, p *spec.Project, prev *File, pin Pinner, m
 		if note != "" {
 			*notes = append(*notes, note)
 		}
-		out = append(out, Service{Name: cs.Name, Profile: ComposeProfile, Base: img})
+		in := Inputs{Image: cs.Image}
+		out = append(out, Service{Name: cs.Name, Profile: ComposeProfile, InputHash: in.hash(), Inputs: &in, Base: img})
 	}
 	return out, nil
 }

@@ -2,12 +2,7 @@ package lock
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -51,11 +46,7 @@ type Options struct {
 // satisfy devenv.yaml, so relocking after an unrelated edit changes nothing
 // else; Upgrade drops them. Every problem is reported at once.
 func Generate(ctx context.Context, p *spec.Project, prev *File, r Resolver, pin Pinner, fetch Fetcher, opts Options) (*File, error) {
-	hash, err := InputHash(p)
-	if err != nil {
-		return nil, err
-	}
-	out := &File{Version: SchemaVersion, Project: p.Name, InputHash: hash}
+	out := &File{Version: SchemaVersion, Project: p.Name}
 	var errs *multierror.Error
 	for _, s := range p.Services {
 		old := previous(prev, s.Name, opts)
@@ -75,6 +66,11 @@ func Generate(ctx context.Context, p *spec.Project, prev *File, r Resolver, pin 
 		return nil, err
 	}
 	sort.Slice(out.Services, func(i, j int) bool { return out.Services[i].Name < out.Services[j].Name })
+	var names, hashes []string
+	for _, s := range out.Services {
+		names, hashes = append(names, s.Name), append(hashes, s.InputHash)
+	}
+	out.InputHash = summaryHash(p.Name, names, hashes)
 	return out, nil
 }
 
@@ -110,11 +106,11 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 	for _, n := range profiles.DriverRuleNotes(res) {
 		*notes = append(*notes, fmt.Sprintf("service %q: %s", s.Name, n))
 	}
-	inHash, err := ServiceInputHash(p, s)
+	in, err := serviceInputs(p, s)
 	if err != nil {
 		return Service{}, err
 	}
-	ls := Service{Name: s.Name, Profile: res.Profile, Custom: res.Custom, InputHash: inHash, Requires: res.Requires, Versions: Versions{
+	ls := Service{Name: s.Name, Profile: res.Profile, Custom: res.Custom, InputHash: in.hash(), Inputs: &in, Requires: res.Requires, Versions: Versions{
 		Spark: res.Spark, Scala: res.Scala, ScalaFull: res.ScalaFull, Java: res.Java, Python: res.Python,
 		Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier,
 		JupyterLab: JupyterLab(s, res, old),
@@ -228,63 +224,4 @@ func serviceError(p *spec.Project, s *spec.Service, err error) error {
 	}
 	file, pos := p.PosOf(s.Name, re.Field)
 	return &spec.Error{File: file, Pos: pos, Msg: fmt.Sprintf("service %q: %s", s.Name, re.Msg), Hint: re.Hint}
-}
-
-// InputHash is the sha256 of devenv.yaml and of every file it names that
-// changes what the lock holds (custom profile files, mirrored production
-// descriptions), with project-relative names so it is the same on every clone.
-func InputHash(p *spec.Project) (string, error) {
-	h := sha256.New()
-	writePart(h, "devenv.yaml", p.Raw)
-	files := append(append([]string(nil), p.ProfileFiles...), p.Compose...)
-	for _, s := range p.Services {
-		if s.Mirror != "" {
-			files = append(files, s.Mirror)
-		}
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return "", fmt.Errorf("read %s for the lock's input hash: %w", f, err)
-		}
-		rel, err := filepath.Rel(p.Dir, f)
-		if err != nil {
-			rel = f
-		}
-		writePart(h, filepath.ToSlash(rel), data)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func writePart(h interface{ Write([]byte) (int, error) }, name string, data []byte) {
-	fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
-	h.Write(data)
-}
-
-// ServiceInputHash is the sha256 of what one service's lock entry is
-// resolved from: its profile and versions, image, jars, its custom profile
-// and the content of the production description it mirrors. Ports, env and
-// the like do not change what is locked and are not part of it.
-func ServiceInputHash(p *spec.Project, s *spec.Service) (string, error) {
-	in := struct {
-		Request profiles.Request
-		Image   string
-		Jars    []string
-		Custom  *profiles.Custom
-		Mirror  []byte
-	}{Request: s.Request(), Image: s.Image, Jars: s.Jars, Custom: p.Profiles[s.Profile]}
-	if s.Mirror != "" {
-		data, err := os.ReadFile(s.Mirror)
-		if err != nil {
-			return "", fmt.Errorf("service %q: read its mirror: %w", s.Name, err)
-		}
-		in.Mirror = data
-	}
-	b, err := json.Marshal(in)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
 }

@@ -31,7 +31,7 @@ var ErrNoLock = errors.New("no devenv.lock: run `devenv lock` first")
 type File struct {
 	Version   int       `json:"version"`
 	Project   string    `json:"project"`
-	InputHash string    `json:"input_hash"` // sha256 of devenv.yaml and every file it names that the lock depends on
+	InputHash string    `json:"input_hash"` // sha256 of the project name and every service's input_hash
 	Services  []Service `json:"services"`   // sorted by name
 	// Notes say what resolution chose on the user's behalf (not stored).
 	Notes []string `json:"-"`
@@ -42,7 +42,8 @@ type Service struct {
 	Name      string                `json:"name"`
 	Profile   string                `json:"profile"`
 	Custom    string                `json:"custom,omitempty"`
-	InputHash string                `json:"input_hash,omitempty"` // sha256 of what this service's entry was resolved from
+	InputHash string                `json:"input_hash,omitempty"` // sha256 of Inputs
+	Inputs    *Inputs               `json:"inputs,omitempty"`     // what this entry was resolved from
 	Versions  Versions              `json:"versions"`
 	Base      *Image                `json:"base,omitempty"`
 	Artifacts []Artifact            `json:"artifacts,omitempty"`
@@ -162,7 +163,7 @@ func Parse(name string, data []byte) (*File, error) {
 }
 
 func invalid(name, format string, args ...any) error {
-	return fmt.Errorf("%s is not a valid lock (%s): do not edit it by hand; run `devenv lock` to write it again",
+	return fmt.Errorf("%s is not a valid lock (%s): do not edit it by hand; run `devenv lock --upgrade` to write it again",
 		name, fmt.Sprintf(format, args...))
 }
 

@@ -17,7 +17,7 @@ func serviceEnv(p *spec.Project, s *spec.Service, res profiles.Resolved) (map[st
 	for k, v := range res.Env {
 		env[k] = v
 	}
-	if s.EnvFile != "" {
+	if s.EnvFile != "" && !s.EnvFileMissing() {
 		fromFile, err := ReadEnvFile(s.EnvFile)
 		if err != nil {
 			return nil, err

@@ -83,6 +83,22 @@ type Service struct {
 	GPURequired bool                 `json:"gpu_required"`
 	WantsGPU    bool                 `json:"wants_gpu"`
 	Replica     string               `json:"replica,omitempty"` // for standalone workers: the service they belong to
+	// MissingEnvFile is the env_file (as a project path) that does not
+	// exist, and MissingEnvFileAt where devenv.yaml names it
+	// ("devenv.yaml:12:5"): the plan leaves its variables out and starting
+	// the container is refused (EnvFileError).
+	MissingEnvFile   string `json:"missing_env_file,omitempty"`
+	MissingEnvFileAt string `json:"-"`
+}
+
+// EnvFileError says why the service's container cannot be created: its
+// env_file is missing. It is nil when there is nothing missing.
+func (s *Service) EnvFileError() error {
+	if s.MissingEnvFile == "" {
+		return nil
+	}
+	return fmt.Errorf("%s: env_file %q of service %q does not exist; starting the container needs it\n\thint: create it "+
+		"(it is usually git-ignored: ask your team for its variables), or remove env_file from devenv.yaml", s.MissingEnvFileAt, s.MissingEnvFile, s.Name)
 }
 
 // Endpoint is something a person can open.
@@ -142,6 +158,10 @@ func Make(p *spec.Project, lf *lock.File, h Host, opts Options) (*Plan, error) {
 	for _, s := range pl.Services {
 		if s.CPUFallback {
 			pl.Warnings = append(pl.Warnings, fmt.Sprintf("%s runs on the CPU: %s", s.Name, s.Reason))
+		}
+		if s.MissingEnvFile != "" && s.Replica == "" {
+			pl.Warnings = append(pl.Warnings, fmt.Sprintf("%s: env_file %s does not exist (%s); its variables are left out here, and up needs it",
+				s.Name, s.MissingEnvFile, s.MissingEnvFileAt))
 		}
 	}
 	return pl, nil

@@ -304,3 +304,36 @@ func TestRMMSiteCustomize(t *testing.T) {
 		t.Errorf("with a limit and no RMM, want the reason on stderr: %q", out)
 	}
 }
+
+// A missing env_file (a git-ignored secrets file) leaves the plan readable
+// for config and export; the service says where devenv.yaml names it, and
+// starting it is refused with that place.
+func TestMissingEnvFilePlansAndRefusesStart(t *testing.T) {
+	p, lf := load(t, projectYAML)
+	if err := os.Remove(filepath.Join(p.Dir, ".env.local")); err != nil {
+		t.Fatal(err)
+	}
+	pl, err := Make(p, lf, Host{CPUs: 4, MemoryBytes: 16 << 30}, opts(p))
+	if err != nil {
+		t.Fatalf("plan without the env_file: %v", err)
+	}
+	spark := pl.Service("spark")
+	if spark.MissingEnvFile != ".env.local" || spark.MissingEnvFileAt != "devenv.yaml:12:5" {
+		t.Errorf("MissingEnvFile = %q at %q", spark.MissingEnvFile, spark.MissingEnvFileAt)
+	}
+	err = spark.EnvFileError()
+	if err == nil || !strings.Contains(err.Error(), `devenv.yaml:12:5: env_file ".env.local" of service "spark" does not exist`) {
+		t.Errorf("EnvFileError = %v", err)
+	}
+	for _, kv := range spark.Container.Env {
+		if strings.HasPrefix(kv, "FROM_FILE=") {
+			t.Errorf("env from a missing file: %s", kv)
+		}
+	}
+	if !strings.Contains(strings.Join(pl.Warnings, "\n"), "spark: env_file .env.local does not exist (devenv.yaml:12:5)") {
+		t.Errorf("no warning about the missing env_file: %q", pl.Warnings)
+	}
+	if s := pl.Service("serve"); s.MissingEnvFile != "" || s.EnvFileError() != nil {
+		t.Errorf("serve has no env_file, got %q", s.MissingEnvFile)
+	}
+}

@@ -40,6 +40,7 @@ func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *s
 		if ps.CPUFallback {
 			env["DEVENV_CPU_FALLBACK"] = "1"
 		}
+		rapidsCommand(c, s, env, opts)
 	default:
 		if a != nil && !ps.CPUFallback {
 			for k, v := range a.Env {
@@ -48,6 +49,22 @@ func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *s
 		}
 	}
 	return nil
+}
+
+// rapidsCommand starts JupyterLab (jupyter:, default true), which the
+// image build installs; otherwise the container idles for exec and run.
+// The RAPIDS base image's own command (ipython) would exit at once without
+// a terminal.
+func rapidsCommand(c *engine.ContainerSpec, s *spec.Service, env map[string]string, opts Options) {
+	if !jupyter(s) {
+		c.Cmd = []string{"sleep", "infinity"}
+		return
+	}
+	env["JUPYTER_TOKEN"] = opts.Token
+	c.Cmd = []string{"jupyter", "lab", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--ServerApp.root_dir=" + Workspace}
+	if c.Healthcheck == nil {
+		c.Healthcheck = httpCheck("http://127.0.0.1:8888/api")
+	}
 }
 
 func sparkDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spec.Service, res profiles.Resolved,

@@ -18,8 +18,8 @@ import (
 
 // Paths inside containers.
 const (
-	Workspace     = "/workspace"
-	ConfDir       = "/opt/devenv/conf"
+	Workspace     = spec.Workspace
+	ConfDir       = spec.ConfDir
 	DiscoveryPath = "/opt/sparkRapidsPlugin/getGpusResources.sh"
 )
 
@@ -31,6 +31,9 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 	ps := &Service{Name: s.Name, Profile: res.Profile, DependsOn: s.DependsOn,
 		GPURequired: s.GPU != "optional", WantsGPU: s.GPUs.Wants()}
 	ps.Generated = map[string][]byte{}
+	if s.EnvFileMissing() {
+		ps.MissingEnvFile, ps.MissingEnvFileAt = missingEnvFile(p, s)
+	}
 	env, err := serviceEnv(p, s, res)
 	if err != nil {
 		return nil, err
@@ -105,7 +108,7 @@ func lockedResolution(p *spec.Project, s *spec.Service, ls *lock.Service) (profi
 	v := ls.Versions
 	req.Spark, req.Rapids, req.Scala, req.Java = v.Spark, v.Rapids, v.Scala, v.Java
 	req.Python, req.CUDA, req.Release = v.Python, v.CUDA, v.Release
-	res, err := profiles.Builtin().Resolve(req, p.Profiles)
+	res, err := profiles.ResolveBuiltin(req, p.Profiles)
 	if err != nil {
 		return res, fmt.Errorf("the locked versions no longer resolve (%v): run devenv lock --upgrade %s", err, s.Name)
 	}
@@ -238,4 +241,15 @@ func envList(env map[string]string) []string {
 		out = append(out, k+"="+env[k])
 	}
 	return out
+}
+
+// missingEnvFile returns a service's missing env_file as a project path,
+// and where devenv.yaml names it.
+func missingEnvFile(p *spec.Project, s *spec.Service) (path, at string) {
+	file, pos := p.PosOf(s.Name, "env_file")
+	rel, err := filepath.Rel(p.Dir, s.EnvFile)
+	if err != nil {
+		rel = s.EnvFile
+	}
+	return filepath.ToSlash(rel), fmt.Sprintf("%s:%d:%d", file, pos.Line, pos.Col)
 }

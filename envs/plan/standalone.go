@@ -57,7 +57,8 @@ func worker(p *spec.Project, s *spec.Service, master *Service, name string, env 
 	c.Env = envs
 	ws := &Service{Name: name, Profile: master.Profile, Image: master.Image, Build: master.Build, Pull: master.Pull,
 		DependsOn: []string{s.Name}, Replica: s.Name, WantsGPU: len(devices) > 0, GPURequired: master.GPURequired,
-		CPUFallback: master.CPUFallback, Reason: master.Reason}
+		CPUFallback: master.CPUFallback, Reason: master.Reason, MissingEnvFile: master.MissingEnvFile,
+		MissingEnvFileAt: master.MissingEnvFileAt}
 	if len(devices) > 0 {
 		c.GPU = &engine.GPURequest{DeviceIDs: devices}
 		c.Labels[labels.GPUs] = strings.Join(devices, ",")

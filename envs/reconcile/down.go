@@ -1,8 +1,10 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -76,17 +78,28 @@ func (r *Runner) downServices(ctx context.Context, project string, opts DownOpti
 	return append(changes, ch...), err
 }
 
+// removeAll removes objs, side by side: stopping a container waits for its
+// process to end, and one after another those waits add up. The changes
+// list, in objs' order, every object removed; the error is the first one.
 func (r *Runner) removeAll(ctx context.Context, k engine.Kind, objs []engine.Object, dryRun bool) ([]Change, error) {
+	errs := make([]error, len(objs))
+	if !dryRun {
+		var wg sync.WaitGroup
+		for i, o := range objs {
+			wg.Go(func() { errs[i] = r.removeObject(ctx, k, o) })
+		}
+		wg.Wait()
+	}
 	var changes []Change
-	for _, o := range objs {
-		if !dryRun {
-			if err := r.removeObject(ctx, k, o); err != nil {
-				return changes, err
-			}
+	var first error
+	for i, o := range objs {
+		if errs[i] != nil {
+			first = cmp.Or(first, errs[i])
+			continue
 		}
 		changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: string(k) + " " + o.Name})
 	}
-	return changes, nil
+	return changes, first
 }
 
 func (r *Runner) removeObject(ctx context.Context, k engine.Kind, o engine.Object) error {

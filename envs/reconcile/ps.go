@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"sort"
+	"sync"
 
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -28,21 +29,41 @@ func (r *Runner) Ps(ctx context.Context, project string) ([]Status, error) {
 	if err != nil {
 		return nil, err
 	}
+	states, err := r.inspectAll(ctx, objs)
+	if err != nil {
+		return nil, err
+	}
 	var out []Status
-	for _, o := range objs {
-		st, err := r.Eng.Inspect(ctx, o.ID)
-		if isNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
+	for _, st := range states {
 		out = append(out, Status{Service: st.Labels[labels.Service], Container: st.Name, Image: st.Image,
 			State: st.Status, Health: st.Health, ExitCode: st.ExitCode, Ports: portsOf(st.Ports),
 			GPUs: gpuText(st), CPUFallback: st.Labels[labels.CPUFallback] == "true",
 			ConfigHash: st.Labels[labels.ConfigHash]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Service < out[j].Service })
+	return out, nil
+}
+
+// inspectAll inspects the containers side by side (ps waits for one round
+// trip, not one per service), leaving out those removed meanwhile.
+func (r *Runner) inspectAll(ctx context.Context, objs []engine.Object) ([]engine.ContainerState, error) {
+	states := make([]engine.ContainerState, len(objs))
+	errs := make([]error, len(objs))
+	var wg sync.WaitGroup
+	for i, o := range objs {
+		wg.Go(func() { states[i], errs[i] = r.Eng.Inspect(ctx, o.ID) })
+	}
+	wg.Wait()
+	out := states[:0]
+	for i, err := range errs {
+		switch {
+		case isNotFound(err):
+		case err != nil:
+			return nil, err
+		default:
+			out = append(out, states[i])
+		}
+	}
 	return out, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -181,5 +182,64 @@ func TestFailedStartLeavesNoCreatedContainer(t *testing.T) {
 	left, _ := f.List(context.Background(), engine.Containers, map[string]string{labels.Project: "p"})
 	if len(left) != 0 {
 		t.Errorf("containers left after the failed start: %+v", left)
+	}
+}
+
+// Up refuses a service whose env_file is missing before it builds, pulls or
+// creates anything, and names where devenv.yaml asks for the file.
+func TestUpRefusesMissingEnvFileFirst(t *testing.T) {
+	f := enginetest.New()
+	r := newRunner(t, f)
+	pl := testPlan()
+	pl.Services[1].MissingEnvFile, pl.Services[1].MissingEnvFileAt = ".env.local", "devenv.yaml:7:5"
+	_, err := r.Up(context.Background(), pl, UpOptions{})
+	if err == nil || !strings.Contains(err.Error(), `devenv.yaml:7:5: env_file ".env.local" of service "app" does not exist`) {
+		t.Fatalf("Up = %v", err)
+	}
+	if calls := f.CallsTo("Pull"); len(calls)+len(f.CallsTo("Create"))+len(f.CallsTo("Build")) != 0 {
+		t.Errorf("engine called before the refusal: %d pulls", len(calls))
+	}
+}
+
+// slowStops is an engine whose Stop returns only once every running
+// container's stop has begun, or fails after a while: down must stop the
+// project's containers side by side, not one after another.
+type slowStops struct {
+	*enginetest.Fake
+	want    int
+	mu      sync.Mutex
+	started int
+	all     chan struct{}
+}
+
+func (s *slowStops) Stop(ctx context.Context, id string, timeout time.Duration) error {
+	s.mu.Lock()
+	s.started++
+	if s.started == s.want {
+		close(s.all)
+	}
+	s.mu.Unlock()
+	select {
+	case <-s.all:
+		return s.Fake.Stop(ctx, id, timeout)
+	case <-time.After(10 * time.Second):
+		return errors.New("stopped one container at a time")
+	}
+}
+
+func TestDownStopsContainersSideBySide(t *testing.T) {
+	f := enginetest.New()
+	ctx := t.Context()
+	r := newRunner(t, f)
+	if _, err := r.Up(ctx, testPlan(), UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r.Eng = &slowStops{Fake: f, want: 2, all: make(chan struct{})} // testPlan runs 2 containers
+	ch, err := r.Down(ctx, "p", DownOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch) != 3 || ch[0].Detail > ch[1].Detail { // 2 containers in name order, the network
+		t.Errorf("down changes %+v", ch)
 	}
 }

@@ -44,6 +44,9 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err := r.CheckOwner(ctx, pl.Project); err != nil {
 		return nil, err
 	}
+	if err := envFilesPresent(svcs); err != nil {
+		return nil, err
+	}
 	res := &UpResult{}
 	changes, err := r.Images(ctx, svcs, opts.Build)
 	res.Changes = append(res.Changes, changes...)
@@ -272,6 +275,22 @@ func createError(name string, err error) error {
 		return fmt.Errorf("a container named %s already exists and devenv did not create it (it has no devenv label): rename or remove it, or change `name:` in devenv.yaml: %w", name, err)
 	}
 	return err
+}
+
+// envFilesPresent refuses, before anything is built or created, services
+// whose env_file is missing: a container made without it would run without
+// the variables (often secrets) the user meant it to have.
+func envFilesPresent(svcs []*plan.Service) error {
+	var errs *multierror.Error
+	for _, s := range svcs {
+		if s.Replica != "" {
+			continue // reported for the service it belongs to
+		}
+		if err := s.EnvFileError(); err != nil {
+			errs = multierror.Append(errs, err)
+		}
+	}
+	return errs.ErrorOrNil()
 }
 
 // preview is Up with DryRun: the changes Up would make, from what the

@@ -25,10 +25,12 @@ type customNodes struct {
 var customKeys = map[string]handler[*customNodes]{
 	"extends": decodeExtends,
 	"base_image": func(d *decoder, t *customNodes, f field) {
-		t.c.BaseImage, _ = d.str(f, "base_image")
+		if v, ok := d.str(f, "base_image"); ok && d.imageRef(f.val, "base_image", v) {
+			t.c.BaseImage = v
+		}
 	},
-	"apt":  func(d *decoder, t *customNodes, f field) { t.c.Apt, _ = d.strList(f, "apt") },
-	"pip":  func(d *decoder, t *customNodes, f field) { t.c.Pip, _ = d.strList(f, "pip") },
+	"apt":  func(d *decoder, t *customNodes, f field) { t.c.Apt = d.aptList(f) },
+	"pip":  func(d *decoder, t *customNodes, f field) { t.c.Pip = d.pipList(f) },
 	"jars": func(d *decoder, t *customNodes, f field) { t.c.Jars = d.jarList(f) },
 	"env":  func(d *decoder, t *customNodes, f field) { t.c.Env = d.strMap(f, "env", d.checkEnvName) },
 	"conf": func(d *decoder, t *customNodes, f field) { t.c.Conf = d.strMap(f, "conf", nil) },
@@ -105,8 +107,8 @@ func (l *loader) decodeCustoms(d *decoder, n *yaml.Node) {
 			d.errAt(f.key, "give your profile its own name and write extends: "+name, "custom profile %q has the name of a built-in profile", name)
 			continue
 		}
-		if !serviceNameRE().MatchString(name) {
-			d.errAt(f.key, "use letters, digits, '_', '.' and '-'", "custom profile name %q is not valid", name)
+		if why := serviceNameProblem(name); why != "" {
+			d.errAt(f.key, "use up to 63 letters, digits, '_', '.' and '-', starting and ending with a letter or digit", "custom profile name %q is not valid: %s", name, why)
 			continue
 		}
 		if at, dup := l.customAt[name]; dup {

@@ -14,6 +14,12 @@ import (
 // projectFile checks that rel (as written at node n under key) names an
 // existing regular file inside the project, and returns its absolute path.
 func (d *decoder) projectFile(n *yaml.Node, key, rel string) (string, bool) {
+	return d.projectPath(n, key, rel, false)
+}
+
+// projectPath is projectFile; with mayBeMissing a file that does not exist
+// (yet) is accepted, for files only needed when containers start.
+func (d *decoder) projectPath(n *yaml.Node, key, rel string, mayBeMissing bool) (string, bool) {
 	abs := rel
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(d.dir, rel)
@@ -27,6 +33,8 @@ func (d *decoder) projectFile(n *yaml.Node, key, rel string) (string, bool) {
 	}
 	info, err := os.Stat(abs)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && mayBeMissing:
+		return abs, true
 	case errors.Is(err, fs.ErrNotExist):
 		d.errAt(n, "create it or fix the path; paths are relative to the project directory (where devenv.yaml is)", "%s %q does not exist", key, rel)
 		return "", false
@@ -69,11 +77,17 @@ func (d *decoder) fileList(f field, key string) []string {
 // that depends_on may name them.
 func decodeCompose(d *decoder, l *loader, f field) {
 	items, nodes := d.strList(f, "compose")
+	seen := map[string]bool{}
 	for i, rel := range items {
 		abs, ok := d.projectFile(nodes[i], "compose", rel)
 		if !ok {
 			continue
 		}
+		if seen[abs] {
+			d.errAt(nodes[i], "", "%q is listed twice in compose", rel)
+			continue
+		}
+		seen[abs] = true
 		l.p.Compose = append(l.p.Compose, abs)
 		names, err := composeServices(abs)
 		if err != nil {

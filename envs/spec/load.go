@@ -1,14 +1,17 @@
 package spec
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/internal/projpath"
@@ -102,7 +105,12 @@ var yamlLineRE = lazy.Regexp(`line ([0-9]+)`)
 // it cannot be read. An empty document gives nil.
 func (d *decoder) parseYAML(data []byte) *yaml.Node {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&doc)
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil {
 		p := Pos{}
 		if m := yamlLineRE().FindStringSubmatch(err.Error()); m != nil {
 			p.Line, _ = strconv.Atoi(m[1])
@@ -114,7 +122,36 @@ func (d *decoder) parseYAML(data []byte) *yaml.Node {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil
 	}
+	var second yaml.Node
+	if err := dec.Decode(&second); err == nil {
+		d.errPos(Pos{Line: second.Line, Col: 1}, "keep one document: remove the '---' and what follows, or merge it into the first",
+			"a second YAML document starts here; %s holds one", d.file)
+		return nil
+	} else if !errors.Is(err, io.EOF) {
+		d.errPos(Pos{Line: second.Line, Col: 1}, "keep one document: remove the '---' and what follows", "a second YAML document follows the first: %v", err)
+		return nil
+	}
+	if d.nulBytes(doc.Content[0]) {
+		return nil
+	}
 	return doc.Content[0]
+}
+
+// nulBytes reports every key or value holding a NUL byte (written "\0" or
+// "\x00" in a quoted string): no file name, command or variable can hold
+// one, and later stages would cut the value short.
+func (d *decoder) nulBytes(n *yaml.Node) bool {
+	found := false
+	if n.Kind == yaml.ScalarNode && strings.ContainsRune(n.Value, 0) {
+		d.errAt(n, `remove the "\0"; values cannot hold NUL bytes`, "%q holds a NUL byte", n.Value)
+		found = true
+	}
+	for _, c := range n.Content {
+		if d.nulBytes(c) {
+			found = true
+		}
+	}
+	return found
 }
 
 func (l *loader) run(data []byte) {
@@ -193,8 +230,8 @@ func decodeName(d *decoder, l *loader, f field) {
 	if !ok {
 		return
 	}
-	if !projectNameRE().MatchString(v) {
-		d.errAt(f.val, fmt.Sprintf("use lower-case letters, digits, '-' and '_', starting with a letter or digit, e.g. %q", DockerName(v)), "name %q is not a valid project name", v)
+	if why := projectNameProblem(v); why != "" {
+		d.errAt(f.val, fmt.Sprintf("%s, e.g. %q", why, DockerName(v)), "name %q is not a valid project name", v)
 		return
 	}
 	l.p.Name = v

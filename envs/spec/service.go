@@ -62,7 +62,7 @@ var serviceKeys = map[string]handler[*svcNodes]{
 	"python":       versionKey(func(s *Service) *string { return &s.Python }),
 	"cuda":         versionKey(func(s *Service) *string { return &s.CUDA }),
 	"release":      versionKey(func(s *Service) *string { return &s.Release }),
-	"image":        stringKey(func(s *Service) *string { return &s.Image }),
+	"image":        decodeImage,
 	"build":        fileKey(func(s *Service) *string { return &s.Build }),
 	"env_file":     fileKey(func(s *Service) *string { return &s.EnvFile }),
 	"requirements": fileKey(func(s *Service) *string { return &s.Requirements }),
@@ -89,8 +89,9 @@ func (d *decoder) decodeService(name string, key, val *yaml.Node) *svcNodes {
 		what:     fmt.Sprintf("service %q", name),
 		fileKeys: map[string]*yaml.Node{},
 	}
-	if !serviceNameRE().MatchString(name) {
-		d.errAt(key, "use letters, digits, '_', '.' and '-', starting with a letter or digit", "service name %q is not a valid container name", name)
+	if why := serviceNameProblem(name); why != "" {
+		d.errAt(key, "use up to 63 letters, digits, '_', '.' and '-', starting and ending with a letter or digit, e.g. "+fmt.Sprintf("%q", suggestName(name)),
+			"service name %q cannot name its container, host name and image: %s", name, why)
 	}
 	if isNull(val) {
 		d.errAt(key, "add at least profile: spark-rapids (or rapids, triton, image)", "service %q is empty", name)
@@ -100,6 +101,12 @@ func (d *decoder) decodeService(name string, key, val *yaml.Node) *svcNodes {
 		t.s.Pos[f.name] = posOf(f.key)
 	}
 	return t
+}
+
+func decodeImage(d *decoder, t *svcNodes, f field) {
+	if v, ok := d.str(f, "image"); ok && d.imageRef(f.val, "image", v) {
+		t.s.Image = v
+	}
 }
 
 func decodeProfileKey(d *decoder, t *svcNodes, f field) {
@@ -191,6 +198,10 @@ func decodeVolumes(d *decoder, t *svcNodes, f field) {
 		v, err := parseVolume(s)
 		if err != nil {
 			d.errAt(nodes[i], `e.g. "./data:/data:ro" or "cache:/root/.cache"`, "bad volume %q in %s: %v", s, t.what, err)
+			continue
+		}
+		if r, ok := reservedTargets[v.Target]; ok {
+			d.errAt(nodes[i], r.hint, "volume %q of %s mounts at %s, where devenv already mounts %s", s, t.what, v.Target, r.what)
 			continue
 		}
 		if targets[v.Target] {

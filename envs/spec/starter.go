@@ -30,8 +30,24 @@ func Starter(name, profile string) ([]byte, error) {
 		return nil, fmt.Errorf("project name %q is not valid; use lower-case letters, digits, '-' and '_', e.g. %q", name, DockerName(name))
 	}
 	var b bytes.Buffer
-	if err := starters().ExecuteTemplate(&b, profile+".yaml.tmpl", map[string]string{"Name": name}); err != nil {
+	data := map[string]string{"Name": name, "Volumes": starterVolumes[profile]}
+	if err := starters().ExecuteTemplate(&b, profile+".yaml.tmpl", data); err != nil {
 		return nil, fmt.Errorf("starter for %s: %w", profile, err)
 	}
 	return b.Bytes(), nil
+}
+
+// starterVolumes is the volumes: line a starter writes out, by profile:
+// Triton needs its model repository, which StarterDirs creates.
+var starterVolumes = map[string]string{
+	"triton": `["./models:/models:ro"]`,
+}
+
+// StarterDirs are the project folders a profile's starter mounts, which
+// devenv init creates next to devenv.yaml so that up can bind them.
+func StarterDirs(profile string) []string {
+	if profile == "triton" {
+		return []string{"models"}
+	}
+	return nil
 }

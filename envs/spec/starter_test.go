@@ -71,3 +71,45 @@ func TestStarterRefusesBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A comment explains one thing once: a starter that repeats a comment
+// (as the ports comment once was) reads as if two keys were meant.
+func TestStarterCommentsOnce(t *testing.T) {
+	for _, profile := range BuiltinProfiles {
+		data, err := Starter("demo", profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		for i, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimSpace(line)
+			if !strings.HasPrefix(line, "#") || len(line) < 20 {
+				continue
+			}
+			if first, dup := seen[line]; dup {
+				t.Errorf("%s starter: line %d repeats line %d: %s", profile, i+1, first, line)
+			}
+			seen[line] = i + 1
+		}
+	}
+}
+
+// devenv mounts the project at /workspace itself; a starter that lists it
+// again makes the engine refuse the container after minutes of building.
+func TestStarterMountsNothingDevenvMounts(t *testing.T) {
+	for _, profile := range BuiltinProfiles {
+		data, err := Starter("demo", profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Parse(FileName, data, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range p.Services[0].Volumes {
+			if _, reserved := reservedTargets[v.Target]; reserved {
+				t.Errorf("%s starter mounts %s at %s", profile, v.Source, v.Target)
+			}
+		}
+	}
+}

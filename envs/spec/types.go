@@ -2,7 +2,13 @@
 // errors, defaults and validation (every problem reported at once).
 package spec
 
-import "github.com/devenv-dev/devenv/profiles"
+import (
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/devenv-dev/devenv/profiles"
+)
 
 // SchemaVersion is the devenv.yaml schema this devenv reads.
 const SchemaVersion = 1
@@ -58,7 +64,7 @@ type Service struct {
 	Ports                                             []Port   // ports:
 	Volumes                                           []Volume // volumes:
 	Env                                               map[string]string
-	EnvFile                                           string // absolute after Load, inside Dir
+	EnvFile                                           string // absolute after Load, inside Dir; it may not exist (see EnvFileMissing)
 	Requirements                                      string // pip requirements file, absolute after Load, inside Dir
 	Jars                                              []string
 	Conf                                              map[string]string // Spark confs from the user
@@ -129,4 +135,15 @@ type Mirrors struct {
 type Location struct {
 	File string // relative to the project directory
 	Pos  Pos
+}
+
+// EnvFileMissing reports whether the service names an env_file that does
+// not exist: commands that read the project work without it, commands that
+// start containers refuse (see plan.Service.EnvFileError).
+func (s *Service) EnvFileMissing() bool {
+	if s.EnvFile == "" {
+		return false
+	}
+	_, err := os.Stat(s.EnvFile)
+	return errors.Is(err, fs.ErrNotExist)
 }

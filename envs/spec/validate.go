@@ -91,7 +91,9 @@ func (l *loader) checkFiles(t *svcNodes) {
 	dst := map[string]*string{"build": &t.s.Build, "env_file": &t.s.EnvFile,
 		"requirements": &t.s.Requirements, "mirror": &t.s.Mirror}
 	for _, key := range slices.Sorted(maps.Keys(t.fileKeys)) {
-		if abs, ok := l.d.projectFile(t.fileKeys[key], key, *dst[key]); ok {
+		// env_file is usually a git-ignored secrets file: only starting a
+		// container needs it (envs/plan), so its absence is no error here.
+		if abs, ok := l.d.projectPath(t.fileKeys[key], key, *dst[key], key == "env_file"); ok {
 			*dst[key] = abs
 		} else {
 			*dst[key] = ""

@@ -3,9 +3,12 @@ package spec
 import (
 	"fmt"
 	"net"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/distribution/reference"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
 )
@@ -58,10 +61,43 @@ func DockerName(s string) string {
 		}
 	}
 	out := strings.TrimLeft(b.String(), "-_")
+	if out != "" && projectNameProblem(out) != "" {
+		// Runs of separators or a trailing one would make the image name
+		// devenv/<project>-<service> one Docker refuses; names that work
+		// are kept as they are, so existing projects keep their objects.
+		out = strings.Trim(separatorRun().ReplaceAllString(out, "-"), "-_")
+	}
 	if out == "" {
 		return "devenv"
 	}
 	return out
+}
+
+// projectNameProblem says why v cannot be a project name, or "".
+func projectNameProblem(v string) string {
+	if !projectNameRE().MatchString(v) {
+		return "use lower-case letters, digits, '-' and '_', starting with a letter or digit"
+	}
+	if _, err := reference.ParseNormalizedNamed("devenv/" + v + "-service"); err != nil {
+		return "its images are named devenv/" + v + "-<service>, which Docker refuses: end it with a letter or digit, with at most two '_' in a row"
+	}
+	return ""
+}
+
+// Paths devenv itself mounts in every container of a devenv service.
+const (
+	// Workspace is where the project directory is mounted.
+	Workspace = "/workspace"
+	// ConfDir is where generated configuration (spark-defaults.conf) is mounted.
+	ConfDir = "/opt/devenv/conf"
+)
+
+// reservedTargets says, per mount target devenv uses itself, what it mounts
+// there; a volume on one of them would make the engine refuse the container
+// ("Duplicate mount point").
+var reservedTargets = map[string]struct{ what, hint string }{
+	Workspace: {"the project directory", "remove this entry: the whole project is already at " + Workspace + "; mount other folders elsewhere, e.g. \"./data:/data\""},
+	ConfDir:   {"its generated configuration", "mount at another path; devenv writes " + ConfDir + " itself"},
 }
 
 // parsePort reads "[ip:]host:container[/proto]" or "container".
@@ -147,6 +183,7 @@ func parseVolume(s string) (Volume, error) {
 	if !strings.HasPrefix(v.Target, "/") {
 		return v, fmt.Errorf("target %q must be an absolute path in the container", v.Target)
 	}
+	v.Target = path.Clean(v.Target)
 	switch {
 	case strings.HasPrefix(v.Source, "~"):
 		return v, fmt.Errorf("'~' is not expanded; write an absolute path or one relative to the project")

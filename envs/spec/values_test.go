@@ -89,8 +89,11 @@ func TestDockerName(t *testing.T) {
 		"_x.y":           "x-y",
 		"...":            "devenv",
 		"":               "devenv",
+		"my_dir_":        "my_dir",
+		"a___b":          "a-b",
+		"x--y":           "x--y",
 	} {
-		if got := DockerName(in); got != want || !projectNameRE().MatchString(got) {
+		if got := DockerName(in); got != want || projectNameProblem(got) != "" {
 			t.Errorf("DockerName(%q) = %q, want %q", in, got, want)
 		}
 	}

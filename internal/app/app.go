@@ -140,13 +140,19 @@ func (o Options) withDefaults() Options {
 	if o.LocalHost == nil {
 		o.LocalHost = doctor.LocalHost
 	}
-	if o.Catalog == nil {
-		o.Catalog = profiles.Builtin()
-	}
 	if o.Machine == nil {
 		o.Machine = localMachine
 	}
 	return o
+}
+
+// catalog is Options.Catalog, else the built-in one, loaded only now: ps,
+// down, logs and exec never need it, and decoding it is most of their CPU.
+func (p *Project) catalog() lock.Resolver {
+	if p.opts.Catalog != nil {
+		return p.opts.Catalog
+	}
+	return profiles.Builtin()
 }
 
 // Close lets go of the engine connection, if one was made.

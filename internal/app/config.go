@@ -89,7 +89,7 @@ func (p *Project) resolveServices(ctx context.Context, cfg *Config, lf *lock.Fil
 		if len(only) > 0 && !slices.Contains(only, s.Name) {
 			continue
 		}
-		res, _, err := lock.Resolve(p.Spec, s, p.opts.Catalog, driver, rule)
+		res, _, err := lock.Resolve(p.Spec, s, p.catalog(), driver, rule)
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue
@@ -142,5 +142,5 @@ func (cfg *Config) addPlan(pl *Planned) {
 
 func (p *Project) resolveOne(ctx context.Context, name string) (profiles.Resolved, []string, error) {
 	driver, rule := p.resolutionDriver(ctx)
-	return lock.Resolve(p.Spec, p.Spec.Service(name), p.opts.Catalog, driver, rule)
+	return lock.Resolve(p.Spec, p.Spec.Service(name), p.catalog(), driver, rule)
 }

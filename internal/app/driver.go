@@ -10,7 +10,7 @@ import (
 // unset are resolved for, and the rule that chose it
 // (profiles.Catalog.ResolutionDriver), from this machine's NVML reading.
 func (p *Project) resolutionDriver(ctx context.Context) (driver, rule string) {
-	c, ok := p.opts.Catalog.(*profiles.Catalog)
+	c, ok := p.catalog().(*profiles.Catalog)
 	if !ok {
 		c = profiles.Builtin()
 	}

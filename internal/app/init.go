@@ -44,6 +44,11 @@ func Init(o InitOptions) (*InitResult, error) {
 	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return nil, err
 	}
+	for _, d := range spec.StarterDirs(o.Profile) {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return nil, err
+		}
+	}
 	return &InitResult{File: path, Profile: o.Profile, Name: name}, nil
 }
 

@@ -93,8 +93,9 @@ func (p *Project) FreshLock(ctx context.Context, frozen bool) (*lock.File, error
 	if why == nil {
 		return lf, nil
 	}
-	if frozen {
-		return nil, why
+	var damaged *lock.IntegrityError
+	if frozen || errors.As(why, &damaged) {
+		return nil, why // a damaged lock is never relocked from silently
 	}
 	p.out.Say("devenv.lock is missing or stale; locking now (use --frozen to refuse instead)")
 	nf, err := p.generate(ctx, p.Spec, lf, LockOptions{})
@@ -123,7 +124,7 @@ func (p *Project) generate(ctx context.Context, sp *spec.Project, prev *lock.Fil
 	}
 	p.out.Step("lock", "resolving and pinning "+fmt.Sprint(len(sp.Services))+" services")
 	driver, rule := p.resolutionDriver(ctx)
-	return lock.Generate(ctx, sp, prev, p.opts.Catalog, pin, fetcher, lock.Options{
+	return lock.Generate(ctx, sp, prev, p.catalog(), pin, fetcher, lock.Options{
 		Upgrade: o.Upgrade, Services: o.Services, Mirrors: p.Mirrors(), Local: localImages{p},
 		Driver: driver, DriverRule: rule,
 	})

@@ -126,12 +126,27 @@ func normalize(name string) string {
 // Wheel builds a pure-Python wheel for name==version (PEP 427) and returns
 // its file name and bytes; the same input gives the same bytes.
 func Wheel(name, version string) (string, []byte, error) {
+	if strings.EqualFold(name, "jupyterlab") {
+		return jupyterLabWheel(version)
+	}
+	return wheel(name, version, nil)
+}
+
+// wheelFile is one file of a wheel, by its path in the archive.
+type wheelFile struct{ name, body string }
+
+// wheel makes a pure-Python wheel whose module holds VERSION, plus extra
+// files (paths relative to the archive root).
+func wheel(name, version string, extra []wheelFile) (string, []byte, error) {
 	mod := strings.ReplaceAll(strings.ToLower(name), "-", "_")
 	dist := mod + "-" + version
-	files := []struct{ name, body string }{
+	files := []wheelFile{
 		{mod + "/__init__.py", fmt.Sprintf("VERSION = %q\n", version)},
 		{dist + ".dist-info/METADATA", fmt.Sprintf("Metadata-Version: 2.1\nName: %s\nVersion: %s\n", name, version)},
 		{dist + ".dist-info/WHEEL", "Wheel-Version: 1.0\nGenerator: devenv-standin\nRoot-Is-Purelib: true\nTag: py3-none-any\n"},
+	}
+	for _, f := range extra {
+		files = append(files, wheelFile{strings.ReplaceAll(f.name, "{dist}", dist), f.body})
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

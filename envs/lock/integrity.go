@@ -1,0 +1,115 @@
+package lock
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/sources"
+	"github.com/distribution/reference"
+)
+
+// IntegrityError says the lock contradicts itself or holds what devenv
+// never writes (an artifact from a plain http host, a file name with a
+// path, hashes that do not add up): it was edited by hand or damaged.
+type IntegrityError struct {
+	Problems []string
+}
+
+func (e *IntegrityError) Error() string {
+	return "devenv.lock is not consistent: " + strings.Join(e.Problems, "; ") +
+		"; do not edit it by hand: run `devenv lock --upgrade` to write it again"
+}
+
+// Verify checks the lock's own consistency without the network: artifact
+// URLs are https (or under a configured mirror), artifact file names are
+// plain names, base images are valid references, and every stored hash
+// agrees with what it summarises. Digest and checksum formats are checked
+// by Parse already.
+func Verify(f *File, m sources.Mirrors) error {
+	var problems []string
+	for _, s := range f.Services {
+		problems = append(problems, verifyService(s, m)...)
+	}
+	if allHashed(f) {
+		var names, hashes []string
+		for _, s := range f.Services {
+			names, hashes = append(names, s.Name), append(hashes, s.InputHash)
+		}
+		if summaryHash(f.Project, names, hashes) != f.InputHash {
+			problems = append(problems, "input_hash does not match the services' input hashes")
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return &IntegrityError{Problems: problems}
+}
+
+// allHashed reports whether every service records its inputs: locks
+// written before inputs were recorded summarise differently, and are
+// stale (Check says so), not damaged.
+func allHashed(f *File) bool {
+	for _, s := range f.Services {
+		if s.Inputs == nil || s.InputHash == "" {
+			return false
+		}
+	}
+	return true
+}
+
+func verifyService(s Service, m sources.Mirrors) []string {
+	var out []string
+	add := func(format string, args ...any) {
+		out = append(out, fmt.Sprintf("service %s: ", s.Name)+fmt.Sprintf(format, args...))
+	}
+	if s.Base != nil {
+		if _, err := reference.ParseNormalizedNamed(s.Base.Ref); err != nil {
+			add("base %q is not an image reference", s.Base.Ref)
+		}
+	}
+	if s.Inputs != nil && s.Inputs.hash() != s.InputHash {
+		add("input_hash does not match its inputs")
+	}
+	for _, a := range s.Artifacts {
+		if !plainFileName(a.File) {
+			add("artifact %q has file %q; a file name has no directory", a.Name, a.File)
+		}
+		if why := artifactURLProblem(a.URL, m); why != "" {
+			add("artifact %q: %s", a.Name, why)
+		}
+	}
+	return out
+}
+
+func plainFileName(s string) bool {
+	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, "/\\\x00\n\r")
+}
+
+// artifactURLProblem says why u cannot be a locked artifact URL, or "".
+func artifactURLProblem(u string, m sources.Mirrors) string {
+	parsed, err := url.Parse(u)
+	if err != nil || parsed.Host == "" {
+		return fmt.Sprintf("url %q is not a URL", u)
+	}
+	if parsed.User != nil {
+		return fmt.Sprintf("url %s carries credentials; the lock never holds them", parsed.Redacted())
+	}
+	if parsed.Scheme == "https" {
+		return ""
+	}
+	for _, mirror := range []string{m.Maven, m.Apache} {
+		if mirror != "" && strings.HasPrefix(u, strings.TrimRight(mirror, "/")+"/") {
+			return ""
+		}
+	}
+	return fmt.Sprintf("url %q is not https and not under a configured mirror", u)
+}
+
+// projectMirrors are the mirrors a project fetches through: devenv.yaml's,
+// overlaid with the DEVENV_MIRROR_* environment.
+func projectMirrors(p *spec.Project) sources.Mirrors {
+	return sources.FromEnv(sources.Mirrors{Registries: p.Mirrors.Registries, Maven: p.Mirrors.Maven,
+		Apache: p.Mirrors.Apache, PyPI: p.Mirrors.PyPI}, nil)
+}
