@@ -328,3 +328,27 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestPerServiceVerbsHonourWaitTimeout: stop, start, restart and rm wait for
+// another devenv changing the project only as long as --wait-timeout says,
+// and then name who holds it.
+func TestPerServiceVerbsHonourWaitTimeout(t *testing.T) {
+	w := newWorld(t, "name: demo\nservices:\n  box:\n    profile: image\n    image: debian:12\n", map[string]string{})
+	w.lock(t)
+	release, err := w.open(t).projectLock(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	verbs := map[string]func(*Project, context.Context, ServiceOptions) (*Result, error){
+		"stop": (*Project).Stop, "start": (*Project).Start, "restart": (*Project).Restart, "rm": (*Project).Rm,
+	}
+	for name, verb := range verbs {
+		t.Run(name, func(t *testing.T) {
+			_, err := verb(w.open(t), t.Context(), ServiceOptions{LockTimeout: 50 * time.Millisecond})
+			if err == nil || !strings.Contains(err.Error(), "--wait-timeout") || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+				t.Fatalf("%s = %v, want the wait to end naming this pid", name, err)
+			}
+		})
+	}
+}

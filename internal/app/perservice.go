@@ -14,6 +14,8 @@ type ServiceOptions struct {
 	Timeout  time.Duration // how long a stop waits before killing; 0: 10s
 	Stop     bool          // rm: stop running containers first
 	DryRun   bool          // report what would change and change nothing
+	// LockTimeout bounds the wait for another devenv changing the project; 0: until ctx ends.
+	LockTimeout time.Duration
 }
 
 // Stop stops the services' running containers, dependents first.
@@ -51,7 +53,7 @@ func (p *Project) perService(ctx context.Context, o ServiceOptions, do verb) (*R
 		return nil, err
 	}
 	if !o.DryRun {
-		release, err := p.projectLock(ctx, 0)
+		release, err := p.projectLock(ctx, o.LockTimeout)
 		if err != nil {
 			return nil, err
 		}

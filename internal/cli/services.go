@@ -33,14 +33,14 @@ func serviceCommand(name, usage string, do serviceVerb, flags ...cli.Flag) *cli.
 		Name:      name,
 		Usage:     usage,
 		ArgsUsage: "[service...]",
-		Flags:     flags,
+		Flags:     append(flags, lockTimeoutFlag()),
 		Action: func(c *cli.Context) error {
 			p, err := openProject(c)
 			if err != nil {
 				return err
 			}
 			defer p.Close()
-			res, err := do(p, c.Context, app.ServiceOptions{Services: args(c), Timeout: time.Duration(c.Int("timeout")) * time.Second, Stop: c.Bool("stop")})
+			res, err := do(p, c.Context, app.ServiceOptions{Services: args(c), Timeout: time.Duration(c.Int("timeout")) * time.Second, Stop: c.Bool("stop"), LockTimeout: lockTimeout(c)})
 			if err != nil {
 				return err
 			}
