@@ -177,7 +177,7 @@ func newFreezingEngine(t *testing.T) *freezingEngine {
 // hanging; the next up against the real engine converges.
 func TestFaultEngineStopsAnswering(t *testing.T) {
 	w := newWorld(t)
-	dir, name := w.project(t, plainPair, nil)
+	dir, name := w.project(t, plainPair(freePort(t)), nil)
 	w.must(t, dir, "lock")
 	eng := newFreezingEngine(t)
 	eng.freeze.Store("/containers/create")
@@ -204,7 +204,7 @@ func TestFaultEngineStopsAnswering(t *testing.T) {
 func TestFaultTwoClonesOneName(t *testing.T) {
 	w := newWorld(t)
 	name := fmt.Sprintf("clones%d", time.Now().UnixNano()%1e9)
-	files := map[string]string{"devenv.yaml": "name: " + name + "\n" + plainPair + w.mirrors()}
+	files := map[string]string{"devenv.yaml": "name: " + name + "\n" + plainPair(freePort(t)) + w.mirrors()}
 	a, b := standin.Project(t, files), standin.Project(t, files)
 	standin.CleanupProject(t, name)
 	w.must(t, a, "lock")
@@ -288,7 +288,7 @@ func TestFaultInterruptedWhileWaiting(t *testing.T) {
 			writeFile(t, dir, "devenv.yaml", strings.NewReplacer(w.art.MavenURL(), "http://"+hole+"/maven2", w.art.ApacheURL(), "http://"+hole+"/apache").Replace(readFile(t, filepath.Join(dir, "devenv.yaml"))))
 			return nil
 		}, []string{"lock"}},
-		{"up waiting on a frozen engine", plainPair, func(t *testing.T, dir string) []string {
+		{"up waiting on a frozen engine", plainPair(freePort(t)), func(t *testing.T, dir string) []string {
 			w.must(t, dir, "lock")
 			eng := newFreezingEngine(t)
 			eng.freeze.Store("/containers/create")

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,24 +104,28 @@ func TestFailedBuildShowsItsCause(t *testing.T) {
 	}
 }
 
-const plainPair = `services:
+// plainPair is two plain services; web publishes container port 8080 on
+// hostPort.
+func plainPair(hostPort int) string {
+	return fmt.Sprintf(`services:
   web:
     profile: image
-    image: nvcr.io/` + plainBase + `
+    image: nvcr.io/`+plainBase+`
     command: ["sleep", "infinity"]
-    ports: ["8080"]
+    ports: ["%d:8080"]
   worker:
     profile: image
-    image: nvcr.io/` + plainBase + `
+    image: nvcr.io/`+plainBase+`
     command: ["sleep", "infinity"]
-`
+`, hostPort)
+}
 
 // TestUpRepairsARemovedNetwork: the project network removed behind devenv's
 // back (containers disconnected while running, or stopped first) is made
 // again and every container is put back on it with its ports published.
 func TestUpRepairsARemovedNetwork(t *testing.T) {
 	w := newWorld(t)
-	dir, name := w.project(t, plainPair, nil)
+	dir, name := w.project(t, plainPair(freePort(t)), nil)
 	w.must(t, dir, "lock")
 	w.must(t, dir, "up")
 	cli := standin.Docker(t)

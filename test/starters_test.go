@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,7 +53,7 @@ func starterWorld(t *testing.T, profile string) []string {
 	t.Helper()
 	reg := standin.Registry(t)
 	env := []string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1", "DEVENV_MIRROR_REGISTRIES=nvcr.io=" + reg + ",docker.io=" + reg}
-	res, err := profiles.Builtin().Resolve(profiles.Request{Profile: profile}, nil)
+	res, err := resolveHere(t, profile)
 	if err != nil && profile != profiles.Image {
 		t.Fatalf("resolve %s: %v", profile, err)
 	}
@@ -134,4 +135,22 @@ func checkAllUp(t *testing.T, dir string, env []string, name string) {
 			t.Errorf("%s is %s (health %q)\nlogs:\n%s%s", r.Service, r.State, r.Health, logs.Stdout, logs.Stderr)
 		}
 	}
+}
+
+// resolveHere resolves a starter's request (no version pinned) as devenv
+// does on this machine: for the NVIDIA driver `devenv gpus` reads, else for
+// the newest production driver branch, so the stand-ins serve exactly the
+// base image devenv lock will ask for.
+func resolveHere(t *testing.T, profile string) (profiles.Resolved, error) {
+	t.Helper()
+	r := standin.Run(t, t.TempDir(), nil, "gpus", "--json")
+	var host struct {
+		Driver string `json:"driver_version"`
+	}
+	if r.Code != 0 || json.Unmarshal([]byte(r.Stdout), &host) != nil {
+		t.Fatalf("devenv gpus --json: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	cat := profiles.Builtin()
+	driver, rule := cat.ResolutionDriver(host.Driver)
+	return cat.Resolve(profiles.Request{Profile: profile, Driver: driver, DriverRule: rule}, nil)
 }
