@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -197,8 +198,8 @@ func lockArtifact(ctx context.Context, a profiles.Artifact, old *Service, fetch 
 
 // serviceError places a resolution error at the service's line in devenv.yaml.
 func serviceError(p *spec.Project, s *spec.Service, err error) error {
-	re, ok := err.(*profiles.ResolveError)
-	if !ok {
+	var re *profiles.ResolveError
+	if !errors.As(err, &re) {
 		return fmt.Errorf("service %q: %w", s.Name, err)
 	}
 	file, pos := p.PosOf(s.Name, re.Field)
@@ -234,7 +235,7 @@ func InputHash(p *spec.Project) (string, error) {
 
 func writePart(h interface{ Write([]byte) (int, error) }, name string, data []byte) {
 	fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
-	h.Write(data)
+	_, _ = h.Write(data) // a hash.Hash never returns an error
 }
 
 // ServiceInputHash is the sha256 of what one service's lock entry is

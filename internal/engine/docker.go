@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"time"
 
@@ -46,7 +47,8 @@ func Connect(ctx context.Context) (Engine, error) {
 // could not be reached (like the initial ping).
 func (d *docker) wrapUnreachable(op string, err error) error {
 	w := wrap(op, d.host, err)
-	if e, ok := w.(*Error); ok && e.Kind == nil {
+	var e *Error
+	if errors.As(w, &e) && e.Kind == nil {
 		e.Kind, e.Hint, e.Where = ErrUnreachable, hintUnreachable, d.host
 	}
 	return w

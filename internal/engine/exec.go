@@ -27,7 +27,7 @@ func (d *docker) Logs(ctx context.Context, id string, opts LogOptions, stdout, s
 	if err != nil {
 		return d.wrap(op, err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	return d.wrap(op, copyOutput(rc, in.Config != nil && in.Config.Tty, orDiscard(stdout), orDiscard(stderr)))
 }
 

@@ -36,7 +36,7 @@ func (d *docker) Pull(ctx context.Context, ref string, progress func(Progress)) 
 	if err != nil {
 		return d.wrap(op, err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	if _, err := decodeProgress(rc, progress); err != nil {
 		return d.wrap(op, err)
 	}
@@ -101,7 +101,7 @@ func (d *docker) Build(ctx context.Context, req BuildRequest, progress func(Prog
 	if err != nil {
 		return "", d.wrap(op, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	id, err := decodeProgress(resp.Body, progress)
 	if err != nil {
 		return "", d.wrap(op, err)

@@ -79,7 +79,7 @@ func decompress(br *bufio.Reader) (io.Reader, string, func(), error) {
 		if err != nil {
 			return nil, codec, nop, err
 		}
-		return z, codec, func() { z.Close() }, nil
+		return z, codec, func() { _ = z.Close() }, nil
 	}
 	return nil, codec, nop, fmt.Errorf("%s compression is not supported; decompress the log first or write event logs with zstd, lz4 or snappy", codec)
 }
