@@ -86,7 +86,7 @@ func TestBuildDevenv(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := runBinary(context.Background(), out, root, nil, "a", "b")
+				res, err := runBinary(t.Context(), out, root, nil, "a", "b")
 				if err != nil || res.Code != 3 {
 					t.Fatalf("built binary exited %d (%v), want 3 (its argument count)", res.Code, err)
 				}
@@ -128,7 +128,7 @@ func TestRunBinaryExitCodes(t *testing.T) {
 			if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+tt.script+"\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithCancel(context.Background())
+			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			if tt.interrupt {
 				go func() { time.Sleep(300 * time.Millisecond); cancel() }()
@@ -145,7 +145,7 @@ func TestRunBinaryExitCodes(t *testing.T) {
 }
 
 func TestRunBinaryMissing(t *testing.T) {
-	_, err := runBinary(context.Background(), filepath.Join(t.TempDir(), "absent"), t.TempDir(), nil)
+	_, err := runBinary(t.Context(), filepath.Join(t.TempDir(), "absent"), t.TempDir(), nil)
 	if err == nil {
 		t.Fatal("running a missing binary reported no error")
 	}
