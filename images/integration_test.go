@@ -36,8 +36,8 @@ func TestIntegrationBuildUserDockerfile(t *testing.T) {
 	in := staticBinaryProject(t)
 	hash := mustHash(t, in)
 	tag := Tag(in.Project, in.Service, hash)
-	_ = real.RemoveImage(ctx, tag) // left over from an earlier run
-	t.Cleanup(func() { _ = real.RemoveImage(t.Context(), tag) })
+	_ = real.RemoveImage(ctx, tag)                                                      // left over from an earlier run
+	t.Cleanup(func() { _ = real.RemoveImage(context.WithoutCancel(t.Context()), tag) }) // t.Context() ends before cleanups
 
 	eng := &countingEngine{Engine: real}
 	var streamed int

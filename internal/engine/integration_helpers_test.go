@@ -57,7 +57,7 @@ func newRunID(t *testing.T) string {
 func cleanupRun(t *testing.T, e engine.Engine, labels map[string]string) {
 	t.Helper()
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 60*time.Second) // t.Context() ends before cleanups
 		defer cancel()
 		for _, kind := range []engine.Kind{engine.Containers, engine.Networks, engine.Volumes, engine.Images} {
 			objs, err := e.List(ctx, kind, labels)

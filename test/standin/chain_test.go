@@ -107,7 +107,7 @@ func pullByDigest(ctx context.Context, t *testing.T, cli *client.Client, ref str
 	if err := jsonmessage.DisplayJSONMessagesStream(rc, io.Discard, 0, false, nil); err != nil {
 		t.Fatalf("engine pull of %s: %v", ref, err)
 	}
-	t.Cleanup(func() { _, _ = cli.ImageRemove(t.Context(), ref, image.RemoveOptions{}) })
+	t.Cleanup(func() { _, _ = cli.ImageRemove(context.WithoutCancel(t.Context()), ref, image.RemoveOptions{}) }) // t.Context() ends before cleanups
 	inspect, err := cli.ImageInspect(ctx, ref)
 	if err != nil {
 		t.Fatalf("the engine has no %s after pulling it: %v", ref, err)
