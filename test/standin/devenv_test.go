@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestFindModuleRoot(t *testing.T) {
@@ -118,9 +117,9 @@ func TestRunBinaryExitCodes(t *testing.T) {
 	}{
 		{"success", "echo out; echo err >&2", false, 0, "out\n"},
 		{"exit code kept", "exit 5", false, 5, ""},
-		{"handles SIGINT itself", "trap 'echo bye; exit 130' INT; echo ready; while :; do sleep 0.05; done", true, 130, "ready\nbye\n"},
-		{"clean exit after SIGINT", "trap 'exit 0' INT; echo ready; while :; do sleep 0.05; done", true, 0, "ready\n"},
-		{"killed by SIGINT", "echo ready; exec sleep 30", true, 130, "ready\n"},
+		{"handles SIGINT itself", "trap 'echo bye; exit 130' INT; echo ready; echo ready >&2; while :; do sleep 0.05; done", true, 130, "ready\nbye\n"},
+		{"clean exit after SIGINT", "trap 'exit 0' INT; echo ready; echo ready >&2; while :; do sleep 0.05; done", true, 0, "ready\n"},
+		{"killed by SIGINT", "echo ready; echo ready >&2; exec sleep 30", true, 130, "ready\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,10 +129,11 @@ func TestRunBinaryExitCodes(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			if tt.interrupt {
-				go func() { time.Sleep(300 * time.Millisecond); cancel() }()
+			var watch func(string)
+			if tt.interrupt { // once the script says it is ready (its trap set)
+				watch = InterruptWhen(cancel, "ready")
 			}
-			res, err := runBinary(ctx, bin, t.TempDir(), []string{"DEVENV_X=1"})
+			res, err := runBinaryWatching(ctx, bin, t.TempDir(), []string{"DEVENV_X=1"}, watch)
 			if err != nil {
 				t.Fatal(err)
 			}
