@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -38,7 +37,9 @@ func stackDir(t *testing.T) string {
 	for _, k := range []string{"MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD", "POSTGRES_VERSION"} {
 		if v, ok := os.LookupEnv(k); ok {
 			t.Setenv(k, v)
-			os.Unsetenv(k)
+			if err := os.Unsetenv(k); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	return dir
@@ -57,7 +58,7 @@ func TestLoadGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			svcs, err := Load(context.Background(), files, dir, "demo", tt.profiles)
+			svcs, err := Load(t.Context(), files, dir, "demo", tt.profiles)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +71,7 @@ func TestLoadInterpolatesFromEnvironmentOverDotEnv(t *testing.T) {
 	dir := stackDir(t)
 	t.Setenv("POSTGRES_VERSION", "17.5")
 	t.Setenv("MINIO_ROOT_PASSWORD", "from-env")
-	svcs, err := Load(context.Background(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
+	svcs, err := Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestLoadReportsEveryProblemWithItsPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Load(context.Background(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
+	_, err = Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
 	if err == nil {
 		t.Fatal("Load accepted network_mode: host, privileged and two GPU requests")
 	}
@@ -99,7 +100,7 @@ func TestLoadReportsEveryProblemWithItsPlace(t *testing.T) {
 }
 
 func TestLoadNoFiles(t *testing.T) {
-	svcs, err := Load(context.Background(), nil, t.TempDir(), "demo", nil)
+	svcs, err := Load(t.Context(), nil, t.TempDir(), "demo", nil)
 	if err != nil || svcs != nil {
 		t.Fatalf("Load(no files) = %v, %v; want nothing and no error", svcs, err)
 	}
@@ -111,7 +112,7 @@ func TestLoadBrokenFileNamesIt(t *testing.T) {
 	if err := os.WriteFile(f, []byte("services:\n  web:\n    image: [not, a, string]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Load(context.Background(), []string{f}, dir, "demo", nil)
+	_, err := Load(t.Context(), []string{f}, dir, "demo", nil)
 	if err == nil || !strings.Contains(err.Error(), f) || !strings.Contains(err.Error(), "image") {
 		t.Fatalf("error = %v; want it to name %s and the bad key", err, f)
 	}
@@ -135,7 +136,7 @@ func TestLoadProfiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("COMPOSE_PROFILES", tt.env)
-			svcs, err := Load(context.Background(), files, dir, "demo", tt.profiles)
+			svcs, err := Load(t.Context(), files, dir, "demo", tt.profiles)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +166,7 @@ func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
 		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		svcs, err := Load(context.Background(), []string{f}, dir, "demo", nil)
+		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

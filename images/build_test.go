@@ -54,7 +54,7 @@ func buildProject(t *testing.T) Input {
 }
 
 func TestBuildOnlyWhenMissing(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	eng := &countingEngine{Engine: enginetest.New()}
 	in := buildProject(t)
 	hash := mustHash(t, in)
@@ -99,7 +99,7 @@ func TestBuildPlainImage(t *testing.T) {
 	fake := enginetest.New()
 	in := Input{Project: "etl", Service: "db", Base: "postgres:16@sha256:" + shaJar}
 	in.Resolved.Profile = "image"
-	res, err := Build(context.Background(), fake, in, Options{}, nil)
+	res, err := Build(t.Context(), fake, in, Options{}, nil)
 	if err != nil || res.Tag != in.Base || res.Built {
 		t.Errorf("Build = %+v, %v; want the image itself, not built", res, err)
 	}
@@ -112,7 +112,7 @@ func TestBuildCredentialsNeverReachTheEngine(t *testing.T) {
 	eng := &countingEngine{Engine: enginetest.New()}
 	in := buildProject(t)
 	in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
-	if _, err := Build(context.Background(), eng, in, Options{}, nil); err != nil {
+	if _, err := Build(t.Context(), eng, in, Options{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	req := eng.requests[0]
@@ -142,7 +142,7 @@ func TestBuildEngineFailure(t *testing.T) {
 	boom := errors.New("step 3/9 failed")
 	fake.Fail = map[string]error{"Build": boom}
 	in := buildProject(t)
-	_, err := Build(context.Background(), fake, in, Options{}, nil)
+	_, err := Build(t.Context(), fake, in, Options{}, nil)
 	if !errors.Is(err, boom) {
 		t.Fatalf("Build error = %v, want it to wrap the engine's", err)
 	}
@@ -155,7 +155,7 @@ func TestBuildInvalidInputMakesNoEngineCall(t *testing.T) {
 	fake := enginetest.New()
 	in := buildProject(t)
 	in.Resolved.Java = ""
-	if _, err := Build(context.Background(), fake, in, Options{}, nil); err == nil {
+	if _, err := Build(t.Context(), fake, in, Options{}, nil); err == nil {
 		t.Fatal("Build with no Java: want an error")
 	}
 	if calls := fake.Calls(); len(calls) != 0 {

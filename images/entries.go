@@ -39,7 +39,7 @@ func (e entry) digest() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "", fmt.Errorf("reading %s: %w", e.path, err)
@@ -165,7 +165,7 @@ func copyFile(w io.Writer, e entry) error {
 	if err != nil {
 		return fmt.Errorf("build context: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	if _, err := io.CopyN(w, f, e.size); err != nil {
 		return fmt.Errorf("build context: copying %s: %w (did the file change during the build?)", e.path, err)
 	}

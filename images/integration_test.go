@@ -22,7 +22,7 @@ func TestIntegrationBuildUserDockerfile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped with -short: needs a Docker Engine")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	real, err := engine.Connect(ctx)
 	if errors.Is(err, engine.ErrUnreachable) {
@@ -31,13 +31,13 @@ func TestIntegrationBuildUserDockerfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer real.Close()
+	defer func() { _ = real.Close() }()
 
 	in := staticBinaryProject(t)
 	hash := mustHash(t, in)
 	tag := Tag(in.Project, in.Service, hash)
-	_ = real.RemoveImage(ctx, tag) // left over from an earlier run
-	t.Cleanup(func() { _ = real.RemoveImage(context.Background(), tag) })
+	_ = real.RemoveImage(ctx, tag)                                                      // left over from an earlier run
+	t.Cleanup(func() { _ = real.RemoveImage(context.WithoutCancel(t.Context()), tag) }) // t.Context() ends before cleanups
 
 	eng := &countingEngine{Engine: real}
 	var streamed int

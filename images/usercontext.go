@@ -90,7 +90,7 @@ func loadIgnore(dir string) (*patternmatcher.PatternMatcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	patterns, err := ignorefile.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -104,7 +104,9 @@ func benchProjects(b testing.TB, w *world, n int) (devDir, devName, compDir, com
 	standin.CleanupProject(b, compName)
 	compose = composeCommand(b)
 	b.Cleanup(func() {
-		exec.Command(compose[0], append(compose[1:], "-p", compName, "down", "--remove-orphans")...).Run()
+		if err := exec.Command(compose[0], append(compose[1:], "-p", compName, "down", "--remove-orphans")...).Run(); err != nil {
+			b.Fatal(err)
+		}
 	})
 	out, _ := exec.Command(compose[0], append(compose[1:], "version")...).CombinedOutput()
 	b.Logf("compose: %s (%s)", strings.Join(compose, " "), strings.TrimSpace(string(out)))

@@ -31,7 +31,7 @@ func composeTool(t *testing.T) []string {
 
 func composeRun(t *testing.T, tool []string, dir string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tool[0], append(tool[1:], args...)...)
 	cmd.Dir = dir
@@ -196,7 +196,7 @@ services:
 	if left := projectContainers(t, name); len(left) != 0 {
 		t.Errorf("down left %v", left)
 	}
-	if _, err := standin.Docker(t).VolumeInspect(context.Background(), name+"_boxdata"); err == nil {
+	if _, err := standin.Docker(t).VolumeInspect(t.Context(), name+"_boxdata"); err == nil {
 		t.Error("down --volumes left the compose service's named volume")
 	}
 }

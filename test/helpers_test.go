@@ -4,7 +4,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -111,7 +110,7 @@ func decode[T any](t *testing.T, data string) T {
 // inspect returns the engine's view of a container.
 func inspect(t *testing.T, name string) container.InspectResponse {
 	t.Helper()
-	c, err := standin.Docker(t).ContainerInspect(context.Background(), name)
+	c, err := standin.Docker(t).ContainerInspect(t.Context(), name)
 	if err != nil {
 		t.Fatalf("inspect %s: %v", name, err)
 	}
@@ -121,7 +120,7 @@ func inspect(t *testing.T, name string) container.InspectResponse {
 // projectContainers lists every container (running or not) with the project's label.
 func projectContainers(t *testing.T, project string) []string {
 	t.Helper()
-	list, err := standin.Docker(t).ContainerList(context.Background(), container.ListOptions{All: true,
+	list, err := standin.Docker(t).ContainerList(t.Context(), container.ListOptions{All: true,
 		Filters: filters.NewArgs(filters.Arg("label", labels.ProjectFilter(project)))})
 	if err != nil {
 		t.Fatal(err)

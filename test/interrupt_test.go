@@ -96,25 +96,25 @@ func newSocketProxy(t *testing.T, target string) *socketProxy {
 			}
 			up, err := net.Dial("unix", target)
 			if err != nil {
-				c.Close()
+				_ = c.Close()
 				continue
 			}
 			p.mu.Lock()
 			p.conns = append(p.conns, c, up)
 			p.mu.Unlock()
-			go io.Copy(up, c)
-			go io.Copy(c, up)
+			go func() { _, _ = io.Copy(up, c) }() // ends when either side closes
+			go func() { _, _ = io.Copy(c, up) }()
 		}
 	}()
 	return p
 }
 
 func (p *socketProxy) Close() {
-	p.ln.Close()
+	_ = p.ln.Close() // a second Close says it is closed already
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range p.conns {
-		c.Close()
+		_ = c.Close()
 	}
 	p.conns = nil
 }

@@ -71,7 +71,9 @@ func TestMirrorNeverCopiesSecrets(t *testing.T) {
 		t.Errorf("the secret key is not listed as redacted:\n%s", r.Stdout)
 	}
 	outside := filepath.Join(t.TempDir(), "prod.json")
-	os.WriteFile(outside, []byte(prodFile(t, "databricks-azure-cpu-00.json")), 0o644)
+	if err := os.WriteFile(outside, []byte(prodFile(t, "databricks-azure-cpu-00.json")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	before := readFile(t, filepath.Join(dir, "devenv.yaml"))
 	if r := standin.Run(t, dir, nil, "mirror", outside); r.Code != 2 || !strings.Contains(r.Stderr, "outside the project") {
 		t.Fatalf("outside source: exit %d %s", r.Code, r.Stderr)

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -198,12 +197,12 @@ func checkPsExecLogs(t *testing.T, w *world, dir string) {
 // nothing else: an unrelated container survives.
 func checkDownLeavesOthers(t *testing.T, w *world, dir, name string) {
 	cli := standin.Docker(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	other, err := cli.ContainerCreate(ctx, &container.Config{Image: standin.DebianRef, Cmd: []string{"sleep", "60"}}, nil, nil, nil, name+"-unrelated")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cli.ContainerRemove(ctx, other.ID, container.RemoveOptions{Force: true})
+	defer func() { _ = cli.ContainerRemove(ctx, other.ID, container.RemoveOptions{Force: true}) }()
 	w.must(t, dir, "down", "--volumes")
 	if left := projectContainers(t, name); len(left) != 0 {
 		t.Errorf("down left %v", left)

@@ -85,7 +85,7 @@ func readFieldList(t *testing.T, name string) map[string][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	out := map[string][]string{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {

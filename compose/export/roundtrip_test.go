@@ -1,7 +1,6 @@
 package export
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,15 +24,15 @@ func TestComposeRoundTrip(t *testing.T) {
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Remove(file) })
+	t.Cleanup(func() { _ = os.Remove(file) })
 	if strings.Contains(string(data), "test-token") {
 		t.Fatal("the Jupyter token was written into the export")
 	}
-	if _, err := compose.Load(context.Background(), []string{file}, pl.Project0.Dir, pl.Project, nil); err == nil || !strings.Contains(err.Error(), "JUPYTER_TOKEN") {
+	if _, err := compose.Load(t.Context(), []string{file}, pl.Project0.Dir, pl.Project, nil); err == nil || !strings.Contains(err.Error(), "JUPYTER_TOKEN") {
 		t.Fatalf("without JUPYTER_TOKEN set the export must refuse to load, got %v", err)
 	}
 	t.Setenv("JUPYTER_TOKEN", "test-token") // what the user exports from .devenv/jupyter-token
-	back, err := compose.Load(context.Background(), []string{file}, pl.Project0.Dir, pl.Project, nil)
+	back, err := compose.Load(t.Context(), []string{file}, pl.Project0.Dir, pl.Project, nil)
 	if err != nil {
 		t.Fatalf("the export does not load: %v\n%s", err, data)
 	}

@@ -31,7 +31,9 @@ func BenchmarkLoadValidateResolve10(b *testing.B) {
 	if err := os.WriteFile(path, []byte(y.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	os.MkdirAll(filepath.Join(dir, "data"), 0o755)
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		b.Fatal(err)
+	}
 	cat := profiles.Builtin()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -51,7 +53,9 @@ func BenchmarkLoadValidateResolve10(b *testing.B) {
 func BenchmarkCheck(b *testing.B) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "devenv.yaml")
-	os.WriteFile(path, []byte(yamlText), 0o644)
+	if err := os.WriteFile(path, []byte(yamlText), 0o644); err != nil {
+		b.Fatal(err)
+	}
 	p, err := spec.Load(path)
 	if err != nil {
 		b.Fatal(err)
@@ -61,7 +65,9 @@ func BenchmarkCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	lp := filepath.Join(dir, FileName)
-	Write(lp, f)
+	if _, err := Write(lp, f); err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
 		p, err := spec.Load(path)
 		if err != nil {

@@ -2,6 +2,7 @@ package lock
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -218,8 +219,8 @@ func lockArtifact(ctx context.Context, a profiles.Artifact, old *Service, fetch 
 
 // serviceError places a resolution error at the service's line in devenv.yaml.
 func serviceError(p *spec.Project, s *spec.Service, err error) error {
-	re, ok := err.(*profiles.ResolveError)
-	if !ok {
+	var re *profiles.ResolveError
+	if !errors.As(err, &re) {
 		return fmt.Errorf("service %q: %w", s.Name, err)
 	}
 	file, pos := p.PosOf(s.Name, re.Field)

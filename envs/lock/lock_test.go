@@ -66,7 +66,7 @@ func project(t *testing.T, text string) *spec.Project {
 func TestGenerateGoldenAndDeterministic(t *testing.T) {
 	p := project(t, yamlText)
 	pin, fetch := &fakePinner{}, &fakeFetcher{}
-	f, err := Generate(context.Background(), p, nil, profiles.Builtin(), pin, fetch, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, fetch, Options{Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestGenerateGoldenAndDeterministic(t *testing.T) {
 			t.Errorf("fetched %s without the maven mirror", c)
 		}
 	}
-	again, _ := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	again, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
 	data2, _ := Marshal(again)
 	if string(data) != string(data2) {
 		t.Fatal("same input gave different locks")
@@ -94,18 +94,18 @@ func TestGenerateGoldenAndDeterministic(t *testing.T) {
 
 func TestRelockKeepsPinsAndUpgradeDropsThem(t *testing.T) {
 	p := project(t, yamlText)
-	prev, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	prev, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pin, fetch := &fakePinner{}, &fakeFetcher{}
-	if _, err := Generate(context.Background(), p, prev, profiles.Builtin(), pin, fetch, Options{Mirrors: mirrors(p)}); err != nil {
+	if _, err := Generate(t.Context(), p, prev, profiles.Builtin(), pin, fetch, Options{Mirrors: mirrors(p)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(pin.calls)+len(fetch.calls) != 0 {
 		t.Fatalf("relock with a fresh lock used the network: %v %v", pin.calls, fetch.calls)
 	}
-	if _, err := Generate(context.Background(), p, prev, profiles.Builtin(), pin, fetch, Options{Upgrade: true, Services: []string{"serve"}, Mirrors: mirrors(p)}); err != nil {
+	if _, err := Generate(t.Context(), p, prev, profiles.Builtin(), pin, fetch, Options{Upgrade: true, Services: []string{"serve"}, Mirrors: mirrors(p)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(pin.calls) != 1 || !strings.Contains(pin.calls[0], "tritonserver") || len(fetch.calls) != 0 {
@@ -123,7 +123,7 @@ func TestGenerateReportsEveryProblemAtItsLine(t *testing.T) {
     profile: triton
     release: "19.01"
 `)
-	_, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{})
+	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{})
 	if err == nil {
 		t.Fatal("impossible requests locked")
 	}
@@ -140,7 +140,7 @@ func TestGenerateReportsEveryProblemAtItsLine(t *testing.T) {
 
 func TestChecksumFailureFailsTheLock(t *testing.T) {
 	p := project(t, yamlText)
-	_, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{fail: "rapids-4-spark"}, Options{Mirrors: mirrors(p)})
+	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{fail: "rapids-4-spark"}, Options{Mirrors: mirrors(p)})
 	if err == nil || !strings.Contains(err.Error(), "mismatch") || !strings.Contains(err.Error(), "spark") {
 		t.Fatalf("want the checksum failure named, got %v", err)
 	}
@@ -148,7 +148,7 @@ func TestChecksumFailureFailsTheLock(t *testing.T) {
 
 func TestWriteOnlyWhenChangedAndRead(t *testing.T) {
 	p := project(t, yamlText)
-	f, _ := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
 	path := filepath.Join(t.TempDir(), FileName)
 	if wrote, err := Write(path, f); err != nil || !wrote {
 		t.Fatalf("first write: %v %v", wrote, err)
@@ -200,15 +200,19 @@ func golden(t *testing.T, name string, got []byte) {
 func TestComposeImagesArePinned(t *testing.T) {
 	dir := t.TempDir()
 	composeFile := filepath.Join(dir, "compose.yaml")
-	os.WriteFile(composeFile, []byte("services:\n  minio:\n    image: minio/minio:RELEASE.2025-04-22T22-12-26Z\n  built:\n    build: .\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM scratch\n"), 0o644)
+	if err := os.WriteFile(composeFile, []byte("services:\n  minio:\n    image: minio/minio:RELEASE.2025-04-22T22-12-26Z\n  built:\n    build: .\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM scratch\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	text := "name: demo\ncompose: [compose.yaml]\nservices:\n  db:\n    profile: image\n    image: postgres:16\n    depends_on: [minio]\n"
 	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(text), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pin := &fakePinner{}
-	f, err := Generate(context.Background(), p, nil, profiles.Builtin(), pin, &fakeFetcher{}, Options{})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, &fakeFetcher{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +226,9 @@ func TestComposeImagesArePinned(t *testing.T) {
 	if err := Check(p, f); err != nil {
 		t.Fatalf("fresh lock with compose services: %v", err)
 	}
-	os.WriteFile(composeFile, []byte("services:\n  minio:\n    image: minio/minio:latest\n"), 0o644)
+	if err := os.WriteFile(composeFile, []byte("services:\n  minio:\n    image: minio/minio:latest\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var stale *StaleError
 	if err := Check(p, f); !errors.As(err, &stale) {
 		t.Fatalf("editing compose.yaml did not make the lock stale: %v", err)

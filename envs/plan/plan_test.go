@@ -67,15 +67,21 @@ func load(t *testing.T, text string) (*spec.Project, *lock.File) {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{"data/x", "models/m"} {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
-		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	os.WriteFile(filepath.Join(dir, ".env.local"), []byte("FROM_FILE=1\n# comment\nexport QUOTED=\"a b\"\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, ".env.local"), []byte("FROM_FILE=1\n# comment\nexport QUOTED=\"a b\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(text), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf, err := lock.Generate(context.Background(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{})
+	lf, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,12 +227,16 @@ func TestUnlockedServiceIsAnError(t *testing.T) {
 
 func TestReadEnvFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), ".env")
-	os.WriteFile(path, []byte("A=1\n\n# c\nexport B='two words'\nC=\"x=y\"\n"), 0o644)
+	if err := os.WriteFile(path, []byte("A=1\n\n# c\nexport B='two words'\nC=\"x=y\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	got, err := ReadEnvFile(path)
 	if err != nil || got["A"] != "1" || got["B"] != "two words" || got["C"] != "x=y" || len(got) != 3 {
 		t.Fatalf("%v %v", got, err)
 	}
-	os.WriteFile(path, []byte("A=1\nnot a pair\n"), 0o644)
+	if err := os.WriteFile(path, []byte("A=1\nnot a pair\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := ReadEnvFile(path); err == nil || !strings.Contains(err.Error(), ":2:") {
 		t.Fatalf("want the bad line named, got %v", err)
 	}
@@ -286,7 +296,9 @@ func TestRMMSiteCustomize(t *testing.T) {
 		t.Skip("no python3 on this machine to run the script with:", err)
 	}
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "sitecustomize.py"), []byte(rmmSiteCustomize), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "sitecustomize.py"), []byte(rmmSiteCustomize), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	run := func(env ...string) (string, error) {
 		cmd := exec.Command(py, "-c", "print('ok')")
 		cmd.Env = append([]string{"PYTHONPATH=" + dir}, env...)

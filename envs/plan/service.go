@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -110,7 +111,7 @@ func lockedResolution(p *spec.Project, s *spec.Service, ls *lock.Service) (profi
 	req.Python, req.CUDA, req.Release = v.Python, v.CUDA, v.Release
 	res, err := profiles.ResolveBuiltin(req, p.Profiles)
 	if err != nil {
-		return res, fmt.Errorf("the locked versions no longer resolve (%v): run devenv lock --upgrade %s", err, s.Name)
+		return res, fmt.Errorf("the locked versions no longer resolve (%w): run devenv lock --upgrade %s", err, s.Name)
 	}
 	return res, nil
 }
@@ -225,9 +226,12 @@ func memoryBytes(s string) int64 {
 	case strings.HasSuffix(s, "t"):
 		mult, s = 1<<40, strings.TrimSuffix(s, "t")
 	}
-	var n int64
-	fmt.Sscan(s, &n)
-	return n * mult
+	// spec checked the form ("1.5g" included); Sscan into an int read "1".
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0
+	}
+	return int64(n * float64(mult))
 }
 
 func envList(env map[string]string) []string {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,6 +104,9 @@ func (r *Runner) removeAll(ctx context.Context, k engine.Kind, objs []engine.Obj
 }
 
 func (r *Runner) removeObject(ctx context.Context, k engine.Kind, o engine.Object) error {
+	if k == engine.Networks {
+		return r.removeNetwork(ctx, o)
+	}
 	if k == engine.Containers && o.State == "running" {
 		if err := r.Eng.Stop(ctx, o.ID, 10*time.Second); err != nil && !isNotFound(err) {
 			return err
@@ -112,4 +116,29 @@ func (r *Runner) removeObject(ctx context.Context, k engine.Kind, o engine.Objec
 		return err
 	}
 	return nil
+}
+
+// endpointsGrace is how long removing a network waits for the engine to
+// release the endpoints of containers just removed.
+var endpointsGrace = 10 * time.Second
+
+// removeNetwork removes a network, waiting while the engine still counts
+// endpoints of the containers removed just before (seen on Docker 20.10
+// after removing many containers at once: "has active endpoints").
+func (r *Runner) removeNetwork(ctx context.Context, o engine.Object) error {
+	deadline := time.Now().Add(endpointsGrace)
+	for {
+		err := r.Eng.Remove(ctx, engine.Networks, o.ID, false)
+		switch {
+		case err == nil || isNotFound(err):
+			return nil
+		case !strings.Contains(err.Error(), "active endpoints") || time.Now().After(deadline):
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

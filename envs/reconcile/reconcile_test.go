@@ -46,7 +46,7 @@ func actionsOf(ch []Change) map[string]string {
 func TestUpConvergesAndIsIdempotent(t *testing.T) {
 	f := enginetest.New()
 	r := newRunner(t, f)
-	ctx := context.Background()
+	ctx := t.Context()
 	pl := testPlan()
 	res, err := r.Up(ctx, pl, UpOptions{})
 	if err != nil {
@@ -82,7 +82,7 @@ func TestUpConvergesAndIsIdempotent(t *testing.T) {
 
 func TestUpSelectsDependencies(t *testing.T) {
 	f := enginetest.New()
-	res, err := newRunner(t, f).Up(context.Background(), testPlan(), UpOptions{Services: []string{"app"}, NoStart: true})
+	res, err := newRunner(t, f).Up(t.Context(), testPlan(), UpOptions{Services: []string{"app"}, NoStart: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestUpSelectsDependencies(t *testing.T) {
 	if len(f.CallsTo("Start")) != 0 {
 		t.Error("--no-start started containers")
 	}
-	if _, err := newRunner(t, f).Up(context.Background(), testPlan(), UpOptions{Services: []string{"nope"}}); err == nil {
+	if _, err := newRunner(t, f).Up(t.Context(), testPlan(), UpOptions{Services: []string{"nope"}}); err == nil {
 		t.Error("unknown service accepted")
 	}
 }
@@ -100,10 +100,10 @@ func TestUpSelectsDependencies(t *testing.T) {
 func TestUpRefusesAForeignContainer(t *testing.T) {
 	f := enginetest.New()
 	f.AddImage("x", nil)
-	if _, err := f.Create(context.Background(), engine.ContainerSpec{Name: "p-db", Image: "x"}); err != nil {
+	if _, err := f.Create(t.Context(), engine.ContainerSpec{Name: "p-db", Image: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := newRunner(t, f).Up(context.Background(), testPlan(), UpOptions{})
+	_, err := newRunner(t, f).Up(t.Context(), testPlan(), UpOptions{})
 	if err == nil || !strings.Contains(err.Error(), "devenv did not create it") {
 		t.Fatalf("want a clear name-conflict error, got %v", err)
 	}
@@ -116,7 +116,7 @@ func TestGPURefusalSurfaces(t *testing.T) {
 	f := enginetest.New()
 	pl := testPlan()
 	pl.Services[0].Container.GPU = &engine.GPURequest{Count: 1}
-	_, err := newRunner(t, f).Up(context.Background(), pl, UpOptions{})
+	_, err := newRunner(t, f).Up(t.Context(), pl, UpOptions{})
 	if !errors.Is(err, engine.ErrNoGPURuntime) {
 		t.Fatalf("want ErrNoGPURuntime, got %v", err)
 	}
@@ -125,7 +125,7 @@ func TestGPURefusalSurfaces(t *testing.T) {
 func TestDownOnlyTouchesTheProject(t *testing.T) {
 	f := enginetest.New()
 	r := newRunner(t, f)
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := r.Up(ctx, testPlan(), UpOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestWaitReportsAnExitedServiceWithItsLogs(t *testing.T) {
 	f := enginetest.New()
 	f.LogOutput = map[string]string{"p-db": "starting\nFATAL: bad config\n"}
 	r := newRunner(t, f)
-	ctx := context.Background()
+	ctx := t.Context()
 	pl := testPlan()
 	if _, err := r.Up(ctx, pl, UpOptions{}); err != nil {
 		t.Fatal(err)
@@ -241,5 +241,38 @@ func TestDownStopsContainersSideBySide(t *testing.T) {
 	}
 	if len(ch) != 3 || ch[0].Detail > ch[1].Detail { // 2 containers in name order, the network
 		t.Errorf("down changes %+v", ch)
+	}
+}
+
+// busyNetwork fails the first removals of a network as Docker 20.10 does
+// while it still releases the endpoints of containers just removed.
+type busyNetwork struct {
+	*enginetest.Fake
+	busy int
+}
+
+func (b *busyNetwork) Remove(ctx context.Context, k engine.Kind, id string, force bool) error {
+	if k == engine.Networks && b.busy > 0 {
+		b.busy--
+		return errors.New("error while removing network: network p id 1234 has active endpoints")
+	}
+	return b.Fake.Remove(ctx, k, id, force)
+}
+
+func TestDownWaitsForNetworkEndpoints(t *testing.T) {
+	f := enginetest.New()
+	ctx := t.Context()
+	r := newRunner(t, f)
+	if _, err := r.Up(ctx, testPlan(), UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r.Eng = &busyNetwork{Fake: f, busy: 2}
+	ch, err := r.Down(ctx, "p", DownOptions{})
+	if err != nil || len(ch) != 3 {
+		t.Fatalf("down = %+v, %v; want 2 containers and the network removed", ch, err)
+	}
+	objs, err := f.List(ctx, engine.Networks, map[string]string{labels.Project: "p"})
+	if err != nil || len(objs) != 0 {
+		t.Errorf("networks left: %+v %v", objs, err)
 	}
 }

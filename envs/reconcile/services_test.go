@@ -20,11 +20,11 @@ func upThree(t *testing.T) (*enginetest.Fake, *Runner) {
 	w.Replica = "app"
 	pl := testPlan()
 	pl.Services = append(pl.Services, w)
-	if _, err := r.Up(context.Background(), pl, UpOptions{}); err != nil {
+	if _, err := r.Up(t.Context(), pl, UpOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	other := &Runner{Eng: f, Out: r.Out, StateDir: r.StateDir}
-	if _, err := other.Up(context.Background(), &plan.Plan{Project: "q", Network: "q", Services: []*plan.Service{svc2("q", "db")}}, UpOptions{}); err != nil {
+	if _, err := other.Up(t.Context(), &plan.Plan{Project: "q", Network: "q", Services: []*plan.Service{svc2("q", "db")}}, UpOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return f, r
@@ -35,7 +35,7 @@ func names(t *testing.T, f *enginetest.Fake) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, p := range []string{"p", "q"} {
-		objs, err := f.List(context.Background(), engine.Containers, plan.Labels(p, ""))
+		objs, err := f.List(t.Context(), engine.Containers, plan.Labels(p, ""))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func states(t *testing.T, f *enginetest.Fake) string {
 	t.Helper()
 	var out []string
 	for _, p := range []string{"p", "q"} {
-		objs, err := f.List(context.Background(), engine.Containers, plan.Labels(p, ""))
+		objs, err := f.List(t.Context(), engine.Containers, plan.Labels(p, ""))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,51 +84,53 @@ func TestPerServiceVerbs(t *testing.T) {
 	tests := []struct {
 		name      string
 		before    []string // containers stopped before the verb
-		verb      func(r *Runner) ([]Change, error)
+		verb      func(ctx context.Context, r *Runner) ([]Change, error)
 		wantCalls string
 		wantState string
 		wantErr   string
 	}{
 		{"stop one service takes its workers, not its dependencies",
-			nil, func(r *Runner) ([]Change, error) {
+			nil, func(ctx0 context.Context, r *Runner) ([]Change, error) {
 				return r.Stop(ctx0, Selection{Project: "p", Services: []string{"app"}})
 			},
 			"Stop p-app-worker-1, Stop p-app", "p-db=running p-app=exited p-app-worker-1=exited q-db=running", ""},
 		{"stop everything: dependents first, other projects untouched",
-			nil, func(r *Runner) ([]Change, error) {
+			nil, func(ctx0 context.Context, r *Runner) ([]Change, error) {
 				return r.Stop(ctx0, Selection{Project: "p", Services: []string{"db", "app"}})
 			},
 			"Stop p-app-worker-1, Stop p-app, Stop p-db", "p-db=exited p-app=exited p-app-worker-1=exited q-db=running", ""},
 		{"start starts only what is stopped, dependencies first",
-			[]string{"p-db", "p-app"}, func(r *Runner) ([]Change, error) {
+			[]string{"p-db", "p-app"}, func(ctx0 context.Context, r *Runner) ([]Change, error) {
 				return r.Start(ctx0, Selection{Project: "p", Services: []string{"db", "app"}})
 			},
 			"Start p-db, Start p-app", allUp, ""},
 		{"restart stops and starts",
-			nil, func(r *Runner) ([]Change, error) {
+			nil, func(ctx0 context.Context, r *Runner) ([]Change, error) {
 				return r.Restart(ctx0, Selection{Project: "p", Services: []string{"db"}})
 			},
 			"Stop p-db, Start p-db", allUp, ""},
 		{"rm leaves running containers",
-			[]string{"p-db"}, func(r *Runner) ([]Change, error) { return r.Rm(ctx0, Selection{Project: "p"}, false) },
+			[]string{"p-db"}, func(ctx0 context.Context, r *Runner) ([]Change, error) {
+				return r.Rm(ctx0, Selection{Project: "p"}, false)
+			},
 			"Remove p-db", "p-app=running p-app-worker-1=running q-db=running", ""},
 		{"rm --stop removes running ones too",
-			nil, func(r *Runner) ([]Change, error) {
+			nil, func(ctx0 context.Context, r *Runner) ([]Change, error) {
 				return r.Rm(ctx0, Selection{Project: "p", Services: []string{"app"}}, true)
 			},
 			"Stop p-app-worker-1, Remove p-app-worker-1, Stop p-app, Remove p-app", "p-db=running q-db=running", ""},
 		{"down SERVICE removes only that service",
-			nil, func(r *Runner) ([]Change, error) {
+			nil, func(ctx0 context.Context, r *Runner) ([]Change, error) {
 				return r.Down(ctx0, "p", DownOptions{Services: []string{"db"}})
 			},
 			"Stop p-db, Remove p-db", "p-app=running p-app-worker-1=running q-db=running", ""},
 		{"dry runs change nothing",
-			nil, func(r *Runner) ([]Change, error) {
+			nil, func(ctx0 context.Context, r *Runner) ([]Change, error) {
 				return r.Down(ctx0, "p", DownOptions{DryRun: true, Volumes: true, Images: true})
 			},
 			"", allUp, ""},
 		{"start never creates",
-			nil, func(r *Runner) ([]Change, error) {
+			nil, func(ctx0 context.Context, r *Runner) ([]Change, error) {
 				return r.Start(ctx0, Selection{Project: "q", Services: []string{"app"}})
 			},
 			"", allUp, "no container for app: devenv up app creates it"},
@@ -137,12 +139,12 @@ func TestPerServiceVerbs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f, r := upThree(t)
 			for _, id := range tt.before {
-				if err := f.Stop(ctx0, id, 0); err != nil {
+				if err := f.Stop(t.Context(), id, 0); err != nil {
 					t.Fatal(err)
 				}
 			}
 			byID, from := names(t, f), len(f.Calls())
-			_, err := tt.verb(r)
+			_, err := tt.verb(t.Context(), r)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -160,8 +162,6 @@ func TestPerServiceVerbs(t *testing.T) {
 	}
 }
 
-var ctx0 = context.Background()
-
 func TestUpDryRunChangesNothing(t *testing.T) {
 	f := enginetest.New()
 	r := newRunner(t, f)
@@ -173,7 +173,7 @@ func TestUpDryRunChangesNothing(t *testing.T) {
 		}
 		return strings.Join(out, "; ")
 	}
-	res, err := r.Up(ctx0, pl, UpOptions{DryRun: true})
+	res, err := r.Up(t.Context(), pl, UpOptions{DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,12 +188,14 @@ func TestUpDryRunChangesNothing(t *testing.T) {
 			t.Errorf("a dry run called %s", c.Method)
 		}
 	}
-	if _, err := r.Up(ctx0, pl, UpOptions{}); err != nil {
+	if _, err := r.Up(t.Context(), pl, UpOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	pl.Services[1].ConfigHash = "changed"
-	f.Stop(ctx0, "p-db", 0)
-	res, err = r.Up(ctx0, pl, UpOptions{DryRun: true})
+	if err := f.Stop(t.Context(), "p-db", 0); err != nil {
+		t.Fatal(err)
+	}
+	res, err = r.Up(t.Context(), pl, UpOptions{DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func (p *Project) catalog() lock.Resolver {
 // Close lets go of the engine connection, if one was made.
 func (p *Project) Close() {
 	if p.eng != nil && !p.closed {
-		p.eng.Close()
+		_ = p.eng.Close() // nothing to do about a connection that does not close
 		p.closed = true
 	}
 }
@@ -194,7 +194,7 @@ func (p *Project) connect(ctx context.Context) error {
 	}
 	info, err := eng.Info(ctx)
 	if err != nil {
-		eng.Close()
+		_ = eng.Close() // the Info error is the one to report
 		return err
 	}
 	p.eng, p.info = eng, info

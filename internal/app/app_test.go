@@ -71,7 +71,7 @@ func newWorld(t *testing.T, yaml string, files map[string]string) *world {
 
 func (w *world) open(t *testing.T) *Project {
 	t.Helper()
-	p, err := Open(context.Background(), w.opts)
+	p, err := Open(t.Context(), w.opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func (w *world) open(t *testing.T) *Project {
 
 func (w *world) lock(t *testing.T) {
 	t.Helper()
-	if _, err := w.open(t).Lock(context.Background(), LockOptions{}); err != nil {
+	if _, err := w.open(t).Lock(t.Context(), LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -141,7 +141,7 @@ func withoutComments(data []byte) string {
 func TestCPUFallbackIsTheSameEverywhere(t *testing.T) {
 	w := newWorld(t, optionalSpark, map[string]string{})
 	w.lock(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	p := w.open(t)
 	cfg, err := p.Config(ctx, nil)
 	if err != nil {
@@ -185,7 +185,7 @@ func TestCPUFallbackIsTheSameEverywhere(t *testing.T) {
 func TestDiffScalesProdToThePlansShare(t *testing.T) {
 	prod := "spark.executor.memory 64g\nspark.driver.memory 32g\nspark.executor.cores 16\n"
 	w := newWorld(t, optionalSpark, map[string]string{"prod/spark-defaults.conf": prod})
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := w.open(t).Mirror(ctx, MirrorOptions{Source: filepath.Join(w.dir, "prod", "spark-defaults.conf")}); err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestDiffScalesProdToThePlansShare(t *testing.T) {
 // lock would still pin, and writes nothing.
 func TestExplainWithoutLock(t *testing.T) {
 	w := newWorld(t, optionalSpark, map[string]string{})
-	exp, err := w.open(t).Explain(context.Background(), "spark")
+	exp, err := w.open(t).Explain(t.Context(), "spark")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestExplainWithoutLock(t *testing.T) {
 // impossible version names devenv.yaml's line and field.
 func TestConfigErrorsCarryPositions(t *testing.T) {
 	w := newWorld(t, "name: demo\nservices:\n  spark:\n    profile: spark-rapids\n    spark: \"1.0.0\"\n", map[string]string{})
-	_, err := w.open(t).Config(context.Background(), nil)
+	_, err := w.open(t).Config(t.Context(), nil)
 	if err == nil || !strings.Contains(err.Error(), "devenv.yaml:5") {
 		t.Fatalf("config error without the line of spark: %v", err)
 	}
@@ -253,7 +253,7 @@ func TestBuildWaitsForTheProjectLock(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		res, err := w.open(t).Build(context.Background(), BuildOptions{})
+		res, err := w.open(t).Build(t.Context(), BuildOptions{})
 		if err == nil && len(res.Changes) != 1 {
 			err = errors.New("build pulled nothing")
 		}

@@ -21,7 +21,9 @@ func TestLineWriter(t *testing.T) {
 			var got []string
 			w := &lineWriter{emit: func(l []byte) { got = append(got, string(l)) }}
 			for _, s := range tt.writes {
-				w.Write([]byte(s))
+				if _, err := w.Write([]byte(s)); err != nil {
+					t.Fatal(err)
+				}
 			}
 			w.flush()
 			if strings.Join(got, "|") != strings.Join(tt.want, "|") {

@@ -29,7 +29,7 @@ func Doctor(ctx context.Context, opts Options, services []string) (doctor.Report
 		return doctor.Report{}, exitcode.Newf(exitcode.Usage, "services %v were named, but there is no devenv.yaml here: run doctor in the project, or pass --file", services)
 	}
 	if in.Engine, in.EngineErr = opts.Engine(ctx); in.EngineErr == nil {
-		defer in.Engine.Close()
+		defer func() { _ = in.Engine.Close() }()
 	}
 	in.GPUs, in.GPUErr = readGPUs(ctx, opts.GPUs)
 	rep := doctor.Run(ctx, in)

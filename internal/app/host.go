@@ -49,7 +49,7 @@ func readGPUs(ctx context.Context, open func() (gpu.Inventory, error)) (*gpu.Hos
 	if err != nil {
 		return nil, err
 	}
-	defer inv.Close()
+	defer func() { _ = inv.Close() }()
 	return inv.Host(ctx)
 }
 
@@ -62,7 +62,7 @@ func memTotal() int64 {
 	if err != nil {
 		return 16 << 30
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())

@@ -138,7 +138,7 @@ func (p *Project) startRunner(store *jobs.Store) error {
 	if err != nil {
 		return err
 	}
-	defer log.Close()
+	defer func() { _ = log.Close() }()
 	cmd := exec.Command(exe, "--file", p.Spec.File, "--project-dir", p.Spec.Dir, "jobs", "run", "--background")
 	cmd.Dir, cmd.Stdout, cmd.Stderr = p.Spec.Dir, log, log
 	cmd.SysProcAttr = jobs.Detach(nil)
@@ -186,7 +186,7 @@ func (p *Project) FollowJob(ctx context.Context, id string, follow bool, w io.Wr
 	if err != nil {
 		return fmt.Errorf("job %s has no readable log: %w", j.ID, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	if _, err := io.Copy(w, f); err != nil || !follow {
 		return err
 	}

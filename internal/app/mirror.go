@@ -109,7 +109,7 @@ func (p *Project) commit(next *spec.Project, data []byte, lf *lock.File) error {
 func recordMirror(p *spec.Project, service, rel string) (*spec.Project, []byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(p.Raw, &doc); err != nil || len(doc.Content) == 0 {
-		return nil, nil, fmt.Errorf("read %s: %v", p.File, err)
+		return nil, nil, fmt.Errorf("read %s: %w", p.File, err)
 	}
 	svc := mapValue(mapValue(doc.Content[0], "services"), service)
 	if svc == nil {

@@ -42,7 +42,7 @@ func project(t *testing.T, yaml string, locked bool) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := lock.Generate(context.Background(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{})
+		f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,9 @@ func TestInitNeverOverwrites(t *testing.T) {
 	if !strings.Contains(string(data), "profile: triton") {
 		t.Fatalf("starter:\n%s", data)
 	}
-	os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte("mine"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, errOut, code := runCLI(t, "init"); code != exitcode.Usage || !strings.Contains(errOut, "--force") {
 		t.Fatalf("init over an existing file: %d %s", code, errOut)
 	}
@@ -99,11 +101,15 @@ func TestLockCheckExitCodes(t *testing.T) {
 	if out, errOut, code := runCLI(t, "lock", "--check", "--json"); code != 0 || !strings.Contains(out, `"fresh": true`) {
 		t.Fatalf("fresh lock: %d %s %s", code, out, errOut)
 	}
-	os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte(twoGPUServices+"  extra:\n    profile: image\n    image: busybox\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte(twoGPUServices+"  extra:\n    profile: image\n    image: busybox\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, errOut, code := runCLI(t, "lock", "--check"); code != exitcode.Drift || !strings.Contains(errOut, `"extra" is not locked`) {
 		t.Fatalf("stale lock: %d %s", code, errOut)
 	}
-	os.WriteFile(filepath.Join(dir, "devenv.lock"), []byte(`{"version": 99}`), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "devenv.lock"), []byte(`{"version": 99}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, errOut, code := runCLI(t, "lock", "--check"); code != exitcode.Failure || !strings.Contains(errOut, "newer devenv") {
 		t.Fatalf("lock from a newer devenv: %d %s", code, errOut)
 	}

@@ -19,7 +19,7 @@ import (
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := Run(context.Background(), append([]string{"devenv"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	err := Run(t.Context(), append([]string{"devenv"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
 	code := report(err, &errOut, false, argsHaveFlag(append([]string{"devenv"}, args...), "--json"))
 	return out.String(), errOut.String(), code
 }
@@ -29,7 +29,9 @@ func noNVMLHere(t *testing.T) error {
 	t.Helper()
 	inv, err := gpu.Open()
 	if err == nil {
-		inv.Close()
+		if err := inv.Close(); err != nil {
+			t.Fatal(err)
+		}
 		t.Skip("NVML loads on this machine; this test is about machines without it")
 	}
 	if !errors.Is(err, gpu.ErrNoNVML) {

@@ -48,12 +48,14 @@ func TestIntegrationDoctorRealEngine(t *testing.T) {
 	if h := os.Getenv("DOCKER_HOST"); h != "" && !strings.HasPrefix(h, "unix://") {
 		t.Skipf("DOCKER_HOST=%s is remote; this test needs the local engine", h)
 	}
-	eng, err := engine.Connect(context.Background())
+	eng, err := engine.Connect(t.Context())
 	if err != nil {
 		t.Skipf("no Docker engine here: %v", err)
 	}
-	info, err := eng.Info(context.Background())
-	eng.Close()
+	info, err := eng.Info(t.Context())
+	if err := eng.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if err != nil {
 		t.Skipf("docker info: %v", err)
 	}

@@ -28,7 +28,7 @@ func report(err error, w io.Writer, debug, jsonOut bool) int {
 	}
 	if jsonOut {
 		b, _ := json.Marshal(jsonError{Level: "error", Message: message(err), Exit: code})
-		w.Write(append(b, '\n'))
+		_, _ = w.Write(append(b, '\n')) // stderr gone: the exit code still says it
 		return code
 	}
 	if debug {
@@ -47,7 +47,7 @@ func report(err error, w io.Writer, debug, jsonOut bool) int {
 // than the library's "N errors occurred" with tab-indented bullets.
 func message(err error) string {
 	var me *multierror.Error
-	if !errors.As(err, &me) || me.ErrorFormat != nil || err != error(me) {
+	if !errors.As(err, &me) || me.ErrorFormat != nil || err != error(me) { //nolint:errorlint // identity: only a bare multierror is listed item by item
 		return err.Error()
 	}
 	items := me.WrappedErrors()

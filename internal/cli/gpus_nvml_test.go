@@ -80,7 +80,7 @@ func TestTopNamesServices(t *testing.T) {
 	}
 	fake := enginetest.New()
 	fake.AddImage("img", nil)
-	id, err := fake.Create(context.Background(), engine.ContainerSpec{Name: "demo-spark", Image: "img",
+	id, err := fake.Create(t.Context(), engine.ContainerSpec{Name: "demo-spark", Image: "img",
 		Labels: map[string]string{labels.Project: "demo", labels.Service: "spark"}})
 	if err != nil {
 		t.Fatal(err)

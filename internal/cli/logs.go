@@ -79,14 +79,14 @@ func logLines(out io.Writer, several, asJSON bool) func(service, stream string, 
 				}
 			}
 			b, _ := json.Marshal(ll)
-			out.Write(append(b, '\n'))
+			_, _ = out.Write(append(b, '\n')) // a closed stdout ends the command through the stream
 		}
 	}
 	return func(service, _ string, line []byte) {
 		if several {
 			fmt.Fprint(out, service+" | ")
 		}
-		out.Write(line)
+		_, _ = out.Write(line) // as above
 	}
 }
 

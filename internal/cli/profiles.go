@@ -13,7 +13,7 @@ func profilesCommand() *cli.Command {
 		Usage: "show the built-in profiles and their compatibility matrix",
 		Action: func(c *cli.Context) error {
 			s := profiles.Builtin().Summary()
-			return printer(c).Result(s, func(w io.Writer) { io.WriteString(w, s.Text()) })
+			return printer(c).Result(s, func(w io.Writer) { _, _ = io.WriteString(w, s.Text()) })
 		},
 	}
 }

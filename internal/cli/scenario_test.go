@@ -46,7 +46,9 @@ services:
 // conf, memory and the CPU fallback, as its --json does (issue 10 item 6).
 func TestConfigTextShowsWhatRuns(t *testing.T) {
 	dir := project(t, everything, true)
-	os.MkdirAll(filepath.Join(dir, "data"), 0o755)
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	noGPUMachine(t)
 	out, errOut, code := runCLI(t, "config")
 	if code != 0 {
@@ -67,14 +69,16 @@ func TestConfigTextShowsWhatRuns(t *testing.T) {
 // URL, and the Spark master is spark://, not http (issue 10 item 6).
 func TestUpPrintsOnlyWhatCanBeOpened(t *testing.T) {
 	dir := project(t, everything, true)
-	os.MkdirAll(filepath.Join(dir, "data"), 0o755)
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("DEVENV_CACHE", t.TempDir())
 	noGPUMachine(t)
-	p, err := app.Open(context.Background(), app.Options{Dir: dir, GPUs: openGPUs, LocalHost: localHost})
+	p, err := app.Open(t.Context(), app.Options{Dir: dir, GPUs: openGPUs, LocalHost: localHost})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := p.Plan(context.Background(), app.PlanOptions{})
+	pl, err := p.Plan(t.Context(), app.PlanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,5 +30,5 @@ func rawTerminal(in any) (restore func(), resize <-chan engine.TermSize) {
 	}
 	send()
 	stop := onResize(send)
-	return func() { stop(); term.RestoreTerminal(fd, state) }, ch
+	return func() { stop(); _ = term.RestoreTerminal(fd, state) }, ch
 }

@@ -42,13 +42,13 @@ func runTop(c *cli.Context) error {
 		fmt.Fprintf(out.Out, "No NVIDIA GPU to watch: %s\n", note)
 		return nil
 	}
-	defer inv.Close()
+	defer func() { _ = inv.Close() }()
 	eng, err := connectEngine(c.Context)
 	if err != nil {
 		out.Say("the Docker engine is unreachable, so processes show container ids only: %v", firstLineOf(err))
 		eng = nil
 	} else {
-		defer eng.Close()
+		defer func() { _ = eng.Close() }()
 	}
 	return topLoop(c.Context, out, inv, eng, interval, c.Bool("once"))
 }

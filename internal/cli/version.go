@@ -42,6 +42,6 @@ func versionCommand() *cli.Command {
 func printVersion(c *cli.Context) error {
 	v := map[string]string{"version": Version(), "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH}
 	return printer(c).Result(v, func(w io.Writer) {
-		io.WriteString(w, "devenv "+v["version"]+" ("+v["go"]+", "+v["os"]+"/"+v["arch"]+")\n")
+		_, _ = io.WriteString(w, "devenv "+v["version"]+" ("+v["go"]+", "+v["os"]+"/"+v["arch"]+")\n")
 	})
 }

@@ -91,7 +91,7 @@ func plainEngine() *enginetest.Fake {
 
 // withRunning adds a running container publishing hostPort to f.
 func withRunning(f *enginetest.Fake, name string, labels map[string]string, hostPort int) *enginetest.Fake {
-	ctx := context.Background()
+	ctx := context.Background() //nolint:forbidigo // called from the package-level scenario table, which has no *testing.T
 	f.AddImage("x", nil)
 	id, err := f.Create(ctx, engine.ContainerSpec{Name: name, Image: "x", Labels: labels,
 		Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: hostPort, ContainerPort: hostPort, Protocol: "tcp"}}})

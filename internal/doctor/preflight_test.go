@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"context"
 	"net"
 	"runtime"
 	"strconv"
@@ -42,7 +41,7 @@ func TestPreflight(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := Preflight(context.Background(), tt.in())
+			err := Preflight(t.Context(), tt.in())
 			if len(tt.want) == 0 {
 				if err != nil {
 					t.Fatalf("Preflight: %v, want nil", err)
@@ -92,7 +91,9 @@ func TestPortFree(t *testing.T) {
 	if portFree("127.0.0.1", p) {
 		t.Errorf("port %d is held but portFree says free", p)
 	}
-	l.Close()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if !portFree("127.0.0.1", p) {
 		t.Errorf("port %s was released but portFree says busy", strconv.Itoa(p))
 	}

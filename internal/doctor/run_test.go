@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -217,7 +216,7 @@ var scenarios = []scenario{
 func TestRun(t *testing.T) {
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			r := Run(context.Background(), sc.in())
+			r := Run(t.Context(), sc.in())
 			got := index(r)
 			for key, want := range sc.want {
 				if got[key].Status != want {

@@ -46,7 +46,7 @@ func TestWrap(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := wrap("do thing", "unix:///test.sock", tt.err)
 			for _, s := range sentinels {
-				if is := errors.Is(got, s); is != (s == tt.want) {
+				if is := errors.Is(got, s); is != (s == tt.want) { //nolint:errorlint // comparing two sentinels, not a returned error
 					t.Errorf("errors.Is(%v, %v) = %v", got, s, is)
 				}
 			}
@@ -67,7 +67,7 @@ func TestWrapPassesThrough(t *testing.T) {
 		t.Error("wrap(nil) is not nil")
 	}
 	for _, err := range []error{context.Canceled, fmt.Errorf("x: %w", context.DeadlineExceeded)} {
-		if got := wrap("op", "h", err); got != err {
+		if got := wrap("op", "h", err); got != err { //nolint:errorlint // the test is that wrap returns this very error
 			t.Errorf("wrap(%v) = %v, want it unchanged so callers see the interrupt", err, got)
 		}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"sort"
@@ -71,7 +72,8 @@ func withAnswerTimeout(d time.Duration) client.Opt {
 // could not be reached (like the initial ping).
 func (d *docker) wrapUnreachable(op string, err error) error {
 	w := wrap(op, d.host, err)
-	if e, ok := w.(*Error); ok && e.Kind == nil {
+	var e *Error
+	if errors.As(w, &e) && e.Kind == nil {
 		e.Kind, e.Hint, e.Where = ErrUnreachable, hintUnreachable, d.host
 	}
 	return w

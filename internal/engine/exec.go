@@ -39,7 +39,7 @@ func (d *docker) copyLogs(ctx context.Context, op, id string, lo container.LogsO
 	if err != nil {
 		return d.wrap(op, err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	return d.wrap(op, copyOutput(rc, tty, orDiscard(stdout), orDiscard(stderr)))
 }
 

@@ -55,7 +55,7 @@ func (d *docker) pull(ctx context.Context, op, ref, auth string, progress func(P
 	if err != nil {
 		return d.wrap(op, err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	if _, err := decodeProgress(rc, progress); err != nil {
 		return d.wrap(op, err)
 	}
@@ -130,7 +130,7 @@ func (d *docker) build(ctx context.Context, op string, req BuildRequest, progres
 	if err != nil {
 		return "", d.wrap(op, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	id, err := decodeProgress(resp.Body, progress)
 	if err != nil {
 		return "", d.wrap(op, err)

@@ -24,7 +24,7 @@ const runLabel = "dev.devenv.enginetest"
 func connect(t *testing.T) engine.Engine {
 	t.Helper()
 	skipShort(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	e, err := engine.Connect(ctx)
 	if err != nil {
@@ -57,7 +57,7 @@ func newRunID(t *testing.T) string {
 func cleanupRun(t *testing.T, e engine.Engine, labels map[string]string) {
 	t.Helper()
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 60*time.Second) // t.Context() ends before cleanups
 		defer cancel()
 		for _, kind := range []engine.Kind{engine.Containers, engine.Networks, engine.Volumes, engine.Images} {
 			objs, err := e.List(ctx, kind, labels)
@@ -114,7 +114,7 @@ func waitHealthy(t *testing.T, e engine.Engine, id string) engine.ContainerState
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		st, err := e.Inspect(context.Background(), id)
+		st, err := e.Inspect(t.Context(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +21,7 @@ import (
 
 func TestIntegrationConnectNegotiatesAPIVersion(t *testing.T) {
 	e := connect(t)
-	info, err := e.Info(context.Background())
+	info, err := e.Info(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +49,15 @@ func TestIntegrationConnectClosedSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.(*net.UnixListener).SetUnlinkOnClose(false)
-	l.Close()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("DOCKER_HOST", "unix://"+sock)
-	e, err := engine.Connect(context.Background())
+	e, err := engine.Connect(t.Context())
 	if err == nil {
-		e.Close()
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
 		t.Fatal("Connect to a closed socket succeeded")
 	}
 	if !errors.Is(err, engine.ErrUnreachable) {
@@ -70,7 +73,7 @@ func TestIntegrationConnectClosedSocket(t *testing.T) {
 // TestIntegrationLifecycle drives a stand-in service through build, create,
 // start, health, logs, exec, list and remove on the real engine.
 func TestIntegrationLifecycle(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e := connect(t)
 	run := newRunID(t)
 	labels := map[string]string{runLabel: run}
@@ -163,7 +166,7 @@ func TestIntegrationLifecycle(t *testing.T) {
 // checkGPUContainer: Create keeps the device request as given; Start fails
 // with ErrNoGPURuntime on an engine without the NVIDIA toolkit.
 func checkGPUContainer(t *testing.T, e engine.Engine, spec engine.ContainerSpec) {
-	ctx := context.Background()
+	ctx := t.Context()
 	id, err := e.Create(ctx, spec)
 	if err != nil {
 		t.Fatalf("Create with a GPU request: %v", err)
@@ -232,7 +235,7 @@ func checkPort(t *testing.T, st engine.ContainerState) {
 	if err != nil {
 		t.Fatalf("dialing the published port: %v", err)
 	}
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	b, _ := io.ReadAll(c)
 	if string(b) != "hello from standin\n" {
@@ -242,7 +245,7 @@ func checkPort(t *testing.T, st engine.ContainerState) {
 
 func checkLogs(t *testing.T, e engine.Engine, id string) {
 	var stdout, stderr bytes.Buffer
-	if err := e.Logs(context.Background(), id, engine.LogOptions{Tail: "all"}, &stdout, &stderr); err != nil {
+	if err := e.Logs(t.Context(), id, engine.LogOptions{Tail: "all"}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if stdout.String() != "standin ready on :8080\n" || stderr.String() != "standin stderr line\n" {
@@ -267,7 +270,7 @@ func checkExec(t *testing.T, e engine.Engine, id, run string) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.cmd[1:], " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code, err := e.Exec(context.Background(), id, engine.ExecOptions{Cmd: tt.cmd, TTY: tt.tty, Stdout: &stdout, Stderr: &stderr})
+			code, err := e.Exec(t.Context(), id, engine.ExecOptions{Cmd: tt.cmd, TTY: tt.tty, Stdout: &stdout, Stderr: &stderr})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,7 +284,7 @@ func checkExec(t *testing.T, e engine.Engine, id, run string) {
 // checkList makes a container under another label value and checks that
 // List returns only this run's objects.
 func checkList(t *testing.T, e engine.Engine, labels map[string]string, run string, spec engine.ContainerSpec, netName, volName, imageRef string) {
-	ctx := context.Background()
+	ctx := t.Context()
 	other := map[string]string{runLabel: run + "-other"}
 	cleanupRun(t, e, other)
 	stranger := engine.ContainerSpec{Name: "devenv-enginetest-" + run + "-other", Image: imageRef, Labels: other, Cmd: []string{"exit", "0"}}
@@ -312,7 +315,7 @@ func checkList(t *testing.T, e engine.Engine, labels map[string]string, run stri
 
 // checkRemove removes every object of the run and checks nothing is left.
 func checkRemove(t *testing.T, e engine.Engine, labels map[string]string) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, kind := range []engine.Kind{engine.Containers, engine.Networks, engine.Volumes, engine.Images} {
 		objs, err := e.List(ctx, kind, labels)
 		if err != nil {

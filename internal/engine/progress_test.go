@@ -24,7 +24,7 @@ func TestDecodeProgress(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer f.Close()
+			defer func() { _ = f.Close() }()
 			var events []Progress
 			id, err := decodeProgress(f, func(p Progress) { events = append(events, p) })
 			gotErr := ""
@@ -47,7 +47,7 @@ func TestDecodeProgressNilCallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	if _, err := decodeProgress(f, nil); err != nil {
 		t.Fatalf("decodeProgress with no callback: %v", err)
 	}

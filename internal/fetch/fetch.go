@@ -77,7 +77,7 @@ func (c *Cache) Verified(ctx context.Context, url, checksumURL, algo string) (st
 		return "", "", err
 	}
 	if !strings.EqualFold(got, want) {
-		os.Remove(path)
+		_ = os.Remove(path) // a blob kept under its own sha256 harms nothing
 		return "", "", &ChecksumError{URL: url, Algo: algo, Want: want, Got: got, Source: checksumURL}
 	}
 	c.remember(url, algo, want, sum)
@@ -124,7 +124,7 @@ func (c *Cache) Get(ctx context.Context, url, sha256hex string) (string, error) 
 		return "", err
 	}
 	if sum != sha256hex {
-		os.Remove(path)
+		_ = os.Remove(path) // a blob kept under its own sha256 harms nothing
 		return "", &ChecksumError{URL: url, Algo: "sha256", Want: sha256hex, Got: sum, Source: "devenv.lock"}
 	}
 	return path, nil
@@ -156,7 +156,7 @@ func (c *Cache) downloadOnce(ctx context.Context, url, algo string) (sum, path, 
 	if err != nil {
 		return "", "", "", err
 	}
-	defer body.Close()
+	defer func() { _ = body.Close() }()
 	if err := os.MkdirAll(filepath.Join(c.Dir, "sha256"), 0o755); err != nil {
 		return "", "", "", err
 	}
@@ -164,10 +164,10 @@ func (c *Cache) downloadOnce(ctx context.Context, url, algo string) (sum, path, 
 	if err != nil {
 		return "", "", "", err
 	}
-	defer os.Remove(tmp.Name())
+	defer func() { _ = os.Remove(tmp.Name()) }()
 	s256 := sha256.New()
 	if _, err := io.Copy(io.MultiWriter(tmp, s256, h), body); err != nil {
-		tmp.Close()
+		_ = tmp.Close() // the copy error is the one to report
 		return "", "", "", fmt.Errorf("download %s: %w", url, err)
 	}
 	if err := tmp.Close(); err != nil {
@@ -186,7 +186,7 @@ func (c *Cache) publisherChecksum(ctx context.Context, url, algo string) (string
 	if err != nil {
 		return "", fmt.Errorf("publisher checksum: %w", err)
 	}
-	defer body.Close()
+	defer func() { _ = body.Close() }()
 	data, err := io.ReadAll(io.LimitReader(body, 1<<16))
 	if err != nil {
 		return "", fmt.Errorf("publisher checksum %s: %w", url, err)
@@ -212,7 +212,7 @@ func (c *Cache) open(ctx context.Context, url string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("download %s: %w (is the mirror in devenv.yaml `mirrors:` reachable?)", url, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		return nil, fmt.Errorf("download %s: %s (check the version exists there, or set `mirrors:`)", url, resp.Status)
 	}
 	return resp.Body, nil

@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"context"
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
@@ -68,7 +67,7 @@ func TestVerifiedAndGet(t *testing.T) {
 		"/bad.sha1":   strings.Repeat("0", 40),
 	})
 	c := &Cache{Dir: t.TempDir()}
-	ctx := context.Background()
+	ctx := t.Context()
 	sum, path, err := c.Verified(ctx, srv.URL+"/a.jar", srv.URL+"/a.jar.sha1", "sha1")
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +110,7 @@ func TestVerifiedReusesCache(t *testing.T) {
 	defer srv.Close()
 	c := &Cache{Dir: t.TempDir()}
 	for i := 0; i < 3; i++ {
-		if _, _, err := c.Verified(context.Background(), srv.URL+"/s.tgz", srv.URL+"/s.tgz.sha1", "sha1"); err != nil {
+		if _, _, err := c.Verified(t.Context(), srv.URL+"/s.tgz", srv.URL+"/s.tgz.sha1", "sha1"); err != nil {
 			t.Fatal(err)
 		}
 	}

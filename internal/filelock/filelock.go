@@ -57,6 +57,9 @@ type Options struct {
 	Command string
 	// PID is recorded in the holder file; this process's when 0.
 	PID int
+	// NoHolder skips the holder file: for a probe that takes the lock only
+	// to see whether it is free, and must hold it as briefly as possible.
+	NoHolder bool
 }
 
 // Lock is a held lock.
@@ -134,6 +137,10 @@ func TryAcquire(path string, opt Options) (*Lock, error) {
 
 func held(fl *flock.Flock, path string, opt Options) *Lock {
 	l := &Lock{fl: fl, holder: HolderPath(path)}
+	if opt.NoHolder {
+		l.holder = ""
+		return l
+	}
 	h := Holder{PID: opt.PID, Command: opt.Command, Since: time.Now().UTC()}
 	if h.PID == 0 {
 		h.PID = os.Getpid()
@@ -152,11 +159,13 @@ func (l *Lock) Release() error {
 	if l == nil || l.fl == nil {
 		return nil
 	}
-	_ = os.Remove(l.holder)
+	if l.holder != "" {
+		_ = os.Remove(l.holder)
+	}
 	err := l.fl.Unlock()
 	l.fl = nil
 	if err != nil {
-		return fmt.Errorf("cannot unlock %s: %w", l.holder, err)
+		return fmt.Errorf("cannot unlock %s: %w", l.fl.Path(), err)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func ContainerOfPID(procRoot string, pid int) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	id := ""
 	sc := bufio.NewScanner(io.LimitReader(f, maxCgroupFile))
 	for sc.Scan() {

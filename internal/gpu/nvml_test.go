@@ -31,7 +31,7 @@ func TestInitFailureWrapsErrNoNVML(t *testing.T) {
 		t.Run(tt.ret.Error(), func(t *testing.T) {
 			lib := &mock.Interface{InitFunc: func() nvml.Return { return tt.ret }}
 			inv := gpu.NewFromNVML(lib)
-			_, err := inv.Host(context.Background())
+			_, err := inv.Host(t.Context())
 			if !errors.Is(err, gpu.ErrNoNVML) {
 				t.Fatalf("Host() error = %v, want one wrapping ErrNoNVML", err)
 			}
@@ -54,7 +54,7 @@ func TestUnexpectedFailuresFailTheRead(t *testing.T) {
 			return 0, nvml.ERROR_GPU_IS_LOST
 		}
 	}
-	_, err := gpu.NewFromNVML(s).Host(context.Background())
+	_, err := gpu.NewFromNVML(s).Host(t.Context())
 	if err == nil {
 		t.Fatal("Host() succeeded with lost GPUs")
 	}
@@ -70,7 +70,7 @@ func TestNotSupportedLeavesFieldsEmpty(t *testing.T) {
 	d := s.Devices[0].(*server.Device)
 	d.GetCudaComputeCapabilityFunc = func() (int, int, nvml.Return) { return 0, 0, nvml.ERROR_NOT_SUPPORTED }
 	d.GetUtilizationRatesFunc = func() (nvml.Utilization, nvml.Return) { return nvml.Utilization{}, nvml.ERROR_NOT_SUPPORTED }
-	h, err := gpu.NewFromNVML(s).Host(context.Background())
+	h, err := gpu.NewFromNVML(s).Host(t.Context())
 	if err != nil {
 		t.Fatalf("Host() = %v", err)
 	}
@@ -88,7 +88,7 @@ func TestThrottleReasonsFallBackToDeprecatedCall(t *testing.T) {
 	d := s.Devices[0].(*server.Device)
 	d.GetCurrentClocksEventReasonsFunc = func() (uint64, nvml.Return) { return 0, nvml.ERROR_FUNCTION_NOT_FOUND }
 	d.GetCurrentClocksThrottleReasonsFunc = func() (uint64, nvml.Return) { return 0x40, nvml.SUCCESS }
-	samples, err := gpu.NewFromNVML(s).Sample(context.Background())
+	samples, err := gpu.NewFromNVML(s).Sample(t.Context())
 	if err != nil {
 		t.Fatalf("Sample() = %v", err)
 	}
@@ -103,7 +103,7 @@ func TestProcessInBothListsIsListedOnce(t *testing.T) {
 	d.GetComputeRunningProcessesFunc = func() ([]nvml.ProcessInfo, nvml.Return) {
 		return []nvml.ProcessInfo{{Pid: 2154, UsedGpuMemory: 500}}, nvml.SUCCESS
 	}
-	samples, err := gpu.NewFromNVML(s).Sample(context.Background())
+	samples, err := gpu.NewFromNVML(s).Sample(t.Context())
 	if err != nil {
 		t.Fatalf("Sample() = %v", err)
 	}
@@ -115,7 +115,7 @@ func TestProcessInBothListsIsListedOnce(t *testing.T) {
 
 func TestCloseAndContext(t *testing.T) {
 	inv := gpu.NewFromNVML(gputest.LaptopNVML())
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, err := inv.Host(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("Host(cancelled) = %v, want context.Canceled", err)
@@ -126,7 +126,7 @@ func TestCloseAndContext(t *testing.T) {
 	if err := inv.Close(); err != nil {
 		t.Errorf("second Close() = %v, want nil", err)
 	}
-	if _, err := inv.Sample(context.Background()); err == nil {
+	if _, err := inv.Sample(t.Context()); err == nil {
 		t.Error("Sample() after Close succeeded")
 	}
 }

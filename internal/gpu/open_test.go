@@ -1,7 +1,6 @@
 package gpu_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -19,8 +18,8 @@ func TestOpenRealNVML(t *testing.T) {
 		}
 		t.Skipf("no NVML here: %v", err)
 	}
-	defer inv.Close()
-	h, err := inv.Host(context.Background())
+	defer func() { _ = inv.Close() }()
+	h, err := inv.Host(t.Context())
 	if err != nil {
 		t.Fatalf("Host() = %v", err)
 	}
@@ -30,7 +29,7 @@ func TestOpenRealNVML(t *testing.T) {
 		b, _ := json.MarshalIndent(h, "", "  ")
 		t.Logf("host JSON:\n%s", b)
 	}
-	samples, err := inv.Sample(context.Background())
+	samples, err := inv.Sample(t.Context())
 	if err != nil {
 		t.Fatalf("Sample() = %v", err)
 	}

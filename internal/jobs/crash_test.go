@@ -4,6 +4,7 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -22,7 +23,7 @@ func TestMain(m *testing.M) {
 			err = (&Runner{Store: s, Exec: newFake(time.Hour), Poll: 10 * time.Millisecond}).Run(context.Background())
 		}
 		if err != nil {
-			os.Stderr.WriteString(err.Error())
+			fmt.Fprint(os.Stderr, err)
 			os.Exit(1)
 		}
 		os.Exit(0)

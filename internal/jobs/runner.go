@@ -116,23 +116,37 @@ func (r *Runner) warnOnce(format string, args ...any) {
 	}
 }
 
-// acquire takes runner.lock without waiting; its holder file names this runner.
+const runnerCommand = "devenv jobs run"
+
+// acquire takes runner.lock; its holder file names this runner. Another
+// runner holding it is ErrBusy at once; anything else holding it (a
+// RunnerPID probe of `devenv jobs`, which writes no holder file) is waited
+// for a moment, so a probe never turns a runner away.
 func (r *Runner) acquire() (*filelock.Lock, error) {
 	path := filepath.Join(r.Store.dir, "runner.lock")
-	l, err := filelock.TryAcquire(path, filelock.Options{PID: r.PID, Command: "devenv jobs run"})
-	if errors.Is(err, filelock.ErrHeld) {
-		if h := filelock.ReadHolder(path); h.PID != 0 {
-			return nil, fmt.Errorf("%w (%s)", ErrBusy, h)
-		}
-		return nil, ErrBusy
+	opt := filelock.Options{PID: r.PID, Command: runnerCommand}
+	l, err := filelock.TryAcquire(path, opt)
+	if !errors.Is(err, filelock.ErrHeld) {
+		return l, err
 	}
-	return l, err
+	if h := filelock.ReadHolder(path); h.Command != runnerCommand {
+		opt.Timeout, opt.Poll = 2*time.Second, 5*time.Millisecond
+		if l, err = filelock.Acquire(context.Background(), path, opt); err == nil {
+			return l, nil
+		}
+	}
+	if h := filelock.ReadHolder(path); h.PID != 0 {
+		return nil, fmt.Errorf("%w (%s)", ErrBusy, h)
+	}
+	return nil, ErrBusy
 }
 
-// RunnerPID returns the pid of the runner holding the queue, or 0 when none does.
+// RunnerPID returns the pid of the runner holding the queue, or 0 when none
+// does. It probes the lock without a holder file, for as short a time as it
+// can, and a runner starting meanwhile waits for it (see acquire).
 func (s *Store) RunnerPID() int {
 	path := filepath.Join(s.dir, "runner.lock")
-	l, err := filelock.TryAcquire(path, filelock.Options{})
+	l, err := filelock.TryAcquire(path, filelock.Options{NoHolder: true})
 	if err == nil {
 		_ = l.Release()
 		return 0

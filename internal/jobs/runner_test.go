@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/devenv-dev/devenv/internal/filelock"
 )
 
 func resourcesFrom(m map[string]Resources) func(context.Context, string) Resources {
@@ -379,4 +381,22 @@ func TestRunnerSkipsJobFileNamedForAnotherID(t *testing.T) {
 	if n != 1 {
 		t.Errorf("7.json was reported %d times, want once: %q", n, said)
 	}
+}
+
+// `devenv jobs` probes runner.lock to say whether a runner is there; a
+// runner starting during the probe must wait for it, not give up as busy
+// (the e2e test's job then stayed queued for good).
+func TestRunnerWaitsOutARunnerPIDProbe(t *testing.T) {
+	s := testStore(t)
+	submit(t, s, "a", "exit", "0")
+	probe, err := filelock.TryAcquire(filepath.Join(s.Dir(), "runner.lock"), filelock.Options{NoHolder: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(100*time.Millisecond, func() { _ = probe.Release() })
+	r := &Runner{Store: s, Exec: newFake(0), Poll: 5 * time.Millisecond}
+	if err := r.Run(t.Context()); err != nil {
+		t.Fatalf("runner started during a probe: %v", err)
+	}
+	checkJobs(t, s, map[string]State{"1": Done}, nil)
 }

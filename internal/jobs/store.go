@@ -143,7 +143,7 @@ func (s *Store) Get(id string) (Job, error) {
 	}
 	var j Job
 	if err := json.Unmarshal(data, &j); err != nil {
-		return Job{}, fmt.Errorf("%s is not a job file (%v): remove it", s.jobPath(id), err)
+		return Job{}, fmt.Errorf("%s is not a job file (%w): remove it", s.jobPath(id), err)
 	}
 	if j.ID != id {
 		return Job{}, fmt.Errorf("%s says it is job %q: a job file is named after its id; it was left out of the queue, remove it or rename it to %s.json", s.jobPath(id), j.ID, j.ID)

@@ -35,12 +35,12 @@ func writeTemp(t *testing.T, name string, data []byte) string {
 func snappyJava(data []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString("\x82SNAPPY\x00")
-	binary.Write(&b, binary.BigEndian, uint32(1))
-	binary.Write(&b, binary.BigEndian, uint32(1))
+	_ = binary.Write(&b, binary.BigEndian, uint32(1))
+	_ = binary.Write(&b, binary.BigEndian, uint32(1))
 	for len(data) > 0 {
 		n := min(len(data), 32<<10)
 		block := snappy.Encode(nil, data[:n])
-		binary.Write(&b, binary.BigEndian, uint32(len(block)))
+		_ = binary.Write(&b, binary.BigEndian, uint32(len(block)))
 		b.Write(block)
 		data = data[n:]
 	}
@@ -62,9 +62,9 @@ func lz4Block(data []byte) []byte {
 		} else {
 			b.WriteByte(0x20)
 		}
-		binary.Write(&b, binary.LittleEndian, uint32(c))
-		binary.Write(&b, binary.LittleEndian, uint32(n))
-		binary.Write(&b, binary.LittleEndian, uint32(0))
+		_ = binary.Write(&b, binary.LittleEndian, uint32(c))
+		_ = binary.Write(&b, binary.LittleEndian, uint32(n))
+		_ = binary.Write(&b, binary.LittleEndian, uint32(0))
 		b.Write(dst[:c])
 		data = data[n:]
 	}
@@ -76,8 +76,8 @@ func lz4Block(data []byte) []byte {
 func framedSnappy(data []byte) []byte {
 	var b bytes.Buffer
 	w := snappy.NewBufferedWriter(&b)
-	w.Write(data)
-	w.Close()
+	_, _ = w.Write(data) // into a bytes.Buffer: cannot fail
+	_ = w.Close()
 	return b.Bytes()
 }
 
@@ -159,7 +159,9 @@ func TestBadInputs(t *testing.T) {
 func TestEventLogFilesOrder(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"events_10_app", "events_2_app.zstd", "events_1_app", "appstatus_app"} {
-		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	files, err := eventLogFiles(dir)
 	if err != nil {
@@ -173,7 +175,9 @@ func TestEventLogFilesOrder(t *testing.T) {
 
 	dbx := t.TempDir()
 	for _, n := range []string{"eventlog", "eventlog-2024-01-02--10-00.gz", "eventlog-2024-01-01--09-00.gz"} {
-		os.WriteFile(filepath.Join(dbx, n), nil, 0o644)
+		if err := os.WriteFile(filepath.Join(dbx, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	files, _ = eventLogFiles(dbx)
 	names = names[:0]

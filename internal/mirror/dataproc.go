@@ -15,7 +15,7 @@ import (
 func importDataproc(path string, data []byte) (*Profile, error) {
 	var v any
 	if err := yaml.Unmarshal(data, &v); err != nil {
-		return nil, fmt.Errorf("mirror: %s: %v; fix the YAML or export it again with gcloud dataproc clusters describe --format yaml", path, err)
+		return nil, fmt.Errorf("mirror: %s: %w; fix the YAML or export it again with gcloud dataproc clusters describe --format yaml", path, err)
 	}
 	root := asMap(v)
 	if root == nil {

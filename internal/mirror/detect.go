@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,10 +18,10 @@ func sniffFile(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	head := make([]byte, 64<<10)
 	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}
 	head = head[:n]

@@ -12,7 +12,7 @@ import (
 func importEMR(path, format string, data []byte) (*Profile, error) {
 	v, err := decodeJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("mirror: %s:%v; fix the JSON or export it again with the aws CLI", path, err)
+		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the aws CLI", path, err)
 	}
 	p := newProfile(path, format)
 	p.Source.Platform, p.Source.Cloud = "emr", "aws"
@@ -116,27 +116,10 @@ func readEMRConfigurations(p *Profile, configs []any, where string) {
 				p.addConf(k, str(props[k]), src)
 			}
 		case "spark-env":
-			for _, sub := range asList(ciGet(m, "configurations")) {
-				sm := asMap(sub)
-				if strings.EqualFold(str(ciGet(sm, "classification")), "export") {
-					exp := asMap(ciGet(sm, "properties"))
-					for _, k := range slices.Sorted(maps.Keys(exp)) {
-						p.addEnv(k, str(exp[k]))
-					}
-				}
-			}
-			if jh := p.Env["JAVA_HOME"]; jh != "" {
-				p.javaFromHome(jh, src+".export.JAVA_HOME")
-			}
+			readEMRSparkEnv(p, m, src)
 			continue
 		case "spark":
-			for _, k := range slices.Sorted(maps.Keys(props)) {
-				v := str(props[k])
-				if strings.EqualFold(k, "enableSparkRapids") && strings.EqualFold(v, "true") {
-					p.GPU.RapidsEnabled = true
-				}
-				p.drop("spark:"+k, v, "EMR-level switch, applied by EMR at install time")
-			}
+			readEMRSparkSwitches(p, props)
 		case "":
 			p.warn("an EMR configuration without Classification was skipped")
 		default:
@@ -147,6 +130,35 @@ func readEMRConfigurations(p *Profile, configs []any, where string) {
 		if class != "spark-env" {
 			readEMRConfigurations(p, asList(ciGet(m, "configurations")), where+class+".")
 		}
+	}
+}
+
+// readEMRSparkEnv reads spark-env's export classification into the
+// environment, and the Java version from its JAVA_HOME.
+func readEMRSparkEnv(p *Profile, m map[string]any, src string) {
+	for _, sub := range asList(ciGet(m, "configurations")) {
+		sm := asMap(sub)
+		if strings.EqualFold(str(ciGet(sm, "classification")), "export") {
+			exp := asMap(ciGet(sm, "properties"))
+			for _, k := range slices.Sorted(maps.Keys(exp)) {
+				p.addEnv(k, str(exp[k]))
+			}
+		}
+	}
+	if jh := p.Env["JAVA_HOME"]; jh != "" {
+		p.javaFromHome(jh, src+".export.JAVA_HOME")
+	}
+}
+
+// readEMRSparkSwitches reads the "spark" classification: EMR-level switches,
+// of which enableSparkRapids turns the RAPIDS Accelerator on.
+func readEMRSparkSwitches(p *Profile, props map[string]any) {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		v := str(props[k])
+		if strings.EqualFold(k, "enableSparkRapids") && strings.EqualFold(v, "true") {
+			p.GPU.RapidsEnabled = true
+		}
+		p.drop("spark:"+k, v, "EMR-level switch, applied by EMR at install time")
 	}
 }
 

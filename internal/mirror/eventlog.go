@@ -69,9 +69,9 @@ func readEventLog(path string, srcs []logSource, opts Options) (*Profile, error)
 func (s *logScan) readSource(src logSource) (stop bool, err error) {
 	rc, err := src.open()
 	if err != nil {
-		return false, fmt.Errorf("cannot read %s: %v; skipped", src.name, err)
+		return false, fmt.Errorf("cannot read %s: %w; skipped", src.name, err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	r, codec, closeDec, err := decompress(bufio.NewReaderSize(rc, 256<<10), s.lim)
 	if err != nil {
 		return false, fmt.Errorf("%s: %w; skipped", filepath.Base(src.name), err)
@@ -99,7 +99,7 @@ func (s *logScan) readSource(src logSource) (stop bool, err error) {
 			if errors.As(rerr, &de) {
 				return false, fmt.Errorf("%s: %w; using the %d events read before", filepath.Base(src.name), rerr, s.events)
 			}
-			return false, fmt.Errorf("%s ends early or is corrupt (%v); using the %d events read before", filepath.Base(src.name), rerr, s.events)
+			return false, fmt.Errorf("%s ends early or is corrupt (%w); using the %d events read before", filepath.Base(src.name), rerr, s.events)
 		}
 	}
 }

@@ -97,7 +97,7 @@ func decoder(codec string, head []byte, br *bufio.Reader, lim limits) (io.Reader
 		if err != nil {
 			return nil, nop, err
 		}
-		return z, func() { z.Close() }, nil
+		return z, func() { _ = z.Close() }, nil
 	}
 	return nil, nop, fmt.Errorf("%s compression is not supported; decompress the log first or write event logs with zstd, lz4 or snappy", codec)
 }

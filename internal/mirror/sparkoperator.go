@@ -23,7 +23,7 @@ func importSparkOperator(path string, data []byte) (*Profile, error) {
 			return nil, fmt.Errorf("mirror: %s: no document with kind: SparkApplication", path)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("mirror: %s: %v; fix the YAML", path, err)
+			return nil, fmt.Errorf("mirror: %s: %w; fix the YAML", path, err)
 		}
 		m := asMap(v)
 		if strings.EqualFold(str(m["kind"]), "SparkApplication") {

@@ -25,17 +25,7 @@ func shellWords(s string) ([]string, error) {
 				cur.WriteByte(c)
 			}
 		case quote == '"':
-			switch {
-			case c == '"':
-				quote = none
-			case c == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0:
-				i++
-				if s[i] != '\n' {
-					cur.WriteByte(s[i])
-				}
-			default:
-				cur.WriteByte(c)
-			}
+			i, quote = inDoubleQuotes(s, i, &cur)
 		case c == '\\':
 			if i+1 < len(s) {
 				i++
@@ -69,6 +59,23 @@ func shellWords(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// inDoubleQuotes takes s[i], inside double quotes, into cur; it returns the
+// index reached and the quote still open (0 once this one closes).
+func inDoubleQuotes(s string, i int, cur *strings.Builder) (int, byte) {
+	switch c := s[i]; {
+	case c == '"':
+		return i, 0
+	case c == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0:
+		i++
+		if s[i] != '\n' {
+			cur.WriteByte(s[i])
+		}
+	default:
+		cur.WriteByte(c)
+	}
+	return i, '"'
 }
 
 // submitFlags maps spark-submit options to the confs they set.
@@ -117,7 +124,7 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 	}
 	words, err := shellWords(string(data))
 	if err != nil {
-		return nil, fmt.Errorf("mirror: %s: %v; fix the quoting of the command line", path, err)
+		return nil, fmt.Errorf("mirror: %s: %w; fix the quoting of the command line", path, err)
 	}
 	p := newProfile(path, FormatSparkSubmit)
 	i := 0
@@ -125,7 +132,7 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 		i++ // skip "spark-submit", env assignments, paths
 	}
 	if err := readSubmitArgs(p, words[i:]); err != nil {
-		return nil, fmt.Errorf("mirror: %s: %v", path, err)
+		return nil, fmt.Errorf("mirror: %s: %w", path, err)
 	}
 	p.platformFromMaster()
 	return p, nil
@@ -142,12 +149,9 @@ func readSubmitArgs(p *Profile, args []string) error {
 		}
 		name, val, hasEq := strings.Cut(a, "=")
 		if name == "--conf" || name == "-c" {
-			if !hasEq {
-				if i+1 >= len(args) {
-					return fmt.Errorf("--conf needs key=value")
-				}
-				i++
-				val = args[i]
+			var err error
+			if val, i, err = flagValue(args, i, "--conf", val, hasEq); err != nil {
+				return fmt.Errorf("--conf needs key=value")
 			}
 			k, v, ok := strings.Cut(val, "=")
 			if !ok {
@@ -164,12 +168,9 @@ func readSubmitArgs(p *Profile, args []string) error {
 		if noValueFlags[name] {
 			continue
 		}
-		if !hasEq {
-			if i+1 >= len(args) {
-				return fmt.Errorf("%s needs a value", name)
-			}
-			i++
-			val = args[i]
+		var err error
+		if val, i, err = flagValue(args, i, name, val, hasEq); err != nil {
+			return err
 		}
 		if name == "--properties-file" {
 			p.warn(fmt.Sprintf("--properties-file %s: import that file too to see its confs", val))
@@ -179,4 +180,16 @@ func readSubmitArgs(p *Profile, args []string) error {
 		}
 	}
 	return nil
+}
+
+// flagValue is the value of the option at args[i]: the part after '=' when
+// it had one, else the next argument (and the index moves onto it).
+func flagValue(args []string, i int, name, val string, hasEq bool) (string, int, error) {
+	if hasEq {
+		return val, i, nil
+	}
+	if i+1 >= len(args) {
+		return "", i, fmt.Errorf("%s needs a value", name)
+	}
+	return args[i+1], i + 1, nil
 }

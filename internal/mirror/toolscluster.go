@@ -16,7 +16,7 @@ import (
 func importToolsCluster(path string, data []byte) (*Profile, error) {
 	var v any
 	if err := yaml.Unmarshal(data, &v); err != nil {
-		return nil, fmt.Errorf("mirror: %s: %v; fix the YAML", path, err)
+		return nil, fmt.Errorf("mirror: %s: %w; fix the YAML", path, err)
 	}
 	m := asMap(v)
 	if m == nil {

@@ -3,6 +3,7 @@ package mirror
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,17 +25,19 @@ func decodeJSON(data []byte) (any, error) {
 // jsonError adds line:col to a JSON syntax error.
 func jsonError(data []byte, err error) error {
 	var off int64 = -1
-	switch e := err.(type) {
-	case *json.SyntaxError:
-		off = e.Offset
-	case *json.UnmarshalTypeError:
-		off = e.Offset
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
 	}
 	if off < 0 {
 		return err
 	}
 	line, col := lineCol(data, int(off))
-	return fmt.Errorf("%d:%d: %v", line, col, err)
+	return fmt.Errorf("%d:%d: %w", line, col, err)
 }
 
 func lineCol(data []byte, off int) (line, col int) {

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"context"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -27,18 +26,18 @@ func TestDigestAgainstRealRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := img.Digest()
-	got, err := Pinner{}.Digest(context.Background(), ref.String())
+	got, err := Pinner{}.Digest(t.Context(), ref.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != want.String() {
 		t.Fatalf("digest %s, want %s", got, want)
 	}
-	_, err = Pinner{}.Digest(context.Background(), host+"/nvidia/cuda:no-such-tag")
+	_, err = Pinner{}.Digest(t.Context(), host+"/nvidia/cuda:no-such-tag")
 	if err == nil || !strings.Contains(err.Error(), "mirrors.registries") {
 		t.Fatalf("missing tag: %v", err)
 	}
-	if _, err := (Pinner{}).Digest(context.Background(), "UPPER/Case::bad"); err == nil {
+	if _, err := (Pinner{}).Digest(t.Context(), "UPPER/Case::bad"); err == nil {
 		t.Fatal("bad reference accepted")
 	}
 }

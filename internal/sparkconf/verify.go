@@ -58,7 +58,7 @@ func ParseVerifyOutput(stdout string) (VerifyResult, error) {
 		}
 		var run VerifyRun
 		if err := json.Unmarshal([]byte(line), &run); err != nil {
-			return res, fmt.Errorf("verify output, line %d after %s: %v; the program and this devenv may not match, rebuild the image with devenv up", i+1, VerifyBegin, err)
+			return res, fmt.Errorf("verify output, line %d after %s: %w; the program and this devenv may not match, rebuild the image with devenv up", i+1, VerifyBegin, err)
 		}
 		run.Report = ParsePlan(run.Plan)
 		if run.RapidsEnabled {

@@ -85,7 +85,7 @@ func (p *Printer) Event(v any) {
 	defer p.mu.Unlock()
 	b, err := json.Marshal(v)
 	if err == nil {
-		p.Err.Write(append(b, '\n'))
+		_, _ = p.Err.Write(append(b, '\n')) // an event lost with stderr is not worth failing for
 	}
 }
 

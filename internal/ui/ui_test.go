@@ -16,7 +16,7 @@ func TestModes(t *testing.T) {
 	p.Say("hidden")
 	p.Progress("build spark", engine.Progress{ID: "l1", Status: "Downloading", Current: 10, Total: 100})
 	p.Warn("careful")
-	if err := p.Result(map[string]int{"n": 1}, func(w io.Writer) { io.WriteString(w, "text") }); err != nil {
+	if err := p.Result(map[string]int{"n": 1}, func(w io.Writer) { _, _ = io.WriteString(w, "text") }); err != nil {
 		t.Fatal(err)
 	}
 	var res map[string]int
@@ -37,7 +37,9 @@ func TestModes(t *testing.T) {
 		t.Fatalf("plain mode without --verbose printed build output or byte counts: %q", errb.String())
 	}
 	q.Progress("build spark", engine.Progress{Error: "boom"})
-	q.Result(nil, func(w io.Writer) { io.WriteString(w, "text") })
+	if err := q.Result(nil, func(w io.Writer) { _, _ = io.WriteString(w, "text") }); err != nil {
+		t.Fatal(err)
+	}
 	if out.String() != "text" || !strings.Contains(errb.String(), "build spark: boom") {
 		t.Fatalf("plain: out %q err %q", out.String(), errb.String())
 	}

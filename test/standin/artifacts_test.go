@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,7 +21,7 @@ func get(t *testing.T, url string) (int, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +106,7 @@ func TestChecksumsVerifyWithTools(t *testing.T) {
 			dir, filepath.Base(sparkSum), filepath.Base(jarSum), filepath.Base(rapids))
 		out, err := exec.Command("sh", "-c", script).CombinedOutput()
 		if err != nil {
-			return fmt.Errorf("%v: %s", err, out)
+			return fmt.Errorf("%w: %s", err, out)
 		}
 		return nil
 	}
@@ -185,7 +186,7 @@ func listAndExtract(t *testing.T, data []byte, dir string) string {
 	var b strings.Builder
 	for {
 		h, err := tr.Next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

@@ -30,7 +30,7 @@ const chainProject = "standin-chain-test"
 // with sha512sum and sha1sum. Each step's time goes to the test log.
 func TestIntegrationStandinChain(t *testing.T) {
 	cli := Docker(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
 	defer cancel()
 	CleanupProject(t, chainProject)
 
@@ -103,11 +103,11 @@ func pullByDigest(ctx context.Context, t *testing.T, cli *client.Client, ref str
 	if err != nil {
 		t.Fatalf("engine pull of %s: %v", ref, err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	if err := jsonmessage.DisplayJSONMessagesStream(rc, io.Discard, 0, false, nil); err != nil {
 		t.Fatalf("engine pull of %s: %v", ref, err)
 	}
-	t.Cleanup(func() { _, _ = cli.ImageRemove(context.Background(), ref, image.RemoveOptions{}) })
+	t.Cleanup(func() { _, _ = cli.ImageRemove(context.WithoutCancel(t.Context()), ref, image.RemoveOptions{}) }) // t.Context() ends before cleanups
 	inspect, err := cli.ImageInspect(ctx, ref)
 	if err != nil {
 		t.Fatalf("the engine has no %s after pulling it: %v", ref, err)
@@ -138,7 +138,7 @@ func buildImage(ctx context.Context, t *testing.T, cli *client.Client, files map
 	if err != nil {
 		t.Fatalf("engine build of %s: %v", tag, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var out bytes.Buffer
 	if err := jsonmessage.DisplayJSONMessagesStream(resp.Body, &out, 0, false, nil); err != nil {
 		t.Fatalf("engine build of %s failed: %v\n%s", tag, err, out.String())

@@ -143,13 +143,13 @@ func importTarball(ctx context.Context, cli *client.Client, tarPath, ref string)
 	if err != nil {
 		return errorf("cannot open %s: %v", tarPath, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	rc, err := cli.ImageImport(ctx, image.ImportSource{Source: f, SourceName: "-"}, ref,
 		image.ImportOptions{Changes: []string{`CMD ["/bin/bash"]`}, Message: "devenv test stand-in"})
 	if err != nil {
 		return errorf("the engine refused to import %s as %s: %v", tarPath, ref, err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	if err := jsonmessage.DisplayJSONMessagesStream(rc, &bytes.Buffer{}, 0, false, nil); err != nil {
 		return errorf("importing %s as %s failed: %v; delete the tarball to rebuild it if it is damaged", tarPath, ref, err)
 	}

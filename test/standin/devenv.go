@@ -109,7 +109,7 @@ func buildDevenv(root, out string) error {
 		return errorf("cannot create a temporary file next to %s: %v", out, err)
 	}
 	_ = tmp.Close()
-	defer os.Remove(tmp.Name())
+	defer func() { _ = os.Remove(tmp.Name()) }()
 	start := time.Now()
 	cmd := exec.Command(goTool(), "build", "-o", tmp.Name(), "./cmd/devenv")
 	cmd.Dir = root
@@ -136,7 +136,7 @@ func readHead(path string, n int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	buf := make([]byte, n)
 	m, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestFindModuleRoot(t *testing.T) {
@@ -86,7 +85,7 @@ func TestBuildDevenv(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := runBinary(context.Background(), out, root, nil, "a", "b")
+				res, err := runBinary(t.Context(), out, root, nil, "a", "b")
 				if err != nil || res.Code != 3 {
 					t.Fatalf("built binary exited %d (%v), want 3 (its argument count)", res.Code, err)
 				}
@@ -118,9 +117,9 @@ func TestRunBinaryExitCodes(t *testing.T) {
 	}{
 		{"success", "echo out; echo err >&2", false, 0, "out\n"},
 		{"exit code kept", "exit 5", false, 5, ""},
-		{"handles SIGINT itself", "trap 'echo bye; exit 130' INT; echo ready; while :; do sleep 0.05; done", true, 130, "ready\nbye\n"},
-		{"clean exit after SIGINT", "trap 'exit 0' INT; echo ready; while :; do sleep 0.05; done", true, 0, "ready\n"},
-		{"killed by SIGINT", "echo ready; exec sleep 30", true, 130, "ready\n"},
+		{"handles SIGINT itself", "trap 'echo bye; exit 130' INT; echo ready; echo ready >&2; while :; do sleep 0.05; done", true, 130, "ready\nbye\n"},
+		{"clean exit after SIGINT", "trap 'exit 0' INT; echo ready; echo ready >&2; while :; do sleep 0.05; done", true, 0, "ready\n"},
+		{"killed by SIGINT", "echo ready; echo ready >&2; exec sleep 30", true, 130, "ready\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,12 +127,13 @@ func TestRunBinaryExitCodes(t *testing.T) {
 			if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+tt.script+"\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithCancel(context.Background())
+			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			if tt.interrupt {
-				go func() { time.Sleep(300 * time.Millisecond); cancel() }()
+			var watch func(string)
+			if tt.interrupt { // once the script says it is ready (its trap set)
+				watch = InterruptWhen(cancel, "ready")
 			}
-			res, err := runBinary(ctx, bin, t.TempDir(), []string{"DEVENV_X=1"})
+			res, err := runBinaryWatching(ctx, bin, t.TempDir(), []string{"DEVENV_X=1"}, watch)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func TestRunBinaryExitCodes(t *testing.T) {
 }
 
 func TestRunBinaryMissing(t *testing.T) {
-	_, err := runBinary(context.Background(), filepath.Join(t.TempDir(), "absent"), t.TempDir(), nil)
+	_, err := runBinary(t.Context(), filepath.Join(t.TempDir(), "absent"), t.TempDir(), nil)
 	if err == nil {
 		t.Fatal("running a missing binary reported no error")
 	}

@@ -31,7 +31,7 @@ func mountsUnder(dir string) []string {
 	if err != nil {
 		return []string{dir} // cannot tell: act as if something is mounted
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var found []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {

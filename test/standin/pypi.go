@@ -64,8 +64,8 @@ func PyPI(t testing.TB, pins ...string) *PyPIServer {
 		t.Fatalf("standin: PyPI listen: %v", err)
 	}
 	srv := &http.Server{Handler: s}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	go func() { _ = srv.Serve(ln) }() // ends with ErrServerClosed at cleanup
+	t.Cleanup(func() { _ = srv.Close() })
 	s.url = "http://" + ln.Addr().String() + "/simple"
 	return s
 }
@@ -97,7 +97,7 @@ func (s *PyPIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r)
 			return
 		}
-		w.Write(data)
+		_, _ = w.Write(data) // a client gone mid-download is its own failure
 		return
 	}
 	project := normalize(strings.Trim(path, "/"))

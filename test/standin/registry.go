@@ -87,7 +87,7 @@ func cachedImage(ctx context.Context, cli *client.Client, localRef, cacheDir str
 	if err != nil {
 		return nil, errorf("cannot create a scratch directory in %s: %v", cacheDir, err)
 	}
-	defer os.RemoveAll(scratch)
+	defer func() { _ = os.RemoveAll(scratch) }()
 	tarPath := filepath.Join(scratch, "image.tar")
 	if err := saveImage(ctx, cli, localRef, tarPath); err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func saveImage(ctx context.Context, cli *client.Client, localRef, path string) e
 	if err != nil {
 		return errorf("the engine cannot save %s: %v; check that the image exists (docker image ls)", localRef, err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	f, err := os.Create(path)
 	if err != nil {
 		return errorf("cannot create %s: %v", path, err)

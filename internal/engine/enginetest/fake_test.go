@@ -2,7 +2,6 @@ package enginetest
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -11,7 +10,7 @@ import (
 )
 
 func TestFakeLifecycle(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := New()
 	f.LogOutput = map[string]string{"p-svc": "ready\n"}
 	f.ExecFunc = func(o engine.ExecOptions) (int, string) { return 7, strings.Join(o.Cmd, " ") }
@@ -79,7 +78,7 @@ func TestFakeGPU(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := context.Background()
+			ctx := t.Context()
 			f := New()
 			f.GPUs = tt.gpus
 			f.AddImage("img", nil)
@@ -100,7 +99,7 @@ func TestFakeGPU(t *testing.T) {
 }
 
 func TestFakeFailAndBuild(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	f := New()
 	unreachable := &engine.Error{Op: "info", Kind: engine.ErrUnreachable, Err: errors.New("dial")}
 	f.Fail = map[string]error{"Info": unreachable}

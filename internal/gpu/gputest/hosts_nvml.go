@@ -38,7 +38,7 @@ func HostOf(shape string) (*gpu.Host, error) {
 		return nil, err
 	}
 	inv := gpu.NewFromNVML(lib)
-	defer inv.Close()
+	defer func() { _ = inv.Close() }()
 	return inv.Host(context.Background())
 }
 
@@ -49,6 +49,6 @@ func SampleOf(shape string) ([]gpu.Sample, error) {
 		return nil, err
 	}
 	inv := gpu.NewFromNVML(lib)
-	defer inv.Close()
+	defer func() { _ = inv.Close() }()
 	return inv.Sample(context.Background())
 }

@@ -117,7 +117,7 @@ func (c card) wireMIG(d *server.Device) {
 	if len(c.migProfiles) == 0 {
 		return
 	}
-	d.SetMigModeFunc(nvml.DEVICE_MIG_ENABLE)
+	_, _ = d.SetMigModeFunc(nvml.DEVICE_MIG_ENABLE) // the server mock always succeeds
 	migs := make([]nvml.Device, len(c.migProfiles))
 	for i, p := range c.migProfiles {
 		migs[i] = c.migDevice(d, i, p)
