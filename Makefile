@@ -2,7 +2,8 @@
 GO          ?= go
 BIN         ?= bin/devenv
 export CGO_CFLAGS ?= -Wno-deprecated-declarations
-UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/')
+# ./test/gpu holds the GPU suite's transcript parser: a unit test, no engine needed.
+UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/') ./test/gpu
 E2E_TIMEOUT ?= 45m
 BENCH_E2E_TIMES ?= 10
 GOLANGCI_LINT_VERSION ?= v2.15.0
