@@ -128,7 +128,7 @@ func TestBuildCredentialsNeverReachTheEngine(t *testing.T) {
 		t.Fatalf("PIP_INDEX_URL = %v on network %q, want devenv's loopback proxy on the host network", arg, req.NetworkMode)
 	}
 	if resp, err := http.Get(*arg + "/x/"); err == nil {
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		t.Error("the credential proxy still runs after the build")
 	}
 	df, _ := Render(in)
@@ -222,7 +222,7 @@ func TestBuildCredentialsRefusedOnARemoteEngine(t *testing.T) {
 	eng := &countingEngine{Engine: enginetest.New()}
 	in := buildProject(t)
 	in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
-	_, err := Build(context.Background(), eng, in, Options{}, nil)
+	_, err := Build(t.Context(), eng, in, Options{}, nil)
 	if err == nil || !strings.Contains(err.Error(), "10.0.0.5") || strings.Contains(err.Error(), "secret") {
 		t.Fatalf("Build = %v, want a refusal naming the remote engine without the password", err)
 	}

@@ -64,7 +64,7 @@ func TestFailedBuildSaysWhy(t *testing.T) {
 		"\x1b[33mWARNING: Retrying after connection broken by 'NewConnectionError: Failed to establish a new connection: [Errno -2] Name or service not known'\x1b[0m\n",
 		"\x1b[31mERROR: Could not find a version that satisfies the requirement nosuchpkg\x1b[0m\n",
 	}}
-	_, err := Build(context.Background(), eng, buildProject(t), Options{}, nil)
+	_, err := Build(t.Context(), eng, buildProject(t), Options{}, nil)
 	if err == nil {
 		t.Fatal("a failed build returned no error")
 	}

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"context"
 	"os"
 	"os/exec"
 	"slices"
@@ -37,7 +36,7 @@ func engineState(t *testing.T, project string) string {
 		out = append(out, n+"="+c.State.Status+"@"+c.ID[:12])
 	}
 	slices.Sort(out)
-	nets, err := standin.Docker(t).NetworkList(context.Background(), network.ListOptions{})
+	nets, err := standin.Docker(t).NetworkList(t.Context(), network.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +210,7 @@ func followUntilInterrupted(t *testing.T, w *world, dir string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill() })
+	t.Cleanup(func() { _ = cmd.Process.Kill() }) // it may have exited already
 	seen, drained := make(chan struct{}), make(chan struct{})
 	go func(hello chan struct{}) {
 		defer close(drained)
@@ -228,7 +227,9 @@ func followUntilInterrupted(t *testing.T, w *world, dir string) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("logs -f printed no line in 60s")
 	}
-	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
 	<-drained
 	err = cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != 130 || stderr.String() != "" {

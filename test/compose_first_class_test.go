@@ -17,10 +17,10 @@ func localImage(t *testing.T) string {
 	t.Helper()
 	ref := fmt.Sprintf("e2elocal%d/tool:dev", time.Now().UnixNano()%1e9)
 	cli := standin.Docker(t)
-	if err := cli.ImageTag(context.Background(), standin.Debian(t), ref); err != nil {
+	if err := cli.ImageTag(t.Context(), standin.Debian(t), ref); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cli.ImageRemove(context.Background(), ref, image.RemoveOptions{}) })
+	t.Cleanup(func() { _, _ = cli.ImageRemove(context.WithoutCancel(t.Context()), ref, image.RemoveOptions{}) }) // t.Context() ends before cleanups
 	return ref
 }
 
@@ -66,7 +66,7 @@ services:
 	if !strings.Contains(r.Stderr, "restart is ignored") {
 		t.Errorf("first up does not warn about restart:\n%s", r.Stderr)
 	}
-	img, err := standin.Docker(t).ImageInspect(context.Background(), local)
+	img, err := standin.Docker(t).ImageInspect(t.Context(), local)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ services:
 	if !tool.State.Running || tool.Config.Image != img.ID {
 		t.Fatalf("tool: running %v, image %q; want it running the locked image ID %s", tool.State.Running, tool.Config.Image, img.ID)
 	}
-	if _, err := standin.Docker(t).ContainerInspect(context.Background(), name+"-extra"); err == nil {
+	if _, err := standin.Docker(t).ContainerInspect(t.Context(), name+"-extra"); err == nil {
 		t.Error("extra (profile debug) started without --profile")
 	}
 

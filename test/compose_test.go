@@ -129,7 +129,7 @@ services:
 // composeContainers are the containers of compose project name, by service.
 func composeContainers(t *testing.T, name string) map[string]container.InspectResponse {
 	t.Helper()
-	list, err := standin.Docker(t).ContainerList(context.Background(), container.ListOptions{All: true,
+	list, err := standin.Docker(t).ContainerList(t.Context(), container.ListOptions{All: true,
 		Filters: filters.NewArgs(filters.Arg("label", "com.docker.compose.project="+name))})
 	if err != nil {
 		t.Fatal(err)

@@ -49,11 +49,11 @@ func blackhole(t *testing.T) string {
 		}
 	}()
 	t.Cleanup(func() {
-		ln.Close()
+		_ = ln.Close()
 		mu.Lock()
 		defer mu.Unlock()
 		for _, c := range conns {
-			c.Close()
+			_ = c.Close()
 		}
 	})
 	return ln.Addr().String()
@@ -64,7 +64,7 @@ func garbage(t *testing.T) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte("\x00\xff{not json <html> \x1b[31m"))
+		_, _ = w.Write([]byte("\x00\xff{not json <html> \x1b[31m"))
 	}))
 	t.Cleanup(srv.Close)
 	return strings.TrimPrefix(srv.URL, "http://")
@@ -161,14 +161,14 @@ func newFreezingEngine(t *testing.T) *freezingEngine {
 			f.builds.Add(1)
 		}
 		if fr := f.freeze.Load().(string); f.all.Load() || (fr != "" && strings.Contains(r.URL.Path, fr)) {
-			io.Copy(io.Discard, r.Body)
+			_, _ = io.Copy(io.Discard, r.Body)
 			<-r.Context().Done() // taken, never answered
 			return
 		}
 		proxy.ServeHTTP(frozenWriter{w, f, r.Context()}, r)
 	})}
-	go f.server.Serve(ln)
-	t.Cleanup(func() { f.server.Close() })
+	go func() { _ = f.server.Serve(ln) }() // http.ErrServerClosed once the cleanup closes it
+	t.Cleanup(func() { _ = f.server.Close() })
 	return f
 }
 
@@ -229,7 +229,7 @@ func TestFaultTwoClonesOneName(t *testing.T) {
 			res[0].Code, res[1].Code, res[0].Stderr, res[1].Stderr)
 	}
 	cli := standin.Docker(t)
-	nets, err := cli.NetworkList(context.Background(), network.ListOptions{Filters: filters.NewArgs(filters.Arg("name", name))})
+	nets, err := cli.NetworkList(t.Context(), network.ListOptions{Filters: filters.NewArgs(filters.Arg("name", name))})
 	if err != nil || len(nets) != 1 {
 		t.Fatalf("networks named %s: %d (%v), want 1", name, len(nets), err)
 	}
@@ -251,7 +251,11 @@ func TestFaultCacheFileSystemFills(t *testing.T) {
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", cache).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs here (needs root): %v: %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("umount", cache).Run() })
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", cache).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", cache, err, out)
+		}
+	})
 	// Leave 8 KiB: less than any Spark distribution.
 	if out, err := exec.Command("dd", "if=/dev/zero", "of="+filepath.Join(cache, "filler"), "bs=4k", "count=14").CombinedOutput(); err != nil {
 		t.Fatalf("filling the tmpfs: %v: %s", err, out)
@@ -299,7 +303,7 @@ func TestFaultInterruptedWhileWaiting(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, _ := w.project(t, tt.yaml, nil)
 			env := append(append([]string{}, w.env...), tt.setup(t, dir)...)
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), 4*time.Second)
 			defer cancel()
 			start := time.Now()
 			r := standin.RunContext(ctx, t, dir, env, tt.args...)

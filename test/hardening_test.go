@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,7 +48,7 @@ func TestPyPIPasswordNeverInTheImage(t *testing.T) {
 	w.must(t, dir, "lock")
 	w.must(t, dir, "build")
 	cli := standin.Docker(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	imgs, err := cli.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", "dev.devenv.project="+name))})
 	if err != nil || len(imgs) != 1 {
 		t.Fatalf("images of the project: %v %v", imgs, err)
@@ -129,7 +128,7 @@ func TestUpRepairsARemovedNetwork(t *testing.T) {
 	w.must(t, dir, "lock")
 	w.must(t, dir, "up")
 	cli := standin.Docker(t)
-	ctx := context.Background()
+	ctx := t.Context()
 
 	// Running containers disconnected, then the network removed.
 	for _, c := range []string{name + "-web", name + "-worker"} {
@@ -165,7 +164,7 @@ func TestUpRepairsARemovedNetwork(t *testing.T) {
 func checkOnNetwork(t *testing.T, project string) {
 	t.Helper()
 	cli := standin.Docker(t)
-	n, err := cli.NetworkInspect(context.Background(), project, network.InspectOptions{})
+	n, err := cli.NetworkInspect(t.Context(), project, network.InspectOptions{})
 	if err != nil {
 		t.Fatalf("the project network is not there: %v", err)
 	}

@@ -141,7 +141,7 @@ func freePort(t testing.TB) int {
 	if err != nil {
 		t.Fatalf("no free port: %v", err)
 	}
-	defer ln.Close()
+	defer func() { _ = ln.Close() }()
 	return ln.Addr().(*net.TCPAddr).Port
 }
 

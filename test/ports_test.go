@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"strconv"
@@ -22,7 +21,7 @@ func holdPortWithContainer(t *testing.T, port int) string {
 	name := fmt.Sprintf("e2ehold%d", time.Now().UnixNano()%1e9)
 	standin.CleanupProject(t, name)
 	cli := standin.Docker(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	cport := nat.Port("9000/tcp")
 	resp, err := cli.ContainerCreate(ctx, &container.Config{Image: standin.Debian(t), Cmd: []string{"sleep", "infinity"},
 		Labels: map[string]string{labels.Project: name}, ExposedPorts: nat.PortSet{cport: {}}},
@@ -52,7 +51,7 @@ func TestUpChecksPortsBeforeBuilding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }() // closed below once the refusal is seen
 	files := map[string]string{"compose.yaml": fmt.Sprintf(`services:
   box:
     image: nvcr.io/%s
@@ -85,8 +84,10 @@ services:
 	if left := projectContainers(t, name); len(left) != 0 {
 		t.Errorf("up failed on ports but left containers behind: %v", left)
 	}
-	l.Close()
-	if err := standin.Docker(t).ContainerRemove(context.Background(), holder, container.RemoveOptions{Force: true}); err != nil {
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := standin.Docker(t).ContainerRemove(t.Context(), holder, container.RemoveOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	w.must(t, dir, "up")

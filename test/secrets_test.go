@@ -50,16 +50,28 @@ func TestProdSecretsNeverLeave(t *testing.T) {
 		outputs = append(outputs, "devenv "+strings.Join(args, " ")+" (stdout)\x00"+r.Stdout, "devenv "+strings.Join(args, " ")+" (stderr)\x00"+r.Stderr)
 	}
 	var files []string
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(dir, path)
-		if err != nil || d.IsDir() || strings.HasPrefix(rel, "prod"+string(filepath.Separator)) {
+	// A file the walk cannot read fails the test: one skipped could be the leak.
+	if err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || strings.HasPrefix(rel, "prod"+string(filepath.Separator)) {
 			return nil
 		}
-		b, _ := os.ReadFile(path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
 		outputs = append(outputs, rel+"\x00"+string(b))
 		files = append(files, filepath.ToSlash(rel))
 		return nil
-	})
+	}); err != nil {
+		t.Fatalf("reading the project's files: %v", err)
+	}
 	for _, want := range []string{"devenv.yaml", "devenv.lock", "compose.devenv.yaml", ".devcontainer/devcontainer.json", "/spark-defaults.conf", "k8s/"} {
 		found := false
 		for _, f := range files {

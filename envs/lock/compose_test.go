@@ -55,12 +55,14 @@ func TestComposeLocalImages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("services:\n  tool:\n"+tt.compose), 0o644)
+			if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("services:\n  tool:\n"+tt.compose), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte("name: demo\ncompose: [compose.yaml]\nservices:\n  db:\n    profile: image\n    image: postgres:16\n"), dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := Generate(context.Background(), p, nil, profiles.Builtin(), tt.pin, &fakeFetcher{}, Options{Local: tt.local})
+			f, err := Generate(t.Context(), p, nil, profiles.Builtin(), tt.pin, &fakeFetcher{}, Options{Local: tt.local})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), `compose service "tool"`) {
 					t.Fatalf("error = %v, want one naming the service and saying %q", err, tt.wantErr)

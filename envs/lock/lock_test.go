@@ -254,7 +254,7 @@ func TestDriverRuleChoosesUnsetVersions(t *testing.T) {
 			if tc.driver != "" {
 				opts.DriverRule = "the test rule"
 			}
-			f, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, opts)
+			f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,12 +267,12 @@ func TestDriverRuleChoosesUnsetVersions(t *testing.T) {
 			}
 		})
 	}
-	old, err := Generate(context.Background(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Driver: "580.159.04", DriverRule: "r"})
+	old, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Driver: "580.159.04", DriverRule: "r"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, _ := Generate(context.Background(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Driver: "595.45.04", DriverRule: "r"})
-	up, _ := Generate(context.Background(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Upgrade: true, Driver: "595.45.04", DriverRule: "r"})
+	kept, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Driver: "595.45.04", DriverRule: "r"})
+	up, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Upgrade: true, Driver: "595.45.04", DriverRule: "r"})
 	if kept.Service("nb").Versions.CUDA != "12.9.1" || up.Service("nb").Versions.CUDA != "13.2.0" {
 		t.Errorf("relock gave CUDA %s (want the pinned 12.9.1), --upgrade %s (want 13.2.0)", kept.Service("nb").Versions.CUDA, up.Service("nb").Versions.CUDA)
 	}

@@ -22,18 +22,20 @@ func (l localIDs) ImageID(_ context.Context, ref string) (string, error) { retur
 func TestComposeImagePins(t *testing.T) {
 	id := "sha256:" + strings.Repeat("cd", 32)
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte(`services:
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte(`services:
   tool:
     image: mine/tool:dev
     pull_policy: never
   minio:
     image: nvcr.io/x/minio:1
-`), 0o644)
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte("name: demo\ncompose: [compose.yaml]\nservices:\n  db:\n    profile: image\n    image: postgres:16\nmirrors:\n  registries: {nvcr.io: \"127.0.0.1:5055\"}\n"), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf, err := lock.Generate(context.Background(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{Local: localIDs{"mine/tool:dev": id}})
+	lf, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{Local: localIDs{"mine/tool:dev": id}})
 	if err != nil {
 		t.Fatal(err)
 	}

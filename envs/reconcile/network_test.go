@@ -1,7 +1,6 @@
 package reconcile
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +24,7 @@ func TestUpRepairsTheProjectNetwork(t *testing.T) {
 		{"untouched", func(*testing.T, *enginetest.Fake) {}, false,
 			map[string]string{"db": Unchanged, "app": Unchanged}},
 		{"network removed while stopped", func(t *testing.T, f *enginetest.Fake) {
-			ctx := context.Background()
+			ctx := t.Context()
 			for _, c := range []string{"p-db", "p-app"} {
 				must(t, f.Stop(ctx, c, 0))
 			}
@@ -35,7 +34,7 @@ func TestUpRepairsTheProjectNetwork(t *testing.T) {
 			must(t, f.Disconnect("p-app", "p"))
 		}, false, map[string]string{"db": Unchanged, "app": Recreated}},
 		{"network removed, --no-start", func(t *testing.T, f *enginetest.Fake) {
-			ctx := context.Background()
+			ctx := t.Context()
 			must(t, f.Disconnect("p-db", "p"))
 			must(t, f.Disconnect("p-app", "p"))
 			must(t, f.Remove(ctx, engine.Networks, "p", false))
@@ -45,7 +44,7 @@ func TestUpRepairsTheProjectNetwork(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := enginetest.New()
 			r := newRunner(t, f)
-			ctx := context.Background()
+			ctx := t.Context()
 			if _, err := r.Up(ctx, testPlan(), UpOptions{}); err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +102,7 @@ func TestUpRefusesLinksUnderDevenv(t *testing.T) {
 			if tt.generated {
 				db.Generated = map[string][]byte{"spark-defaults.conf": []byte("x\n")}
 			}
-			_, err := r.Up(context.Background(), pl, UpOptions{})
+			_, err := r.Up(t.Context(), pl, UpOptions{})
 			if err == nil || !strings.Contains(err.Error(), "symbolic link") {
 				t.Fatalf("Up = %v, want a refusal naming the link", err)
 			}

@@ -1,7 +1,6 @@
 package reconcile
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -28,19 +27,19 @@ func TestTwoDirectoriesOneName(t *testing.T) {
 	}{
 		{"nothing there", func(*testing.T, *enginetest.Fake) {}, ""},
 		{"network from an older devenv (no directory label)", func(t *testing.T, f *enginetest.Fake) {
-			_, err := f.EnsureNetwork(context.Background(), "p", plan.Labels("p", ""))
+			_, err := f.EnsureNetwork(t.Context(), "p", plan.Labels("p", ""))
 			must(t, err)
 		}, ""},
 		{"unlabelled network with the project's name", func(t *testing.T, f *enginetest.Fake) {
-			_, err := f.EnsureNetwork(context.Background(), "p", nil)
+			_, err := f.EnsureNetwork(t.Context(), "p", nil)
 			must(t, err)
 		}, "devenv did not create it"},
 		{"network of another directory", func(t *testing.T, f *enginetest.Fake) {
-			_, err := f.EnsureNetwork(context.Background(), "p", withDir("/src/clone-a"))
+			_, err := f.EnsureNetwork(t.Context(), "p", withDir("/src/clone-a"))
 			must(t, err)
 		}, "in use by /src/clone-a"},
 		{"containers of another directory", func(t *testing.T, f *enginetest.Fake) {
-			ctx := context.Background()
+			ctx := t.Context()
 			_, err := f.EnsureNetwork(ctx, "p", plan.Labels("p", ""))
 			must(t, err)
 			must(t, f.Pull(ctx, "postgres@sha256:1", nil))
@@ -56,12 +55,12 @@ func TestTwoDirectoriesOneName(t *testing.T) {
 			tt.setup(t, f)
 			before := len(f.CallsTo("Create"))
 			r := newRunner(t, f)
-			_, err := r.Up(context.Background(), testPlan(), UpOptions{})
+			_, err := r.Up(t.Context(), testPlan(), UpOptions{})
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatalf("Up = %v", err)
 				}
-				st, _ := f.Inspect(context.Background(), "p-db")
+				st, _ := f.Inspect(t.Context(), "p-db")
 				if st.Labels[labels.Dir] != r.projectDir() {
 					t.Errorf("container labels %v lack %s=%s", st.Labels, labels.Dir, r.projectDir())
 				}
@@ -74,10 +73,10 @@ func TestTwoDirectoriesOneName(t *testing.T) {
 				t.Errorf("a refused up created %d containers", n-before)
 			}
 			if strings.Contains(tt.name, "containers") {
-				if _, err := r.Down(context.Background(), "p", DownOptions{}); err == nil {
+				if _, err := r.Down(t.Context(), "p", DownOptions{}); err == nil {
 					t.Error("down removed another directory's project")
 				}
-				if objs, _ := f.List(context.Background(), engine.Containers, nil); len(objs) != 1 {
+				if objs, _ := f.List(t.Context(), engine.Containers, nil); len(objs) != 1 {
 					t.Errorf("containers after a refused down: %v", objs)
 				}
 			}
@@ -89,7 +88,7 @@ func TestTwoDirectoriesOneName(t *testing.T) {
 // name wait for each other; different names do not.
 func TestLockSerialisesOnTheProjectName(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	ctx := context.Background()
+	ctx := t.Context()
 	release, err := Lock(ctx, t.TempDir(), LockOptions{Project: "shared"})
 	if err != nil {
 		t.Fatal(err)

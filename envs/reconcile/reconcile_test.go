@@ -175,11 +175,11 @@ func TestWaitReportsAnExitedServiceWithItsLogs(t *testing.T) {
 func TestFailedStartLeavesNoCreatedContainer(t *testing.T) {
 	f := enginetest.New()
 	f.Fail = map[string]error{"Start": errors.New("Bind for 127.0.0.1:5432 failed: port is already allocated")}
-	_, err := newRunner(t, f).Up(context.Background(), testPlan(), UpOptions{Services: []string{"db"}})
+	_, err := newRunner(t, f).Up(t.Context(), testPlan(), UpOptions{Services: []string{"db"}})
 	if err == nil || !strings.Contains(err.Error(), "port is already allocated") {
 		t.Fatalf("want the engine's port error, got %v", err)
 	}
-	left, _ := f.List(context.Background(), engine.Containers, map[string]string{labels.Project: "p"})
+	left, _ := f.List(t.Context(), engine.Containers, map[string]string{labels.Project: "p"})
 	if len(left) != 0 {
 		t.Errorf("containers left after the failed start: %+v", left)
 	}
@@ -192,7 +192,7 @@ func TestUpRefusesMissingEnvFileFirst(t *testing.T) {
 	r := newRunner(t, f)
 	pl := testPlan()
 	pl.Services[1].MissingEnvFile, pl.Services[1].MissingEnvFileAt = ".env.local", "devenv.yaml:7:5"
-	_, err := r.Up(context.Background(), pl, UpOptions{})
+	_, err := r.Up(t.Context(), pl, UpOptions{})
 	if err == nil || !strings.Contains(err.Error(), `devenv.yaml:7:5: env_file ".env.local" of service "app" does not exist`) {
 		t.Fatalf("Up = %v", err)
 	}

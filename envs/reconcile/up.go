@@ -205,7 +205,7 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 		// (a port taken since the preflight, a refused GPU): the next up
 		// creates it again
 		if rerr := r.Eng.Remove(ctx, engine.Containers, id, false); rerr != nil && !isNotFound(rerr) {
-			return Change{}, fmt.Errorf("%w (and removing the container that could not start: %v)", err, rerr)
+			return Change{}, fmt.Errorf("%w (and removing the container that could not start: %w)", err, rerr)
 		}
 		return Change{}, err
 	}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +37,9 @@ func TestJobLogsReadOnlyUnderDevenvJobs(t *testing.T) {
 			}
 		}, "real output\n", ""},
 		{"log is a link", func(t *testing.T, store *jobs.Store, id string) {
-			os.Remove(store.LogPath(id))
+			if err := os.Remove(store.LogPath(id)); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.Symlink(secret, store.LogPath(id)); err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +61,7 @@ func TestJobLogsReadOnlyUnderDevenvJobs(t *testing.T) {
 			}
 			tt.tamper(t, store, j.ID)
 			var out bytes.Buffer
-			err = p.FollowJob(context.Background(), j.ID, false, &out)
+			err = p.FollowJob(t.Context(), j.ID, false, &out)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("FollowJob = %v, want an error saying %q", err, tt.wantErr)

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -40,7 +39,7 @@ func TestDependencyOrder(t *testing.T) {
 
 func TestPerServiceUsageErrors(t *testing.T) {
 	p := New(testProject(t, chain), Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := p.Down(ctx, DownOptions{Services: []string{"db"}, Volumes: true}); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "every service shares") {
 		t.Errorf("down db --volumes: %v", err)
 	}

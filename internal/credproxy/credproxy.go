@@ -93,7 +93,7 @@ func rewriteBody(resp *http.Response, origin, mine string) error {
 		return nil
 	}
 	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_ = resp.Body.Close() // replaced below; a read error is what counts
 	if err != nil {
 		return err
 	}

@@ -20,12 +20,12 @@ func index(t *testing.T) *httptest.Server {
 		switch r.URL.Path {
 		case "/simple/pkg/":
 			w.Header().Set("Content-Type", "text/html")
-			io.WriteString(w, `<a href="`+srv.URL+`/files/pkg-1.0.whl">pkg-1.0.whl</a>`)
+			_, _ = io.WriteString(w, `<a href="`+srv.URL+`/files/pkg-1.0.whl">pkg-1.0.whl</a>`)
 		case "/simple/old/":
 			http.Redirect(w, r, srv.URL+"/simple/pkg/", http.StatusFound)
 		case "/files/pkg-1.0.whl":
 			w.Header().Set("Content-Type", "application/octet-stream")
-			io.WriteString(w, "wheel "+srv.URL)
+			_, _ = io.WriteString(w, "wheel "+srv.URL)
 		default:
 			http.NotFound(w, r)
 		}
@@ -40,7 +40,7 @@ func TestProxyAddsCredentialsAndKeepsLinksOnItself(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	defer func() { _ = p.Close() }()
 	if strings.Contains(p.URL(), "s3cret") || !strings.HasPrefix(p.URL(), "http://127.0.0.1:") || !strings.HasSuffix(p.URL(), "/simple") {
 		t.Fatalf("proxy URL %q: want http://127.0.0.1:PORT/simple without credentials", p.URL())
 	}
@@ -58,7 +58,7 @@ func TestProxyAddsCredentialsAndKeepsLinksOnItself(t *testing.T) {
 			t.Fatal(err)
 		}
 		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		if resp.StatusCode != 200 || !strings.Contains(string(body), tt.want) {
 			t.Errorf("GET %s: %d %q, want 200 containing %q", tt.path, resp.StatusCode, body, tt.want)
 		}
@@ -77,7 +77,9 @@ func TestProxyAfterCloseRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Close()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := http.Get(p.URL() + "/pkg/"); err == nil {
 		t.Error("the proxy still answers after Close")
 	}

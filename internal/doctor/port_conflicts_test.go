@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -56,7 +55,7 @@ func TestPortConflicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cs, err := PortConflicts(context.Background(), tt.eng(), "demo", tt.wants, tt.free)
+			cs, err := PortConflicts(t.Context(), tt.eng(), "demo", tt.wants, tt.free)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +86,7 @@ func TestPortPreflightMessage(t *testing.T) {
 			Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 9000, ContainerPort: 9000}}}},
 		{Name: "spark", Container: engine.ContainerSpec{Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 8888, ContainerPort: 8888}}}},
 	}}
-	err := PortPreflight(context.Background(), f, pl, nil, func(string, int) bool { return true })
+	err := PortPreflight(t.Context(), f, pl, nil, func(string, int) bool { return true })
 	if err == nil {
 		t.Fatal("PortPreflight passed with 9000 held by other-web")
 	}
@@ -99,11 +98,11 @@ func TestPortPreflightMessage(t *testing.T) {
 	if strings.Contains(err.Error(), "spark") {
 		t.Errorf("error names spark, whose port is free:\n%v", err)
 	}
-	if err := PortPreflight(context.Background(), f, pl, []string{"spark"}, func(string, int) bool { return true }); err != nil {
+	if err := PortPreflight(t.Context(), f, pl, []string{"spark"}, func(string, int) bool { return true }); err != nil {
 		t.Errorf("up spark alone must not check minio's port: %v", err)
 	}
 	pl.Services[1].DependsOn = []string{"minio"}
-	if err := PortPreflight(context.Background(), f, pl, []string{"spark"}, func(string, int) bool { return true }); err == nil {
+	if err := PortPreflight(t.Context(), f, pl, []string{"spark"}, func(string, int) bool { return true }); err == nil {
 		t.Error("up spark starts minio, its dependency: minio's port must be checked")
 	}
 }
@@ -112,12 +111,14 @@ func TestPortPreflightMessage(t *testing.T) {
 // ports as up does, naming the compose file to change.
 func TestDoctorChecksComposePorts(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("services:\n  minio:\n    image: minio/minio:1\n    ports: [\"9000:9000\", \"9001:9001\"]\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte("services:\n  minio:\n    image: minio/minio:1\n    ports: [\"9000:9000\", \"9001:9001\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p := &spec.Project{Version: 1, Name: "demo", Dir: dir, File: filepath.Join(dir, "devenv.yaml"),
 		Compose: []string{filepath.Join(dir, "compose.yaml")}}
 	in := Inputs{Engine: withRunning(goodEngine(), "other-s3", map[string]string{labels.Project: "other"}, 9001), Project: p, Host: goodHost()}
 	var got *Check
-	for _, c := range Run(context.Background(), in).Checks {
+	for _, c := range Run(t.Context(), in).Checks {
 		if c.ID == IDPorts && c.Service == "minio" {
 			c := c
 			got = &c

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -26,23 +25,23 @@ func quietEngine(t *testing.T, quiet time.Duration, freezeAfter int32) *docker {
 				return
 			}
 			w.Header().Set("Api-Version", "1.41")
-			io.WriteString(w, "OK")
+			_, _ = io.WriteString(w, "OK")
 		case strings.HasSuffix(r.URL.Path, "/json"): // container inspect
-			io.WriteString(w, `{"Id":"c1","Config":{"Tty":true}}`)
+			_, _ = io.WriteString(w, `{"Id":"c1","Config":{"Tty":true}}`)
 		case strings.HasSuffix(r.URL.Path, "/logs"):
-			io.WriteString(w, "a line\n")
+			_, _ = io.WriteString(w, "a line\n")
 			w.(http.Flusher).Flush()
 			select {
 			case <-time.After(quiet):
 			case <-r.Context().Done():
 			}
 		case strings.HasSuffix(r.URL.Path, "/build"):
-			io.Copy(io.Discard, r.Body)
-			io.WriteString(w, `{"stream":"Step 1/2 : RUN sleep 600\n"}`+"\n")
+			_, _ = io.Copy(io.Discard, r.Body)
+			_, _ = io.WriteString(w, `{"stream":"Step 1/2 : RUN sleep 600\n"}`+"\n")
 			w.(http.Flusher).Flush()
 			select {
 			case <-time.After(quiet):
-				io.WriteString(w, `{"aux":{"ID":"sha256:abc"}}`+"\n")
+				_, _ = io.WriteString(w, `{"aux":{"ID":"sha256:abc"}}`+"\n")
 			case <-r.Context().Done():
 			}
 		default:
@@ -72,7 +71,7 @@ func TestBuildWatchdog(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := quietEngine(t, tt.quiet, tt.freezeAfter)
 			start := time.Now()
-			id, err := d.Build(context.Background(), BuildRequest{Context: strings.NewReader(""), Tags: []string{"x"}}, nil)
+			id, err := d.Build(t.Context(), BuildRequest{Context: strings.NewReader(""), Tags: []string{"x"}}, nil)
 			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
 				t.Fatalf("Build = %q, %v; unreachable %v, want %v", id, err, got, tt.unreachable)
 			}
@@ -98,7 +97,7 @@ func TestFollowLogsWatchdog(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := quietEngine(t, tt.quiet, tt.freezeAfter)
 			var out strings.Builder
-			err := d.Logs(context.Background(), "c1", LogOptions{Follow: true}, &out, io.Discard)
+			err := d.Logs(t.Context(), "c1", LogOptions{Follow: true}, &out, io.Discard)
 			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
 				t.Fatalf("Logs = %v; unreachable %v, want %v", err, got, tt.unreachable)
 			}

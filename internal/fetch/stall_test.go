@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -33,16 +32,16 @@ func TestGetWithAStallingServer(t *testing.T) {
 			var calls atomic.Int32
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if calls.Add(1) <= tt.stalls {
-					w.Write([]byte(data[:len(data)/2]))
+					_, _ = w.Write([]byte(data[:len(data)/2]))
 					w.(http.Flusher).Flush()
 					<-r.Context().Done()
 					return
 				}
-				w.Write([]byte(data))
+				_, _ = w.Write([]byte(data))
 			}))
 			defer srv.Close()
 			c := &Cache{Dir: t.TempDir(), Client: httpx.Client(httpx.Limits{Connect: time.Second, Header: time.Second, Idle: 150 * time.Millisecond, Attempts: 1})}
-			path, err := c.Get(context.Background(), srv.URL+"/spark.tgz", want)
+			path, err := c.Get(t.Context(), srv.URL+"/spark.tgz", want)
 			var stall *httpx.StallError
 			switch {
 			case tt.wantErr && !errors.As(err, &stall):

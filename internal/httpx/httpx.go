@@ -96,7 +96,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if i == attempts-1 {
 				return resp, nil
 			}
-			resp.Body.Close()
+			_ = resp.Body.Close() // a response set aside for a retry: nothing to act on
 			lastErr = fmt.Errorf("%s answered %s", req.URL.Host, resp.Status)
 			continue
 		}

@@ -33,9 +33,9 @@ func blackhole(t *testing.T) (addr string, accepted *atomic.Int32) {
 		}
 	}()
 	t.Cleanup(func() {
-		ln.Close()
+		_ = ln.Close()
 		for _, c := range conns {
-			c.Close()
+			_ = c.Close()
 		}
 	})
 	return ln.Addr().String(), accepted
@@ -44,7 +44,7 @@ func blackhole(t *testing.T) (addr string, accepted *atomic.Int32) {
 func TestStalls(t *testing.T) {
 	hole, accepted := blackhole(t)
 	stallBody := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "first part")
+		_, _ = io.WriteString(w, "first part")
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
 	}))
@@ -64,7 +64,7 @@ func TestStalls(t *testing.T) {
 			resp, err := Client(fast).Get(tt.url)
 			if err == nil {
 				_, err = io.ReadAll(resp.Body)
-				resp.Body.Close()
+				_ = resp.Body.Close()
 			}
 			var se *StallError
 			if !errors.As(err, &se) || !strings.Contains(err.Error(), tt.wantHost) || !strings.Contains(err.Error(), tt.what) {
@@ -100,7 +100,7 @@ func TestRetries(t *testing.T) {
 					http.Error(w, "busy", http.StatusServiceUnavailable)
 					return
 				}
-				io.WriteString(w, "ok")
+				_, _ = io.WriteString(w, "ok")
 			}))
 			defer srv.Close()
 			req, _ := http.NewRequest(tt.method, srv.URL, strings.NewReader("x"))
@@ -111,7 +111,7 @@ func TestRetries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp.Body.Close()
+			_ = resp.Body.Close()
 			if resp.StatusCode != tt.wantCode || calls.Load() != tt.wantCalls {
 				t.Errorf("got %d after %d calls, want %d after %d", resp.StatusCode, calls.Load(), tt.wantCode, tt.wantCalls)
 			}
@@ -122,7 +122,7 @@ func TestRetries(t *testing.T) {
 func TestSlowButSteadyBodyIsNotAStall(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for i := 0; i < 6; i++ {
-			io.WriteString(w, "chunk")
+			_, _ = io.WriteString(w, "chunk")
 			w.(http.Flusher).Flush()
 			time.Sleep(100 * time.Millisecond) // under the idle limit each time, over it in all
 		}
@@ -132,7 +132,7 @@ func TestSlowButSteadyBodyIsNotAStall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if b, err := io.ReadAll(resp.Body); err != nil || len(b) != 30 {
 		t.Fatalf("read %d bytes, %v", len(b), err)
 	}

@@ -99,8 +99,12 @@ func BenchmarkFullScanReal(b *testing.B) {
 	}
 	var zbuf bytes.Buffer
 	enc, _ := zstd.NewWriter(&zbuf, zstd.WithEncoderLevel(zstd.SpeedDefault))
-	enc.Write(plain)
-	enc.Close()
+	if _, err := enc.Write(plain); err != nil {
+		b.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		b.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		data []byte

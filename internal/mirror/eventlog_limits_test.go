@@ -267,7 +267,11 @@ func zstdFrame(t *testing.T, data []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc.Write(data)
-	enc.Close()
+	if _, err := enc.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
 	return b.Bytes()
 }

@@ -24,7 +24,9 @@ func TestCheck(t *testing.T) {
 			link(t, outside, filepath.Join(state, "generated"))
 		}, "generated/spark", true},
 		{".devenv itself is a link", func(t *testing.T, state, outside string) {
-			os.Remove(state)
+			if err := os.Remove(state); err != nil {
+				t.Fatal(err)
+			}
 			link(t, outside, state)
 		}, "jobs/1.log", true},
 		{"a link that stays inside .devenv is still refused", func(t *testing.T, state, _ string) {

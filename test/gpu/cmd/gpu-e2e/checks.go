@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -340,8 +341,11 @@ func (s *suite) checkSplit(st *state) ([]string, error) {
 	share, err := s.api.envInt(container(dir, "a"), "DEVENV_GPU_MEMORY_LIMIT_BYTES")
 	ev = append(ev, fmt.Sprintf("a: DEVENV_GPU_MEMORY_LIMIT_BYTES=%d (%.2f GiB) in the container devenv created", share, float64(share)/(1<<30)),
 		"a: "+logs["a"], "b: "+logs["b"])
-	if err != nil || share <= 0 {
-		return ev, fmt.Errorf("devenv gave the sharing services no memory limit: %v", err)
+	if err != nil {
+		return ev, fmt.Errorf("devenv gave the sharing services no memory limit: %w", err)
+	}
+	if share <= 0 {
+		return ev, errors.New("devenv gave the sharing services no memory limit")
 	}
 	for _, svc := range []string{"a", "b"} {
 		if !strings.Contains(logs[svc], "allocated "+strconv.FormatInt(share, 10)+" bytes") {
@@ -418,8 +422,11 @@ func (s *suite) checkControl(st *state) ([]string, error) {
 			MemoryFree uint64 `json:"memory_free"`
 		}
 	}
-	if _, err := s.dv.jsonOut(s.work, &h, "gpus"); err != nil || len(h.GPUs) == 0 {
-		return nil, fmt.Errorf("reading GPU 0's free memory: %v", err)
+	if _, err := s.dv.jsonOut(s.work, &h, "gpus"); err != nil {
+		return nil, fmt.Errorf("reading GPU 0's free memory: %w", err)
+	}
+	if len(h.GPUs) == 0 {
+		return nil, errors.New("reading GPU 0's free memory: devenv gpus listed no GPU")
 	}
 	pool := uint64(defaultAllocFraction * float64(h.GPUs[0].MemoryFree-defaultReserve))
 	dir, ev, err := s.allocProject("control", strconv.FormatUint(pool, 10))

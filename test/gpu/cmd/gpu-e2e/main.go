@@ -97,7 +97,7 @@ func (s *suite) writeTranscript(dir string) (string, error) {
 		return "", err
 	}
 	if err := s.t.Write(f); err != nil {
-		f.Close()
+		_ = f.Close() // the write error is the one to report
 		return "", err
 	}
 	return path, f.Close()

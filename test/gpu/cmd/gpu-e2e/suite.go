@@ -61,7 +61,9 @@ func (s *suite) cleanup() {
 	for _, dir := range s.projects {
 		s.dv.run(dir, "down")
 	}
-	os.RemoveAll(s.work)
+	if err := os.RemoveAll(s.work); err != nil {
+		fmt.Println("e2e-gpu: work folder not removed:", err)
+	}
 }
 
 // service is one image service of a test project.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -38,7 +39,8 @@ func run(dir string, env []string, limit time.Duration, name string, args ...str
 	r := result{Stdout: so.String(), Stderr: se.String()}
 	if err != nil {
 		r.Code = -1
-		if ee, ok := err.(*exec.ExitError); ok {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
 			r.Code = ee.ExitCode()
 		} else {
 			r.Stderr += err.Error()
@@ -64,7 +66,7 @@ func (d devenv) run(dir string, args ...string) result {
 func (d devenv) jsonOut(dir string, v any, args ...string) (result, error) {
 	r := d.run(dir, append([]string{"--json"}, args...)...)
 	if err := json.Unmarshal([]byte(r.Stdout), v); err != nil {
-		return r, fmt.Errorf("devenv %s: exit %d, stdout is not JSON (%v): %s", strings.Join(args, " "), r.Code, err, clip(r.out(), 600))
+		return r, fmt.Errorf("devenv %s: exit %d, stdout is not JSON (%w): %s", strings.Join(args, " "), r.Code, err, clip(r.out(), 600))
 	}
 	return r, nil
 }
@@ -103,7 +105,7 @@ func (e engineAPI) do(method, path string, body io.Reader, v any) error {
 	if err != nil {
 		return fmt.Errorf("engine %s %s: %w", method, path, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read to the end below
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return err
@@ -126,7 +128,7 @@ func (e engineAPI) importImage(tarPath, repo, tag string) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	return e.do("POST", fmt.Sprintf("/images/create?fromSrc=-&repo=%s&tag=%s", repo, tag), f, nil)
 }
 
