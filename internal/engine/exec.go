@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/docker/docker/api/types"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/pkg/stdcopy"
 )
@@ -85,10 +87,35 @@ func (d *docker) Exec(ctx context.Context, id string, opts ExecOptions) (int, er
 			_ = resp.CloseWrite()
 		}()
 	}
-	if err := copyOutput(resp.Reader, opts.TTY, orDiscard(opts.Stdout), orDiscard(opts.Stderr)); err != nil {
-		return -1, d.wrap(op, err)
+	if err := d.copyExecOutput(ctx, op, resp, opts); err != nil {
+		return -1, err
 	}
 	return d.execExitCode(ctx, op, created.ID)
+}
+
+// copyExecOutput copies an exec's output until it ends. An exec may be
+// silent for hours, so a watchdog pings the engine meanwhile; when the
+// engine stops answering it closes the attached connection (cancelling a
+// context does not end a hijacked stream) and the exec fails as an
+// unreachable engine, exit 3, instead of hanging.
+func (d *docker) copyExecOutput(ctx context.Context, op string, resp types.HijackedResponse, opts ExecOptions) error {
+	timeout := AnswerTimeout()
+	sctx, dog := d.watch(ctx, timeout)
+	stopClosing := context.AfterFunc(sctx, func() {
+		if ctx.Err() == nil { // the watchdog fired (or the copy ended): not the caller's cancel
+			resp.Close()
+		}
+	})
+	defer stopClosing()
+	err := copyOutput(resp.Reader, opts.TTY, orDiscard(opts.Stdout), orDiscard(opts.Stderr))
+	if err = dog.stop(d, op, timeout, err); err != nil {
+		var ee *Error
+		if errors.As(err, &ee) {
+			return err
+		}
+		return d.wrap(op, err)
+	}
+	return nil
 }
 
 // forwardResizes applies terminal sizes to an exec's TTY until the channel

@@ -28,6 +28,13 @@ func quietEngine(t *testing.T, quiet time.Duration, freezeAfter int32) *docker {
 			_, _ = io.WriteString(w, "OK")
 		case strings.HasSuffix(r.URL.Path, "/json"): // container inspect
 			_, _ = io.WriteString(w, `{"Id":"c1","Config":{"Tty":true}}`)
+		case strings.HasSuffix(r.URL.Path, "/containers/c1/exec"):
+			_, _ = io.Copy(io.Discard, r.Body)
+			_, _ = io.WriteString(w, `{"Id":"e1"}`)
+		case strings.HasSuffix(r.URL.Path, "/exec/e1/start"):
+			hijackedExec(t, w, quiet)
+		case strings.HasSuffix(r.URL.Path, "/exec/e1/json"):
+			_, _ = io.WriteString(w, `{"Running":false,"ExitCode":0}`)
 		case strings.HasSuffix(r.URL.Path, "/logs"):
 			_, _ = io.WriteString(w, "a line\n")
 			w.(http.Flusher).Flush()
@@ -103,6 +110,55 @@ func TestFollowLogsWatchdog(t *testing.T) {
 			}
 			if !strings.Contains(out.String(), "a line") {
 				t.Errorf("logs printed %q", out.String())
+			}
+		})
+	}
+}
+
+// hijackedExec answers an exec start as the engine does (the connection
+// upgraded to a raw stream), prints one line, stays silent for quiet and
+// ends the stream.
+func hijackedExec(t *testing.T, w http.ResponseWriter, quiet time.Duration) {
+	conn, buf, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer func() { _ = conn.Close() }()
+	_, _ = buf.WriteString("HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\na line\n")
+	_ = buf.Flush()
+	_ = conn.SetReadDeadline(time.Now().Add(quiet))
+	_, _ = io.Copy(io.Discard, conn) // until quiet passes or the client hangs up
+}
+
+func TestExecWatchdog(t *testing.T) {
+	t.Setenv("DEVENV_ENGINE_TIMEOUT", "600ms")
+	tests := []struct {
+		name        string
+		quiet       time.Duration
+		freezeAfter int32
+		unreachable bool
+	}{
+		{"a quiet command with the engine answering is no failure", 2 * time.Second, 1 << 30, false},
+		{"a hung engine ends exec", time.Minute, 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := quietEngine(t, tt.quiet, tt.freezeAfter)
+			var out strings.Builder
+			start := time.Now()
+			code, err := d.Exec(t.Context(), "c1", ExecOptions{Cmd: []string{"sleep", "600"}, TTY: true, Stdout: &out})
+			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
+				t.Fatalf("Exec = %d, %v; unreachable %v, want %v", code, err, got, tt.unreachable)
+			}
+			if tt.unreachable && (time.Since(start) > 10*time.Second || !strings.Contains(err.Error(), "stopped answering")) {
+				t.Errorf("after %s: %v", time.Since(start), err)
+			}
+			if !tt.unreachable && code != 0 {
+				t.Errorf("exit code %d, want 0", code)
+			}
+			if !strings.Contains(out.String(), "a line") {
+				t.Errorf("exec printed %q", out.String())
 			}
 		})
 	}
