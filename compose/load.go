@@ -49,6 +49,36 @@ func Load(ctx context.Context, files []string, projectDir, projectName string, p
 }
 
 func loadProject(ctx context.Context, files []string, projectDir, projectName string, profiles []string) (*types.Project, error) {
+	return loadProjectWith(ctx, files, projectDir, projectName, profiles, true)
+}
+
+// RawEnvironment is each service's environment entries as the compose files
+// write them, for the entries that refer to variables (`${VAR}`). Exports
+// write these instead of the values, so docker compose reads .env and the
+// shell when it runs the export and devenv never copies a value from them
+// into a file. Files that load only after interpolation (a `${N}` where a
+// number must be) give no raw entries.
+func RawEnvironment(ctx context.Context, files []string, projectDir, projectName string) map[string]map[string]string {
+	proj, err := loadProjectWith(ctx, files, projectDir, projectName, []string{"*"}, false)
+	if err != nil {
+		return nil
+	}
+	out := map[string]map[string]string{}
+	for name, svc := range proj.Services {
+		for k, v := range svc.Environment {
+			if v == nil || !strings.Contains(*v, "$") {
+				continue
+			}
+			if out[name] == nil {
+				out[name] = map[string]string{}
+			}
+			out[name][k] = *v
+		}
+	}
+	return out
+}
+
+func loadProjectWith(ctx context.Context, files []string, projectDir, projectName string, profiles []string, interpolate bool) (*types.Project, error) {
 	opts, err := cli.NewProjectOptions(files,
 		cli.WithWorkingDirectory(projectDir),
 		cli.WithOsEnv,
@@ -57,7 +87,7 @@ func loadProject(ctx context.Context, files []string, projectDir, projectName st
 		cli.WithName(projectName),
 		// profiles, else COMPOSE_PROFILES from the environment or .env, as compose does
 		cli.WithDefaultProfiles(profiles...),
-		cli.WithInterpolation(true),
+		cli.WithInterpolation(interpolate),
 		cli.WithResolvedPaths(true),
 		// env_file is merged by Load, which keeps apart what came from it
 		cli.WithoutEnvironmentResolution,

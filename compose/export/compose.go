@@ -189,7 +189,7 @@ func composeServiceOf(e entry, dir string) composeService {
 		WorkingDir:  esc(c.WorkingDir),
 		User:        esc(c.User),
 		EnvFile:     envFiles(e.envFiles, dir),
-		Environment: withSecretRefs(escMap(e.envWithoutFiles())),
+		Environment: withSecretRefs(e.exportEnv()),
 		Ports:       composePorts(c.Ports),
 		Volumes:     composeVolumes(c.Mounts, dir),
 		Healthcheck: composeHealthOf(c.Healthcheck),

@@ -109,3 +109,53 @@ func TestDevcontainerSingleImagePassesEnvFile(t *testing.T) {
 		t.Errorf("containerEnv = %v, want TZ=UTC from env: kept", d.ContainerEnv)
 	}
 }
+
+// TestComposeExportKeepsVariableReferences: a compose service's
+// environment written as ${VAR} is exported as ${VAR}, so docker compose
+// reads .env and the shell when it runs the export; the values devenv read
+// from them never land in the file.
+func TestComposeExportKeepsVariableReferences(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"devenv.yaml": "name: demo\ncompose: [compose.yaml]\nservices:\n  box:\n    profile: image\n    image: debian:12\n",
+		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    environment:\n" +
+			"      DB_PASSWORD: ${DB_PASSWORD}\n      FROM_SHELL: \"${SHELL_TOKEN:-none}\"\n      PLAIN: literal\n",
+		".env": "DB_PASSWORD=dotenv-canary\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("SHELL_TOKEN", "shell-canary")
+	file := filepath.Join(dir, "devenv.yaml")
+	p, err := spec.Parse(file, []byte(files["devenv.yaml"]), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := PlanUnlocked(p, testHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Compose(pl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, canary := range []string{"dotenv-canary", "shell-canary"} {
+		if strings.Contains(string(data), canary) {
+			t.Errorf("the export holds %q, a value read from .env or the shell:\n%s", canary, data)
+		}
+	}
+	var doc struct {
+		Services map[string]composeService `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"DB_PASSWORD": "${DB_PASSWORD}", "FROM_SHELL": "${SHELL_TOKEN:-none}", "PLAIN": "literal"}
+	for k, v := range want {
+		if got := doc.Services["db"].Environment[k]; got != v {
+			t.Errorf("db environment %s = %q, want %q", k, got, v)
+		}
+	}
+}

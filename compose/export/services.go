@@ -37,14 +37,17 @@ type entry struct {
 	// and never write those values.
 	envFiles []string
 	fileKeys map[string]bool
-	onCPU    string // why a service that can use a GPU runs on the CPU
-	localID  string // a compose image no registry has, locked by this image ID
+	// rawEnv are a compose service's environment entries that refer to
+	// variables, as its compose file writes them (compose.RawEnvironment).
+	rawEnv  map[string]string
+	onCPU   string // why a service that can use a GPU runs on the CPU
+	localID string // a compose image no registry has, locked by this image ID
 }
 
 // entries lists the plan's services, then the compose services the plan
 // does not hold yet (plan.Make may or may not include them), by name.
 func entries(pl *plan.Plan) ([]entry, error) {
-	composed, err := loadCompose(pl)
+	composed, raw, err := loadCompose(pl)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +63,7 @@ func entries(pl *plan.Plan) ([]entry, error) {
 			e.onCPU = s.Reason
 		}
 		if cs, ok := byName[s.Name]; ok && s.Profile == lock.ComposeProfile {
-			e.envFiles, e.fileKeys = cs.EnvFiles, keySet(cs.EnvFromFiles)
+			e.envFiles, e.fileKeys, e.rawEnv = cs.EnvFiles, keySet(cs.EnvFromFiles), raw[s.Name]
 			if ls := lockedService(pl, s.Name); ls != nil && ls.Base != nil && ls.Base.Local && ls.Base.Ref == cs.Image {
 				e.image, e.localID = cs.Image, ls.Base.Digest
 			}
@@ -69,20 +72,26 @@ func entries(pl *plan.Plan) ([]entry, error) {
 		}
 		out = append(out, e)
 	}
-	out = append(out, composeEntries(pl, composed)...)
+	out = append(out, composeEntries(pl, composed, raw)...)
 	markHealthy(out)
 	return out, nil
 }
 
-func loadCompose(pl *plan.Plan) ([]compose.Service, error) {
+// loadCompose loads the project's compose services, and their environment
+// entries that refer to variables as written.
+func loadCompose(pl *plan.Plan) ([]compose.Service, map[string]map[string]string, error) {
 	p := pl.Project0
 	if p == nil || len(p.Compose) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
+	svcs, err := compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return svcs, compose.RawEnvironment(context.Background(), p.Compose, p.Dir, p.Name), nil
 }
 
-func composeEntries(pl *plan.Plan, svcs []compose.Service) []entry {
+func composeEntries(pl *plan.Plan, svcs []compose.Service, raw map[string]map[string]string) []entry {
 	p := pl.Project0
 	var out []entry
 	for _, s := range svcs {
@@ -99,7 +108,7 @@ func composeEntries(pl *plan.Plan, svcs []compose.Service) []entry {
 			}
 		}
 		e := entry{name: s.Name, image: s.Image, build: s.Build, c: c, deps: s.DependsOn,
-			healthy: map[string]bool{}, fromFile: s.File, envFiles: s.EnvFiles, fileKeys: keySet(s.EnvFromFiles)}
+			healthy: map[string]bool{}, fromFile: s.File, envFiles: s.EnvFiles, fileKeys: keySet(s.EnvFromFiles), rawEnv: raw[s.Name]}
 		for _, h := range s.Healthy {
 			e.healthy[h] = true
 		}
@@ -152,6 +161,19 @@ func keySet(keys []string) map[string]bool {
 
 // envWithoutFiles is the container's environment less the variables whose
 // values come from an env_file.
+// exportEnv is the environment a compose export writes: values escaped for
+// compose, except the entries that refer to variables, written as the
+// compose file writes them so compose reads .env and the shell at run time.
+func (e entry) exportEnv() map[string]string {
+	env := escMap(e.envWithoutFiles())
+	for k, v := range e.rawEnv {
+		if _, ok := env[k]; ok {
+			env[k] = v
+		}
+	}
+	return env
+}
+
 func (e entry) envWithoutFiles() map[string]string {
 	env := envMap(e.c.Env)
 	for k := range e.fileKeys {
