@@ -8,8 +8,8 @@ import (
 )
 
 // hostPortRE finds a published host port written as a number in a test's
-// devenv.yaml or compose text, such as a ports list starting "4040" or
-// "9099:9000".
+// devenv.yaml or compose text: a ports list whose first entry starts with
+// digits (a bare port, or host:container).
 var hostPortRE = regexp.MustCompile(`ports:\s*\[\s*"(\d+)`)
 
 // TestNoFixedHostPorts keeps the e2e tests from publishing fixed host

@@ -31,7 +31,16 @@ func (r *Runner) CheckOwner(ctx context.Context, project string) error {
 	if err != nil {
 		return err
 	}
-	for _, o := range objs {
+	return r.checkOwned(project, objs)
+}
+
+// checkOwned is CheckOwner on the project's containers already listed.
+func (r *Runner) checkOwned(project string, containers []engine.Object) error {
+	dir := r.projectDir()
+	if dir == "" {
+		return nil
+	}
+	for _, o := range containers {
 		if other := o.Labels[labels.Dir]; other != "" && other != dir {
 			return ownedElsewhere(project, other, "container "+o.Name)
 		}

@@ -104,3 +104,37 @@ func TestLockSerialisesOnTheProjectName(t *testing.T) {
 	}
 	other()
 }
+
+// TestPerServiceVerbsRefuseAnotherDirectory: stop, start, restart and rm
+// on a project whose containers another directory created change nothing
+// and name that directory.
+func TestPerServiceVerbsRefuseAnotherDirectory(t *testing.T) {
+	verbs := map[string]func(*Runner, Selection) ([]Change, error){
+		"stop":    func(r *Runner, s Selection) ([]Change, error) { return r.Stop(t.Context(), s) },
+		"start":   func(r *Runner, s Selection) ([]Change, error) { return r.Start(t.Context(), s) },
+		"restart": func(r *Runner, s Selection) ([]Change, error) { return r.Restart(t.Context(), s) },
+		"rm":      func(r *Runner, s Selection) ([]Change, error) { return r.Rm(t.Context(), s, true) },
+	}
+	for name, verb := range verbs {
+		t.Run(name, func(t *testing.T) {
+			f := enginetest.New()
+			_, err := f.EnsureNetwork(t.Context(), "p", plan.Labels("p", ""))
+			must(t, err)
+			must(t, f.Pull(t.Context(), "postgres@sha256:1", nil))
+			spec := svc("db", "postgres@sha256:1").Container
+			spec.Labels[labels.Dir] = "/src/clone-a"
+			id, err := f.Create(t.Context(), spec)
+			must(t, err)
+			before := len(f.Calls())
+			_, err = verb(newRunner(t, f), Selection{Project: "p"})
+			if err == nil || !strings.Contains(err.Error(), "in use by /src/clone-a") {
+				t.Fatalf("%s = %v, want a refusal naming /src/clone-a", name, err)
+			}
+			for _, c := range f.Calls()[before:] {
+				if c.Method != "List" {
+					t.Errorf("%s changed the engine after refusing: %+v (container %s)", name, c, id)
+				}
+			}
+		})
+	}
+}

@@ -47,6 +47,9 @@ func (r *Runner) selected(ctx context.Context, sel Selection) ([]engine.Object, 
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkOwned(sel.Project, objs); err != nil {
+		return nil, err
+	}
 	rank := func(o engine.Object) int {
 		for i, s := range sel.Services {
 			if belongsTo(o.Labels[labels.Service], s) {

@@ -44,24 +44,17 @@ func (p *Project) Rm(ctx context.Context, o ServiceOptions) (*Result, error) {
 type verb func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error)
 
 // perService checks the names, connects, holds the project lock (unless a
-// dry run, which changes nothing) and runs the verb on the selection.
+// dry run, which changes nothing) and runs the verb on the selection (which
+// refuses a project another directory owns).
 func (p *Project) perService(ctx context.Context, o ServiceOptions, do verb) (*Result, error) {
 	if err := p.CheckServices(o.Services); err != nil {
 		return nil, err
 	}
-	if err := p.connect(ctx); err != nil {
+	release, err := p.connectAndLock(ctx, o.DryRun, o.LockTimeout)
+	if err != nil {
 		return nil, err
 	}
-	if !o.DryRun {
-		release, err := p.projectLock(ctx, o.LockTimeout)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-	}
-	if err := p.runner(nil).CheckOwner(ctx, p.Spec.Name); err != nil {
-		return nil, err
-	}
+	defer release()
 	sel := reconcile.Selection{Project: p.Spec.Name, Services: p.dependencyOrder(o.Services), Timeout: o.Timeout, DryRun: o.DryRun}
 	ch, err := do(p.runner(nil), ctx, sel)
 	if err != nil {

@@ -128,16 +128,11 @@ func (p *Project) Down(ctx context.Context, o DownOptions) (*Result, error) {
 	if err := checkDown(o); err != nil {
 		return nil, err
 	}
-	if err := p.connect(ctx); err != nil {
+	release, err := p.connectAndLock(ctx, o.DryRun, o.LockTimeout)
+	if err != nil {
 		return nil, err
 	}
-	if !o.DryRun {
-		release, err := p.projectLock(ctx, o.LockTimeout)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-	}
+	defer release()
 	ch, err := p.runner(nil).Down(ctx, p.Spec.Name, reconcile.DownOptions{Services: p.dependencyOrder(o.Services),
 		Volumes: o.Volumes, Images: o.Images, DryRun: o.DryRun})
 	if err != nil {
@@ -195,6 +190,18 @@ func (p *Project) begin(ctx context.Context, services []string, frozen bool, loc
 
 // projectLock serialises the devenv runs that change this project; the
 // wait for another devenv ends with ctx (Ctrl-C) or after timeout (0: none).
+// connectAndLock connects to the engine and, unless a dry run (which
+// changes nothing), takes the project lock; release lets go of it.
+func (p *Project) connectAndLock(ctx context.Context, dryRun bool, timeout time.Duration) (release func(), err error) {
+	if err := p.connect(ctx); err != nil {
+		return nil, err
+	}
+	if dryRun {
+		return func() {}, nil
+	}
+	return p.projectLock(ctx, timeout)
+}
+
 func (p *Project) projectLock(ctx context.Context, timeout time.Duration) (func(), error) {
 	return reconcile.Lock(ctx, p.StateDir(), reconcile.LockOptions{Timeout: timeout, Project: p.Spec.Name, Waiting: func(h filelock.Holder) {
 		p.out.Say("another devenv is changing this project (%s); waiting for it (Ctrl-C stops waiting; --wait-timeout bounds the wait)", h)

@@ -25,7 +25,7 @@ func buildCommand() *cli.Command {
 				return err
 			}
 			defer p.Close()
-			res, err := p.Build(c.Context, app.BuildOptions{Services: args(c), Frozen: c.Bool("frozen"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), LockTimeout: c.Duration("wait-timeout")})
+			res, err := p.Build(c.Context, app.BuildOptions{Services: args(c), Frozen: c.Bool("frozen"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), LockTimeout: lockTimeout(c)})
 			if err != nil {
 				return err
 			}

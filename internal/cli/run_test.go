@@ -1,16 +1,33 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 )
 
+// runProject is a project of box (plain image) and, with spark, a
+// spark-rapids service: the services run picks from.
+func runProject(t *testing.T, spark bool) *app.Project {
+	t.Helper()
+	yaml := "name: demo\nservices:\n  box:\n    profile: image\n    image: debian:12\n"
+	if spark {
+		yaml += "  spark:\n    profile: spark-rapids\n    jupyter: false\n    gpu: optional\n"
+	}
+	dir := t.TempDir()
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(yaml), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app.New(p, app.Options{})
+}
+
 func TestSplitRunArgs(t *testing.T) {
-	p := app.New(testProject(t, twoServices), app.Options{})
-	onlyBox := app.New(testProject(t, "name: demo\nservices:\n  box:\n    profile: image\n    image: debian:12\n"), app.Options{})
+	p, onlyBox := runProject(t, true), runProject(t, false)
 	tests := []struct {
 		name        string
 		args        []string
