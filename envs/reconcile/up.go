@@ -41,7 +41,11 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if opts.DryRun {
 		return r.preview(ctx, pl, svcs, opts)
 	}
-	if err := r.CheckOwner(ctx, pl.Project); err != nil {
+	listed, err := r.projectObjects(ctx, engine.Containers, pl.Project)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkOwned(pl.Project, listed); err != nil {
 		return nil, err
 	}
 	if err := envFilesPresent(svcs); err != nil {
@@ -53,6 +57,12 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err != nil {
 		return res, err
 	}
+	if len(changes) > 0 {
+		// building or pulling took a while: look at the containers again
+		if listed, err = r.projectObjects(ctx, engine.Containers, pl.Project); err != nil {
+			return res, err
+		}
+	}
 	if err := r.writeGenerated(svcs); err != nil {
 		return res, err
 	}
@@ -61,10 +71,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 		return res, err
 	}
 	net := projectNet{name: pl.Network, id: netID}
-	existing, err := r.containersByName(ctx, pl.Project)
-	if err != nil {
-		return res, err
-	}
+	existing := byName(listed)
 	for _, lvl := range levels(svcs) {
 		changes, err := r.converge(ctx, lvl, existing, net, opts)
 		res.Changes = append(res.Changes, changes...)
@@ -127,11 +134,15 @@ func (r *Runner) containersByName(ctx context.Context, project string) (map[stri
 	if err != nil {
 		return nil, err
 	}
+	return byName(objs), nil
+}
+
+func byName(objs []engine.Object) map[string]engine.Object {
 	out := map[string]engine.Object{}
 	for _, o := range objs {
 		out[o.Name] = o
 	}
-	return out, nil
+	return out
 }
 
 // converge handles one dependency level, its services in parallel.
@@ -167,7 +178,7 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	cur, ok := existing[name]
 	detail := ""
 	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash {
-		attached, err := r.attached(ctx, cur.ID, s.Container.Network, net)
+		attached, err := r.attached(ctx, cur, s.Container.Network, net)
 		if err != nil {
 			return Change{}, err
 		}
@@ -235,15 +246,20 @@ func (r *Runner) checkStateMounts(s *plan.Service) error {
 // projectNet is the project's network as ensureShared found or made it.
 type projectNet struct{ name, id string }
 
-// attached reports whether container id, planned on network, is attached to
+// attached reports whether container cur, planned on network, is attached to
 // it when that is the project's network. A network removed behind devenv's back leaves a
 // container on the old id (it can never start again) or on no network at
 // all (running without its name on the network or its published ports).
-func (r *Runner) attached(ctx context.Context, id, network string, net projectNet) (bool, error) {
+// The listing says which network ids the container refers to; only an
+// engine whose listing does not is asked about the container itself.
+func (r *Runner) attached(ctx context.Context, cur engine.Object, network string, net projectNet) (bool, error) {
 	if network == "" || network != net.name || net.id == "" {
 		return true, nil
 	}
-	st, err := r.Eng.Inspect(ctx, id)
+	if cur.NetworkIDs != nil {
+		return cur.NetworkIDs[network] == net.id, nil
+	}
+	st, err := r.Eng.Inspect(ctx, cur.ID)
 	if err != nil {
 		if isNotFound(err) {
 			return false, nil

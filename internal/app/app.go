@@ -55,7 +55,7 @@ type Project struct {
 	out  *ui.Printer
 
 	eng    engine.Engine // connected by connect(); nil until then
-	info   engine.Info
+	info   *engine.Info  // read by engineFacts(); nil until then
 	cache  *fetch.Cache
 	host   *hostFacts
 	closed bool
@@ -192,12 +192,23 @@ func (p *Project) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	info, err := eng.Info(ctx)
+	p.eng = eng
+	return nil
+}
+
+// engineFacts asks the connected engine for its CPUs, memory and runtimes
+// (once): they replace this machine's own in the host facts. Only plans
+// that depend on the machine need them, and /info is one of the engine's
+// slowest answers.
+func (p *Project) engineFacts(ctx context.Context) error {
+	if p.eng == nil || p.info != nil {
+		return nil
+	}
+	info, err := p.eng.Info(ctx)
 	if err != nil {
-		_ = eng.Close() // the Info error is the one to report
 		return err
 	}
-	p.eng, p.info = eng, info
+	p.info = &info
 	p.host = nil // the engine's facts replace the offline ones
 	return nil
 }

@@ -77,12 +77,8 @@ func portHolders(ctx context.Context, eng engine.Engine, project string) (others
 		if o.State != "running" {
 			continue
 		}
-		st, err := eng.Inspect(ctx, o.ID)
-		if err != nil {
-			continue // gone since the listing
-		}
 		mine := project != "" && o.Labels[labels.Project] == project
-		for _, p := range st.Ports {
+		for _, p := range o.Ports {
 			k := portKey(p.HostPort, p.Protocol)
 			switch {
 			case p.HostPort == 0:
@@ -107,6 +103,9 @@ func overlaps(a, b string) bool {
 // project, another program (free says it cannot be bound) or an earlier
 // want of the same list holds.
 func PortConflicts(ctx context.Context, eng engine.Engine, project string, wants []PortWant, free func(ip string, port int) bool) ([]PortConflict, error) {
+	if !publishes(wants) {
+		return nil, nil // nothing to bind: the engine need not be asked
+	}
 	holders, own, err := portHolders(ctx, eng, project)
 	if err != nil {
 		return nil, err
@@ -145,6 +144,16 @@ func PortConflicts(ctx context.Context, eng engine.Engine, project string, wants
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// publishes reports whether any want binds a fixed host port.
+func publishes(wants []PortWant) bool {
+	for _, w := range wants {
+		if w.HostPort != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func holderOf(hs []holder, ip string) string {

@@ -230,6 +230,12 @@ type Object struct {
 	State   string // containers only: created, running, exited, ...
 	Image   string // containers only
 	Created time.Time
+	// Ports are a container's published ports and NetworkIDs the id of
+	// the network it refers to under each attached network's name, as the
+	// listing reports them (no inspect per container). NetworkIDs is nil
+	// when the engine did not say.
+	Ports      []PortBinding
+	NetworkIDs map[string]string
 }
 
 // LogOptions selects which logs to read.

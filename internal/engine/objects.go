@@ -90,9 +90,37 @@ func (d *docker) listContainers(ctx context.Context, f filters.Args) ([]Object, 
 			name = strings.TrimPrefix(c.Names[0], "/")
 		}
 		objs = append(objs, Object{Kind: Containers, ID: c.ID, Name: name, Labels: c.Labels,
-			State: string(c.State), Image: c.Image, Created: time.Unix(c.Created, 0)})
+			State: string(c.State), Image: c.Image, Created: time.Unix(c.Created, 0),
+			Ports: listedPorts(c.Ports), NetworkIDs: listedNetworks(c.NetworkSettings)})
 	}
 	return objs, err
+}
+
+// listedPorts are the published ports of a container listing.
+func listedPorts(ps []container.Port) []PortBinding {
+	var out []PortBinding
+	for _, p := range ps {
+		if p.PublicPort == 0 {
+			continue // exposed, not published
+		}
+		out = append(out, PortBinding{HostIP: p.IP, HostPort: int(p.PublicPort), ContainerPort: int(p.PrivatePort), Protocol: p.Type})
+	}
+	return out
+}
+
+// listedNetworks maps each network a listed container is attached to onto
+// the network id it refers to; nil when the listing has no network settings.
+func listedNetworks(ns *container.NetworkSettingsSummary) map[string]string {
+	if ns == nil {
+		return nil
+	}
+	out := make(map[string]string, len(ns.Networks))
+	for name, ep := range ns.Networks {
+		if ep != nil {
+			out[name] = ep.NetworkID
+		}
+	}
+	return out
 }
 
 func (d *docker) listNetworks(ctx context.Context, f filters.Args) ([]Object, error) {

@@ -237,11 +237,29 @@ func (f *Fake) List(ctx context.Context, kind engine.Kind, labels map[string]str
 	var out []engine.Object
 	for _, o := range f.objects[kind] {
 		if hasLabels(o.obj.Labels, labels) {
-			out = append(out, o.obj)
+			out = append(out, o.listed())
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
 	return out, nil
+}
+
+// listed is the object as a listing reports it: a container with the
+// ports it publishes while running and its networks' ids.
+func (o *object) listed() engine.Object {
+	obj := o.obj
+	if obj.Kind != engine.Containers {
+		return obj
+	}
+	obj.NetworkIDs = maps.Clone(o.state.NetworkIDs)
+	if o.state.Running {
+		for _, p := range o.state.Ports {
+			if p.HostPort != 0 {
+				obj.Ports = append(obj.Ports, p)
+			}
+		}
+	}
+	return obj
 }
 
 func hasLabels(have, want map[string]string) bool {
