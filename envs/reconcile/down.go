@@ -27,14 +27,25 @@ type DownOptions struct {
 // and image) labelled for the project, and nothing else; with Services,
 // only those services' containers and images.
 func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
-	if err := r.CheckOwner(ctx, project); err != nil {
+	containers, err := r.projectObjects(ctx, engine.Containers, project)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkOwned(project, containers); err != nil {
 		return nil, err
 	}
 	if len(opts.Services) > 0 {
 		return r.downServices(ctx, project, opts)
 	}
-	var changes []Change
-	kinds := []engine.Kind{engine.Containers, engine.Networks}
+	nets, err := r.projectObjects(ctx, engine.Networks, project)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := r.removeContainersAndNetworks(ctx, containers, nets, opts.DryRun)
+	if err != nil {
+		return changes, err
+	}
+	var kinds []engine.Kind
 	if opts.Volumes {
 		kinds = append(kinds, engine.Volumes)
 	}
@@ -46,14 +57,72 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 		if err != nil {
 			return changes, err
 		}
-		sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
-		ch, err := r.removeAll(ctx, k, objs, opts.DryRun)
+		ch, err := r.removeAll(ctx, k, sortedByName(objs), opts.DryRun)
 		changes = append(changes, ch...)
 		if err != nil {
 			return changes, err
 		}
 	}
 	return changes, nil
+}
+
+// removeContainersAndNetworks stops the containers side by side, then
+// removes them and the networks at the same time: a stopped container holds
+// no endpoint on its network, so the engine's slow network removal need not
+// wait for the container removals. The networks stay when a container
+// could not be stopped.
+func (r *Runner) removeContainersAndNetworks(ctx context.Context, containers, nets []engine.Object, dryRun bool) ([]Change, error) {
+	containers, nets = sortedByName(containers), sortedByName(nets)
+	if dryRun {
+		cch, _ := r.removeAll(ctx, engine.Containers, containers, true)
+		nch, _ := r.removeAll(ctx, engine.Networks, nets, true)
+		return append(cch, nch...), nil
+	}
+	stopped, stopErr := r.stopAll(ctx, containers)
+	var (
+		nch  []Change
+		nerr error
+		wg   sync.WaitGroup
+	)
+	if stopErr == nil {
+		wg.Go(func() { nch, nerr = r.removeAll(ctx, engine.Networks, nets, false) })
+	}
+	cch, cerr := r.removeAll(ctx, engine.Containers, stopped, false)
+	wg.Wait()
+	return append(cch, nch...), cmp.Or(stopErr, cerr, nerr)
+}
+
+// stopAll stops the running containers side by side and returns those
+// stopped (or not running) as no longer running, and the first error.
+func (r *Runner) stopAll(ctx context.Context, containers []engine.Object) ([]engine.Object, error) {
+	errs := make([]error, len(containers))
+	var wg sync.WaitGroup
+	for i, o := range containers {
+		if o.State == "running" {
+			wg.Go(func() {
+				if err := r.Eng.Stop(ctx, o.ID, 10*time.Second); err != nil && !isNotFound(err) {
+					errs[i] = err
+				}
+			})
+		}
+	}
+	wg.Wait()
+	var out []engine.Object
+	var first error
+	for i, o := range containers {
+		if errs[i] != nil {
+			first = cmp.Or(first, errs[i])
+			continue
+		}
+		o.State = "exited"
+		out = append(out, o)
+	}
+	return out, first
+}
+
+func sortedByName(objs []engine.Object) []engine.Object {
+	sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
+	return objs
 }
 
 func (r *Runner) downServices(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
