@@ -66,11 +66,11 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 	return changes, nil
 }
 
-// removeContainersAndNetworks stops the containers side by side, then
-// removes them and the networks at the same time: a stopped container holds
-// no endpoint on its network, so the engine's slow network removal need not
-// wait for the container removals. The networks stay when a container
-// could not be stopped.
+// removeContainersAndNetworks stops and removes each container on its own
+// (side by side), and removes the networks as soon as every container has
+// stopped: a stopped container holds no endpoint on its network, so the
+// engine's slow network removal need not wait for the container removals.
+// The networks stay when a container could not be stopped.
 func (r *Runner) removeContainersAndNetworks(ctx context.Context, containers, nets []engine.Object, dryRun bool) ([]Change, error) {
 	containers, nets = sortedByName(containers), sortedByName(nets)
 	if dryRun {
@@ -78,46 +78,46 @@ func (r *Runner) removeContainersAndNetworks(ctx context.Context, containers, ne
 		nch, _ := r.removeAll(ctx, engine.Networks, nets, true)
 		return append(cch, nch...), nil
 	}
-	stopped, stopErr := r.stopAll(ctx, containers)
+	stopErrs, rmErrs := make([]error, len(containers)), make([]error, len(containers))
+	var stopped, all sync.WaitGroup
+	stopped.Add(len(containers))
+	for i, o := range containers {
+		all.Go(func() {
+			stopErrs[i] = r.stopIfRunning(ctx, o)
+			stopped.Done()
+			if stopErrs[i] == nil {
+				rmErrs[i] = r.removeObject(ctx, engine.Containers, engine.Object{Kind: o.Kind, ID: o.ID, Name: o.Name})
+			}
+		})
+	}
 	var (
 		nch  []Change
 		nerr error
-		wg   sync.WaitGroup
 	)
-	if stopErr == nil {
-		wg.Go(func() { nch, nerr = r.removeAll(ctx, engine.Networks, nets, false) })
+	all.Go(func() {
+		stopped.Wait()
+		if cmp.Or(stopErrs...) == nil {
+			nch, nerr = r.removeAll(ctx, engine.Networks, nets, false)
+		}
+	})
+	all.Wait()
+	var changes []Change
+	for i, o := range containers {
+		if stopErrs[i] == nil && rmErrs[i] == nil {
+			changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: string(engine.Containers) + " " + o.Name})
+		}
 	}
-	cch, cerr := r.removeAll(ctx, engine.Containers, stopped, false)
-	wg.Wait()
-	return append(cch, nch...), cmp.Or(stopErr, cerr, nerr)
+	return append(changes, nch...), cmp.Or(cmp.Or(stopErrs...), cmp.Or(rmErrs...), nerr)
 }
 
-// stopAll stops the running containers side by side and returns those
-// stopped (or not running) as no longer running, and the first error.
-func (r *Runner) stopAll(ctx context.Context, containers []engine.Object) ([]engine.Object, error) {
-	errs := make([]error, len(containers))
-	var wg sync.WaitGroup
-	for i, o := range containers {
-		if o.State == "running" {
-			wg.Go(func() {
-				if err := r.Eng.Stop(ctx, o.ID, 10*time.Second); err != nil && !isNotFound(err) {
-					errs[i] = err
-				}
-			})
-		}
+func (r *Runner) stopIfRunning(ctx context.Context, o engine.Object) error {
+	if o.State != "running" {
+		return nil
 	}
-	wg.Wait()
-	var out []engine.Object
-	var first error
-	for i, o := range containers {
-		if errs[i] != nil {
-			first = cmp.Or(first, errs[i])
-			continue
-		}
-		o.State = "exited"
-		out = append(out, o)
+	if err := r.Eng.Stop(ctx, o.ID, 10*time.Second); err != nil && !isNotFound(err) {
+		return err
 	}
-	return out, first
+	return nil
 }
 
 func sortedByName(objs []engine.Object) []engine.Object {
@@ -176,8 +176,8 @@ func (r *Runner) removeObject(ctx context.Context, k engine.Kind, o engine.Objec
 	if k == engine.Networks {
 		return r.removeNetwork(ctx, o)
 	}
-	if k == engine.Containers && o.State == "running" {
-		if err := r.Eng.Stop(ctx, o.ID, 10*time.Second); err != nil && !isNotFound(err) {
+	if k == engine.Containers {
+		if err := r.stopIfRunning(ctx, o); err != nil {
 			return err
 		}
 	}
