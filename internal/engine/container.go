@@ -64,6 +64,7 @@ func fromInspect(in container.InspectResponse) ContainerState {
 	}
 	if in.HostConfig != nil {
 		s.DeviceRequests = fromDeviceRequests(in.HostConfig.DeviceRequests)
+		s.Bindings = fromPortMap(in.HostConfig.PortBindings)
 	}
 	if in.NetworkSettings != nil {
 		s.Ports = fromPortMap(in.NetworkSettings.Ports)

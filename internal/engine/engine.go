@@ -188,20 +188,22 @@ const (
 
 // ContainerState is what Inspect reports about a container.
 type ContainerState struct {
-	ID             string
-	Name           string // without the leading slash
-	Image          string // the image reference it was created from
-	ImageID        string
-	Status         string // created, running, paused, restarting, removing, exited, dead
-	Running        bool
-	Health         string // one of the Health* constants
-	ExitCode       int
-	Error          string // the engine's last error starting it, if any
-	StartedAt      time.Time
-	FinishedAt     time.Time
-	Labels         map[string]string
-	Env            []string
-	Ports          []PortBinding // the bindings actually published
+	ID         string
+	Name       string // without the leading slash
+	Image      string // the image reference it was created from
+	ImageID    string
+	Status     string // created, running, paused, restarting, removing, exited, dead
+	Running    bool
+	Health     string // one of the Health* constants
+	ExitCode   int
+	Error      string // the engine's last error starting it, if any
+	StartedAt  time.Time
+	FinishedAt time.Time
+	Labels     map[string]string
+	Env        []string
+	Ports      []PortBinding // the bindings actually published
+	// Bindings are the host ports the container asks for, running or not.
+	Bindings       []PortBinding
 	Mounts         []Mount
 	DeviceRequests []DeviceRequest
 	Networks       []string
