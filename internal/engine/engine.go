@@ -36,7 +36,9 @@ type Engine interface {
 	// List returns the objects of kind carrying all the given labels (a label
 	// with an empty value matches any value). The engine does the filtering.
 	List(ctx context.Context, kind Kind, labels map[string]string) ([]Object, error)
-	// Create creates (does not start) a container and returns its id.
+	// Create creates (does not start) a container, puts spec.Files into
+	// it, and returns its id. When the files cannot be placed the
+	// container is removed again and the error returned.
 	Create(ctx context.Context, spec ContainerSpec) (string, error)
 	// Start starts a created or stopped container.
 	Start(ctx context.Context, id string) error
@@ -134,6 +136,10 @@ type ContainerSpec struct {
 	Init         bool  // run an init process as PID 1
 	Tty          bool
 	OpenStdin    bool
+	// Files are copied into the container after it is created and before
+	// it first starts; they live in its writable layer, so they survive a
+	// stop and start and go with the container when it is removed.
+	Files []File `json:",omitempty"`
 }
 
 // PortBinding publishes a container port on the host.
