@@ -63,7 +63,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 			return res, err
 		}
 	}
-	if err := r.writeGenerated(svcs); err != nil {
+	if err := WriteGenerated(r.StateDir, svcs); err != nil {
 		return res, err
 	}
 	netID, err := r.ensureShared(ctx, pl)
@@ -109,19 +109,22 @@ func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error
 	return netID, nil
 }
 
-// writeGenerated writes each service's generated files (spark-defaults.conf)
-// where its read-only mount expects them, atomically.
-func (r *Runner) writeGenerated(svcs []*plan.Service) error {
+// WriteGenerated writes the host copies of each service's generated files
+// (spark-defaults.conf) under stateDir/generated/<service>/, atomically and
+// readable by their owner only: people, config and exports read them, and
+// containers get their own copy (plan.GeneratedMode), never these files. A
+// symbolic link on the way is refused before anything is written.
+func WriteGenerated(stateDir string, svcs []*plan.Service) error {
 	for _, s := range svcs {
 		if len(s.Generated) == 0 {
 			continue
 		}
-		dir := plan.GeneratedDir(r.StateDir, s.Name)
-		if err := statedir.MkdirAll(r.StateDir, dir); err != nil {
+		dir := plan.GeneratedDir(stateDir, s.Name)
+		if err := statedir.MkdirAll(stateDir, dir); err != nil {
 			return fmt.Errorf("service %s: %w", s.Name, err)
 		}
 		for name, data := range s.Generated {
-			if _, err := atomicfile.WriteIfChanged(filepath.Join(dir, name), data, 0o644); err != nil {
+			if _, err := atomicfile.WriteIfChanged(filepath.Join(dir, name), data, plan.GeneratedMode); err != nil {
 				return err
 			}
 		}
