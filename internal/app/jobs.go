@@ -134,7 +134,7 @@ func (p *Project) startRunner(store *jobs.Store) error {
 	if err != nil {
 		return err
 	}
-	log, err := os.OpenFile(filepath.Join(store.Dir(), "runner.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	log, err := os.OpenFile(filepath.Join(store.Dir(), "runner.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, jobs.FileMode)
 	if err != nil {
 		return err
 	}
