@@ -37,6 +37,18 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 	if len(opts.Services) > 0 {
 		return r.downServices(ctx, project, opts)
 	}
+	listed := map[engine.Kind][]engine.Object{}
+	if opts.Volumes {
+		// another clone's volumes hold its data: refuse before removing anything
+		vols, err := r.projectObjects(ctx, engine.Volumes, project)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.checkOwned(project, vols); err != nil {
+			return nil, err
+		}
+		listed[engine.Volumes] = vols
+	}
 	nets, err := r.projectObjects(ctx, engine.Networks, project)
 	if err != nil {
 		return nil, err
@@ -53,9 +65,11 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 		kinds = append(kinds, engine.Images)
 	}
 	for _, k := range kinds {
-		objs, err := r.projectObjects(ctx, k, project)
-		if err != nil {
-			return changes, err
+		objs, ok := listed[k]
+		if !ok {
+			if objs, err = r.projectObjects(ctx, k, project); err != nil {
+				return changes, err
+			}
 		}
 		ch, err := r.removeAll(ctx, k, sortedByName(objs), opts.DryRun)
 		changes = append(changes, ch...)

@@ -87,11 +87,28 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 
 // ensureShared makes the project's network and volumes exist and returns
 // the network's id. A network of that name that devenv did not create for
-// this project in this directory is refused, not joined.
+// this project in this directory is refused, not joined; so is a volume
+// another devenv project, or this project from another directory, made.
+// The project's volumes are checked before anything is created, so a
+// refused up leaves no network labelled for this directory behind to
+// block the clone that owns them.
 func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error) {
 	want := plan.Labels(pl.Project, "")
 	if dir := r.projectDir(); dir != "" {
 		want[labels.Dir] = dir
+	}
+	have := map[string]bool{}
+	if len(pl.Volumes) > 0 {
+		vols, err := r.projectObjects(ctx, engine.Volumes, pl.Project)
+		if err != nil {
+			return "", err
+		}
+		if err := r.checkOwned(pl.Project, vols); err != nil {
+			return "", err
+		}
+		for _, v := range vols {
+			have[v.Name] = true
+		}
 	}
 	n, err := r.Eng.EnsureNetwork(ctx, pl.Network, want)
 	if err != nil {
@@ -100,13 +117,19 @@ func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error
 	if err := r.ownNetwork(n, pl.Project); err != nil {
 		return "", err
 	}
-	netID := n.ID
-	for _, v := range pl.Volumes {
-		if err := r.Eng.EnsureVolume(ctx, v, plan.Labels(pl.Project, "")); err != nil {
+	for _, name := range pl.Volumes {
+		if have[name] {
+			continue // this project's, from this directory (or from before directories were recorded)
+		}
+		v, err := r.Eng.EnsureVolume(ctx, name, want)
+		if err != nil {
+			return "", err
+		}
+		if err := r.ownVolume(v, pl.Project); err != nil {
 			return "", err
 		}
 	}
-	return netID, nil
+	return n.ID, nil
 }
 
 // WriteGenerated writes the host copies of each service's generated files

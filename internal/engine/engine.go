@@ -31,8 +31,9 @@ type Engine interface {
 	// EnsureNetwork returns the bridge network called name (its id and
 	// labels), creating it with labels when it does not exist.
 	EnsureNetwork(ctx context.Context, name string, labels map[string]string) (Object, error)
-	// EnsureVolume creates the named volume with labels unless it exists.
-	EnsureVolume(ctx context.Context, name string, labels map[string]string) error
+	// EnsureVolume returns the named volume (its name and labels),
+	// creating it with labels when it does not exist.
+	EnsureVolume(ctx context.Context, name string, labels map[string]string) (Object, error)
 	// List returns the objects of kind carrying all the given labels (a label
 	// with an empty value matches any value). The engine does the filtering.
 	List(ctx context.Context, kind Kind, labels map[string]string) ([]Object, error)

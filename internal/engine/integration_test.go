@@ -104,8 +104,12 @@ func TestIntegrationLifecycle(t *testing.T) {
 		t.Errorf("EnsureNetwork again = %q, %v; want %q", again.ID, err, netID)
 	}
 	for range 2 {
-		if err := e.EnsureVolume(ctx, volName, labels); err != nil {
+		v, err := e.EnsureVolume(ctx, volName, labels)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if v.Name != volName || v.Labels[runLabel] != run {
+			t.Errorf("EnsureVolume = %+v, want %s with its labels", v, volName)
 		}
 	}
 

@@ -32,18 +32,22 @@ func (d *docker) EnsureNetwork(ctx context.Context, name string, labels map[stri
 	return Object{Kind: Networks, ID: resp.ID, Name: name, Labels: labels}, nil
 }
 
-// EnsureVolume creates the volume name with labels unless it exists.
-func (d *docker) EnsureVolume(ctx context.Context, name string, labels map[string]string) error {
+// EnsureVolume returns the volume name, creating it with labels when there
+// is none.
+func (d *docker) EnsureVolume(ctx context.Context, name string, labels map[string]string) (Object, error) {
 	op := fmt.Sprintf("create volume %q", name)
-	_, err := d.cli.VolumeInspect(ctx, name)
-	if err == nil {
-		return nil
+	v, err := d.cli.VolumeInspect(ctx, name)
+	if err != nil && !cerrdefs.IsNotFound(err) {
+		return Object{}, d.wrap(op, err)
 	}
-	if !cerrdefs.IsNotFound(err) {
-		return d.wrap(op, err)
+	if err != nil {
+		v, err = d.cli.VolumeCreate(ctx, volume.CreateOptions{Name: name, Labels: labels})
+		if err != nil {
+			return Object{}, d.wrap(op, err)
+		}
 	}
-	_, err = d.cli.VolumeCreate(ctx, volume.CreateOptions{Name: name, Labels: labels})
-	return d.wrap(op, err)
+	created, _ := time.Parse(time.RFC3339, v.CreatedAt)
+	return Object{Kind: Volumes, ID: v.Name, Name: v.Name, Labels: v.Labels, Created: created}, nil
 }
 
 // labelFilter asks the engine for objects carrying every label; an empty

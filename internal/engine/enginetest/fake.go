@@ -211,20 +211,21 @@ func (f *Fake) EnsureNetwork(ctx context.Context, name string, labels map[string
 	return f.add(engine.Networks, name, labels).obj, nil
 }
 
-// EnsureVolume creates the volume when missing.
-func (f *Fake) EnsureVolume(ctx context.Context, name string, labels map[string]string) error {
+// EnsureVolume returns the volume, creating it when missing.
+func (f *Fake) EnsureVolume(ctx context.Context, name string, labels map[string]string) (engine.Object, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.record("EnsureVolume", name); err != nil {
-		return err
+		return engine.Object{}, err
 	}
-	if _, err := f.find(engine.Volumes, name); err != nil {
-		o := f.add(engine.Volumes, name, labels)
-		delete(f.objects[engine.Volumes], o.obj.ID)
-		o.obj.ID = name
-		f.objects[engine.Volumes][name] = o
+	if o, err := f.find(engine.Volumes, name); err == nil {
+		return o.obj, nil
 	}
-	return nil
+	o := f.add(engine.Volumes, name, labels)
+	delete(f.objects[engine.Volumes], o.obj.ID)
+	o.obj.ID = name
+	f.objects[engine.Volumes][name] = o
+	return o.obj, nil
 }
 
 // List returns the objects of kind carrying all labels, oldest first.
