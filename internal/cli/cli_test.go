@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +12,6 @@ import (
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/profiles"
-	"github.com/hashicorp/go-multierror"
 )
 
 type fakePinner struct{}
@@ -141,21 +138,6 @@ func TestJSONFlagAfterTheCommand(t *testing.T) {
 func TestUnknownCommandAndFlag(t *testing.T) {
 	if _, _, code := runCLI(t, "lock", "--nope"); code != exitcode.Usage {
 		t.Errorf("unknown flag: exit %d", code)
-	}
-}
-
-func TestProblemListsReadOnePerLine(t *testing.T) {
-	one := multierror.Append(nil, errors.New("service \"a\": boom"))
-	if got := message(one); got != `service "a": boom` {
-		t.Errorf("one problem: %q", got)
-	}
-	two := multierror.Append(nil, errors.New("first"), errors.New("second\nwith detail"))
-	if got := message(two); got != "2 problems:\n  - first\n  - second\n    with detail" {
-		t.Errorf("two problems: %q", got)
-	}
-	wrapped := fmt.Errorf("context: %w", two)
-	if got := message(wrapped); got != wrapped.Error() {
-		t.Errorf("a wrapped list keeps its own text: %q", got)
 	}
 }
 
