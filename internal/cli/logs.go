@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -53,7 +49,7 @@ func runLogs(c *cli.Context) error {
 	if asJSON {
 		o.Timestamps = true // each line's time becomes its "time" field
 	}
-	o.Line = logLines(c.App.Writer, len(o.Services) != 1 && len(p.Spec.Services) > 1, asJSON)
+	o.Line = view.LogLines(c.App.Writer, len(o.Services) != 1 && len(p.Spec.Services) > 1, asJSON)
 	return quietInterrupt(c, p.Logs(c.Context, o))
 }
 
@@ -64,36 +60,4 @@ func quietInterrupt(c *cli.Context, err error) error {
 		return exitcode.With(exitcode.Interrupted, errSilent)
 	}
 	return err
-}
-
-// logLines writes each log line with a "service | " prefix when several
-// services are shown, or with --json as one logLine object a line.
-func logLines(out io.Writer, several, asJSON bool) func(service, stream string, line []byte) {
-	if asJSON {
-		return func(service, stream string, line []byte) {
-			text := strings.TrimRight(string(line), "\r\n")
-			ll := logLine{Service: service, Stream: stream, Line: text}
-			if t, rest, ok := strings.Cut(text, " "); ok {
-				if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
-					ll.Time, ll.Line = t, rest
-				}
-			}
-			b, _ := json.Marshal(ll)
-			_, _ = out.Write(append(b, '\n')) // a closed stdout ends the command through the stream
-		}
-	}
-	return func(service, _ string, line []byte) {
-		if several {
-			fmt.Fprint(out, service+" | ")
-		}
-		_, _ = out.Write(line) // as above
-	}
-}
-
-// logLine is one line of a service's log under --json.
-type logLine struct {
-	Service string `json:"service"`
-	Stream  string `json:"stream"`
-	Time    string `json:"time,omitempty"`
-	Line    string `json:"line"`
 }
