@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"os"
-
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/tty"
 	"github.com/urfave/cli/v2"
 )
 
@@ -75,11 +74,10 @@ func runIn(c *cli.Context, service string, cmd []string, wantTTY bool) error {
 		return err
 	}
 	defer p.Close()
-	tty := wantTTY && isTTY(c.App.Reader) && isTTY(c.App.Writer)
 	opts := engine.ExecOptions{Cmd: cmd, User: c.String("user"), WorkingDir: c.String("workdir"), Env: c.StringSlice("env"),
-		TTY: tty, Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
-	if tty {
-		restore, resize := rawTerminal(c.App.Reader)
+		TTY: wantTTY && tty.Is(c.App.Reader) && tty.Is(c.App.Writer), Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
+	if opts.TTY {
+		restore, resize := tty.Raw(c.App.Reader)
 		defer restore()
 		opts.Resize = resize
 	}
@@ -91,13 +89,4 @@ func runIn(c *cli.Context, service string, cmd []string, wantTTY bool) error {
 		return exitcode.With(code, errSilent)
 	}
 	return nil
-}
-
-func isTTY(v any) bool {
-	f, ok := v.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/tty"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
@@ -54,7 +55,7 @@ func runTop(c *cli.Context) error {
 }
 
 func topLoop(ctx context.Context, out *ui.Printer, inv gpu.Inventory, eng engine.Engine, interval time.Duration, once bool) error {
-	clear := !out.JSON && !once && isTTY(out.Out)
+	clear := !out.JSON && !once && tty.Is(out.Out)
 	return app.Watch(ctx, inv, eng, procRoot, interval, once, func(s app.TopSample) error {
 		if clear {
 			fmt.Fprint(out.Out, "\033[H\033[2J")
