@@ -173,6 +173,8 @@ func TestCommandLineEdges(t *testing.T) {
 		{"too many arguments to diff", []string{"diff", "a.json", "b.json"}, exitcode.Usage, "", "takes at most 1 argument(s)"},
 		{"-f after a command name", []string{"config", "-f", "devenv.yaml"}, exitcode.Usage, "", "write --file FILE"},
 		{"--file after a command name", []string{"config", "--file", "devenv.yaml", "--json"}, 0, `"name": "demo"`, ""},
+		{"run without a command", []string{"run", "spark", "--"}, exitcode.Usage, "", "usage: devenv run [SERVICE] -- COMMAND"},
+		{"exec without a command", []string{"exec", "spark", "--"}, exitcode.Usage, "", "usage: devenv exec SERVICE -- COMMAND"},
 		{"-f before the command name", []string{"-f", "devenv.yaml", "config", "--json"}, 0, `"name": "demo"`, ""},
 	}
 	for _, tt := range tests {

@@ -27,3 +27,21 @@ func options(c *cli.Context) app.Options {
 func openProject(c *cli.Context) (*app.Project, error) { return app.Open(c.Context, options(c)) }
 
 func args(c *cli.Context) []string { return c.Args().Slice() }
+
+// inProject opens the project the flags name, runs do on it and closes it.
+func inProject(c *cli.Context, do func(p *app.Project) error) error {
+	p, err := openProject(c)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	return do(p)
+}
+
+// afterDashes drops the "--" that separates a command's words from devenv's.
+func afterDashes(words []string) []string {
+	if len(words) > 0 && words[0] == "--" {
+		return words[1:]
+	}
+	return words
+}

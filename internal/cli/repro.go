@@ -32,12 +32,8 @@ func runRepro(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	args := c.Args().Slice()[1:]
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	}
 	out := printer(c)
-	res, err := p.Repro(c.Context, app.ReproOptions{EventLog: c.Args().First(), Job: c.String("job"), Args: args,
+	res, err := p.Repro(c.Context, app.ReproOptions{EventLog: c.Args().First(), Job: c.String("job"), Args: afterDashes(args(c)[1:]),
 		Service: c.String("service"), MaxWindowMB: c.Int("max-window"), Output: os.Stderr})
 	if err != nil {
 		return err
