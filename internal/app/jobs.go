@@ -171,6 +171,16 @@ func (p *Project) RunJobs(ctx context.Context, say func(format string, a ...any)
 	return r.Run(ctx)
 }
 
+// CancelJob cancels a queued job at once, and a running one by asking its
+// runner to stop it; a finished job cannot be cancelled.
+func (p *Project) CancelJob(id string) (jobs.Job, error) {
+	store, err := p.Jobs()
+	if err != nil {
+		return jobs.Job{}, err
+	}
+	return store.Cancel(id)
+}
+
 // FollowJob copies a job's log to w; with follow it keeps copying until
 // the job ends and returns its exit (JobExit).
 func (p *Project) FollowJob(ctx context.Context, id string, follow bool, w io.Writer) error {

@@ -3,11 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -37,7 +35,7 @@ func runSubmit(c *cli.Context) error {
 		return err
 	}
 	out := printer(c)
-	out.Say("job %s queued on %s; follow it with: devenv jobs logs -f %s", j.ID, j.Service, j.ID)
+	out.Say("%s", view.Submitted(j))
 	return out.Result(j, func(w io.Writer) { fmt.Fprintln(w, j.ID) })
 }
 
@@ -58,13 +56,13 @@ func jobsCommand() *cli.Command {
 				Usage:     "print a job's output; with -f follow it until the job ends and exit with its exit code",
 				ArgsUsage: "ID",
 				Flags:     []cli.Flag{&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "F"}, Usage: "follow the output until the job ends"}},
-				Action:    jobLogs,
+				Action:    oneJob(jobLogs),
 			},
 			{
 				Name:      "cancel",
 				Usage:     "cancel a queued or running job",
 				ArgsUsage: "ID",
-				Action:    cancelJob,
+				Action:    oneJob(cancelJob),
 			},
 		},
 	}
@@ -95,9 +93,7 @@ func runJobs(c *cli.Context) error {
 	out := printer(c)
 	say := out.Say
 	if c.Bool("background") {
-		say = func(format string, a ...any) {
-			fmt.Fprintf(c.App.ErrWriter, "%s %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, a...))
-		}
+		say = view.RunnerLog(c.App.ErrWriter)
 	}
 	err = p.RunJobs(c.Context, say)
 	if app.IsBusy(err) {
@@ -109,42 +105,26 @@ func runJobs(c *cli.Context) error {
 	return err
 }
 
-func jobStore(c *cli.Context) (*jobs.Store, error) {
-	if c.NArg() != 1 {
-		return nil, exitcode.Newf(exitcode.Usage, "usage: devenv jobs %s ID (see devenv jobs for the IDs)", c.Command.Name)
+// oneJob is the action of a jobs subcommand that takes one job ID.
+func oneJob(do func(c *cli.Context, p *app.Project, id string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if c.NArg() != 1 {
+			return exitcode.Newf(exitcode.Usage, "usage: devenv jobs %s ID (see devenv jobs for the IDs)", c.Command.Name)
+		}
+		return inProject(c, func(p *app.Project) error { return do(c, p, c.Args().First()) })
 	}
-	p, err := openProject(c)
-	if err != nil {
-		return nil, err
-	}
-	return p.Jobs()
 }
 
-func cancelJob(c *cli.Context) error {
-	store, err := jobStore(c)
-	if err != nil {
-		return err
-	}
-	j, err := store.Cancel(c.Args().First())
+func cancelJob(c *cli.Context, p *app.Project, id string) error {
+	j, err := p.CancelJob(id)
 	if err != nil {
 		return err
 	}
 	out := printer(c)
-	if j.State == jobs.Cancelled {
-		out.Say("job %s cancelled", j.ID)
-	} else {
-		out.Say("job %s: asked its runner to stop it", j.ID)
-	}
+	out.Say("%s", view.Cancelled(j))
 	return out.Result(j, nil)
 }
 
-func jobLogs(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return exitcode.Newf(exitcode.Usage, "usage: devenv jobs logs ID (see devenv jobs for the IDs)")
-	}
-	p, err := openProject(c)
-	if err != nil {
-		return err
-	}
-	return quietInterrupt(c, p.FollowJob(c.Context, c.Args().First(), c.Bool("follow"), c.App.Writer))
+func jobLogs(c *cli.Context, p *app.Project, id string) error {
+	return quietInterrupt(c, p.FollowJob(c.Context, id, c.Bool("follow"), c.App.Writer))
 }
