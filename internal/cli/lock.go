@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -33,14 +33,5 @@ func runLock(c *cli.Context) error {
 	for _, n := range res.Notes {
 		printer(c).Warn("%s", n)
 	}
-	return printer(c).Result(res, func(w io.Writer) {
-		switch {
-		case res.UpToDate:
-			fmt.Fprintln(w, "devenv.lock is up to date")
-		case res.Changed:
-			fmt.Fprintf(w, "wrote devenv.lock (%d services)\n", len(res.Services))
-		default:
-			fmt.Fprintln(w, "devenv.lock unchanged")
-		}
-	})
+	return printer(c).Result(res, func(w io.Writer) { view.Lock(w, res) })
 }
