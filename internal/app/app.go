@@ -84,11 +84,8 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 // New wraps an already loaded project (tests, and callers that parsed
 // devenv.yaml themselves).
 func New(p *spec.Project, opts Options) *Project {
-	out := opts.Out
-	if out == nil {
-		out = ui.New(io.Discard, io.Discard, false, false)
-	}
-	return &Project{Spec: p, opts: opts.withDefaults(), out: out}
+	opts = opts.withDefaults()
+	return &Project{Spec: p, opts: opts, out: opts.Out}
 }
 
 // Find says which devenv.yaml and project directory opts name: File, else
@@ -131,6 +128,9 @@ func search(wd string) (string, error) {
 }
 
 func (o Options) withDefaults() Options {
+	if o.Out == nil {
+		o.Out = ui.New(io.Discard, io.Discard, false, false)
+	}
 	if o.Engine == nil {
 		o.Engine = engine.Connect
 	}

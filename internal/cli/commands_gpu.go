@@ -16,6 +16,3 @@ var openGPUs = gpu.Open
 
 // connectEngine reaches the Docker engine for top and doctor; tests replace it.
 var connectEngine = engine.Connect
-
-// procRoot is where `devenv top` reads processes' cgroups.
-var procRoot = "/proc"
