@@ -1,13 +1,12 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
 )
-
-// FileName is the project file devenv looks for.
-const FileName = app.FileName
 
 func printer(c *cli.Context) *ui.Printer {
 	p := ui.New(c.App.Writer, c.App.ErrWriter, boolOpt(c, "json"), boolOpt(c, "debug"))
@@ -26,17 +25,39 @@ func options(c *cli.Context) app.Options {
 // openProject opens the project the flags name.
 func openProject(c *cli.Context) (*app.Project, error) { return app.Open(c.Context, options(c)) }
 
-func args(c *cli.Context) []string { return c.Args().Slice() }
+// projectAction is the action of a command that works on the project the
+// flags name: open it, run do, close it.
+func projectAction(do func(c *cli.Context, p *app.Project) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		p, err := openProject(c)
+		if err != nil {
+			return err
+		}
+		defer p.Close()
+		return do(c, p)
+	}
+}
 
-// inProject opens the project the flags name, runs do on it and closes it.
-func inProject(c *cli.Context, do func(p *app.Project) error) error {
-	p, err := openProject(c)
+// show ends a command with its use case's result, or with its error: the
+// result as JSON with --json, else as text through its view (none when
+// text is nil: what the command said is enough).
+func show[T any](c *cli.Context, res T, err error, text func(io.Writer, T)) error {
 	if err != nil {
 		return err
 	}
-	defer p.Close()
-	return do(p)
+	var render func(io.Writer)
+	if text != nil {
+		render = func(w io.Writer) { text(w, res) }
+	}
+	return printer(c).Result(res, render)
 }
+
+// inProject opens the project the flags name, runs do on it and closes it.
+func inProject(c *cli.Context, do func(p *app.Project) error) error {
+	return projectAction(func(_ *cli.Context, p *app.Project) error { return do(p) })(c)
+}
+
+func args(c *cli.Context) []string { return c.Args().Slice() }
 
 // afterDashes drops the "--" that separates a command's words from devenv's.
 func afterDashes(words []string) []string {
