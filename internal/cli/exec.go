@@ -23,13 +23,10 @@ func execCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE to set"},
 		},
-		Action: func(c *cli.Context) error {
-			a := args(c)
-			if len(a) < 2 || len(a) == 2 && a[1] == "--" {
-				return exitcode.Newf(exitcode.Usage, "usage: devenv exec SERVICE -- COMMAND [ARGS...]")
-			}
-			return inProject(c, func(p *app.Project) error { return runIn(c, p, a[0], afterDashes(a[1:]), !c.Bool("no-tty")) })
-		},
+		Action: checked(func(c *cli.Context) bool { return c.NArg() > 1 && len(afterDashes(args(c)[1:])) > 0 }, "usage: devenv exec SERVICE -- COMMAND [ARGS...]",
+			projectAction(func(c *cli.Context, p *app.Project) error {
+				return runIn(c, p, c.Args().First(), afterDashes(args(c)[1:]), !c.Bool("no-tty"))
+			})),
 	}
 }
 
@@ -43,21 +40,16 @@ func shellCommand() *cli.Command {
 			&cli.StringFlag{Name: "workdir", Aliases: []string{"w"}, Usage: "working directory in the container"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Hidden: true},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return exitcode.Newf(exitcode.Usage, "usage: devenv shell [SERVICE]")
-			}
-			return inProject(c, func(p *app.Project) error {
-				service := c.Args().First()
-				if service == "" {
-					var err error
-					if service, err = p.OnlyService(); err != nil {
-						return err
-					}
+		Action: checked(argsAtMost(1), "usage: devenv shell [SERVICE]", projectAction(func(c *cli.Context, p *app.Project) error {
+			service := c.Args().First()
+			if service == "" {
+				var err error
+				if service, err = p.OnlyService(); err != nil {
+					return err
 				}
-				return runIn(c, p, service, []string{"sh", "-c", "command -v bash >/dev/null 2>&1 && exec bash -l || exec sh -l"}, true)
-			})
-		},
+			}
+			return runIn(c, p, service, []string{"sh", "-c", "command -v bash >/dev/null 2>&1 && exec bash -l || exec sh -l"}, true)
+		})),
 	}
 }
 
@@ -69,18 +61,16 @@ func runCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
 		},
-		Action: func(c *cli.Context) error {
-			return inProject(c, func(p *app.Project) error {
-				service, cmd, err := p.RunTarget(args(c))
-				if errors.Is(err, app.ErrNoCommand) {
-					return exitcode.Newf(exitcode.Usage, "usage: devenv run [SERVICE] -- COMMAND [ARGS...], e.g. devenv run -- spark-submit /workspace/job.py")
-				}
-				if err != nil {
-					return err
-				}
-				return runIn(c, p, service, cmd, !c.Bool("no-tty"))
-			})
-		},
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			service, cmd, err := p.RunTarget(args(c))
+			if errors.Is(err, app.ErrNoCommand) {
+				return exitcode.Newf(exitcode.Usage, "usage: devenv run [SERVICE] -- COMMAND [ARGS...], e.g. devenv run -- spark-submit /workspace/job.py")
+			}
+			if err != nil {
+				return err
+			}
+			return runIn(c, p, service, cmd, !c.Bool("no-tty"))
+		}),
 	}
 }
 

@@ -40,26 +40,17 @@ func exportCommand() *cli.Command {
 }
 
 func exportAction(format string) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		p, err := openProject(c)
-		if err != nil {
-			return err
-		}
+	return projectAction(func(c *cli.Context, p *app.Project) error {
 		res, err := p.Export(c.Context, app.ExportOptions{Format: format, Output: c.String("output"), Service: c.String("service"), Force: c.Bool("force")})
 		if err != nil {
 			return err
 		}
-		out := printer(c)
-		for _, w := range view.ExportWarnings(res) {
-			out.Warn("%s", w)
-		}
+		warn(c, view.ExportWarnings(res))
 		if res.Data != nil {
 			_, err := c.App.Writer.Write(res.Data)
 			return err
 		}
-		for _, line := range view.Exported(res) {
-			out.Say("%s", line)
-		}
-		return out.Result(res, nil)
-	}
+		say(c, view.Exported(res))
+		return printer(c).Result(res, nil)
+	})
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"io"
 	"strconv"
 
 	"github.com/devenv-dev/devenv/internal/app"
@@ -22,28 +21,22 @@ func logsCommand() *cli.Command {
 			&cli.BoolFlag{Name: "timestamps", Usage: "prefix each line with its time"},
 			&cli.BoolFlag{Name: "diagnose", Usage: "explain well-known failures found in the logs"},
 		},
-		Action: runLogs,
+		Action: func(c *cli.Context) error {
+			if t := c.String("tail"); t != "all" {
+				if n, err := strconv.Atoi(t); err != nil || n < 0 {
+					return exitcode.Newf(exitcode.Usage, "--tail %q: give a number of lines or all", t)
+				}
+			}
+			return projectAction(runLogs)(c)
+		},
 	}
 }
 
-func runLogs(c *cli.Context) error {
-	if t := c.String("tail"); t != "all" {
-		if n, err := strconv.Atoi(t); err != nil || n < 0 {
-			return exitcode.Newf(exitcode.Usage, "--tail %q: give a number of lines or all", t)
-		}
-	}
-	p, err := openProject(c)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
+func runLogs(c *cli.Context, p *app.Project) error {
 	o := app.LogsOptions{Services: args(c), LogOptions: engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"), Timestamps: c.Bool("timestamps")}}
 	if c.Bool("diagnose") {
 		d, err := p.Diagnose(c.Context, o)
-		if err != nil {
-			return err
-		}
-		return printer(c).Result(d, func(w io.Writer) { view.Diagnoses(w, d) })
+		return show(c, d, err, view.Diagnoses)
 	}
 	asJSON := boolOpt(c, "json")
 	if asJSON {

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
 )
@@ -52,9 +53,23 @@ func show[T any](c *cli.Context, res T, err error, text func(io.Writer, T)) erro
 	return printer(c).Result(res, render)
 }
 
-// inProject opens the project the flags name, runs do on it and closes it.
-func inProject(c *cli.Context, do func(p *app.Project) error) error {
-	return projectAction(func(_ *cli.Context, p *app.Project) error { return do(p) })(c)
+// checked makes action refuse, before it opens anything, a command line
+// that ok rejects: a usage error (exit 2) saying usage.
+func checked(ok func(c *cli.Context) bool, usage string, action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if !ok(c) {
+			return exitcode.Newf(exitcode.Usage, "%s", usage)
+		}
+		return action(c)
+	}
+}
+
+// argsAtMost and argsExactly are checked's tests of the number of arguments.
+func argsAtMost(n int) func(*cli.Context) bool {
+	return func(c *cli.Context) bool { return c.NArg() <= n }
+}
+func argsExactly(n int) func(*cli.Context) bool {
+	return func(c *cli.Context) bool { return c.NArg() == n }
 }
 
 func args(c *cli.Context) []string { return c.Args().Slice() }
