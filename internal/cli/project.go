@@ -4,9 +4,20 @@ import (
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
+)
+
+// The world the application layer reaches, as hooks tests replace: the
+// Docker engine, the machine's NVML and its CPU, memory and tools.
+var (
+	connectEngine = engine.Connect
+	openGPUs      = gpu.Open
+	localHost     = doctor.LocalHost
 )
 
 func printer(c *cli.Context) *ui.Printer {
@@ -15,8 +26,7 @@ func printer(c *cli.Context) *ui.Printer {
 	return p
 }
 
-// options turns the global flags into the application layer's options;
-// the engine, NVML and host facts go through the variables tests replace.
+// options turns the global flags into the application layer's options.
 func options(c *cli.Context) app.Options {
 	_ = applyComposeProfiles(c) // Setenv fails only on a malformed name
 	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), Out: printer(c),

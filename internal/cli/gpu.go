@@ -12,6 +12,40 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// gpuCommands are the GPU-awareness commands (gpus, top, doctor); they
+// work outside a project too.
+func gpuCommands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:  "gpus",
+			Usage: "show this machine's NVIDIA driver, GPUs and how they are linked",
+			Action: func(c *cli.Context) error {
+				return show(c, app.GPUs(c.Context, openGPUs), nil, view.GPUs)
+			},
+		},
+		topCommand(),
+		{
+			Name:      "doctor",
+			Usage:     "check that this machine can run the project: engine, GPU runtime, driver, GPUs, memory, disk, ports",
+			ArgsUsage: "[SERVICE...]",
+			Description: "Works inside a project (checks its locked services) and outside one (checks the machine).\n" +
+				"Exits 4 when a check fails.",
+			Action: runDoctor,
+		},
+	}
+}
+
+func runDoctor(c *cli.Context) error {
+	rep, err := app.Doctor(c.Context, options(c), args(c))
+	if err := show(c, rep, err, view.Doctor); err != nil {
+		return err
+	}
+	if n := app.FailedChecks(rep); n > 0 {
+		return exitcode.Newf(exitcode.GPU, "doctor: %d check(s) failed; each FAIL line above says what to do", n)
+	}
+	return nil
+}
+
 func topCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "top",
