@@ -47,17 +47,9 @@ func lockCommand() *cli.Command {
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Lock(c.Context, app.LockOptions{Check: c.Bool("check"), Upgrade: c.Bool("upgrade"), Services: args(c)})
 			if err == nil {
-				warn(c, res.Notes)
+				warn(c, res.Notes...)
 			}
 			return show(c, res, err, view.Lock)
 		}),
-	}
-}
-
-// warn prints each line as a warning (a JSON line with --json).
-func warn(c *cli.Context, lines []string) {
-	out := printer(c)
-	for _, l := range lines {
-		out.Warn("%s", l)
 	}
 }

@@ -45,12 +45,12 @@ func exportAction(format string) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		warn(c, view.ExportWarnings(res))
+		warn(c, view.ExportWarnings(res)...)
 		if res.Data != nil {
 			_, err := c.App.Writer.Write(res.Data)
 			return err
 		}
-		say(c, view.Exported(res))
+		say(c, view.Exported(res)...)
 		return printer(c).Result(res, nil)
 	})
 }

@@ -24,7 +24,7 @@ func submitCommand() *cli.Command {
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			j, err := p.Submit(app.SubmitOptions{Service: c.String("service"), Shell: c.String("cmd"), Args: args(c), NoRunner: c.Bool("no-runner")})
 			if err == nil {
-				say(c, []string{view.Submitted(j)})
+				say(c, view.Submitted(j))
 			}
 			return show(c, j, err, func(w io.Writer, j jobs.Job) { fmt.Fprintln(w, j.ID) })
 		}),
@@ -59,7 +59,7 @@ func jobsCommand() *cli.Command {
 				Action: checked(argsExactly(1), "usage: devenv jobs cancel ID (see devenv jobs for the IDs)", projectAction(func(c *cli.Context, p *app.Project) error {
 					j, err := p.CancelJob(c.Args().First())
 					if err == nil {
-						say(c, []string{view.Cancelled(j)})
+						say(c, view.Cancelled(j))
 					}
 					return show(c, j, err, nil)
 				})),
@@ -71,17 +71,17 @@ func jobsCommand() *cli.Command {
 func listJobs(c *cli.Context, p *app.Project) error {
 	list, warnings, err := p.ListJobs()
 	if err == nil {
-		warn(c, warnings)
+		warn(c, warnings...)
 	}
 	return show(c, list, err, func(w io.Writer, list []jobs.Job) { view.Jobs(w, list, p.Spec.Dir) })
 }
 
 func runJobs(c *cli.Context, p *app.Project) error {
-	say := printer(c).Say
+	progress := printer(c).Say
 	if c.Bool("background") {
-		say = view.RunnerLog(c.App.ErrWriter)
+		progress = view.RunnerLog(c.App.ErrWriter)
 	}
-	err := p.RunJobs(c.Context, say)
+	err := p.RunJobs(c.Context, progress)
 	if app.IsBusy(err) {
 		if !c.Bool("background") {
 			printer(c).Say("%v; it runs the queue (see devenv jobs)", err)

@@ -39,7 +39,7 @@ func runMirror(c *cli.Context) error {
 	return projectAction(func(c *cli.Context, p *app.Project) error {
 		res, err := p.Mirror(c.Context, o)
 		if err == nil {
-			say(c, res.Notes)
+			say(c, res.Notes...)
 		}
 		return show(c, res, err, view.Mirror)
 	})(c)
@@ -88,13 +88,5 @@ func diffCommand() *cli.Command {
 			}
 			return exitcode.With(exitcode.Drift, errSilent)
 		})),
-	}
-}
-
-// say prints each line for people (nothing with --json: the result has them).
-func say(c *cli.Context, lines []string) {
-	out := printer(c)
-	for _, l := range lines {
-		out.Say("%s", l)
 	}
 }

@@ -63,6 +63,22 @@ func show[T any](c *cli.Context, res T, err error, text func(io.Writer, T)) erro
 	return printer(c).Result(res, render)
 }
 
+// say prints lines for people on stderr (none with --json: the result
+// carries the facts); warn prints them as warnings (JSON lines with --json).
+func say(c *cli.Context, lines ...string) {
+	out := printer(c)
+	for _, l := range lines {
+		out.Say("%s", l)
+	}
+}
+
+func warn(c *cli.Context, lines ...string) {
+	out := printer(c)
+	for _, l := range lines {
+		out.Warn("%s", l)
+	}
+}
+
 // checked makes action refuse, before it opens anything, a command line
 // that ok rejects: a usage error (exit 2) saying usage.
 func checked(ok func(c *cli.Context) bool, usage string, action cli.ActionFunc) cli.ActionFunc {
