@@ -133,6 +133,16 @@ func (p *Project) Diagnose(ctx context.Context, o LogsOptions) ([]Diagnosis, err
 	return out, nil
 }
 
+// LogsPrefixed says whether log lines need their service's name: when
+// lines of more than one service can come (the compose files' services
+// count, as logs shows them too).
+func (p *Project) LogsPrefixed(services []string) bool {
+	if len(services) == 0 {
+		services = p.ServiceNames()
+	}
+	return len(services) > 1
+}
+
 func (p *Project) logTargets(ctx context.Context, names []string) ([]string, engine.Engine, error) {
 	if err := p.CheckServices(names); err != nil {
 		return nil, nil, err

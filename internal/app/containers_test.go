@@ -76,3 +76,33 @@ func TestRunTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestLogsPrefixed: lines carry their service's name whenever more than
+// one service's lines can come, a compose service counting like any other.
+func TestLogsPrefixed(t *testing.T) {
+	one := "name: demo\nservices:\n  app:\n    profile: image\n    image: x:1\n"
+	tests := []struct {
+		name     string
+		yaml     string
+		compose  bool
+		services []string
+		want     bool
+	}{
+		{"one service", one, false, nil, false},
+		{"one service and a compose service", "name: demo\ncompose: [compose.yaml]\nservices:\n  app:\n    profile: image\n    image: x:1\n", true, nil, true},
+		{"the compose service alone", "name: demo\ncompose: [compose.yaml]\nservices:\n  app:\n    profile: image\n    image: x:1\n", true, []string{"db"}, false},
+		{"two named", "name: demo\ncompose: [compose.yaml]\nservices:\n  app:\n    profile: image\n    image: x:1\n", true, []string{"app", "db"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{}
+			if tt.compose {
+				files["compose.yaml"] = "services:\n  db:\n    image: postgres:16\n"
+			}
+			p := newWorld(t, tt.yaml, files).open(t)
+			if got := p.LogsPrefixed(tt.services); got != tt.want {
+				t.Errorf("LogsPrefixed(%v) = %v, want %v", tt.services, got, tt.want)
+			}
+		})
+	}
+}

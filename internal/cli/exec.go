@@ -7,6 +7,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/tty"
+	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
 )
 
@@ -78,7 +79,7 @@ func runCommand() *cli.Command {
 // stdin and stdout are terminals. A non-zero exit ends devenv with that code.
 func runIn(c *cli.Context, p *app.Project, service string, cmd []string, wantTTY bool) error {
 	opts := engine.ExecOptions{Cmd: cmd, User: c.String("user"), WorkingDir: c.String("workdir"), Env: c.StringSlice("env"),
-		TTY: wantTTY && tty.Is(c.App.Reader) && tty.Is(c.App.Writer), Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
+		TTY: wantTTY && ui.IsTerminal(c.App.Reader) && ui.IsTerminal(c.App.Writer), Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
 	if opts.TTY {
 		restore, resize := tty.Raw(c.App.Reader)
 		defer restore()

@@ -7,7 +7,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/tty"
+	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -67,7 +67,7 @@ func runTop(c *cli.Context) error {
 	if o.Interval <= 0 {
 		return exitcode.Newf(exitcode.Usage, "--interval must be positive, got %s (e.g. --interval 2s)", o.Interval)
 	}
-	clear := !out.JSON && !o.Once && tty.Is(out.Out)
+	clear := !out.JSON && !o.Once && ui.IsTerminal(out.Out)
 	return app.Top(c.Context, options(c), o, func(s app.TopSample) error {
 		if out.JSON {
 			return json.NewEncoder(out.Out).Encode(s) // one object per line

@@ -42,7 +42,7 @@ func runLogs(c *cli.Context, p *app.Project) error {
 	if asJSON {
 		o.Timestamps = true // each line's time becomes its "time" field
 	}
-	o.Line = view.LogLines(c.App.Writer, len(o.Services) != 1 && len(p.Spec.Services) > 1, asJSON)
+	o.Line = view.LogLines(c.App.Writer, p.LogsPrefixed(o.Services), asJSON)
 	return quietInterrupt(c, p.Logs(c.Context, o))
 }
 

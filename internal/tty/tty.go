@@ -11,16 +11,6 @@ import (
 	"github.com/moby/term"
 )
 
-// Is reports whether v is a terminal (a character device).
-func Is(v any) bool {
-	f, ok := v.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
 // Raw puts the terminal in raw mode for an interactive exec and delivers
 // its size now and whenever it changes, until restore.
 func Raw(in any) (restore func(), resize <-chan engine.TermSize) {

@@ -25,7 +25,7 @@ type Printer struct {
 
 // New makes a printer for the process's streams.
 func New(out, err io.Writer, jsonOut, debug bool) *Printer {
-	return &Printer{Out: out, Err: err, JSON: jsonOut, Debug: debug, TTY: isTerminal(err)}
+	return &Printer{Out: out, Err: err, JSON: jsonOut, Debug: debug, TTY: IsTerminal(err)}
 }
 
 // Result prints the command's result: v as JSON with --json, else text(w).
@@ -89,8 +89,10 @@ func (p *Printer) Event(v any) {
 	}
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// IsTerminal reports whether v is a terminal (a character device): progress
+// redraws only there, exec asks for a TTY only there.
+func IsTerminal(v any) bool {
+	f, ok := v.(*os.File)
 	if !ok {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -93,5 +94,16 @@ func TestVerboseBuildOutputWithoutColourOffTerminal(t *testing.T) {
 	p.Progress("build spark", engine.Progress{Stream: "\x1b[1;31mERROR: no such package\x1b[0m\n"})
 	if got, want := errb.String(), "build spark | ERROR: no such package\n"; got != want {
 		t.Errorf("verbose output = %q, want %q", got, want)
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	if IsTerminal(f) || IsTerminal(&bytes.Buffer{}) || IsTerminal(nil) {
+		t.Error("a file, a buffer or nothing is not a terminal")
 	}
 }
