@@ -82,7 +82,7 @@ func runHelper(ctx context.Context, in []byte) (string, []byte, error) {
 		if ctx.Err() != nil {
 			return path, nil, fmt.Errorf("loading compose files: %w", ctx.Err())
 		}
-		return path, nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: %s: %v; %s%s", ErrHelper, path, err, installHint, stderrTail(stderr.Bytes())))
+		return path, nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: %s: %w; %s%s", ErrHelper, path, err, installHint, stderrTail(stderr.Bytes())))
 	}
 	if stderr.Len() > 0 {
 		// compose-go's own log lines, where they go in devenv's process
@@ -114,12 +114,12 @@ func decodeResponse(out []byte, where string) (*Response, error) {
 		if err == nil {
 			err = errors.New("no protocol version in it")
 		}
-		return nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: %s answered what devenv cannot read (%v); %s", ErrHelper, where, err, installHint))
+		return nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: %s answered what devenv cannot read (%w); %s", ErrHelper, where, err, installHint))
 	case resp.Protocol != Protocol:
 		return nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: %s speaks protocol %d and this devenv %d, so they come from different builds; %s",
 			ErrHelper, where, resp.Protocol, Protocol, installHint))
 	case err != nil:
-		return nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: %s answered what devenv cannot read (%v); %s", ErrHelper, where, err, installHint))
+		return nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: %s answered what devenv cannot read (%w); %s", ErrHelper, where, err, installHint))
 	}
 	return &resp, nil
 }
