@@ -9,5 +9,9 @@ func FindHelperForTest(t testing.TB, exe string) {
 	in, find := inProcess, helperPath
 	inProcess = nil
 	helperPath = func() (string, error) { return lookHelper(exe) }
-	t.Cleanup(func() { inProcess, helperPath = in, find })
+	stopHelper()
+	t.Cleanup(func() {
+		stopHelper()
+		inProcess, helperPath = in, find
+	})
 }

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,12 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/sirupsen/logrus"
 )
 
 // HelperName is the file name of the program that loads compose files for
@@ -65,30 +66,183 @@ func lookHelper(exe string) (string, error) {
 	return "", exitcode.With(exitcode.Failure, fmt.Errorf("%w (looked for %s): %s", ErrNoHelper, strings.Join(looked, ", then "), installHint))
 }
 
-// runHelper runs the helper with the request on stdin and returns its path
-// and stdout. It inherits devenv's environment and working directory; the
-// context's end kills it.
-func runHelper(ctx context.Context, in []byte) (string, []byte, error) {
-	path, err := helperPath()
-	if err != nil {
-		return "", nil, err
+// The helper answers every request of this process: compose-go compiles
+// the compose JSON schema once per process (half of a load's time), so a
+// command that loads the files twice or three times (lock check, plan,
+// port checks) starts it once, as when compose-go ran in devenv. It is
+// started again when devenv's environment or working directory changed
+// since, so it always interpolates what devenv would, and when it ended.
+var running struct {
+	sync.Mutex
+	p *helperProc
+}
+
+// helperProc is a running helper: requests go to its stdin, one JSON a
+// line, and responses come from its stdout the same way. It exits when
+// devenv closes its stdin, which devenv's exit does.
+type helperProc struct {
+	path   string
+	env    []string
+	dir    string
+	cmd    *exec.Cmd
+	in     *os.File
+	out    *bufio.Reader
+	outF   *os.File
+	stderr lockedBuffer
+	done   chan struct{} // closed once the process has ended
+}
+
+// runHelper sends the request to the helper, starting it when needed, and
+// returns its path and the response. The context's end kills it.
+func runHelper(ctx context.Context, req []byte) (string, []byte, error) {
+	running.Lock()
+	defer running.Unlock()
+	p := running.p
+	if p != nil && !p.reusable() {
+		p.stop()
+		p, running.p = nil, nil
 	}
-	cmd := exec.CommandContext(ctx, path)
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return path, nil, fmt.Errorf("loading compose files: %w", ctx.Err())
+	reused := p != nil
+	for {
+		if p == nil {
+			path, err := helperPath()
+			if err != nil {
+				return "", nil, err
+			}
+			if p, err = startHelper(path); err != nil {
+				return path, nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: cannot start %s: %w; %s", ErrHelper, path, err, installHint))
+			}
+			running.p = p
 		}
-		return path, nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: %s: %w; %s%s", ErrHelper, path, err, installHint, stderrTail(stderr.Bytes())))
+		out, err := p.ask(ctx, req)
+		if err == nil {
+			return p.path, out, nil
+		}
+		p.stop()
+		running.p = nil
+		if ctx.Err() != nil {
+			return p.path, nil, fmt.Errorf("loading compose files: %w", ctx.Err())
+		}
+		if reused { // it may have ended while idle: once more with a new one
+			p, reused = nil, false
+			continue
+		}
+		return p.path, nil, exitcode.With(exitcode.Failure, fmt.Errorf("%w: %s: %w; %s%s", ErrHelper, p.path, err, installHint, stderrTail(p.stderr.Bytes())))
 	}
-	if stderr.Len() > 0 {
-		// compose-go's own log lines, where they go in devenv's process
-		_, _ = logrus.StandardLogger().Out.Write(stderr.Bytes())
+}
+
+func startHelper(path string) (*helperProc, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, err
 	}
-	return path, stdout.Bytes(), nil
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		_, _ = inR.Close(), inW.Close()
+		return nil, err
+	}
+	p := &helperProc{path: path, env: os.Environ(), dir: dir, in: inW, out: bufio.NewReader(outR), outF: outR, done: make(chan struct{})}
+	p.cmd = exec.Command(path)
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, &p.stderr
+	err = p.cmd.Start()
+	_, _ = inR.Close(), outW.Close() // the helper's ends
+	if err != nil {
+		_, _ = inW.Close(), outR.Close()
+		return nil, err
+	}
+	go func() {
+		_ = p.cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// reusable: still running, in the environment and directory it started in.
+func (p *helperProc) reusable() bool {
+	select {
+	case <-p.done:
+		return false
+	default:
+	}
+	dir, err := os.Getwd()
+	return err == nil && dir == p.dir && slices.Equal(os.Environ(), p.env)
+}
+
+// ask writes one request and reads its response, or gives up when ctx
+// ends or the helper does.
+func (p *helperProc) ask(ctx context.Context, req []byte) ([]byte, error) {
+	type answer struct {
+		line []byte
+		err  error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		if _, err := p.in.Write(append(req, '\n')); err != nil {
+			ch <- answer{err: err}
+			return
+		}
+		line, err := p.out.ReadBytes('\n')
+		ch <- answer{line, err}
+	}()
+	select {
+	case a := <-ch:
+		if a.err == nil {
+			return a.line, nil
+		}
+		select { // it ended: say how
+		case <-p.done:
+			if st := p.cmd.ProcessState; st != nil && !st.Success() {
+				return nil, fmt.Errorf("it ended (%s) before answering", st)
+			}
+		case <-time.After(5 * time.Second):
+		}
+		return nil, fmt.Errorf("it ended before answering: %w", a.err)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// stop ends the helper and waits for it.
+func (p *helperProc) stop() {
+	_ = p.in.Close()
+	_ = p.cmd.Process.Kill()
+	<-p.done
+	_ = p.outF.Close()
+}
+
+// stopHelper ends the running helper, if any.
+func stopHelper() {
+	running.Lock()
+	defer running.Unlock()
+	if running.p != nil {
+		running.p.stop()
+		running.p = nil
+	}
+}
+
+// lockedBuffer is the helper's stderr, written by exec's copying goroutine.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.buf.Len() > 64<<10 { // keep the end: a crash's last words
+		b.buf.Next(b.buf.Len() - 32<<10)
+	}
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
 }
 
 // stderrTail is the end of what a failed helper wrote, for its error.

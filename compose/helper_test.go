@@ -1,10 +1,12 @@
 package compose_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -29,15 +31,13 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "serve":
-		if err := loader.Serve(context.Background(), os.Stdin, os.Stdout); err != nil { //nolint:forbidigo // the helper's main, no test here
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+		if f := os.Getenv("DEVENV_COMPOSE_TEST_PIDFILE"); f != "" {
+			appendLine(f, strconv.Itoa(os.Getpid()))
 		}
-	case "warn":
-		fmt.Fprintln(os.Stderr, "level=warning msg=\"compose-go says so\"")
-		if err := loader.Serve(context.Background(), os.Stdin, os.Stdout); err != nil { //nolint:forbidigo // the helper's main, no test here
-			os.Exit(1)
-		}
+		serve(os.Stdin)
+	case "serve-once":
+		line, _ := bufio.NewReader(os.Stdin).ReadBytes('\n')
+		serve(bytes.NewReader(line))
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: runtime error: the helper crashed")
 		os.Exit(2)
@@ -46,10 +46,26 @@ func TestMain(m *testing.M) {
 	case "garbage":
 		fmt.Println("this is not JSON")
 	case "hang":
-		_ = os.WriteFile(os.Getenv("DEVENV_COMPOSE_TEST_PIDFILE"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+		appendLine(os.Getenv("DEVENV_COMPOSE_TEST_PIDFILE"), strconv.Itoa(os.Getpid()))
 		time.Sleep(time.Hour)
 	}
 	os.Exit(0)
+}
+
+// serve is devenv-compose's main.
+func serve(in io.Reader) {
+	if err := loader.Serve(context.Background(), in, os.Stdout); err != nil { //nolint:forbidigo // the helper's main, no test here
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func appendLine(file, line string) {
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err == nil {
+		_, _ = fmt.Fprintln(f, line)
+		_ = f.Close()
+	}
 }
 
 // installed lays out devenv and its helper (this test binary) as `make
@@ -217,7 +233,7 @@ func TestHelperGoneWrong(t *testing.T) {
 // What compose-go logs in the helper shows where it would in devenv.
 func TestHelperLogsReachDevenvsLog(t *testing.T) {
 	dir := project(t, map[string]string{"compose.yaml": stackYAML})
-	compose.FindHelperForTest(t, installed(t, "warn"))
+	compose.FindHelperForTest(t, installed(t, "serve"))
 	var buf bytes.Buffer
 	out := logrus.StandardLogger().Out
 	logrus.SetOutput(&buf)
@@ -225,8 +241,47 @@ func TestHelperLogsReachDevenvsLog(t *testing.T) {
 	if _, err := compose.Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "compose-go says so") {
-		t.Errorf("log = %q, want the helper's line", buf.String())
+	if !strings.Contains(buf.String(), `The \"DB_PASSWORD\" variable is not set`) {
+		t.Errorf("log = %q, want compose-go's warning about DB_PASSWORD", buf.String())
+	}
+}
+
+// One helper answers every load of a process (it compiles compose's schema
+// once), until devenv's environment changes: then a new one interpolates it.
+func TestHelperStartsOncePerEnvironment(t *testing.T) {
+	dir := project(t, map[string]string{"compose.yaml": stackYAML})
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("DEVENV_COMPOSE_TEST_PIDFILE", pidFile)
+	t.Setenv("DB_PASSWORD", "first")
+	compose.FindHelperForTest(t, installed(t, "serve"))
+	first := loadBoth(t, dir, nil)
+	again := loadBoth(t, dir, nil)
+	if first.err != "" || !reflect.DeepEqual(first, again) {
+		t.Fatalf("second load differs: %#v\n%#v", first, again)
+	}
+	if pids := strings.Fields(string(must(os.ReadFile(pidFile)))); len(pids) != 1 {
+		t.Errorf("helpers started for two loads and a raw environment: %v, want 1", pids)
+	}
+	t.Setenv("DB_PASSWORD", "second")
+	got := loadBoth(t, dir, nil)
+	if env := strings.Join(got.svcs[0].Container.Env, " "); !strings.Contains(env, "PASSWORD=second") {
+		t.Errorf("after the environment changed: env %s, want PASSWORD=second", env)
+	}
+	if pids := strings.Fields(string(must(os.ReadFile(pidFile)))); len(pids) != 2 {
+		t.Errorf("helpers started: %v, want a second one for the new environment", pids)
+	}
+}
+
+// A helper that ended between two requests is started again.
+func TestHelperEndedBetweenRequests(t *testing.T) {
+	dir := project(t, map[string]string{"compose.yaml": stackYAML})
+	t.Setenv("DB_PASSWORD", "x")
+	compose.FindHelperForTest(t, installed(t, "serve-once"))
+	for i := range 3 {
+		if o := loadBoth(t, dir, nil); o.err != "" || len(o.svcs) != 1 || o.raw == nil {
+			t.Fatalf("load %d: %#v", i, o)
+		}
+		time.Sleep(50 * time.Millisecond) // let it end
 	}
 }
 
@@ -255,7 +310,10 @@ func TestHelperKilledWhenContextEnds(t *testing.T) {
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("Load returned %s after the helper started", d)
 	}
-	pid, _ := strconv.Atoi(string(must(os.ReadFile(pidFile))))
+	pid, err := strconv.Atoi(strings.TrimSpace(string(must(os.ReadFile(pidFile)))))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if p, err := os.FindProcess(pid); err == nil && p.Signal(syscall.Signal(0)) == nil {
 		t.Errorf("helper %d still runs", pid)
 	}

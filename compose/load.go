@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/sirupsen/logrus"
 )
@@ -83,7 +84,11 @@ func ask(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeResponse(out, where)
+	resp, err := decodeResponse(out, where)
+	if err == nil && resp.Log != "" {
+		_, _ = io.WriteString(logrus.StandardLogger().Out, resp.Log)
+	}
+	return resp, err
 }
 
 // serveInProcess answers the request's JSON with the response's JSON, as

@@ -21,7 +21,8 @@ const (
 )
 
 // Request is what devenv asks of the compose loader (the devenv-compose
-// helper reads it as JSON on stdin). The helper inherits devenv's
+// helper reads requests from stdin, one JSON object a line, and answers
+// each with a Response on a line of stdout). The helper inherits devenv's
 // environment and working directory, so COMPOSE_PROFILES and the shell's
 // variables interpolate as they would in devenv's own process.
 type Request struct {
@@ -51,6 +52,9 @@ type Response struct {
 	// Problems are what makes services unusable, each naming its file,
 	// line, service and fix; Load reports them all at once.
 	Problems []string `json:"problems,omitempty"`
+	// Log is what compose-go logged (logrus, at the request's LogLevel),
+	// which devenv writes where its own logrus writes.
+	Log string `json:"log,omitempty"`
 }
 
 // result turns a response into what Load returns: the same services, or

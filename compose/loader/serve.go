@@ -13,6 +13,7 @@
 package loader
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,24 +48,41 @@ func Handle(ctx context.Context, req compose.Request) compose.Response {
 	return resp
 }
 
-// Serve is the helper's work: one JSON request from in, its response as
-// JSON to out. An error means no response was written.
+// Serve is the helper's work: requests from in, one JSON object a line,
+// each answered by its response as one line of JSON on out, until in ends.
+// An error means a request could not be read or answered.
 func Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	var req compose.Request
 	dec := json.NewDecoder(in)
-	if err := dec.Decode(&req); err != nil {
-		if errors.Is(err, io.EOF) {
-			return errors.New("no request on stdin: devenv runs this program to load compose files, with a JSON request on stdin; run devenv instead")
+	for n := 0; ; n++ {
+		var req compose.Request
+		if err := dec.Decode(&req); err != nil {
+			if errors.Is(err, io.EOF) && n > 0 {
+				return nil
+			}
+			if errors.Is(err, io.EOF) {
+				return errors.New("no request on stdin: devenv runs this program to load compose files, with JSON requests on stdin; run devenv instead")
+			}
+			return fmt.Errorf("reading a request on stdin: %w", err)
 		}
-		return fmt.Errorf("reading the request on stdin: %w", err)
+		b, err := json.Marshal(serveOne(ctx, req))
+		if err != nil {
+			return fmt.Errorf("encoding the response: %w", err)
+		}
+		if _, err := out.Write(append(b, '\n')); err != nil {
+			return err
+		}
 	}
+}
+
+// serveOne answers req with what compose-go logs while loading: at devenv's
+// level, returned in the response for devenv to write.
+func serveOne(ctx context.Context, req compose.Request) compose.Response {
+	var log bytes.Buffer
+	logrus.SetOutput(&log)
 	if lvl, err := logrus.ParseLevel(req.LogLevel); err == nil {
-		logrus.SetLevel(lvl) // compose-go's warnings as devenv would show them
+		logrus.SetLevel(lvl)
 	}
-	b, err := json.Marshal(Handle(ctx, req))
-	if err != nil {
-		return fmt.Errorf("encoding the response: %w", err)
-	}
-	_, err = out.Write(append(b, '\n'))
-	return err
+	resp := Handle(ctx, req)
+	resp.Log = log.String()
+	return resp
 }
