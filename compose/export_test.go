@@ -9,9 +9,9 @@ func FindHelperForTest(t testing.TB, exe string) {
 	in, find := inProcess, helperPath
 	inProcess = nil
 	helperPath = func() (string, error) { return lookHelper(exe) }
-	stopHelper()
+	StopHelper()
 	t.Cleanup(func() {
-		stopHelper()
+		StopHelper()
 		inProcess, helperPath = in, find
 	})
 }

@@ -214,13 +214,23 @@ func (p *helperProc) stop() {
 	_ = p.outF.Close()
 }
 
-// stopHelper ends the running helper, if any.
-func stopHelper() {
+// StopHelper ends the helper this process started, if any, and waits for
+// it. devenv calls it before it exits: the helper would end anyway when its
+// stdin closes, but unwaited, as a zombie where nothing reaps orphans.
+func StopHelper() {
 	running.Lock()
 	defer running.Unlock()
-	if running.p != nil {
-		running.p.stop()
-		running.p = nil
+	p := running.p
+	if p == nil {
+		return
+	}
+	running.p = nil
+	_ = p.in.Close() // it ends when its requests do
+	select {
+	case <-p.done:
+		_ = p.outF.Close()
+	case <-time.After(2 * time.Second):
+		p.stop()
 	}
 }
 

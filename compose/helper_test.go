@@ -295,8 +295,8 @@ func TestHelperKilledWhenContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
 		for {
-			if _, err := os.Stat(pidFile); err == nil {
-				cancel()
+			if b, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(b), "\n") {
+				cancel() // it runs, and said so
 				return
 			}
 			time.Sleep(5 * time.Millisecond)
@@ -317,4 +317,26 @@ func TestHelperKilledWhenContextEnds(t *testing.T) {
 	if p, err := os.FindProcess(pid); err == nil && p.Signal(syscall.Signal(0)) == nil {
 		t.Errorf("helper %d still runs", pid)
 	}
+}
+
+// devenv stops its helper before it exits and waits for it: no zombie is
+// left where nothing reaps orphans.
+func TestStopHelperWaitsForIt(t *testing.T) {
+	dir := project(t, map[string]string{"compose.yaml": stackYAML})
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("DEVENV_COMPOSE_TEST_PIDFILE", pidFile)
+	t.Setenv("DB_PASSWORD", "x")
+	compose.FindHelperForTest(t, installed(t, "serve"))
+	if o := loadBoth(t, dir, nil); o.err != "" {
+		t.Fatal(o.err)
+	}
+	compose.StopHelper()
+	pid, err := strconv.Atoi(strings.TrimSpace(string(must(os.ReadFile(pidFile)))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := os.FindProcess(pid); err == nil && p.Signal(syscall.Signal(0)) == nil {
+		t.Errorf("helper %d still runs after StopHelper", pid)
+	}
+	compose.StopHelper() // none left: nothing to do
 }
