@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -27,6 +28,29 @@ func composeTool(t *testing.T) []string {
 	}
 	t.Skip("neither `docker compose version` nor `docker-compose version` works on this machine: no compose tool to run the export with")
 	return nil
+}
+
+// composeWithConfigs finds a compose tool that copies configs: content into
+// containers (Docker Compose 2.23 or later): DEVENV_TEST_COMPOSE (the path
+// of a docker-compose binary), else this machine's (composeTool). It skips
+// the test, saying why, when the tool says it is older; a build from source
+// ("dev") is taken to be recent.
+func composeWithConfigs(t *testing.T) []string {
+	t.Helper()
+	tool := []string{os.Getenv("DEVENV_TEST_COMPOSE")}
+	if tool[0] == "" {
+		tool = composeTool(t)
+	}
+	out, err := exec.Command(tool[0], append(tool[1:], "version", "--short")...).Output()
+	if err != nil {
+		t.Fatalf("%s version --short: %v", strings.Join(tool, " "), err)
+	}
+	v := strings.TrimPrefix(strings.TrimSpace(string(out)), "v")
+	var major, minor int
+	if _, perr := fmt.Sscanf(v, "%d.%d", &major, &minor); perr == nil && (major < 2 || (major == 2 && minor < 23)) {
+		t.Skipf("%s is version %s: configs with content need Docker Compose 2.23 or later; set DEVENV_TEST_COMPOSE to one", strings.Join(tool, " "), v)
+	}
+	return tool
 }
 
 func composeRun(t *testing.T, tool []string, dir string, args ...string) string {
@@ -123,6 +147,38 @@ services:
 	composeRun(t, tool, dir, "-p", name, "-f", file, "down", "-v", "--remove-orphans")
 	if left := composeContainers(t, name); len(left) != 0 {
 		t.Errorf("containers left after compose down: %v", left)
+	}
+}
+
+// TestComposeExportCarriesSparkConf runs the compose export of a
+// spark-rapids service with a compose tool that reads configs: content:
+// the container gets the very spark-defaults.conf devenv generated,
+// copied in (no bind mount of the host's 0600 copy) and readable by the
+// service's user.
+func TestComposeExportCarriesSparkConf(t *testing.T) {
+	tool := composeWithConfigs(t)
+	w := newWorld(t)
+	dir, name := w.project(t, oneSpark, nil)
+	w.must(t, dir, "lock")
+	w.must(t, dir, "build", "spark")
+	w.must(t, dir, "export", "compose", "-o", "compose.devenv.yaml")
+	file := filepath.Join(dir, "compose.devenv.yaml")
+	t.Cleanup(func() { composeRunQuiet(tool, dir, "-p", name, "-f", file, "down", "-v", "--remove-orphans") })
+	composeRun(t, tool, dir, "-p", name, "-f", file, "up", "-d")
+	spark, ok := composeContainers(t, name)["spark"]
+	if !ok || !spark.State.Running {
+		t.Fatalf("spark is not running after compose up")
+	}
+	for _, m := range spark.Mounts {
+		if strings.Contains(m.Source, ".devenv") {
+			t.Errorf("spark mounts %s from the host", m.Source)
+		}
+	}
+	out := composeRun(t, tool, dir, "-p", name, "-f", file, "exec", "-T", "spark", "sh", "-c",
+		"id -un; stat -c %a /opt/devenv/conf/spark-defaults.conf; cat /opt/devenv/conf/spark-defaults.conf")
+	want := "devenv\n444\n" + readFile(t, filepath.Join(dir, ".devenv", "generated", "spark", "spark-defaults.conf"))
+	if out != want {
+		t.Errorf("in the compose-run container:\n%s\nwant the service's user reading the generated conf (0444):\n%s", out, want)
 	}
 }
 

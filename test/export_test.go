@@ -12,10 +12,11 @@ import (
 // TestExportsKeepSecretsOutAndGPUOptional runs the devcontainer and k8s
 // exports of a locked spark-rapids project that reads an env_file, may run
 // without a GPU (gpu: optional) and sizes its executors in devenv.yaml:
-// no value of the env_file lands in any written file, the devcontainer
-// passes the file with --env-file and leaves the GPU to
-// hostRequirements.gpu "optional", and the SparkApplication keeps the
-// user's sizes and does not call a local build tag pinned.
+// no value of the env_file lands in any written file; the devcontainer
+// starts the compose export (which carries spark-defaults.conf), leaves
+// the GPU to hostRequirements.gpu "optional", and the compose file passes
+// the env_file and reserves no GPU; the SparkApplication keeps the user's
+// sizes and does not call a local build tag pinned.
 func TestExportsKeepSecretsOutAndGPUOptional(t *testing.T) {
 	w := newWorld(t)
 	dir, _ := w.project(t, `services:
@@ -35,21 +36,33 @@ func TestExportsKeepSecretsOutAndGPUOptional(t *testing.T) {
 
 	dcText := readFile(t, filepath.Join(dir, ".devcontainer", "devcontainer.json"))
 	var dc struct {
-		RunArgs          []string `json:"runArgs"`
-		HostRequirements struct {
+		DockerComposeFile string   `json:"dockerComposeFile"`
+		RunArgs           []string `json:"runArgs"`
+		HostRequirements  struct {
 			GPU any `json:"gpu"`
 		} `json:"hostRequirements"`
-		ContainerEnv map[string]string `json:"containerEnv"`
 	}
 	if err := json.Unmarshal([]byte(dcText), &dc); err != nil {
 		t.Fatalf("devcontainer.json is not JSON: %v\n%s", err, dcText)
 	}
-	args := strings.Join(dc.RunArgs, " ")
-	if !strings.Contains(args, "--env-file ${localWorkspaceFolder}/secrets.env") {
-		t.Errorf("runArgs %q do not pass secrets.env", args)
+	if dc.DockerComposeFile != "../compose.devenv.yaml" || len(dc.RunArgs) != 0 || dc.HostRequirements.GPU != "optional" {
+		t.Errorf("devcontainer.json: compose file %q, runArgs %q, hostRequirements.gpu %v; want the compose export, no runArgs, \"optional\"",
+			dc.DockerComposeFile, dc.RunArgs, dc.HostRequirements.GPU)
 	}
-	if strings.Contains(args, "--gpus") || dc.HostRequirements.GPU != "optional" {
-		t.Errorf("gpu: optional wrote runArgs %q and hostRequirements.gpu %v; want no --gpus and \"optional\"", args, dc.HostRequirements.GPU)
+	composeText := readFile(t, filepath.Join(dir, "compose.devenv.yaml"))
+	var cf struct {
+		Services map[string]struct {
+			EnvFile []string       `yaml:"env_file"`
+			Deploy  map[string]any `yaml:"deploy"`
+			Configs []struct{ Target string }
+		}
+	}
+	if err := yaml.Unmarshal([]byte(composeText), &cf); err != nil {
+		t.Fatalf("compose.devenv.yaml is not YAML: %v\n%s", err, composeText)
+	}
+	spark := cf.Services["spark"]
+	if strings.Join(spark.EnvFile, " ") != "./secrets.env" || spark.Deploy != nil || len(spark.Configs) != 1 || spark.Configs[0].Target != "/opt/devenv/conf/spark-defaults.conf" {
+		t.Errorf("compose spark: env_file %v, deploy %v, configs %+v; want ./secrets.env, no GPU reservation, spark-defaults.conf carried", spark.EnvFile, spark.Deploy, spark.Configs)
 	}
 
 	k8sText := readFile(t, filepath.Join(dir, "k8s", "spark.yaml"))
@@ -70,7 +83,7 @@ func TestExportsKeepSecretsOutAndGPUOptional(t *testing.T) {
 	if strings.Contains(k8sText, "pinned by digest") || !strings.Contains(k8sText, "is a local tag") {
 		t.Errorf("spark.yaml calls the local build tag pinned, or does not say it is local:\n%s", k8sText)
 	}
-	for name, text := range map[string]string{"devcontainer.json": dcText, "k8s/spark.yaml": k8sText} {
+	for name, text := range map[string]string{"devcontainer.json": dcText, "compose.devenv.yaml": composeText, "k8s/spark.yaml": k8sText} {
 		if strings.Contains(text, "canary-aws-secret") {
 			t.Errorf("%s holds a value of secrets.env:\n%s", name, text)
 		}

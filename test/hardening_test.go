@@ -12,6 +12,7 @@ import (
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/network"
+	"github.com/docker/docker/api/types/volume"
 )
 
 // TestOneInit: a spark-rapids container runs a single init (the image's
@@ -203,5 +204,44 @@ func TestSymlinkUnderDevenvIsRefused(t *testing.T) {
 	}
 	if got := projectContainers(t, name); len(got) != 0 {
 		t.Errorf("up created %v despite the link", got)
+	}
+}
+
+// TestVolumeOfAnotherDirectoryIsRefused: a named volume of the project that
+// another clone made (labelled with its directory) holds that clone's
+// data: up is refused before anything is created (no container, no
+// network), and down --volumes does not remove it.
+func TestVolumeOfAnotherDirectoryIsRefused(t *testing.T) {
+	w := newWorld(t)
+	dir, name := w.project(t, `services:
+  box:
+    profile: image
+    image: nvcr.io/`+plainBase+`
+    command: ["sleep", "infinity"]
+    volumes: ["data:/data"]
+`, nil)
+	w.must(t, dir, "lock")
+	cli := standin.Docker(t)
+	elsewhere := filepath.Join(t.TempDir(), "clone-a")
+	vol := name + "_data"
+	if _, err := cli.VolumeCreate(t.Context(), volume.CreateOptions{Name: vol,
+		Labels: map[string]string{"dev.devenv.project": name, "dev.devenv.dir": elsewhere}}); err != nil {
+		t.Fatal(err)
+	}
+	r := w.run(t, dir, "up")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "in use by "+elsewhere) || !strings.Contains(r.Stderr, "volume "+vol) {
+		t.Fatalf("up with another directory's volume: exit %d, want 1 naming %s and the volume\n%s", r.Code, elsewhere, r.Stderr)
+	}
+	if got := projectContainers(t, name); len(got) != 0 {
+		t.Errorf("the refused up created %v", got)
+	}
+	if nets, err := cli.NetworkList(t.Context(), network.ListOptions{Filters: filters.NewArgs(filters.Arg("label", "dev.devenv.project="+name))}); err != nil || len(nets) != 0 {
+		t.Errorf("the refused up left networks %v (%v)", nets, err)
+	}
+	if r := w.run(t, dir, "down", "--volumes"); r.Code != 1 || !strings.Contains(r.Stderr, "in use by "+elsewhere) {
+		t.Errorf("down --volumes: exit %d, want 1 naming %s\n%s", r.Code, elsewhere, r.Stderr)
+	}
+	if _, err := cli.VolumeInspect(t.Context(), vol); err != nil {
+		t.Errorf("the other clone's volume is gone: %v", err)
 	}
 }

@@ -95,3 +95,48 @@ services:
 		t.Errorf("box is %s after the port was freed", c.State.Status)
 	}
 }
+
+// TestStartChecksPorts: start (like up) refuses a container whose host port
+// a program took while it was stopped, naming the port, the file to change
+// and a free port, and starts nothing; restart of running services is not
+// refused over the ports they hold themselves.
+func TestStartChecksPorts(t *testing.T) {
+	w := newWorld(t)
+	port := freePort(t)
+	dir, name := w.project(t, fmt.Sprintf(`services:
+  shell:
+    profile: image
+    image: nvcr.io/%s
+    command: ["sleep", "infinity"]
+    ports: ["%d:8000"]
+`, plainBase, port), nil)
+	w.must(t, dir, "lock")
+	w.must(t, dir, "up")
+	w.must(t, dir, "restart")
+	w.must(t, dir, "stop")
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = l.Close() }()
+	r := w.run(t, dir, "start")
+	if r.Code != 1 {
+		t.Fatalf("start with its port taken: exit %d, want 1\nstderr:\n%s", r.Code, r.Stderr)
+	}
+	for _, want := range []string{"service shell: host port 127.0.0.1:" + strconv.Itoa(port) + " is in use by another program",
+		"in devenv.yaml", "is free)", "nothing was started"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("start's error lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	if c := inspect(t, name+"-shell"); c.State.Running {
+		t.Error("start refused on its port but started the container")
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w.must(t, dir, "start")
+	if c := inspect(t, name+"-shell"); !c.State.Running {
+		t.Errorf("shell is %s after the port was freed", c.State.Status)
+	}
+}

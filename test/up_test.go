@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -114,6 +115,7 @@ func TestUpLifecycle(t *testing.T) {
 	}
 
 	checkPsExecLogs(t, w, dir)
+	checkConfSurvivesAndFollowsChanges(t, w, dir)
 	checkDownLeavesOthers(t, w, dir, name)
 }
 
@@ -151,13 +153,20 @@ func checkSpark(t *testing.T, dir, name string, sparkUI int) {
 	if m := mounts["/data"]; m.RW || m.Source != filepath.Join(dir, "data") {
 		t.Errorf("/data mount %+v, want read-only ./data", m)
 	}
-	if m := mounts["/opt/devenv/conf"]; m.RW {
-		t.Errorf("generated conf mounted writable: %+v", m)
+	if m, ok := mounts["/opt/devenv/conf"]; ok {
+		t.Errorf("the generated conf is bind-mounted from the host: %+v", m)
 	}
 	if m := mounts["/cache"]; m.Type != "volume" || m.Name != name+"_cache" {
 		t.Errorf("/cache mount %+v", m)
 	}
-	conf := readFile(t, filepath.Join(dir, ".devenv", "generated", "spark", "spark-defaults.conf"))
+	if v, err := standin.Docker(t).VolumeInspect(t.Context(), name+"_cache"); err != nil || v.Labels["dev.devenv.dir"] != dir {
+		t.Errorf("volume %s_cache labels %v (%v), want dev.devenv.dir=%s", name, v.Labels, err, dir)
+	}
+	hostConf := filepath.Join(dir, ".devenv", "generated", "spark", "spark-defaults.conf")
+	if st, err := os.Stat(hostConf); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("host copy %s: mode %v (%v), want 0600", hostConf, st.Mode().Perm(), err)
+	}
+	conf := readFile(t, hostConf)
 	for _, want := range []string{"spark.rapids.sql.enabled", "false", "spark.sql.shuffle.partitions", "64"} {
 		if !strings.Contains(conf, want) {
 			t.Errorf("spark-defaults.conf lacks %q:\n%s", want, conf)
@@ -184,13 +193,39 @@ func checkPsExecLogs(t *testing.T, w *world, dir string) {
 	if r := w.run(t, dir, "exec", "-T", "spark", "--", "sh", "-c", "java -version 2>&1; test -f /opt/sparkRapidsPlugin/rapids-4-spark_2.12-"+rapidsVersion+".jar; exit 3"); r.Code != 3 || !strings.Contains(r.Stdout, "openjdk") {
 		t.Errorf("exec: exit %d, out %q err %q", r.Code, r.Stdout, r.Stderr)
 	}
-	if r := w.run(t, dir, "exec", "-T", "spark", "--", "cat", "/opt/devenv/conf/spark-defaults.conf"); r.Code != 0 || !strings.Contains(r.Stdout, "spark.sql.shuffle.partitions") {
-		t.Errorf("generated conf not visible in the container: %d %s %s", r.Code, r.Stdout, r.Stderr)
-	}
+	checkConfInContainer(t, w, dir, "64")
 	w.must(t, dir, "exec", "-T", "web", "--", "sh", "-c", "echo hello-from-web")
 	if r := w.must(t, dir, "logs", "--tail", "5", "web"); r.Code != 0 {
 		t.Errorf("logs: %s", r.Stderr)
 	}
+}
+
+// checkConfInContainer checks the spark service's user (uid 1000, not the
+// host user who owns the 0600 host copy: root here) reads its
+// spark-defaults.conf, copied in 0600 and owned by it, with
+// spark.sql.shuffle.partitions set to partitions.
+func checkConfInContainer(t *testing.T, w *world, dir, partitions string) {
+	t.Helper()
+	r := w.run(t, dir, "exec", "-T", "spark", "--", "sh", "-c", "id -un; stat -c '%a %U:%G' /opt/devenv/conf/spark-defaults.conf; cat /opt/devenv/conf/spark-defaults.conf")
+	if r.Code != 0 || !strings.HasPrefix(r.Stdout, "devenv\n600 devenv:devenv\n") || !hasLine(r.Stdout, "spark.sql.shuffle.partitions", partitions) {
+		t.Errorf("spark-defaults.conf in the container: exit %d, want the service's user devenv reading it (600 devenv:devenv) with partitions %s\n%s\n%s",
+			r.Code, partitions, r.Stdout, r.Stderr)
+	}
+}
+
+// checkConfSurvivesAndFollowsChanges: the conf copied into the container
+// is still there after a stop and start, and a conf change recreates the
+// container, which gets the new conf.
+func checkConfSurvivesAndFollowsChanges(t *testing.T, w *world, dir string) {
+	w.must(t, dir, "stop", "spark")
+	w.must(t, dir, "start", "spark")
+	checkConfInContainer(t, w, dir, "64")
+	writeFile(t, dir, "devenv.yaml", strings.Replace(readFile(t, filepath.Join(dir, "devenv.yaml")), `spark.sql.shuffle.partitions: "64"`, `spark.sql.shuffle.partitions: "48"`, 1))
+	r := w.must(t, dir, "up", "--json", "spark", "web")
+	if a := actions(t, r.Stdout); a["spark"] != "recreated" {
+		t.Fatalf("after changing spark's conf: %v, want spark recreated", a)
+	}
+	checkConfInContainer(t, w, dir, "48")
 }
 
 // checkDownLeavesOthers checks down removes every object of the project and

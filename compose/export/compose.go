@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,6 +34,7 @@ type composeService struct {
 	Environment map[string]string        `yaml:"environment,omitempty"`
 	Ports       []string                 `yaml:"ports,omitempty"`
 	Volumes     []composeVolume          `yaml:"volumes,omitempty"`
+	Configs     []composeConfigRef       `yaml:"configs,omitempty"`
 	Healthcheck *composeHealth           `yaml:"healthcheck,omitempty"`
 	DependsOn   map[string]composeDepend `yaml:"depends_on,omitempty"`
 	Deploy      *composeDeploy           `yaml:"deploy,omitempty"`
@@ -54,6 +56,17 @@ type composeVolume struct {
 	Source   string `yaml:"source"`
 	Target   string `yaml:"target"`
 	ReadOnly bool   `yaml:"read_only,omitempty"`
+}
+
+// composeConfigRef puts a top-level config into a service's container.
+// No mode, uid or gid: compose's default mode 0444 lets the container's
+// user read it whoever that is, and uid or gid would make compose ask the
+// engine to chown to the container's user, which engines before moby's fix
+// of moby/moby#34142 (Docker 20.10) look up on the host, failing for a
+// user only the image has (devenv).
+type composeConfigRef struct {
+	Source string `yaml:"source"`
+	Target string `yaml:"target"`
 }
 
 type composeHealth struct {
@@ -97,10 +110,13 @@ func Compose(pl *plan.Plan, lf *lock.File) ([]byte, error) {
 		return nil, err
 	}
 	dir := projectDir(pl)
+	configs, refs := fileConfigs(es)
 	services := &yaml.Node{Kind: yaml.MappingNode}
 	for _, e := range es {
+		cs := composeServiceOf(e, dir)
+		cs.Configs = refs[e.name]
 		var val yaml.Node
-		if err := val.Encode(composeServiceOf(e, dir)); err != nil {
+		if err := val.Encode(cs); err != nil {
 			return nil, fmt.Errorf("service %q: %w", e.name, err)
 		}
 		key := &yaml.Node{Kind: yaml.ScalarNode, Value: e.name, HeadComment: serviceComment(e, lf != nil)}
@@ -120,6 +136,14 @@ func Compose(pl *plan.Plan, lf *lock.File) ([]byte, error) {
 			vn.Content = append(vn.Content, scalar(v), mapping("name", scalar(v)))
 		}
 		add("volumes", vn)
+	}
+	if len(configs) > 0 {
+		cn := &yaml.Node{Kind: yaml.MappingNode}
+		for _, c := range configs {
+			content := &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.LiteralStyle, Value: esc(string(c.data))}
+			cn.Content = append(cn.Content, scalar(c.name), mapping("content", content))
+		}
+		add("configs", cn)
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
@@ -149,7 +173,7 @@ func composeHeader(pl *plan.Plan, lf *lock.File) string {
 		pinnedHeader(lf),
 		fmt.Sprintf("Run it from the project directory: docker compose -p %s -f <this file> up -d", pl.Project),
 		"Paths are relative to the project directory: keep this file there, or run docker compose with --project-directory.",
-		"Generated files (spark-defaults.conf, ...) live in .devenv/generated/<service>/; devenv export writes them.",
+		"Generated files (spark-defaults.conf) are carried under configs: and copied into the containers, readable there by their user (Docker Compose 2.23 or later); .devenv/generated/<service>/ keeps a copy only you can read.",
 		"The containers belong to docker compose, not to devenv: devenv ps, logs and down do not see them; stop them with docker compose down.",
 	}, "\n")
 }
@@ -217,6 +241,39 @@ func composeServiceOf(e entry, dir string) composeService {
 		}
 	}
 	return s
+}
+
+// fileConfig is a file devenv copies into containers, as a top-level
+// compose config carrying its content.
+type fileConfig struct {
+	name string
+	data []byte
+}
+
+// fileConfigs names each distinct file the entries' containers get (a
+// standalone master and its workers share one config) and returns each
+// entry's references to them.
+func fileConfigs(es []entry) ([]fileConfig, map[string][]composeConfigRef) {
+	var out []fileConfig
+	refs := map[string][]composeConfigRef{}
+	byFile := map[string]string{} // path and content -> config name
+	taken := map[string]bool{}
+	for _, e := range es {
+		for _, f := range e.c.Files {
+			key := f.Path + "\x00" + string(f.Data)
+			name, ok := byFile[key]
+			if !ok {
+				name = e.name + "-" + path.Base(f.Path)
+				for i := 2; taken[name]; i++ {
+					name = fmt.Sprintf("%s-%s-%d", e.name, path.Base(f.Path), i)
+				}
+				taken[name], byFile[key] = true, name
+				out = append(out, fileConfig{name: name, data: f.Data})
+			}
+			refs[e.name] = append(refs[e.name], composeConfigRef{Source: name, Target: esc(f.Path)})
+		}
+	}
+	return out, refs
 }
 
 // envFiles are the env_file paths, project-relative where they can be.

@@ -47,8 +47,11 @@ type customizations struct {
 
 // Devcontainer writes .devcontainer/devcontainer.json for service (empty:
 // the first rapids or spark-rapids service, else the first). A project of
-// one service runs its image directly (runArgs --gpus); a project of
-// several points at the exported compose file (ComposeFileName, in the
+// one service without generated files runs its image directly (runArgs
+// --gpus); a project of several, or a service that gets generated files
+// (spark-defaults.conf, which a devcontainer.json cannot carry and a bind
+// mount of the host's private copy would not let the container's user
+// read), points at the exported compose file (ComposeFileName, in the
 // project directory) so the editor starts the whole environment.
 func Devcontainer(pl *plan.Plan, service string) ([]byte, error) {
 	s, err := pickService(pl, service)
@@ -61,7 +64,7 @@ func Devcontainer(pl *plan.Plan, service string) ([]byte, error) {
 	}
 	d := devcontainer{Name: pl.Project + " (devenv)", WorkspaceFolder: plan.Workspace}
 	d.Customizations.VSCode.Extensions = []string{"ms-python.python", "ms-toolsai.jupyter"}
-	if len(es) > 1 {
+	if len(es) > 1 || len(s.Container.Files) > 0 {
 		d.DockerComposeFile, d.Service, d.ShutdownAction = "../"+ComposeFileName, s.Name, "stopCompose"
 	} else {
 		singleImage(&d, s, es[0], projectDir(pl))

@@ -214,3 +214,42 @@ func TestDevcontainerOptionalGPU(t *testing.T) {
 		})
 	}
 }
+
+// TestDevcontainerSingleSparkUsesCompose: a project of one spark-rapids
+// service points the editor at the compose export, which carries
+// spark-defaults.conf, instead of running the image with a bind mount of
+// .devenv/generated, whose host copy only the host user can read.
+func TestDevcontainerSingleSparkUsesCompose(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "devenv.yaml")
+	text := "name: solo\nservices:\n  spark:\n    profile: spark-rapids\n    spark: \"3.5.1\"\n    gpus: 1\n    ports: [\"4040:4040\"]\n"
+	p, err := spec.Parse(file, []byte(text), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := PlanUnlocked(p, fileHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Devcontainer(pl, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d devcontainer
+	if err := json.Unmarshal(got, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.DockerComposeFile != "../"+ComposeFileName || d.Service != "spark" || d.Image != "" {
+		t.Errorf("devcontainer.json for one spark service: compose file %q, service %q, image %q; want the compose form", d.DockerComposeFile, d.Service, d.Image)
+	}
+	if strings.Contains(string(got), ".devenv/") {
+		t.Errorf("devcontainer.json refers to .devenv:\n%s", got)
+	}
+	data, err := Compose(pl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "target: "+plan.ConfDir+"/spark-defaults.conf") || strings.Contains(string(data), "source: ./.devenv") {
+		t.Errorf("the compose file it starts does not carry spark-defaults.conf:\n%s", data)
+	}
+}

@@ -27,6 +27,29 @@ func TestKubernetesGolden(t *testing.T) {
 	}
 }
 
+// TestKubernetesCarriesConfInline: the manifests refer to no file of the
+// project's .devenv (no hostPath, no generated directory): a
+// SparkApplication carries the generated conf as its own sparkConf, less
+// what only fits this machine, as the compose export carries it as
+// configs: content.
+func TestKubernetesCarriesConfInline(t *testing.T) {
+	pl, lf := lockedK8s(t)
+	files, err := Kubernetes(pl, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, data := range files {
+		for _, bad := range []string{".devenv/", "hostPath", "SPARK_CONF_DIR"} {
+			if strings.Contains(string(data), bad) {
+				t.Errorf("%s mentions %s:\n%s", n, bad, data)
+			}
+		}
+	}
+	if !strings.Contains(string(files["spark.yaml"]), "spark.sql.adaptive.enabled: \"true\"") {
+		t.Errorf("spark.yaml lacks devenv.yaml's conf: as sparkConf:\n%s", files["spark.yaml"])
+	}
+}
+
 // TestSparkApplicationFields checks every key of the SparkApplication
 // against the CRD's Go types (testdata/sparkapplication-fields.txt): the
 // key must exist at that path with that JSON type.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
@@ -16,6 +17,12 @@ import (
 // field: what docker compose would run is what devenv up runs.
 func TestComposeRoundTrip(t *testing.T) {
 	pl, lf := locked(t)
+	spark := pl.Service("spark")
+	if len(spark.Container.Files) != 1 {
+		t.Fatalf("the spark service gets files %+v, want its spark-defaults.conf", spark.Container.Files)
+	}
+	// a $ in a generated file reaches the container as written
+	spark.Container.Files[0].Data = append(spark.Container.Files[0].Data, "spark.driver.extraJavaOptions -Dprice=$5 -Dhome=${HOME}\n"...)
 	data, err := Compose(pl, lf)
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +64,54 @@ func TestComposeRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(g.DependsOn, sortedCopy(w.deps)) {
 			t.Errorf("%s depends_on = %v, want %v", w.name, g.DependsOn, w.deps)
 		}
+	}
+	compareFiles(t, file, pl.Project0.Dir, want)
+}
+
+// compareFiles loads the export with compose-go itself (devenv's compose
+// import leaves configs: aside) and checks each file a container gets
+// arrives as a config with the same path and bytes, compose's default
+// mode (0444) and no uid or gid.
+func compareFiles(t *testing.T, file, dir string, want []entry) {
+	t.Helper()
+	opts, err := cli.NewProjectOptions([]string{file}, cli.WithWorkingDirectory(dir), cli.WithOsEnv, cli.WithName("demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj, err := opts.LoadProject(t.Context())
+	if err != nil {
+		t.Fatalf("compose-go does not load the export: %v", err)
+	}
+	files := 0
+	for _, w := range want {
+		svc, ok := proj.Services[w.name]
+		if !ok {
+			t.Errorf("compose-go has no service %s", w.name)
+			continue
+		}
+		if len(svc.Configs) != len(w.c.Files) {
+			t.Errorf("%s: %d configs, want one per file of %+v", w.name, len(svc.Configs), w.c.Files)
+			continue
+		}
+		for i, f := range w.c.Files {
+			files++
+			ref := svc.Configs[i]
+			cfg := proj.Configs[ref.Source]
+			if ref.Target != f.Path || cfg.Content != string(f.Data) {
+				t.Errorf("%s: config %s at %s holds\n%s\nwant %s holding\n%s", w.name, ref.Source, ref.Target, cfg.Content, f.Path, f.Data)
+			}
+			if ref.Mode != nil || ref.UID != "" || ref.GID != "" {
+				t.Errorf("%s: config %s sets mode %v uid %q gid %q; want compose's defaults (no chown by the engine)", w.name, ref.Source, ref.Mode, ref.UID, ref.GID)
+			}
+		}
+		for _, m := range svc.Volumes {
+			if strings.Contains(m.Source, ".devenv") {
+				t.Errorf("%s still mounts %s", w.name, m.Source)
+			}
+		}
+	}
+	if files == 0 {
+		t.Error("no service of the export gets a file: the test checks nothing")
 	}
 }
 

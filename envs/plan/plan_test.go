@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
 	"github.com/devenv-dev/devenv/internal/sources"
@@ -137,6 +139,11 @@ func render(t *testing.T, pl *Plan, dir string) []byte {
 		}
 		c := s.Container
 		c.Labels = nil // the config hash depends on $DIR
+		c.Files = nil
+		for _, f := range s.Container.Files {
+			f.Data = nil // shown as Generated
+			c.Files = append(c.Files, f)
+		}
 		out.Services = append(out.Services, view{s.Name, s.Image, s.Pull, c, s.CPUFallback, s.Reason, s.Endpoints, gen})
 	}
 	out.Volumes, out.Warnings, out.Place = pl.Volumes, pl.Warnings, pl.Placement
@@ -284,6 +291,47 @@ func TestStandaloneWorkers(t *testing.T) {
 	conf := string(master.Generated["spark-defaults.conf"])
 	if !strings.Contains(conf, "spark.master spark://spark:7077") {
 		t.Errorf("spark-defaults does not point at the standalone master:\n%s", conf)
+	}
+}
+
+// TestGeneratedConfIsCopiedNotMounted: a spark-rapids service, and each of
+// its standalone workers, gets spark-defaults.conf as a file copied into
+// its container (0600, owned there by the container's user), not as a bind
+// mount of .devenv/generated, whose host copy only the host user reads.
+func TestGeneratedConfIsCopiedNotMounted(t *testing.T) {
+	workers := strings.Replace(projectYAML, "    gpus: 1\n    ports: [\"4040\"", "    gpus: 2\n    workers: 2\n    ports: [\"4040\"", 1)
+	for name, text := range map[string]string{"local": projectYAML, "standalone": workers} {
+		t.Run(name, func(t *testing.T) {
+			p, lf := load(t, text)
+			pl, err := Make(p, lf, Host{CPUs: 32, MemoryBytes: 256 << 30, GPUs: gputest.Workstation()}, opts(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			conf := pl.Service("spark").Generated["spark-defaults.conf"]
+			if len(conf) == 0 {
+				t.Fatal("no spark-defaults.conf generated")
+			}
+			for _, s := range pl.Services {
+				if s.Profile != profiles.SparkRapids {
+					if len(s.Container.Files) != 0 {
+						t.Errorf("%s gets files %+v", s.Name, s.Container.Files)
+					}
+					continue
+				}
+				for _, m := range s.Container.Mounts {
+					if m.Target == ConfDir || strings.HasPrefix(m.Source, opts(p).StateDir) {
+						t.Errorf("%s mounts %+v", s.Name, m)
+					}
+				}
+				want := []engine.File{{Path: ConfDir + "/spark-defaults.conf", Mode: 0o600, Data: conf}}
+				if !reflect.DeepEqual(s.Container.Files, want) {
+					t.Errorf("%s files %+v, want spark-defaults.conf at %s, 0600", s.Name, s.Container.Files, ConfDir)
+				}
+				if err := s.Container.Validate(); err != nil {
+					t.Errorf("%s: %v", s.Name, err)
+				}
+			}
+		})
 	}
 }
 

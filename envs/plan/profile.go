@@ -79,7 +79,7 @@ func sparkDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spe
 	}
 	ps.Generated["spark-defaults.conf"] = conf.Render()
 	ps.Spark = &SparkInfo{Conf: conf.Explain(), Deploy: sparkconf.Topology(in), Notes: conf.Notes(), Hardware: in.Hardware}
-	c.Mounts = append(c.Mounts, engine.Mount{Type: engine.MountBind, Source: GeneratedDir(opts.StateDir, s.Name), Target: ConfDir, ReadOnly: true})
+	c.Files = append(c.Files, generatedFile("spark-defaults.conf", ps.Generated["spark-defaults.conf"]))
 	env["SPARK_CONF_DIR"] = ConfDir
 	if ps.CPUFallback {
 		env["DEVENV_CPU_FALLBACK"] = "1"

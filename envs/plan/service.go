@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -189,9 +190,22 @@ func mounts(p *spec.Project, s *spec.Service, opts Options) []engine.Mount {
 	return out
 }
 
-// GeneratedDir is where a service's generated files are written on the host.
+// GeneratedDir is where a service's generated files are written on the
+// host, for people and tools to read; the container gets its own copy.
 func GeneratedDir(stateDir, service string) string {
 	return filepath.Join(stateDir, "generated", service)
+}
+
+// GeneratedMode is the mode of generated files, on the host and in the
+// container (owned there by the container's user): they may hold values of
+// devenv.yaml's conf: and of prod's, which only their owner reads.
+const GeneratedMode = 0o600
+
+// generatedFile is a generated file as the container gets it: under
+// ConfDir, copied in when the container is created, never a bind mount of
+// the host's copy (whose owner need not be the container's user).
+func generatedFile(name string, data []byte) engine.File {
+	return engine.File{Path: path.Join(ConfDir, name), Mode: GeneratedMode, Data: data}
 }
 
 func healthcheck(h *spec.Healthcheck) *engine.Healthcheck {

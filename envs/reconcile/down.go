@@ -27,14 +27,37 @@ type DownOptions struct {
 // and image) labelled for the project, and nothing else; with Services,
 // only those services' containers and images.
 func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
-	if err := r.CheckOwner(ctx, project); err != nil {
+	containers, err := r.projectObjects(ctx, engine.Containers, project)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkOwned(project, containers); err != nil {
 		return nil, err
 	}
 	if len(opts.Services) > 0 {
 		return r.downServices(ctx, project, opts)
 	}
-	var changes []Change
-	kinds := []engine.Kind{engine.Containers, engine.Networks}
+	listed := map[engine.Kind][]engine.Object{}
+	if opts.Volumes {
+		// another clone's volumes hold its data: refuse before removing anything
+		vols, err := r.projectObjects(ctx, engine.Volumes, project)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.checkOwned(project, vols); err != nil {
+			return nil, err
+		}
+		listed[engine.Volumes] = vols
+	}
+	nets, err := r.projectObjects(ctx, engine.Networks, project)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := r.removeContainersAndNetworks(ctx, containers, nets, opts.DryRun)
+	if err != nil {
+		return changes, err
+	}
+	var kinds []engine.Kind
 	if opts.Volumes {
 		kinds = append(kinds, engine.Volumes)
 	}
@@ -42,18 +65,78 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 		kinds = append(kinds, engine.Images)
 	}
 	for _, k := range kinds {
-		objs, err := r.projectObjects(ctx, k, project)
-		if err != nil {
-			return changes, err
+		objs, ok := listed[k]
+		if !ok {
+			if objs, err = r.projectObjects(ctx, k, project); err != nil {
+				return changes, err
+			}
 		}
-		sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
-		ch, err := r.removeAll(ctx, k, objs, opts.DryRun)
+		ch, err := r.removeAll(ctx, k, sortedByName(objs), opts.DryRun)
 		changes = append(changes, ch...)
 		if err != nil {
 			return changes, err
 		}
 	}
 	return changes, nil
+}
+
+// removeContainersAndNetworks stops and removes each container on its own
+// (side by side), and removes the networks as soon as every container has
+// stopped: a stopped container holds no endpoint on its network, so the
+// engine's slow network removal need not wait for the container removals.
+// The networks stay when a container could not be stopped.
+func (r *Runner) removeContainersAndNetworks(ctx context.Context, containers, nets []engine.Object, dryRun bool) ([]Change, error) {
+	containers, nets = sortedByName(containers), sortedByName(nets)
+	if dryRun {
+		cch, _ := r.removeAll(ctx, engine.Containers, containers, true)
+		nch, _ := r.removeAll(ctx, engine.Networks, nets, true)
+		return append(cch, nch...), nil
+	}
+	stopErrs, rmErrs := make([]error, len(containers)), make([]error, len(containers))
+	var stopped, all sync.WaitGroup
+	stopped.Add(len(containers))
+	for i, o := range containers {
+		all.Go(func() {
+			stopErrs[i] = r.stopIfRunning(ctx, o)
+			stopped.Done()
+			if stopErrs[i] == nil {
+				rmErrs[i] = r.removeObject(ctx, engine.Containers, engine.Object{Kind: o.Kind, ID: o.ID, Name: o.Name})
+			}
+		})
+	}
+	var (
+		nch  []Change
+		nerr error
+	)
+	all.Go(func() {
+		stopped.Wait()
+		if cmp.Or(stopErrs...) == nil {
+			nch, nerr = r.removeAll(ctx, engine.Networks, nets, false)
+		}
+	})
+	all.Wait()
+	var changes []Change
+	for i, o := range containers {
+		if stopErrs[i] == nil && rmErrs[i] == nil {
+			changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: string(engine.Containers) + " " + o.Name})
+		}
+	}
+	return append(changes, nch...), cmp.Or(cmp.Or(stopErrs...), cmp.Or(rmErrs...), nerr)
+}
+
+func (r *Runner) stopIfRunning(ctx context.Context, o engine.Object) error {
+	if o.State != "running" {
+		return nil
+	}
+	if err := r.Eng.Stop(ctx, o.ID, 10*time.Second); err != nil && !isNotFound(err) {
+		return err
+	}
+	return nil
+}
+
+func sortedByName(objs []engine.Object) []engine.Object {
+	sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
+	return objs
 }
 
 func (r *Runner) downServices(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
@@ -107,8 +190,8 @@ func (r *Runner) removeObject(ctx context.Context, k engine.Kind, o engine.Objec
 	if k == engine.Networks {
 		return r.removeNetwork(ctx, o)
 	}
-	if k == engine.Containers && o.State == "running" {
-		if err := r.Eng.Stop(ctx, o.ID, 10*time.Second); err != nil && !isNotFound(err) {
+	if k == engine.Containers {
+		if err := r.stopIfRunning(ctx, o); err != nil {
 			return err
 		}
 	}

@@ -98,9 +98,10 @@ func TestUpRefusesLinksUnderDevenv(t *testing.T) {
 			must(t, os.Symlink(outside, gen))
 			pl := testPlan()
 			db := pl.Services[0]
-			db.Container.Mounts = append(db.Container.Mounts, engine.Mount{Type: engine.MountBind, Source: gen, Target: "/opt/devenv/conf", ReadOnly: true})
 			if tt.generated {
 				db.Generated = map[string][]byte{"spark-defaults.conf": []byte("x\n")}
+			} else {
+				db.Container.Mounts = append(db.Container.Mounts, engine.Mount{Type: engine.MountBind, Source: gen, Target: "/opt/devenv/conf", ReadOnly: true})
 			}
 			_, err := r.Up(t.Context(), pl, UpOptions{})
 			if err == nil || !strings.Contains(err.Error(), "symbolic link") {
@@ -115,5 +116,47 @@ func TestUpRefusesLinksUnderDevenv(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUpWritesGeneratedFilesPrivately: the host copy of a generated file is
+// written 0600 (one an older devenv left 0644 is rewritten), and the
+// container gets its own copy through its spec, not through a mount.
+func TestUpWritesGeneratedFilesPrivately(t *testing.T) {
+	f := enginetest.New()
+	r := newRunner(t, f)
+	pl := testPlan()
+	db := pl.Services[0]
+	conf := []byte("spark.sql.shuffle.partitions 64\n")
+	db.Generated = map[string][]byte{"spark-defaults.conf": conf}
+	db.Container.Files = []engine.File{{Path: "/opt/devenv/conf/spark-defaults.conf", Mode: plan.GeneratedMode, Data: conf}}
+	host := filepath.Join(plan.GeneratedDir(r.StateDir, "db"), "spark-defaults.conf")
+	for i, before := range []os.FileMode{0, 0o644} {
+		if before != 0 {
+			must(t, os.Chmod(host, before))
+		}
+		if _, err := r.Up(t.Context(), pl, UpOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(host)
+		if err != nil || st.Mode().Perm() != 0o600 {
+			t.Fatalf("up %d: %s has mode %v (%v), want 0600", i+1, host, st.Mode().Perm(), err)
+		}
+		if got, _ := os.ReadFile(host); string(got) != string(conf) {
+			t.Errorf("up %d: host copy holds %q", i+1, got)
+		}
+	}
+	creates := f.CallsTo("Create")
+	if len(creates) == 0 {
+		t.Fatal("db was not created")
+	}
+	spec := creates[0].Arg.(engine.ContainerSpec)
+	if len(spec.Files) != 1 || string(spec.Files[0].Data) != string(conf) {
+		t.Errorf("db created with files %+v, want its spark-defaults.conf", spec.Files)
+	}
+	for _, m := range spec.Mounts {
+		if strings.HasPrefix(m.Source, r.StateDir) {
+			t.Errorf("db mounts %+v from .devenv", m)
+		}
 	}
 }

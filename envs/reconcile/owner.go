@@ -34,15 +34,16 @@ func (r *Runner) CheckOwner(ctx context.Context, project string) error {
 	return r.checkOwned(project, objs)
 }
 
-// checkOwned is CheckOwner on the project's containers already listed.
-func (r *Runner) checkOwned(project string, containers []engine.Object) error {
+// checkOwned is CheckOwner on the project's objects already listed
+// (containers; volumes before down removes them).
+func (r *Runner) checkOwned(project string, objs []engine.Object) error {
 	dir := r.projectDir()
 	if dir == "" {
 		return nil
 	}
-	for _, o := range containers {
+	for _, o := range objs {
 		if other := o.Labels[labels.Dir]; other != "" && other != dir {
-			return ownedElsewhere(project, other, "container "+o.Name)
+			return ownedElsewhere(project, other, string(o.Kind)+" "+o.Name)
 		}
 	}
 	return nil
@@ -58,6 +59,22 @@ func (r *Runner) ownNetwork(n engine.Object, project string) error {
 	}
 	if other := n.Labels[labels.Dir]; other != "" && other != r.projectDir() && r.projectDir() != "" {
 		return ownedElsewhere(project, other, "network "+n.Name)
+	}
+	return nil
+}
+
+// ownVolume accepts the volume EnsureVolume returned unless another devenv
+// project made it, or this project from another directory: the containers
+// here would read and write that clone's data. A volume without devenv's
+// labels (made by hand, by docker compose from an export, or by a devenv
+// that recorded no directory) is used as it is.
+func (r *Runner) ownVolume(v engine.Object, project string) error {
+	if p := v.Labels[labels.Project]; p != "" && p != project {
+		return fmt.Errorf("a volume named %q belongs to devenv project %q, not %q: rename the volume in devenv.yaml, or set another `name:`", v.Name, p, project)
+	}
+	if other := v.Labels[labels.Dir]; other != "" && other != r.projectDir() && r.projectDir() != "" {
+		return fmt.Errorf("%w; the volume keeps that clone's data: remove it with `devenv down --volumes` there (or `docker volume rm %s`) only if the data can go",
+			ownedElsewhere(project, other, "volume "+v.Name), v.Name)
 	}
 	return nil
 }

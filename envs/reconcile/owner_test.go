@@ -11,9 +11,11 @@ import (
 	"github.com/devenv-dev/devenv/internal/labels"
 )
 
-// TestTwoDirectoriesOneName: a project name whose network or containers
-// another directory created is refused by up and down, before anything is
-// created or removed; an unlabelled network of that name is refused too.
+// TestTwoDirectoriesOneName: a project name whose network, containers or
+// volumes another directory created is refused by up and down, before
+// anything is created or removed; an unlabelled network of that name is
+// refused too, an unlabelled volume is used (made by hand or by compose),
+// a volume of another devenv project is refused.
 func TestTwoDirectoriesOneName(t *testing.T) {
 	withDir := func(dir string) map[string]string {
 		l := plan.Labels("p", "")
@@ -38,6 +40,22 @@ func TestTwoDirectoriesOneName(t *testing.T) {
 			_, err := f.EnsureNetwork(t.Context(), "p", withDir("/src/clone-a"))
 			must(t, err)
 		}, "in use by /src/clone-a"},
+		{"volume from an older devenv (no directory label)", func(t *testing.T, f *enginetest.Fake) {
+			_, err := f.EnsureVolume(t.Context(), "p_cache", plan.Labels("p", ""))
+			must(t, err)
+		}, ""},
+		{"unlabelled volume with the project's volume name", func(t *testing.T, f *enginetest.Fake) {
+			_, err := f.EnsureVolume(t.Context(), "p_cache", nil)
+			must(t, err)
+		}, ""},
+		{"volume of another directory", func(t *testing.T, f *enginetest.Fake) {
+			_, err := f.EnsureVolume(t.Context(), "p_cache", withDir("/src/clone-a"))
+			must(t, err)
+		}, "in use by /src/clone-a (its volume p_cache was created there)"},
+		{"volume of another project", func(t *testing.T, f *enginetest.Fake) {
+			_, err := f.EnsureVolume(t.Context(), "p_cache", plan.Labels("q", ""))
+			must(t, err)
+		}, `belongs to devenv project "q"`},
 		{"containers of another directory", func(t *testing.T, f *enginetest.Fake) {
 			ctx := t.Context()
 			_, err := f.EnsureNetwork(ctx, "p", plan.Labels("p", ""))
@@ -64,6 +82,12 @@ func TestTwoDirectoriesOneName(t *testing.T) {
 				if st.Labels[labels.Dir] != r.projectDir() {
 					t.Errorf("container labels %v lack %s=%s", st.Labels, labels.Dir, r.projectDir())
 				}
+				if tt.name == "nothing there" {
+					vols, _ := f.List(t.Context(), engine.Volumes, nil)
+					if len(vols) != 1 || vols[0].Labels[labels.Dir] != r.projectDir() || vols[0].Labels[labels.Project] != "p" {
+						t.Errorf("volumes %+v, want p_cache labelled with the project and %s=%s", vols, labels.Dir, r.projectDir())
+					}
+				}
 				return
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -71,6 +95,11 @@ func TestTwoDirectoriesOneName(t *testing.T) {
 			}
 			if n := len(f.CallsTo("Create")); n != before {
 				t.Errorf("a refused up created %d containers", n-before)
+			}
+			if strings.Contains(tt.name, "volume of another directory") {
+				if nets, _ := f.List(t.Context(), engine.Networks, nil); len(nets) != 0 {
+					t.Errorf("a refused up left the network %v, which would block the other clone", nets)
+				}
 			}
 			if strings.Contains(tt.name, "containers") {
 				if _, err := r.Down(t.Context(), "p", DownOptions{}); err == nil {
@@ -81,6 +110,32 @@ func TestTwoDirectoriesOneName(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDownVolumesRefusesAnotherDirectorysVolume: down --volumes removes
+// nothing when a volume of the project holds another clone's data; down
+// without --volumes leaves volumes alone and goes ahead.
+func TestDownVolumesRefusesAnotherDirectorysVolume(t *testing.T) {
+	f := enginetest.New()
+	r := newRunner(t, f)
+	l := plan.Labels("p", "")
+	l[labels.Dir] = "/src/clone-a"
+	_, err := f.EnsureVolume(t.Context(), "p_cache", l)
+	must(t, err)
+	_, err = f.EnsureNetwork(t.Context(), "p", plan.Labels("p", ""))
+	must(t, err)
+	if _, err := r.Down(t.Context(), "p", DownOptions{Volumes: true}); err == nil || !strings.Contains(err.Error(), "in use by /src/clone-a") {
+		t.Fatalf("down --volumes = %v, want a refusal naming /src/clone-a", err)
+	}
+	if n := len(f.CallsTo("Remove")); n != 0 {
+		t.Errorf("a refused down removed %d objects", n)
+	}
+	if _, err := r.Down(t.Context(), "p", DownOptions{}); err != nil {
+		t.Fatalf("down without --volumes = %v", err)
+	}
+	if vols, _ := f.List(t.Context(), engine.Volumes, nil); len(vols) != 1 {
+		t.Errorf("volumes after down: %v, want clone-a's kept", vols)
 	}
 }
 

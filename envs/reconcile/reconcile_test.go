@@ -276,3 +276,58 @@ func TestDownWaitsForNetworkEndpoints(t *testing.T) {
 		t.Errorf("networks left: %+v %v", objs, err)
 	}
 }
+
+// networkFirst holds every container removal until the project network's
+// removal has begun: down must not wait for the containers to be removed
+// before it removes the network of containers it stopped.
+type networkFirst struct {
+	*enginetest.Fake
+	once    sync.Once
+	netGone chan struct{}
+}
+
+func (n *networkFirst) Remove(ctx context.Context, k engine.Kind, id string, force bool) error {
+	if k == engine.Networks {
+		n.once.Do(func() { close(n.netGone) })
+		return n.Fake.Remove(ctx, k, id, force)
+	}
+	select {
+	case <-n.netGone:
+	case <-time.After(10 * time.Second):
+		return errors.New("the network was removed only after the containers")
+	}
+	return n.Fake.Remove(ctx, k, id, force)
+}
+
+func TestDownRemovesTheNetworkOnceContainersStopped(t *testing.T) {
+	f := enginetest.New()
+	ctx := t.Context()
+	r := newRunner(t, f)
+	if _, err := r.Up(ctx, testPlan(), UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r.Eng = &networkFirst{Fake: f, netGone: make(chan struct{})}
+	ch, err := r.Down(ctx, "p", DownOptions{})
+	if err != nil || len(ch) != 3 || ch[2].Detail != "network p" {
+		t.Fatalf("down = %+v, %v; want the 2 containers, then the network", ch, err)
+	}
+}
+
+func TestDownKeepsTheNetworkWhenAStopFails(t *testing.T) {
+	f := enginetest.New()
+	ctx := t.Context()
+	r := newRunner(t, f)
+	if _, err := r.Up(ctx, testPlan(), UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.Fail = map[string]error{"Stop": errors.New("cannot kill container: permission denied")}
+	if _, err := r.Down(ctx, "p", DownOptions{}); err == nil || !strings.Contains(err.Error(), "permission denied") {
+		t.Fatalf("down: %v, want the stop's error", err)
+	}
+	for _, k := range []engine.Kind{engine.Containers, engine.Networks} {
+		objs, err := f.List(ctx, k, map[string]string{labels.Project: "p"})
+		if err != nil || len(objs) == 0 {
+			t.Errorf("%s removed although a container could not be stopped: %+v %v", k, objs, err)
+		}
+	}
+}

@@ -30,6 +30,17 @@ type Selection struct {
 	Services []string
 	Timeout  time.Duration // how long a stop waits before killing; 0: 10s
 	DryRun   bool          // report what would change and change nothing
+	// BeforeStart, when set, may refuse to start these containers (the
+	// ones Start would start, every one for Restart) before any is
+	// stopped or started; dry runs skip it.
+	BeforeStart func(ctx context.Context, starting []engine.Object) error
+}
+
+func (s Selection) beforeStart(ctx context.Context, starting []engine.Object) error {
+	if s.BeforeStart == nil || s.DryRun || len(starting) == 0 {
+		return nil
+	}
+	return s.BeforeStart(ctx, starting)
 }
 
 func (s Selection) timeout() time.Duration {
@@ -122,11 +133,17 @@ func (r *Runner) Start(ctx context.Context, sel Selection) ([]Change, error) {
 	if err := missing(objs, sel); err != nil {
 		return nil, err
 	}
-	var changes []Change
+	var starting []engine.Object
 	for _, o := range objs {
-		if o.State == "running" {
-			continue
+		if o.State != "running" {
+			starting = append(starting, o)
 		}
+	}
+	if err := sel.beforeStart(ctx, starting); err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for _, o := range starting {
 		if !sel.DryRun {
 			if err := r.Eng.Start(ctx, o.ID); err != nil {
 				return changes, fmt.Errorf("start %s: %w", o.Name, err)
@@ -145,6 +162,9 @@ func (r *Runner) Restart(ctx context.Context, sel Selection) ([]Change, error) {
 		return nil, err
 	}
 	if err := missing(objs, sel); err != nil {
+		return nil, err
+	}
+	if err := sel.beforeStart(ctx, objs); err != nil {
 		return nil, err
 	}
 	if _, err := r.Stop(ctx, sel); err != nil {

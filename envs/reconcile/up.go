@@ -41,7 +41,11 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if opts.DryRun {
 		return r.preview(ctx, pl, svcs, opts)
 	}
-	if err := r.CheckOwner(ctx, pl.Project); err != nil {
+	listed, err := r.projectObjects(ctx, engine.Containers, pl.Project)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkOwned(pl.Project, listed); err != nil {
 		return nil, err
 	}
 	if err := envFilesPresent(svcs); err != nil {
@@ -53,7 +57,13 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err != nil {
 		return res, err
 	}
-	if err := r.writeGenerated(svcs); err != nil {
+	if len(changes) > 0 {
+		// building or pulling took a while: look at the containers again
+		if listed, err = r.projectObjects(ctx, engine.Containers, pl.Project); err != nil {
+			return res, err
+		}
+	}
+	if err := WriteGenerated(r.StateDir, svcs); err != nil {
 		return res, err
 	}
 	netID, err := r.ensureShared(ctx, pl)
@@ -61,10 +71,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 		return res, err
 	}
 	net := projectNet{name: pl.Network, id: netID}
-	existing, err := r.containersByName(ctx, pl.Project)
-	if err != nil {
-		return res, err
-	}
+	existing := byName(listed)
 	for _, lvl := range levels(svcs) {
 		changes, err := r.converge(ctx, lvl, existing, net, opts)
 		res.Changes = append(res.Changes, changes...)
@@ -80,11 +87,28 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 
 // ensureShared makes the project's network and volumes exist and returns
 // the network's id. A network of that name that devenv did not create for
-// this project in this directory is refused, not joined.
+// this project in this directory is refused, not joined; so is a volume
+// another devenv project, or this project from another directory, made.
+// The project's volumes are checked before anything is created, so a
+// refused up leaves no network labelled for this directory behind to
+// block the clone that owns them.
 func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error) {
 	want := plan.Labels(pl.Project, "")
 	if dir := r.projectDir(); dir != "" {
 		want[labels.Dir] = dir
+	}
+	have := map[string]bool{}
+	if len(pl.Volumes) > 0 {
+		vols, err := r.projectObjects(ctx, engine.Volumes, pl.Project)
+		if err != nil {
+			return "", err
+		}
+		if err := r.checkOwned(pl.Project, vols); err != nil {
+			return "", err
+		}
+		for _, v := range vols {
+			have[v.Name] = true
+		}
 	}
 	n, err := r.Eng.EnsureNetwork(ctx, pl.Network, want)
 	if err != nil {
@@ -93,28 +117,37 @@ func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error
 	if err := r.ownNetwork(n, pl.Project); err != nil {
 		return "", err
 	}
-	netID := n.ID
-	for _, v := range pl.Volumes {
-		if err := r.Eng.EnsureVolume(ctx, v, plan.Labels(pl.Project, "")); err != nil {
+	for _, name := range pl.Volumes {
+		if have[name] {
+			continue // this project's, from this directory (or from before directories were recorded)
+		}
+		v, err := r.Eng.EnsureVolume(ctx, name, want)
+		if err != nil {
+			return "", err
+		}
+		if err := r.ownVolume(v, pl.Project); err != nil {
 			return "", err
 		}
 	}
-	return netID, nil
+	return n.ID, nil
 }
 
-// writeGenerated writes each service's generated files (spark-defaults.conf)
-// where its read-only mount expects them, atomically.
-func (r *Runner) writeGenerated(svcs []*plan.Service) error {
+// WriteGenerated writes the host copies of each service's generated files
+// (spark-defaults.conf) under stateDir/generated/<service>/, atomically and
+// readable by their owner only: people, config and exports read them, and
+// containers get their own copy (plan.GeneratedMode), never these files. A
+// symbolic link on the way is refused before anything is written.
+func WriteGenerated(stateDir string, svcs []*plan.Service) error {
 	for _, s := range svcs {
 		if len(s.Generated) == 0 {
 			continue
 		}
-		dir := plan.GeneratedDir(r.StateDir, s.Name)
-		if err := statedir.MkdirAll(r.StateDir, dir); err != nil {
+		dir := plan.GeneratedDir(stateDir, s.Name)
+		if err := statedir.MkdirAll(stateDir, dir); err != nil {
 			return fmt.Errorf("service %s: %w", s.Name, err)
 		}
 		for name, data := range s.Generated {
-			if _, err := atomicfile.WriteIfChanged(filepath.Join(dir, name), data, 0o644); err != nil {
+			if _, err := atomicfile.WriteIfChanged(filepath.Join(dir, name), data, plan.GeneratedMode); err != nil {
 				return err
 			}
 		}
@@ -127,11 +160,15 @@ func (r *Runner) containersByName(ctx context.Context, project string) (map[stri
 	if err != nil {
 		return nil, err
 	}
+	return byName(objs), nil
+}
+
+func byName(objs []engine.Object) map[string]engine.Object {
 	out := map[string]engine.Object{}
 	for _, o := range objs {
 		out[o.Name] = o
 	}
-	return out, nil
+	return out
 }
 
 // converge handles one dependency level, its services in parallel.
@@ -167,7 +204,7 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	cur, ok := existing[name]
 	detail := ""
 	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash {
-		attached, err := r.attached(ctx, cur.ID, s.Container.Network, net)
+		attached, err := r.attached(ctx, cur, s.Container.Network, net)
 		if err != nil {
 			return Change{}, err
 		}
@@ -235,15 +272,20 @@ func (r *Runner) checkStateMounts(s *plan.Service) error {
 // projectNet is the project's network as ensureShared found or made it.
 type projectNet struct{ name, id string }
 
-// attached reports whether container id, planned on network, is attached to
+// attached reports whether container cur, planned on network, is attached to
 // it when that is the project's network. A network removed behind devenv's back leaves a
 // container on the old id (it can never start again) or on no network at
 // all (running without its name on the network or its published ports).
-func (r *Runner) attached(ctx context.Context, id, network string, net projectNet) (bool, error) {
+// The listing says which network ids the container refers to; only an
+// engine whose listing does not is asked about the container itself.
+func (r *Runner) attached(ctx context.Context, cur engine.Object, network string, net projectNet) (bool, error) {
 	if network == "" || network != net.name || net.id == "" {
 		return true, nil
 	}
-	st, err := r.Eng.Inspect(ctx, id)
+	if cur.NetworkIDs != nil {
+		return cur.NetworkIDs[network] == net.id, nil
+	}
+	st, err := r.Eng.Inspect(ctx, cur.ID)
 	if err != nil {
 		if isNotFound(err) {
 			return false, nil

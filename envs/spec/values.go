@@ -84,17 +84,19 @@ func projectNameProblem(v string) string {
 	return ""
 }
 
-// Paths devenv itself mounts in every container of a devenv service.
+// Paths devenv itself fills in every container of a devenv service.
 const (
 	// Workspace is where the project directory is mounted.
 	Workspace = "/workspace"
-	// ConfDir is where generated configuration (spark-defaults.conf) is mounted.
+	// ConfDir is where generated configuration (spark-defaults.conf) is
+	// copied into the container when it is created.
 	ConfDir = "/opt/devenv/conf"
 )
 
-// reservedTargets says, per mount target devenv uses itself, what it mounts
+// reservedTargets says, per mount target devenv uses itself, what it puts
 // there; a volume on one of them would make the engine refuse the container
-// ("Duplicate mount point").
+// ("Duplicate mount point") or hide (or, read-only, refuse) the files
+// devenv copies in.
 var reservedTargets = map[string]struct{ what, hint string }{
 	Workspace: {"the project directory", "remove this entry: the whole project is already at " + Workspace + "; mount other folders elsewhere, e.g. \"./data:/data\""},
 	ConfDir:   {"its generated configuration", "mount at another path; devenv writes " + ConfDir + " itself"},

@@ -55,7 +55,7 @@ type Project struct {
 	out  *ui.Printer
 
 	eng    engine.Engine // connected by connect(); nil until then
-	info   engine.Info
+	info   *engine.Info  // read by engineFacts(); nil until then
 	cache  *fetch.Cache
 	host   *hostFacts
 	closed bool
@@ -84,11 +84,8 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 // New wraps an already loaded project (tests, and callers that parsed
 // devenv.yaml themselves).
 func New(p *spec.Project, opts Options) *Project {
-	out := opts.Out
-	if out == nil {
-		out = ui.New(io.Discard, io.Discard, false, false)
-	}
-	return &Project{Spec: p, opts: opts.withDefaults(), out: out}
+	opts = opts.withDefaults()
+	return &Project{Spec: p, opts: opts, out: opts.Out}
 }
 
 // Find says which devenv.yaml and project directory opts name: File, else
@@ -131,6 +128,9 @@ func search(wd string) (string, error) {
 }
 
 func (o Options) withDefaults() Options {
+	if o.Out == nil {
+		o.Out = ui.New(io.Discard, io.Discard, false, false)
+	}
 	if o.Engine == nil {
 		o.Engine = engine.Connect
 	}
@@ -192,12 +192,23 @@ func (p *Project) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	info, err := eng.Info(ctx)
+	p.eng = eng
+	return nil
+}
+
+// engineFacts asks the connected engine for its CPUs, memory and runtimes
+// (once): they replace this machine's own in the host facts. Only plans
+// that depend on the machine need them, and /info is one of the engine's
+// slowest answers.
+func (p *Project) engineFacts(ctx context.Context) error {
+	if p.eng == nil || p.info != nil {
+		return nil
+	}
+	info, err := p.eng.Info(ctx)
 	if err != nil {
-		_ = eng.Close() // the Info error is the one to report
 		return err
 	}
-	p.eng, p.info = eng, info
+	p.info = &info
 	p.host = nil // the engine's facts replace the offline ones
 	return nil
 }

@@ -174,6 +174,9 @@ func TestCPUFallbackIsTheSameEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if st, err := os.Stat(filepath.Join(w.dir, ".devenv", "generated", "spark", "spark-defaults.conf")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("spark-defaults.conf up wrote has mode %v (%v), want 0600", st.Mode().Perm(), err)
+	}
 	if got := withoutComments(written); got != fromConfig {
 		t.Fatalf("spark-defaults.conf up wrote differs from config:\n%s\nvs\n%s", got, fromConfig)
 	}

@@ -30,6 +30,31 @@ func (p *Project) Exec(ctx context.Context, service string, o engine.ExecOptions
 	return code, nil
 }
 
+// ErrNoCommand is RunTarget's answer to words that name no command.
+var ErrNoCommand = errors.New("no command to run")
+
+// RunTarget finds the service and the command in `devenv run`'s words,
+// `[service] [--] cmd...`, as docker compose run reads them: a first word
+// naming a service is the service, a "--" right after it (or first) only
+// separates, and every word after that is the command's, a later "--"
+// included. Without a service the first spark-rapids service runs it.
+func (p *Project) RunTarget(words []string) (service string, cmd []string, err error) {
+	cmd = words
+	switch {
+	case len(words) > 0 && words[0] == "--":
+		cmd = words[1:]
+	case len(words) > 1 && words[1] == "--":
+		service, cmd = words[0], words[2:]
+	case len(words) > 0 && p.Spec.Service(words[0]) != nil:
+		service, cmd = words[0], words[1:]
+	}
+	if len(cmd) == 0 {
+		return "", nil, ErrNoCommand
+	}
+	service, err = p.SparkService(service)
+	return service, cmd, err
+}
+
 // LogsOptions steer Logs and Diagnose.
 type LogsOptions struct {
 	Services []string // empty: every devenv.yaml service

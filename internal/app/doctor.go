@@ -61,3 +61,15 @@ func (p *Project) doctorLock() *lock.File {
 	}
 	return lf
 }
+
+// FailedChecks counts the checks of a report that failed (doctor.Report.Failed
+// only says whether one did), for the message of doctor's exit 4.
+func FailedChecks(r doctor.Report) int {
+	n := 0
+	for _, ch := range r.Checks {
+		if ch.Status == doctor.Fail {
+			n++
+		}
+	}
+	return n
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 )
@@ -70,7 +71,7 @@ func (p *Project) exportCompose(pl *Planned, o ExportOptions, res *ExportResult)
 	if err != nil {
 		return err
 	}
-	if err := p.writeGenerated(pl.Plan); err != nil {
+	if err := reconcile.WriteGenerated(p.StateDir(), pl.Services); err != nil {
 		return err
 	}
 	if o.Output == "" {
@@ -149,30 +150,9 @@ func (p *Project) exportK8s(pl *Planned, o ExportOptions, res *ExportResult) err
 	return nil
 }
 
-// writeGenerated writes the plan's generated files where an exported
-// compose file mounts them from (.devenv/generated/<service>/).
-func (p *Project) writeGenerated(pl *plan.Plan) error {
-	for _, s := range pl.Services {
-		if len(s.Generated) == 0 {
-			continue
-		}
-		dir := plan.GeneratedDir(p.StateDir(), s.Name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		for name, data := range s.Generated {
-			if err := atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // exportMode: exported files may carry values from prod or .env files, so
-// only their owner reads them. (Generated spark-defaults stays 0644: the
-// container's own user reads it through a bind mount, and prod secrets
-// never reach it.)
+// only their owner reads them (as the generated files under .devenv, which
+// an export writes too: the compose file carries their content).
 const exportMode = 0o600
 
 func planNames(pl *plan.Plan) []string {

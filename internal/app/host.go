@@ -10,6 +10,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 )
 
@@ -19,8 +20,8 @@ type hostFacts struct {
 }
 
 // Host is the one computation of this machine's facts that every plan is
-// made from: CPUs and memory from the engine when one is connected (up,
-// build), else from this machine; GPUs through NVML when it loads; and
+// made from: CPUs and memory from the engine when its facts were read (up
+// and build of a plan that depends on the machine), else from this machine; GPUs through NVML when it loads; and
 // whether the engine can give GPUs by doctor's rule. config, diff,
 // explain and up therefore agree on CPU fallback and sizing.
 func (p *Project) Host(ctx context.Context) plan.Host { return p.facts(ctx).Host }
@@ -30,12 +31,14 @@ func (p *Project) facts(ctx context.Context) *hostFacts {
 		return p.host
 	}
 	h := &hostFacts{}
-	if p.eng != nil {
-		h.CPUs, h.MemoryBytes = p.info.NCPU, p.info.MemTotal
+	var info engine.Info
+	if p.info != nil {
+		info = *p.info
+		h.CPUs, h.MemoryBytes = info.NCPU, info.MemTotal
 	} else {
 		h.CPUs, h.MemoryBytes = p.opts.Machine()
 	}
-	h.NoGPURuntime = doctor.NoGPURuntime(p.info, p.opts.LocalHost())
+	h.NoGPURuntime = doctor.NoGPURuntime(info, p.opts.LocalHost())
 	h.GPUs, h.gpuErr = readGPUs(ctx, p.opts.GPUs)
 	if h.gpuErr != nil {
 		p.out.Debugf("NVML: %v", h.gpuErr)

@@ -134,7 +134,7 @@ func (p *Project) startRunner(store *jobs.Store) error {
 	if err != nil {
 		return err
 	}
-	log, err := os.OpenFile(filepath.Join(store.Dir(), "runner.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	log, err := os.OpenFile(filepath.Join(store.Dir(), "runner.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, jobs.FileMode)
 	if err != nil {
 		return err
 	}
@@ -169,6 +169,16 @@ func (p *Project) RunJobs(ctx context.Context, say func(format string, a ...any)
 	}
 	r := &jobs.Runner{Store: store, Say: say, Resources: resources, Exec: jobs.EngineExecutor{Eng: eng, Container: container}}
 	return r.Run(ctx)
+}
+
+// CancelJob cancels a queued job at once, and a running one by asking its
+// runner to stop it; a finished job cannot be cancelled.
+func (p *Project) CancelJob(id string) (jobs.Job, error) {
+	store, err := p.Jobs()
+	if err != nil {
+		return jobs.Job{}, err
+	}
+	return store.Cancel(id)
 }
 
 // FollowJob copies a job's log to w; with follow it keeps copying until

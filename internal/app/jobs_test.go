@@ -116,3 +116,21 @@ func TestJobExit(t *testing.T) {
 		}
 	}
 }
+
+func TestCancelJob(t *testing.T) {
+	p := New(testProject(t, twoServices), Options{})
+	j, err := p.Submit(SubmitOptions{Shell: "true", NoRunner: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.CancelJob(j.ID)
+	if err != nil || got.State != jobs.Cancelled {
+		t.Fatalf("cancel a queued job: %+v %v", got, err)
+	}
+	if _, err := p.CancelJob(j.ID); err == nil || !strings.Contains(err.Error(), "already ended") {
+		t.Errorf("cancel it again: %v", err)
+	}
+	if _, err := p.CancelJob("nosuch"); err == nil {
+		t.Error("cancel a job that does not exist: no error")
+	}
+}

@@ -5,7 +5,10 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // ServiceOptions steer Stop, Start, Restart and Rm.
@@ -26,12 +29,40 @@ func (p *Project) Stop(ctx context.Context, o ServiceOptions) (*Result, error) {
 // Start starts the services' stopped containers, dependencies first; it
 // creates nothing (that is up).
 func (p *Project) Start(ctx context.Context, o ServiceOptions) (*Result, error) {
-	return p.perService(ctx, o, (*reconcile.Runner).Start)
+	return p.perService(ctx, o, func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error) {
+		sel.BeforeStart = p.portsFreeToStart
+		return r.Start(ctx, sel)
+	})
 }
 
 // Restart stops and starts the services' containers.
 func (p *Project) Restart(ctx context.Context, o ServiceOptions) (*Result, error) {
-	return p.perService(ctx, o, (*reconcile.Runner).Restart)
+	return p.perService(ctx, o, func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error) {
+		sel.BeforeStart = p.portsFreeToStart
+		return r.Restart(ctx, sel)
+	})
+}
+
+// portsFreeToStart refuses, as up does, to start containers whose host
+// ports another container or program holds, naming it and a free port,
+// before any container is stopped or started.
+func (p *Project) portsFreeToStart(ctx context.Context, starting []engine.Object) error {
+	var wants []doctor.PortWant
+	for _, o := range starting {
+		st, err := p.eng.Inspect(ctx, o.ID)
+		if err != nil {
+			return err
+		}
+		where := FileName
+		if f := o.Labels[labels.ComposeFile]; f != "" {
+			where = f
+		}
+		for _, b := range st.Bindings {
+			wants = append(wants, doctor.PortWant{Service: o.Labels[labels.Service], Where: where,
+				HostIP: b.HostIP, HostPort: b.HostPort, Protocol: b.Protocol})
+		}
+	}
+	return doctor.PortsFree(ctx, p.eng, p.Spec.Name, wants, p.opts.LocalHost().PortFree, "nothing was started")
 }
 
 // Rm removes the services' stopped containers (running ones too with Stop).

@@ -62,7 +62,13 @@ func (p *Project) Plan(ctx context.Context, o PlanOptions) (*Planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := p.Host(ctx)
+	var h plan.Host
+	if plan.NeedsHost(p.Spec) {
+		if err := p.engineFacts(ctx); err != nil {
+			return nil, err
+		}
+		h = p.Host(ctx)
+	}
 	if o.Portable {
 		h = plan.Host{CPUs: h.CPUs, MemoryBytes: h.MemoryBytes}
 	}

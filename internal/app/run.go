@@ -223,8 +223,11 @@ func (p *Project) preflight(ctx context.Context, r *run, only []string) error {
 			names = append(names, ps.Name)
 		}
 	}
+	if !plan.NeedsHost(p.Spec) {
+		return nil // no GPU service: nothing to read through NVML or check
+	}
 	f := p.facts(ctx)
-	return doctor.Preflight(ctx, doctor.Inputs{Engine: p.eng, GPUs: f.GPUs, GPUErr: f.gpuErr,
+	return doctor.Preflight(ctx, doctor.Inputs{Engine: p.eng, Info: p.info, GPUs: f.GPUs, GPUErr: f.gpuErr,
 		Project: p.Spec, Lock: r.lock, Services: names, Host: p.opts.LocalHost()})
 }
 

@@ -3,11 +3,41 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 )
+
+// TopOptions steer Top.
+type TopOptions struct {
+	ProcRoot string        // where processes' cgroups are read: /proc
+	Interval time.Duration // between samples
+	Once     bool          // one sample only
+}
+
+// Top is `devenv top`: samples of this machine's GPUs handed to emit (see
+// Watch), the GPUs read through opts.GPUs. When NVML cannot be read, emit
+// gets one sample without GPUs whose Note says why. Without an engine
+// (opts.Engine) processes show container ids only, which opts.Out says.
+func Top(ctx context.Context, opts Options, o TopOptions, emit func(TopSample) error) error {
+	opts = opts.withDefaults()
+	inv, err := opts.GPUs()
+	if err != nil {
+		return emit(TopSample{Time: time.Now().UTC(), GPUs: []TopGPU{}, Note: NoGPUNote(err)})
+	}
+	defer func() { _ = inv.Close() }()
+	eng, err := opts.Engine(ctx)
+	if err != nil {
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		opts.Out.Say("the Docker engine is unreachable, so processes show container ids only: %s", first)
+		eng = nil
+	} else {
+		defer func() { _ = eng.Close() }()
+	}
+	return Watch(ctx, inv, eng, o.ProcRoot, o.Interval, o.Once, emit)
+}
 
 // Watch is `devenv top`'s loop: a Sample now and every interval after
 // (only one when once) handed to emit, until ctx ends, which is a normal

@@ -20,11 +20,14 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
-// WriteIfChanged is WriteFile, skipped when path already holds exactly data.
-// It reports whether it wrote.
+// WriteIfChanged is WriteFile, skipped when path already holds exactly data
+// with mode perm (a file an older devenv wrote with a looser mode is
+// rewritten). It reports whether it wrote.
 func WriteIfChanged(path string, data []byte, perm os.FileMode) (bool, error) {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return false, nil
+	if st, err := os.Stat(path); err == nil && st.Mode().Perm() == perm.Perm() {
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+			return false, nil
+		}
 	}
 	if err := WriteFile(path, data, perm); err != nil {
 		return false, err

@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/devenv-dev/devenv/internal/argv"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -39,13 +39,20 @@ func Main(args []string, s Streams) int {
 // Run runs devenv and returns its error; it never exits the process.
 func Run(ctx context.Context, args []string, s Streams) error {
 	app := newApp(s)
-	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && findCommand(app.Commands, args[2]) == nil {
+	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && argv.FindCommand(app.Commands, args[2]) == nil {
 		return unknownCommand(app.Commands, "", args[2])
 	}
 	if len(args) > 0 && args[len(args)-1] == completeFlag {
 		return app.RunContext(ctx, args) // shell completion: the words as typed
 	}
-	return app.RunContext(ctx, reorder(app, args))
+	return app.RunContext(ctx, commandLine(app).Reorder(args))
+}
+
+// commandLine is devenv's grammar for reading flags after arguments: as
+// with docker compose exec and run, the words after the first argument of
+// exec SERVICE, run [SERVICE] and submit FILE are the command's.
+func commandLine(app *cli.App) argv.Line {
+	return argv.Line{App: app, PassArgs: []string{"exec", "run", "submit"}}
 }
 
 func newApp(s Streams) *cli.App {
@@ -106,34 +113,10 @@ func withCommonFlags(c *cli.Command) {
 }
 
 // argsHaveFlag reports whether devenv itself was given the boolean flag
-// (e.g. "--json"): before the command's own words, so `devenv exec svc
-// tool --json` is not JSON mode. args start with the program name.
+// (e.g. "--json"), not the command that exec or run starts.
 func argsHaveFlag(args []string, flag string) bool {
-	app := newApp(Streams{Out: io.Discard, Err: io.Discard})
-	words := reorder(app, args)
-	flags, cmds := app.Flags, app.Commands
-	for i := 1; i < len(words); {
-		w := words[i]
-		switch {
-		case w == "--":
-			return false
-		case w == flag || w == flag+"=true":
-			return true
-		case strings.HasPrefix(w, "-") && w != "-":
-			i += flagWidth(flags, w, words[i:])
-			continue
-		}
-		cmd := findCommand(cmds, w)
-		if cmd == nil {
-			return false // the command's arguments: flags came before them
-		}
-		flags, cmds = cmd.Flags, cmd.Subcommands
-		i++
-	}
-	return false
+	return commandLine(newApp(Streams{Out: io.Discard, Err: io.Discard})).HasFlag(args, flag)
 }
-
-var errUsage = errors.New("usage")
 
 // quietLibraries keeps libraries' own logging (compose-go's "variable is
 // not set" warnings through logrus) off the user's terminal unless --debug:

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +12,6 @@ import (
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/profiles"
-	"github.com/hashicorp/go-multierror"
 )
 
 type fakePinner struct{}
@@ -144,21 +141,6 @@ func TestUnknownCommandAndFlag(t *testing.T) {
 	}
 }
 
-func TestProblemListsReadOnePerLine(t *testing.T) {
-	one := multierror.Append(nil, errors.New("service \"a\": boom"))
-	if got := message(one); got != `service "a": boom` {
-		t.Errorf("one problem: %q", got)
-	}
-	two := multierror.Append(nil, errors.New("first"), errors.New("second\nwith detail"))
-	if got := message(two); got != "2 problems:\n  - first\n  - second\n    with detail" {
-		t.Errorf("two problems: %q", got)
-	}
-	wrapped := fmt.Errorf("context: %w", two)
-	if got := message(wrapped); got != wrapped.Error() {
-		t.Errorf("a wrapped list keeps its own text: %q", got)
-	}
-}
-
 func TestUpChecksServiceNamesBeforeLocking(t *testing.T) {
 	dir := project(t, twoGPUServices, false)
 	_, errOut, code := runCLI(t, "up", "nosuch")
@@ -191,6 +173,8 @@ func TestCommandLineEdges(t *testing.T) {
 		{"too many arguments to diff", []string{"diff", "a.json", "b.json"}, exitcode.Usage, "", "takes at most 1 argument(s)"},
 		{"-f after a command name", []string{"config", "-f", "devenv.yaml"}, exitcode.Usage, "", "write --file FILE"},
 		{"--file after a command name", []string{"config", "--file", "devenv.yaml", "--json"}, 0, `"name": "demo"`, ""},
+		{"run without a command", []string{"run", "spark", "--"}, exitcode.Usage, "", "usage: devenv run [SERVICE] -- COMMAND"},
+		{"exec without a command", []string{"exec", "spark", "--"}, exitcode.Usage, "", "usage: devenv exec SERVICE -- COMMAND"},
 		{"-f before the command name", []string{"-f", "devenv.yaml", "config", "--json"}, 0, `"name": "demo"`, ""},
 	}
 	for _, tt := range tests {

@@ -1,12 +1,16 @@
 package cli
 
 import (
-	"os"
+	"errors"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/tty"
 	"github.com/urfave/cli/v2"
 )
+
+// exec, shell and run run a command in a service's running container.
 
 func execCommand() *cli.Command {
 	return &cli.Command{
@@ -19,20 +23,10 @@ func execCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE to set"},
 		},
-		Action: func(c *cli.Context) error {
-			a := args(c)
-			if len(a) < 2 {
-				return exitcode.Newf(exitcode.Usage, "usage: devenv exec SERVICE -- COMMAND [ARGS...]")
-			}
-			cmd := a[1:]
-			if cmd[0] == "--" {
-				cmd = cmd[1:]
-			}
-			if len(cmd) == 0 {
-				return exitcode.Newf(exitcode.Usage, "usage: devenv exec SERVICE -- COMMAND [ARGS...]")
-			}
-			return runIn(c, a[0], cmd, !c.Bool("no-tty"))
-		},
+		Action: checked(func(c *cli.Context) bool { return c.NArg() > 1 && len(afterDashes(args(c)[1:])) > 0 }, "usage: devenv exec SERVICE -- COMMAND [ARGS...]",
+			projectAction(func(c *cli.Context, p *app.Project) error {
+				return runIn(c, p, c.Args().First(), afterDashes(args(c)[1:]), !c.Bool("no-tty"))
+			})),
 	}
 }
 
@@ -46,40 +40,47 @@ func shellCommand() *cli.Command {
 			&cli.StringFlag{Name: "workdir", Aliases: []string{"w"}, Usage: "working directory in the container"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Hidden: true},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return exitcode.Newf(exitcode.Usage, "usage: devenv shell [SERVICE]")
-			}
+		Action: checked(argsAtMost(1), "usage: devenv shell [SERVICE]", projectAction(func(c *cli.Context, p *app.Project) error {
 			service := c.Args().First()
 			if service == "" {
-				p, err := openProject(c)
-				if err != nil {
-					return err
-				}
-				service, err = p.OnlyService()
-				p.Close()
-				if err != nil {
+				var err error
+				if service, err = p.OnlyService(); err != nil {
 					return err
 				}
 			}
-			return runIn(c, service, []string{"sh", "-c", "command -v bash >/dev/null 2>&1 && exec bash -l || exec sh -l"}, true)
+			return runIn(c, p, service, []string{"sh", "-c", "command -v bash >/dev/null 2>&1 && exec bash -l || exec sh -l"}, true)
+		})),
+	}
+}
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run a command (usually spark-submit) in a running Spark service with its confs; exit code passed through",
+		ArgsUsage: "[service] -- command [args...]   (service: the first spark-rapids service when left out)",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
 		},
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			service, cmd, err := p.RunTarget(args(c))
+			if errors.Is(err, app.ErrNoCommand) {
+				return exitcode.Newf(exitcode.Usage, "usage: devenv run [SERVICE] -- COMMAND [ARGS...], e.g. devenv run -- spark-submit /workspace/job.py")
+			}
+			if err != nil {
+				return err
+			}
+			return runIn(c, p, service, cmd, !c.Bool("no-tty"))
+		}),
 	}
 }
 
 // runIn runs cmd in service's container; a TTY is used when wanted and both
 // stdin and stdout are terminals. A non-zero exit ends devenv with that code.
-func runIn(c *cli.Context, service string, cmd []string, wantTTY bool) error {
-	p, err := openProject(c)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	tty := wantTTY && isTTY(c.App.Reader) && isTTY(c.App.Writer)
+func runIn(c *cli.Context, p *app.Project, service string, cmd []string, wantTTY bool) error {
 	opts := engine.ExecOptions{Cmd: cmd, User: c.String("user"), WorkingDir: c.String("workdir"), Env: c.StringSlice("env"),
-		TTY: tty, Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
-	if tty {
-		restore, resize := rawTerminal(c.App.Reader)
+		TTY: wantTTY && tty.Is(c.App.Reader) && tty.Is(c.App.Writer), Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
+	if opts.TTY {
+		restore, resize := tty.Raw(c.App.Reader)
 		defer restore()
 		opts.Resize = resize
 	}
@@ -91,13 +92,4 @@ func runIn(c *cli.Context, service string, cmd []string, wantTTY bool) error {
 		return exitcode.With(code, errSilent)
 	}
 	return nil
-}
-
-func isTTY(v any) bool {
-	f, ok := v.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,39 +40,17 @@ func exportCommand() *cli.Command {
 }
 
 func exportAction(format string) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		p, err := openProject(c)
-		if err != nil {
-			return err
-		}
+	return projectAction(func(c *cli.Context, p *app.Project) error {
 		res, err := p.Export(c.Context, app.ExportOptions{Format: format, Output: c.String("output"), Service: c.String("service"), Force: c.Bool("force")})
 		if err != nil {
 			return err
 		}
-		out := printer(c)
-		if !res.Pinned {
-			out.Warn("no devenv.lock: exporting images by tag, not digest; run devenv lock to pin them")
-		}
-		if res.Stale != "" {
-			out.Warn("devenv.lock is stale (%s): exporting what it pins; run devenv lock to refresh it", res.Stale)
-		}
+		warn(c, view.ExportWarnings(res)...)
 		if res.Data != nil {
 			_, err := c.App.Writer.Write(res.Data)
 			return err
 		}
-		for _, f := range res.Written {
-			switch {
-			case format == app.ExportCompose:
-				out.Say("wrote %s; run it with: docker compose -p %s -f %s up -d", f, res.Project, f)
-			case f == res.Started:
-				out.Say("wrote %s (the devcontainer starts it)", f)
-			default:
-				out.Say("wrote %s", f)
-			}
-		}
-		if res.Note != "" {
-			out.Say("%s", res.Note)
-		}
-		return out.Result(res, nil)
-	}
+		say(c, view.Exported(res)...)
+		return printer(c).Result(res, nil)
+	})
 }

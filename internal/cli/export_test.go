@@ -22,7 +22,7 @@ func runExport(t *testing.T, dir string, args ...string) (string, string, int) {
 		app.Commands = append(app.Commands, cmd)
 	}
 	argv := append([]string{"devenv", "--project-dir", dir}, args...)
-	err := app.RunContext(t.Context(), reorder(app, argv))
+	err := app.RunContext(t.Context(), commandLine(app).Reorder(argv))
 	code := report(err, &errOut, false, argsHaveFlag(append([]string{"devenv"}, args...), "--json"))
 	return out.String(), errOut.String(), code
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// init and profiles: starting a project.
+
 func initCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "init",
@@ -19,15 +21,20 @@ func initCommand() *cli.Command {
 			&cli.StringFlag{Name: "name", Usage: "project name (default: the directory name)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing devenv.yaml"},
 		},
-		Action: runInit,
+		Action: func(c *cli.Context) error {
+			res, err := app.Init(app.InitOptions{Dir: stringOpt(c, "project-dir"), File: stringOpt(c, "file"),
+				Name: c.String("name"), Profile: c.String("profile"), Force: c.Bool("force")})
+			return show(c, res, err, view.Init)
+		},
 	}
 }
 
-func runInit(c *cli.Context) error {
-	res, err := app.Init(app.InitOptions{Dir: stringOpt(c, "project-dir"), File: stringOpt(c, "file"),
-		Name: c.String("name"), Profile: c.String("profile"), Force: c.Bool("force")})
-	if err != nil {
-		return err
+func profilesCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "profiles",
+		Usage: "show the built-in profiles and their compatibility matrix",
+		Action: func(c *cli.Context) error {
+			return show(c, profiles.Builtin().Summary(), nil, func(w io.Writer, s profiles.Summary) { _, _ = io.WriteString(w, s.Text()) })
+		},
 	}
-	return printer(c).Result(res, func(w io.Writer) { view.Init(w, res) })
 }

@@ -3,10 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
@@ -23,128 +21,72 @@ func submitCommand() *cli.Command {
 			&cli.StringFlag{Name: "cmd", Usage: "run this shell command (sh -c) instead of spark-submit of a file"},
 			&cli.BoolFlag{Name: "no-runner", Usage: "only queue the job; run the queue later with devenv jobs run"},
 		},
-		Action: runSubmit,
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			j, err := p.Submit(app.SubmitOptions{Service: c.String("service"), Shell: c.String("cmd"), Args: args(c), NoRunner: c.Bool("no-runner")})
+			if err == nil {
+				say(c, view.Submitted(j))
+			}
+			return show(c, j, err, func(w io.Writer, j jobs.Job) { fmt.Fprintln(w, j.ID) })
+		}),
 	}
-}
-
-func runSubmit(c *cli.Context) error {
-	p, err := openProject(c)
-	if err != nil {
-		return err
-	}
-	j, err := p.Submit(app.SubmitOptions{Service: c.String("service"), Shell: c.String("cmd"), Args: args(c), NoRunner: c.Bool("no-runner")})
-	if err != nil {
-		return err
-	}
-	out := printer(c)
-	out.Say("job %s queued on %s; follow it with: devenv jobs logs -f %s", j.ID, j.Service, j.ID)
-	return out.Result(j, func(w io.Writer) { fmt.Fprintln(w, j.ID) })
 }
 
 func jobsCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "jobs",
 		Usage:  "list the project's jobs: state, exit code, times, Spark UI, log",
-		Action: listJobs,
+		Action: projectAction(listJobs),
 		Subcommands: []*cli.Command{
 			{
 				Name:   "run",
 				Usage:  "run the queue in the foreground until it is empty (submit starts one in the background)",
 				Flags:  []cli.Flag{&cli.BoolFlag{Name: "background", Hidden: true}},
-				Action: runJobs,
+				Action: projectAction(runJobs),
 			},
 			{
 				Name:      "logs",
 				Usage:     "print a job's output; with -f follow it until the job ends and exit with its exit code",
 				ArgsUsage: "ID",
 				Flags:     []cli.Flag{&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "F"}, Usage: "follow the output until the job ends"}},
-				Action:    jobLogs,
+				Action: checked(argsExactly(1), "usage: devenv jobs logs ID (see devenv jobs for the IDs)", projectAction(func(c *cli.Context, p *app.Project) error {
+					return quietInterrupt(c, p.FollowJob(c.Context, c.Args().First(), c.Bool("follow"), c.App.Writer))
+				})),
 			},
 			{
 				Name:      "cancel",
 				Usage:     "cancel a queued or running job",
 				ArgsUsage: "ID",
-				Action:    cancelJob,
+				Action: checked(argsExactly(1), "usage: devenv jobs cancel ID (see devenv jobs for the IDs)", projectAction(func(c *cli.Context, p *app.Project) error {
+					j, err := p.CancelJob(c.Args().First())
+					if err == nil {
+						say(c, view.Cancelled(j))
+					}
+					return show(c, j, err, nil)
+				})),
 			},
 		},
 	}
 }
 
-func listJobs(c *cli.Context) error {
-	p, err := openProject(c)
-	if err != nil {
-		return err
-	}
+func listJobs(c *cli.Context, p *app.Project) error {
 	list, warnings, err := p.ListJobs()
-	if err != nil {
-		return err
+	if err == nil {
+		warn(c, warnings...)
 	}
-	out := printer(c)
-	for _, w := range warnings {
-		out.Warn("%s", w)
-	}
-	return out.Result(list, func(w io.Writer) { view.Jobs(w, list, p.Spec.Dir) })
+	return show(c, list, err, func(w io.Writer, list []jobs.Job) { view.Jobs(w, list, p.Spec.Dir) })
 }
 
-func runJobs(c *cli.Context) error {
-	p, err := openProject(c)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	out := printer(c)
-	say := out.Say
+func runJobs(c *cli.Context, p *app.Project) error {
+	progress := printer(c).Say
 	if c.Bool("background") {
-		say = func(format string, a ...any) {
-			fmt.Fprintf(c.App.ErrWriter, "%s %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, a...))
-		}
+		progress = view.RunnerLog(c.App.ErrWriter)
 	}
-	err = p.RunJobs(c.Context, say)
+	err := p.RunJobs(c.Context, progress)
 	if app.IsBusy(err) {
 		if !c.Bool("background") {
-			out.Say("%v; it runs the queue (see devenv jobs)", err)
+			printer(c).Say("%v; it runs the queue (see devenv jobs)", err)
 		}
 		return nil
 	}
 	return err
-}
-
-func jobStore(c *cli.Context) (*jobs.Store, error) {
-	if c.NArg() != 1 {
-		return nil, exitcode.Newf(exitcode.Usage, "usage: devenv jobs %s ID (see devenv jobs for the IDs)", c.Command.Name)
-	}
-	p, err := openProject(c)
-	if err != nil {
-		return nil, err
-	}
-	return p.Jobs()
-}
-
-func cancelJob(c *cli.Context) error {
-	store, err := jobStore(c)
-	if err != nil {
-		return err
-	}
-	j, err := store.Cancel(c.Args().First())
-	if err != nil {
-		return err
-	}
-	out := printer(c)
-	if j.State == jobs.Cancelled {
-		out.Say("job %s cancelled", j.ID)
-	} else {
-		out.Say("job %s: asked its runner to stop it", j.ID)
-	}
-	return out.Result(j, nil)
-}
-
-func jobLogs(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return exitcode.Newf(exitcode.Usage, "usage: devenv jobs logs ID (see devenv jobs for the IDs)")
-	}
-	p, err := openProject(c)
-	if err != nil {
-		return err
-	}
-	return quietInterrupt(c, p.FollowJob(c.Context, c.Args().First(), c.Bool("follow"), c.App.Writer))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/mirror"
+	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -24,7 +25,7 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		"mirror": app.MirrorResult{}, "mirror --print": mirror.Profile{}, "top": app.TopSample{},
 		"up, down, build": app.Result{}, "ps": []reconcile.Status{}, "init": app.InitResult{},
 		"export": app.ExportResult{}, "verify": app.VerifyReport{}, "doctor": doctor.Report{}, "profiles": profiles.Summary{},
-		"jobs": []jobs.Job{}, "logs": logLine{}, "errors": jsonError{},
+		"jobs": []jobs.Job{}, "logs": view.LogLine{}, "errors": jsonError{},
 	}
 	for cmd, v := range results {
 		for _, bad := range badKeys(reflect.TypeOf(v), cmd, map[reflect.Type]bool{}) {

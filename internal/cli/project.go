@@ -1,13 +1,24 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
 )
 
-// FileName is the project file devenv looks for.
-const FileName = app.FileName
+// The world the application layer reaches, as hooks tests replace: the
+// Docker engine, the machine's NVML and its CPU, memory and tools.
+var (
+	connectEngine = engine.Connect
+	openGPUs      = gpu.Open
+	localHost     = doctor.LocalHost
+)
 
 func printer(c *cli.Context) *ui.Printer {
 	p := ui.New(c.App.Writer, c.App.ErrWriter, boolOpt(c, "json"), boolOpt(c, "debug"))
@@ -15,8 +26,7 @@ func printer(c *cli.Context) *ui.Printer {
 	return p
 }
 
-// options turns the global flags into the application layer's options;
-// the engine, NVML and host facts go through the variables tests replace.
+// options turns the global flags into the application layer's options.
 func options(c *cli.Context) app.Options {
 	_ = applyComposeProfiles(c) // Setenv fails only on a malformed name
 	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), Out: printer(c),
@@ -26,4 +36,74 @@ func options(c *cli.Context) app.Options {
 // openProject opens the project the flags name.
 func openProject(c *cli.Context) (*app.Project, error) { return app.Open(c.Context, options(c)) }
 
+// projectAction is the action of a command that works on the project the
+// flags name: open it, run do, close it.
+func projectAction(do func(c *cli.Context, p *app.Project) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		p, err := openProject(c)
+		if err != nil {
+			return err
+		}
+		defer p.Close()
+		return do(c, p)
+	}
+}
+
+// show ends a command with its use case's result, or with its error: the
+// result as JSON with --json, else as text through its view (none when
+// text is nil: what the command said is enough).
+func show[T any](c *cli.Context, res T, err error, text func(io.Writer, T)) error {
+	if err != nil {
+		return err
+	}
+	var render func(io.Writer)
+	if text != nil {
+		render = func(w io.Writer) { text(w, res) }
+	}
+	return printer(c).Result(res, render)
+}
+
+// say prints lines for people on stderr (none with --json: the result
+// carries the facts); warn prints them as warnings (JSON lines with --json).
+func say(c *cli.Context, lines ...string) {
+	out := printer(c)
+	for _, l := range lines {
+		out.Say("%s", l)
+	}
+}
+
+func warn(c *cli.Context, lines ...string) {
+	out := printer(c)
+	for _, l := range lines {
+		out.Warn("%s", l)
+	}
+}
+
+// checked makes action refuse, before it opens anything, a command line
+// that ok rejects: a usage error (exit 2) saying usage.
+func checked(ok func(c *cli.Context) bool, usage string, action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if !ok(c) {
+			return exitcode.Newf(exitcode.Usage, "%s", usage)
+		}
+		return action(c)
+	}
+}
+
+// argsAtMost and argsExactly are checked's tests of the number of arguments.
+func argsAtMost(n int) func(*cli.Context) bool {
+	return func(c *cli.Context) bool { return c.NArg() <= n }
+}
+func argsExactly(n int) func(*cli.Context) bool {
+	return func(c *cli.Context) bool { return c.NArg() == n }
+}
+
 func args(c *cli.Context) []string { return c.Args().Slice() }
+
+// afterDashes drops the "--" that separates a command's words from devenv's.
+func afterDashes(words []string) []string {
+	if len(words) > 0 && words[0] == "--" {
+		return words[1:]
+	}
+	return words
+}

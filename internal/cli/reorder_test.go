@@ -27,7 +27,7 @@ func TestReorder(t *testing.T) {
 		{"devenv", "devenv"},
 	}
 	for _, tt := range tests {
-		got := strings.Join(reorder(app, strings.Fields(tt.in)), " ")
+		got := strings.Join(commandLine(app).Reorder(strings.Fields(tt.in)), " ")
 		if got != tt.want {
 			t.Errorf("reorder(%q) = %q, want %q", tt.in, got, tt.want)
 		}

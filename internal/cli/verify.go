@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"io"
-
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/view"
@@ -18,29 +16,18 @@ func verifyCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "rows", Value: 1_000_000, Usage: "rows the query generates"},
 		},
-		Action: runVerify,
+		Action: checked(func(c *cli.Context) bool { return c.NArg() <= 1 && c.Int("rows") >= 1 }, "usage: devenv verify [SERVICE] [--rows N] with N >= 1",
+			projectAction(runVerify)),
 	}
 }
 
-func runVerify(c *cli.Context) error {
-	if c.NArg() > 1 || c.Int("rows") < 1 {
-		return exitcode.Newf(exitcode.Usage, "usage: devenv verify [SERVICE] [--rows N] with N >= 1")
-	}
-	p, err := openProject(c)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	out := printer(c)
+func runVerify(c *cli.Context, p *app.Project) error {
 	o := app.VerifyOptions{Service: c.Args().First(), Rows: c.Int("rows")}
-	if out.Verbose {
+	if printer(c).Verbose {
 		o.Echo = c.App.ErrWriter
 	}
 	rep, err := p.Verify(c.Context, o)
-	if err != nil {
-		return err
-	}
-	if err := out.Result(rep, func(w io.Writer) { view.Verify(w, rep) }); err != nil {
+	if err := show(c, rep, err, view.Verify); err != nil {
 		return err
 	}
 	if !rep.OnGPU {

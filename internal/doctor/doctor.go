@@ -42,12 +42,15 @@ const (
 type Inputs struct {
 	Engine    engine.Engine // nil when the engine is unreachable
 	EngineErr error         // why Engine is nil (or Info failed)
-	GPUs      *gpu.Host     // nil when NVML could not be read
-	GPUErr    error         // why GPUs is nil
-	Project   *spec.Project // nil outside a project
-	Lock      *lock.File    // nil without devenv.lock
-	Services  []string      // limit the service checks to these; empty means all
-	Host      HostFacts
+	// Info is the engine's answer to /info when the caller has it already;
+	// nil: doctor asks Engine.
+	Info     *engine.Info
+	GPUs     *gpu.Host     // nil when NVML could not be read
+	GPUErr   error         // why GPUs is nil
+	Project  *spec.Project // nil outside a project
+	Lock     *lock.File    // nil without devenv.lock
+	Services []string      // limit the service checks to these; empty means all
+	Host     HostFacts
 }
 
 // HostFacts are the machine facts doctor reads, as functions so tests can

@@ -33,6 +33,10 @@ type service struct {
 func newEnv(ctx context.Context, in Inputs) *env {
 	e := &env{ctx: ctx, in: in, services: servicesOf(in)}
 	e.infoErr = in.EngineErr
+	if in.Info != nil && in.EngineErr == nil {
+		e.info = in.Info
+		return e
+	}
 	if in.Engine != nil && in.EngineErr == nil {
 		info, err := in.Engine.Info(ctx)
 		if err == nil {

@@ -77,12 +77,8 @@ func portHolders(ctx context.Context, eng engine.Engine, project string) (others
 		if o.State != "running" {
 			continue
 		}
-		st, err := eng.Inspect(ctx, o.ID)
-		if err != nil {
-			continue // gone since the listing
-		}
 		mine := project != "" && o.Labels[labels.Project] == project
-		for _, p := range st.Ports {
+		for _, p := range o.Ports {
 			k := portKey(p.HostPort, p.Protocol)
 			switch {
 			case p.HostPort == 0:
@@ -107,6 +103,9 @@ func overlaps(a, b string) bool {
 // project, another program (free says it cannot be bound) or an earlier
 // want of the same list holds.
 func PortConflicts(ctx context.Context, eng engine.Engine, project string, wants []PortWant, free func(ip string, port int) bool) ([]PortConflict, error) {
+	if !publishes(wants) {
+		return nil, nil // nothing to bind: the engine need not be asked
+	}
 	holders, own, err := portHolders(ctx, eng, project)
 	if err != nil {
 		return nil, err
@@ -145,6 +144,16 @@ func PortConflicts(ctx context.Context, eng engine.Engine, project string, wants
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// publishes reports whether any want binds a fixed host port.
+func publishes(wants []PortWant) bool {
+	for _, w := range wants {
+		if w.HostPort != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func holderOf(hs []holder, ip string) string {
@@ -213,11 +222,19 @@ func PlanPorts(pl *plan.Plan, only []string) []PortWant {
 	return out
 }
 
-// PortPreflight checks, before anything is pulled, built or created, that
-// every host port the services publish can be bound: an error names each
-// port, who holds it and a free one to use instead.
+// PortPreflight refuses, before up pulls, builds or creates anything, the
+// plan's fixed host ports (of the services in only; all when empty) that
+// another container or program holds.
 func PortPreflight(ctx context.Context, eng engine.Engine, pl *plan.Plan, only []string, free func(ip string, port int) bool) error {
-	conflicts, err := PortConflicts(ctx, eng, pl.Project, PlanPorts(pl, only), free)
+	return PortsFree(ctx, eng, pl.Project, PlanPorts(pl, only), free, "nothing was built or created")
+}
+
+// PortsFree returns an error naming, with a fix and a free port, each of
+// wants' host ports that another container or program holds (the
+// project's own containers may hold theirs); untouched says what the
+// refusal left undone.
+func PortsFree(ctx context.Context, eng engine.Engine, project string, wants []PortWant, free func(ip string, port int) bool, untouched string) error {
+	conflicts, err := PortConflicts(ctx, eng, project, wants, free)
 	if err != nil {
 		return fmt.Errorf("checking the host ports: %w", err)
 	}
@@ -234,8 +251,8 @@ func PortPreflight(ctx context.Context, eng engine.Engine, pl *plan.Plan, only [
 			lines[i] = "  - " + e.Error()
 		}
 		sort.Strings(lines)
-		return fmt.Sprintf("%d host port(s) of project %s are taken; nothing was built or created:\n%s",
-			len(es), pl.Project, strings.Join(lines, "\n"))
+		return fmt.Sprintf("%d host port(s) of project %s are taken; %s:\n%s",
+			len(es), project, untouched, strings.Join(lines, "\n"))
 	}
 	return errs
 }

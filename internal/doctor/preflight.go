@@ -25,6 +25,9 @@ var preflightIDs = map[string]bool{
 // services when empty) and returns nil, or an error marked with
 // exitcode.GPU that names every failing check and its fix.
 func Preflight(ctx context.Context, in Inputs) error {
+	if len((&env{in: in, services: servicesOf(in)}).gpuServices()) == 0 {
+		return nil // every check that can stop a start is about a GPU service
+	}
 	var errs *multierror.Error
 	for _, c := range Run(ctx, in).Checks {
 		if c.Status == Fail && preflightIDs[c.ID] {

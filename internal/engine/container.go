@@ -23,6 +23,18 @@ func (d *docker) Create(ctx context.Context, spec ContainerSpec) (string, error)
 	if err != nil {
 		return "", d.wrap(op, err)
 	}
+	if len(spec.Files) > 0 {
+		if err := d.placeFiles(ctx, resp.ID, spec.Name, spec.Files); err != nil {
+			// a container without its files must not be left to be started
+			// later as if it were complete: the next up creates it again
+			rmCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			if rerr := d.cli.ContainerRemove(rmCtx, resp.ID, container.RemoveOptions{Force: true}); rerr != nil {
+				return "", fmt.Errorf("%w (and removing the container it left: %w)", err, d.wrap(op, rerr))
+			}
+			return "", err
+		}
+	}
 	return resp.ID, nil
 }
 
@@ -64,6 +76,7 @@ func fromInspect(in container.InspectResponse) ContainerState {
 	}
 	if in.HostConfig != nil {
 		s.DeviceRequests = fromDeviceRequests(in.HostConfig.DeviceRequests)
+		s.Bindings = fromPortMap(in.HostConfig.PortBindings)
 	}
 	if in.NetworkSettings != nil {
 		s.Ports = fromPortMap(in.NetworkSettings.Ports)

@@ -31,12 +31,15 @@ type Engine interface {
 	// EnsureNetwork returns the bridge network called name (its id and
 	// labels), creating it with labels when it does not exist.
 	EnsureNetwork(ctx context.Context, name string, labels map[string]string) (Object, error)
-	// EnsureVolume creates the named volume with labels unless it exists.
-	EnsureVolume(ctx context.Context, name string, labels map[string]string) error
+	// EnsureVolume returns the named volume (its name and labels),
+	// creating it with labels when it does not exist.
+	EnsureVolume(ctx context.Context, name string, labels map[string]string) (Object, error)
 	// List returns the objects of kind carrying all the given labels (a label
 	// with an empty value matches any value). The engine does the filtering.
 	List(ctx context.Context, kind Kind, labels map[string]string) ([]Object, error)
-	// Create creates (does not start) a container and returns its id.
+	// Create creates (does not start) a container, puts spec.Files into
+	// it, and returns its id. When the files cannot be placed the
+	// container is removed again and the error returned.
 	Create(ctx context.Context, spec ContainerSpec) (string, error)
 	// Start starts a created or stopped container.
 	Start(ctx context.Context, id string) error
@@ -134,6 +137,10 @@ type ContainerSpec struct {
 	Init         bool  // run an init process as PID 1
 	Tty          bool
 	OpenStdin    bool
+	// Files are copied into the container after it is created and before
+	// it first starts; they live in its writable layer, so they survive a
+	// stop and start and go with the container when it is removed.
+	Files []File `json:",omitempty"`
 }
 
 // PortBinding publishes a container port on the host.
@@ -188,20 +195,22 @@ const (
 
 // ContainerState is what Inspect reports about a container.
 type ContainerState struct {
-	ID             string
-	Name           string // without the leading slash
-	Image          string // the image reference it was created from
-	ImageID        string
-	Status         string // created, running, paused, restarting, removing, exited, dead
-	Running        bool
-	Health         string // one of the Health* constants
-	ExitCode       int
-	Error          string // the engine's last error starting it, if any
-	StartedAt      time.Time
-	FinishedAt     time.Time
-	Labels         map[string]string
-	Env            []string
-	Ports          []PortBinding // the bindings actually published
+	ID         string
+	Name       string // without the leading slash
+	Image      string // the image reference it was created from
+	ImageID    string
+	Status     string // created, running, paused, restarting, removing, exited, dead
+	Running    bool
+	Health     string // one of the Health* constants
+	ExitCode   int
+	Error      string // the engine's last error starting it, if any
+	StartedAt  time.Time
+	FinishedAt time.Time
+	Labels     map[string]string
+	Env        []string
+	Ports      []PortBinding // the bindings actually published
+	// Bindings are the host ports the container asks for, running or not.
+	Bindings       []PortBinding
 	Mounts         []Mount
 	DeviceRequests []DeviceRequest
 	Networks       []string
@@ -230,6 +239,12 @@ type Object struct {
 	State   string // containers only: created, running, exited, ...
 	Image   string // containers only
 	Created time.Time
+	// Ports are a container's published ports and NetworkIDs the id of
+	// the network it refers to under each attached network's name, as the
+	// listing reports them (no inspect per container). NetworkIDs is nil
+	// when the engine did not say.
+	Ports      []PortBinding
+	NetworkIDs map[string]string
 }
 
 // LogOptions selects which logs to read.

@@ -78,6 +78,13 @@ func cleanupRun(t *testing.T, e engine.Engine, labels map[string]string) {
 // build context (tar) holding it and a Dockerfile FROM scratch.
 func standinContext(t *testing.T) *bytes.Reader {
 	t.Helper()
+	dockerfile := "FROM scratch\nCOPY standin /app\nENTRYPOINT [\"/app\"]\n"
+	return bytes.NewReader(tarOf(t, []tarEntry{{name: "Dockerfile", mode: 0o644, data: []byte(dockerfile)}, {name: "standin", mode: 0o755, data: standinBinary(t)}}))
+}
+
+// standinBinary compiles testdata/standin as a static Linux binary.
+func standinBinary(t *testing.T) []byte {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "standin")
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./testdata/standin")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
@@ -88,25 +95,38 @@ func standinContext(t *testing.T) *bytes.Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dockerfile := "FROM scratch\nCOPY standin /app\nENTRYPOINT [\"/app\"]\n"
+	return app
+}
+
+// tarEntry is one entry of tarOf: a directory when dir is set.
+type tarEntry struct {
+	name     string
+	mode     int64
+	uid, gid int
+	dir      bool
+	data     []byte
+}
+
+func tarOf(t *testing.T, entries []tarEntry) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
-	for _, f := range []struct {
-		name string
-		mode int64
-		data []byte
-	}{{"Dockerfile", 0o644, []byte(dockerfile)}, {"standin", 0o755, app}} {
-		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.data))}); err != nil {
+	for _, e := range entries {
+		hdr := &tar.Header{Name: e.name, Mode: e.mode, Uid: e.uid, Gid: e.gid, Size: int64(len(e.data)), Typeflag: tar.TypeReg}
+		if e.dir {
+			hdr.Typeflag, hdr.Size = tar.TypeDir, 0
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tw.Write(f.data); err != nil {
+		if _, err := tw.Write(e.data); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return bytes.NewReader(buf.Bytes())
+	return buf.Bytes()
 }
 
 // waitHealthy polls a container until the engine calls it healthy.

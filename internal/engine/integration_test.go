@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -103,8 +104,12 @@ func TestIntegrationLifecycle(t *testing.T) {
 		t.Errorf("EnsureNetwork again = %q, %v; want %q", again.ID, err, netID)
 	}
 	for range 2 {
-		if err := e.EnsureVolume(ctx, volName, labels); err != nil {
+		v, err := e.EnsureVolume(ctx, volName, labels)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if v.Name != volName || v.Labels[runLabel] != run {
+			t.Errorf("EnsureVolume = %+v, want %s with its labels", v, volName)
 		}
 	}
 
@@ -153,6 +158,7 @@ func TestIntegrationLifecycle(t *testing.T) {
 	t.Run("logs", func(t *testing.T) { checkLogs(t, e, id) })
 	t.Run("exec", func(t *testing.T) { checkExec(t, e, id, run) })
 	t.Run("list by label", func(t *testing.T) { checkList(t, e, labels, run, spec, netName, volName, imageRef) })
+	t.Run("listing says what inspect says", func(t *testing.T) { checkListedAsInspected(t, e, labels, st) })
 
 	if err := e.Stop(ctx, id, 5*time.Second); err != nil {
 		t.Fatalf("Stop: %v", err)
@@ -311,6 +317,29 @@ func checkList(t *testing.T, e engine.Engine, labels map[string]string, run stri
 			t.Errorf("List(%s, %v) = %v, want %v", kind, labels, got, names)
 		}
 	}
+}
+
+// checkListedAsInspected: the listing reports a running container's
+// published ports and its networks' ids as inspect does (up and the port
+// preflight read them from the listing instead of inspecting each one).
+func checkListedAsInspected(t *testing.T, e engine.Engine, labels map[string]string, st engine.ContainerState) {
+	objs, err := e.List(t.Context(), engine.Containers, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range objs {
+		if o.ID != st.ID {
+			continue
+		}
+		if !maps.Equal(o.NetworkIDs, st.NetworkIDs) || len(o.NetworkIDs) == 0 {
+			t.Errorf("listed network ids %v, inspect says %v", o.NetworkIDs, st.NetworkIDs)
+		}
+		if len(o.Ports) == 0 || !slices.ContainsFunc(st.Ports, func(p engine.PortBinding) bool { return p == o.Ports[0] }) {
+			t.Errorf("listed ports %+v, inspect says %+v", o.Ports, st.Ports)
+		}
+		return
+	}
+	t.Fatalf("container %s is not listed", st.ID)
 }
 
 // checkRemove removes every object of the run and checks nothing is left.

@@ -32,18 +32,22 @@ func (d *docker) EnsureNetwork(ctx context.Context, name string, labels map[stri
 	return Object{Kind: Networks, ID: resp.ID, Name: name, Labels: labels}, nil
 }
 
-// EnsureVolume creates the volume name with labels unless it exists.
-func (d *docker) EnsureVolume(ctx context.Context, name string, labels map[string]string) error {
+// EnsureVolume returns the volume name, creating it with labels when there
+// is none.
+func (d *docker) EnsureVolume(ctx context.Context, name string, labels map[string]string) (Object, error) {
 	op := fmt.Sprintf("create volume %q", name)
-	_, err := d.cli.VolumeInspect(ctx, name)
-	if err == nil {
-		return nil
+	v, err := d.cli.VolumeInspect(ctx, name)
+	if err != nil && !cerrdefs.IsNotFound(err) {
+		return Object{}, d.wrap(op, err)
 	}
-	if !cerrdefs.IsNotFound(err) {
-		return d.wrap(op, err)
+	if err != nil {
+		v, err = d.cli.VolumeCreate(ctx, volume.CreateOptions{Name: name, Labels: labels})
+		if err != nil {
+			return Object{}, d.wrap(op, err)
+		}
 	}
-	_, err = d.cli.VolumeCreate(ctx, volume.CreateOptions{Name: name, Labels: labels})
-	return d.wrap(op, err)
+	created, _ := time.Parse(time.RFC3339, v.CreatedAt)
+	return Object{Kind: Volumes, ID: v.Name, Name: v.Name, Labels: v.Labels, Created: created}, nil
 }
 
 // labelFilter asks the engine for objects carrying every label; an empty
@@ -90,9 +94,37 @@ func (d *docker) listContainers(ctx context.Context, f filters.Args) ([]Object, 
 			name = strings.TrimPrefix(c.Names[0], "/")
 		}
 		objs = append(objs, Object{Kind: Containers, ID: c.ID, Name: name, Labels: c.Labels,
-			State: string(c.State), Image: c.Image, Created: time.Unix(c.Created, 0)})
+			State: string(c.State), Image: c.Image, Created: time.Unix(c.Created, 0),
+			Ports: listedPorts(c.Ports), NetworkIDs: listedNetworks(c.NetworkSettings)})
 	}
 	return objs, err
+}
+
+// listedPorts are the published ports of a container listing.
+func listedPorts(ps []container.Port) []PortBinding {
+	var out []PortBinding
+	for _, p := range ps {
+		if p.PublicPort == 0 {
+			continue // exposed, not published
+		}
+		out = append(out, PortBinding{HostIP: p.IP, HostPort: int(p.PublicPort), ContainerPort: int(p.PrivatePort), Protocol: p.Type})
+	}
+	return out
+}
+
+// listedNetworks maps each network a listed container is attached to onto
+// the network id it refers to; nil when the listing has no network settings.
+func listedNetworks(ns *container.NetworkSettingsSummary) map[string]string {
+	if ns == nil {
+		return nil
+	}
+	out := make(map[string]string, len(ns.Networks))
+	for name, ep := range ns.Networks {
+		if ep != nil {
+			out[name] = ep.NetworkID
+		}
+	}
+	return out
 }
 
 func (d *docker) listNetworks(ctx context.Context, f filters.Args) ([]Object, error) {

@@ -29,6 +29,7 @@ func toCreateRequest(spec ContainerSpec) (createRequest, error) {
 	errs = multierror.Append(errs, err)
 	devices, err := deviceRequests(spec.GPU)
 	errs = multierror.Append(errs, err)
+	errs = multierror.Append(errs, checkFiles(spec.Files))
 	if spec.Image == "" {
 		errs = multierror.Append(errs, fmt.Errorf("container %q: no image given", spec.Name))
 	}

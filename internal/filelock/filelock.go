@@ -150,7 +150,8 @@ func held(fl *flock.Flock, path string, opt Options) *Lock {
 	}
 	data, _ := json.Marshal(h)
 	// Best effort: the holder file only helps people waiting to understand.
-	_ = atomicfile.WriteFile(l.holder, append(data, '\n'), 0o644)
+	// Only its owner reads it: the command line may carry the user's values.
+	_ = atomicfile.WriteFile(l.holder, append(data, '\n'), 0o600)
 	return l
 }
 

@@ -26,6 +26,9 @@ func TestTryAcquireWhileHeld(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
+	if st, err := os.Stat(HolderPath(path)); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("holder file mode %v (%v), want 0600: the command line may carry the user's values", st.Mode().Perm(), err)
+	}
 	if err := l.Release(); err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,8 @@ var (
 
 // Store is a project's job queue on disk: <dir>/<id>.json and <dir>/<id>.log
 // per job, state.lock serialising changes to job files, runner.lock held by
-// the one runner working on the queue.
+// the one runner working on the queue. Job files and logs are FileMode:
+// commands carry the user's arguments and logs the jobs' output.
 type Store struct {
 	dir string
 	// now is the clock; tests set it.
@@ -38,6 +39,9 @@ type Store struct {
 	// alive tells whether a runner process still exists; tests set it.
 	alive func(pid int) bool
 }
+
+// FileMode is the mode of the queue's job files, logs and runner log.
+const FileMode = 0o600
 
 // Open returns the queue kept in dir (usually <project>/.devenv/jobs),
 // creating the directory.
@@ -58,7 +62,7 @@ func (s *Store) LogPath(id string) string { return filepath.Join(s.dir, id+".log
 // is, refusing a log that is a symbolic link (it could lead to any file the
 // user can read or write).
 func (s *Store) OpenLog(id string, flag int) (*os.File, error) {
-	f, err := statedir.OpenFile(s.dir, s.LogPath(id), flag, 0o644)
+	f, err := statedir.OpenFile(s.dir, s.LogPath(id), flag, FileMode)
 	if err != nil {
 		return nil, fmt.Errorf("job %s's log: %w", id, err)
 	}
@@ -94,7 +98,7 @@ func (s *Store) Submit(j Job) (Job, error) {
 		j.ID = strconv.Itoa(next)
 		j.State, j.Submitted, j.Log = Queued, s.now().UTC(), s.LogPath(j.ID)
 		j.ExitCode, j.Started, j.Finished, j.RunnerPID, j.Reason, j.CancelRequested = nil, nil, nil, 0, "", false
-		if err := os.WriteFile(j.Log, nil, 0o644); err != nil {
+		if err := os.WriteFile(j.Log, nil, FileMode); err != nil {
 			return fmt.Errorf("cannot create the job's log %s: %w", j.Log, err)
 		}
 		return s.write(j)
@@ -123,7 +127,7 @@ func (s *Store) write(j Job) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(s.jobPath(j.ID), append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.WriteFile(s.jobPath(j.ID), append(data, '\n'), FileMode); err != nil {
 		return fmt.Errorf("job %s: %w", j.ID, err)
 	}
 	return nil

@@ -26,8 +26,10 @@ func TestSubmitAndList(t *testing.T) {
 	if j.State != Queued || j.Log != filepath.Join(s.Dir(), "1.log") || j.Submitted.IsZero() {
 		t.Errorf("submitted job %+v", j)
 	}
-	if _, err := os.Stat(j.Log); err != nil {
-		t.Errorf("no log file: %v", err)
+	for _, f := range []string{j.Log, filepath.Join(s.Dir(), "1.json")} {
+		if st, err := os.Stat(f); err != nil || st.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v (%v), want 0600: the command and the output are the user's", f, st.Mode().Perm(), err)
+		}
 	}
 	if _, err := s.Submit(Job{Service: "spark"}); err == nil {
 		t.Error("a job without a command was accepted")

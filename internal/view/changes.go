@@ -34,8 +34,13 @@ func Changes(w io.Writer, r *app.Result) {
 }
 
 // Up is up's summary: how many services were built, pulled, created,
-// recreated, started or left unchanged, then the endpoints.
+// recreated, started or left unchanged, then the endpoints; for a dry run
+// the changes that would be made.
 func Up(w io.Writer, r *app.Result) {
+	if r.DryRun {
+		Changes(w, r)
+		return
+	}
 	counts := map[string]int{}
 	for _, ch := range r.Changes {
 		counts[ch.Action]++

@@ -57,3 +57,24 @@ func clock(t *time.Time) string {
 	}
 	return t.Local().Format("2006-01-02 15:04:05")
 }
+
+// Submitted is what submit says about the job it queued.
+func Submitted(j jobs.Job) string {
+	return fmt.Sprintf("job %s queued on %s; follow it with: devenv jobs logs -f %s", j.ID, j.Service, j.ID)
+}
+
+// Cancelled is what jobs cancel says about the job it cancelled.
+func Cancelled(j jobs.Job) string {
+	if j.State == jobs.Cancelled {
+		return fmt.Sprintf("job %s cancelled", j.ID)
+	}
+	return fmt.Sprintf("job %s: asked its runner to stop it", j.ID)
+}
+
+// RunnerLog is how a background runner reports: each line on w (its log
+// file) after the time, RFC 3339.
+func RunnerLog(w io.Writer) func(format string, a ...any) {
+	return func(format string, a ...any) {
+		fmt.Fprintf(w, "%s %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, a...))
+	}
+}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,4 +29,24 @@ func TestPrintJobs(t *testing.T) {
 	b.WriteString("---\n")
 	Jobs(&b, nil, dir)
 	golden(t, "jobs.txt", b.Bytes())
+}
+
+func TestJobNotes(t *testing.T) {
+	j := jobs.Job{ID: "7", Service: "spark", State: jobs.Cancelled}
+	if got := Submitted(j); got != "job 7 queued on spark; follow it with: devenv jobs logs -f 7" {
+		t.Errorf("Submitted: %q", got)
+	}
+	if got := Cancelled(j); got != "job 7 cancelled" {
+		t.Errorf("Cancelled, queued: %q", got)
+	}
+	j.State = jobs.Running
+	if got := Cancelled(j); got != "job 7: asked its runner to stop it" {
+		t.Errorf("Cancelled, running: %q", got)
+	}
+	var b bytes.Buffer
+	RunnerLog(&b)("job %s started", "7")
+	stamp, rest, _ := strings.Cut(b.String(), " ")
+	if _, err := time.Parse(time.RFC3339, stamp); err != nil || rest != "job 7 started\n" {
+		t.Errorf("RunnerLog: %q", b.String())
+	}
 }

@@ -8,8 +8,13 @@ import (
 	"github.com/devenv-dev/devenv/internal/app"
 )
 
-// Sample is one `devenv top` sample: GPU use, then the processes on them.
+// Sample is one `devenv top` sample: GPU use, then the processes on them;
+// a sample with a note says why there are no GPUs to watch.
 func Sample(w io.Writer, s app.TopSample) {
+	if s.Note != "" {
+		fmt.Fprintf(w, "No NVIDIA GPU to watch: %s\n", s.Note)
+		return
+	}
 	fmt.Fprintf(w, "%s\n", s.Time.Local().Format("2006-01-02 15:04:05"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GPU\tUTIL\tMEM UTIL\tMEMORY USED/TOTAL\tTEMP\tPOWER\tTHROTTLE")

@@ -36,7 +36,7 @@ func (f *Fake) Create(ctx context.Context, spec engine.ContainerSpec) (string, e
 	o.obj.State, o.obj.Image = "created", spec.Image
 	o.state = engine.ContainerState{
 		ID: o.obj.ID, Name: spec.Name, Image: spec.Image, Status: "created",
-		Labels: o.obj.Labels, Env: slices.Clone(spec.Env), Ports: slices.Clone(spec.Ports),
+		Labels: o.obj.Labels, Env: slices.Clone(spec.Env), Ports: slices.Clone(spec.Ports), Bindings: slices.Clone(spec.Ports),
 		Mounts: slices.Clone(spec.Mounts), DeviceRequests: devices, Tty: spec.Tty,
 	}
 	o.healthcheck = spec.Healthcheck != nil

@@ -211,20 +211,21 @@ func (f *Fake) EnsureNetwork(ctx context.Context, name string, labels map[string
 	return f.add(engine.Networks, name, labels).obj, nil
 }
 
-// EnsureVolume creates the volume when missing.
-func (f *Fake) EnsureVolume(ctx context.Context, name string, labels map[string]string) error {
+// EnsureVolume returns the volume, creating it when missing.
+func (f *Fake) EnsureVolume(ctx context.Context, name string, labels map[string]string) (engine.Object, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.record("EnsureVolume", name); err != nil {
-		return err
+		return engine.Object{}, err
 	}
-	if _, err := f.find(engine.Volumes, name); err != nil {
-		o := f.add(engine.Volumes, name, labels)
-		delete(f.objects[engine.Volumes], o.obj.ID)
-		o.obj.ID = name
-		f.objects[engine.Volumes][name] = o
+	if o, err := f.find(engine.Volumes, name); err == nil {
+		return o.obj, nil
 	}
-	return nil
+	o := f.add(engine.Volumes, name, labels)
+	delete(f.objects[engine.Volumes], o.obj.ID)
+	o.obj.ID = name
+	f.objects[engine.Volumes][name] = o
+	return o.obj, nil
 }
 
 // List returns the objects of kind carrying all labels, oldest first.
@@ -237,11 +238,29 @@ func (f *Fake) List(ctx context.Context, kind engine.Kind, labels map[string]str
 	var out []engine.Object
 	for _, o := range f.objects[kind] {
 		if hasLabels(o.obj.Labels, labels) {
-			out = append(out, o.obj)
+			out = append(out, o.listed())
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
 	return out, nil
+}
+
+// listed is the object as a listing reports it: a container with the
+// ports it publishes while running and its networks' ids.
+func (o *object) listed() engine.Object {
+	obj := o.obj
+	if obj.Kind != engine.Containers {
+		return obj
+	}
+	obj.NetworkIDs = maps.Clone(o.state.NetworkIDs)
+	if o.state.Running {
+		for _, p := range o.state.Ports {
+			if p.HostPort != 0 {
+				obj.Ports = append(obj.Ports, p)
+			}
+		}
+	}
+	return obj
 }
 
 func hasLabels(have, want map[string]string) bool {

@@ -4,6 +4,7 @@
 //	standin serve ADDR   listen on ADDR, greet every connection, log to stdout and stderr
 //	standin health ADDR  exit 0 when ADDR accepts connections, else 1
 //	standin cat FILE     print FILE
+//	standin stat PATH    print PATH's permission bits (octal) and owner, "600 1000:1000"
 //	standin env NAME     print the value of NAME
 //	standin echo WORDS   print WORDS
 //	standin exit CODE    exit with CODE
@@ -22,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: standin serve|health|cat|env|echo|exit ARG")
+		fmt.Fprintln(os.Stderr, "usage: standin serve|health|cat|stat|env|echo|exit ARG")
 		os.Exit(2)
 	}
 	arg := os.Args[2]
@@ -42,6 +43,14 @@ func main() {
 			os.Exit(1)
 		}
 		os.Stdout.Write(b)
+	case "stat":
+		fi, err := os.Stat(arg)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		fmt.Printf("%o %d:%d\n", fi.Mode().Perm(), st.Uid, st.Gid)
 	case "env":
 		fmt.Println(os.Getenv(arg))
 	case "echo":

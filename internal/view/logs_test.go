@@ -1,4 +1,4 @@
-package cli
+package view
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestLogLines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			emit := logLines(&out, tt.several, tt.json)
+			emit := LogLines(&out, tt.several, tt.json)
 			for _, l := range tt.lines {
 				emit("svc", l[0], []byte(l[1]))
 			}

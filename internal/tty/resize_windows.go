@@ -1,5 +1,5 @@
 //go:build windows
 
-package cli
+package tty
 
 func onResize(func()) (stop func()) { return func() {} }

@@ -1,0 +1,22 @@
+package plan
+
+import (
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+// NeedsHost reports whether p's plan depends on the machine: a service
+// that wants GPUs (placement, CPU fallback, GPU memory) or a Spark service
+// (sized to the machine's CPUs and memory). The plan of any other project
+// is the same on every machine, so callers need not read NVML or ask the
+// engine about its CPUs before planning it. A project whose compose files
+// cannot be read is said to need it (planning reports the problem).
+func NeedsHost(p *spec.Project) bool {
+	for _, s := range p.Services {
+		if s.GPUs.Wants() || p.BaseProfile(s) == profiles.SparkRapids {
+			return true
+		}
+	}
+	composed, err := composeServices(p)
+	return err != nil || len(composeNeeds(composed)) > 0
+}

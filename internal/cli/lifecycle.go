@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/view"
+	"github.com/urfave/cli/v2"
+)
+
+// The environment's life cycle: build, up, down, ps and the per-service
+// verbs.
+
+func buildCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "build",
+		Usage:     "build the images whose inputs changed",
+		ArgsUsage: "[service...]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "frozen", Usage: "refuse a missing or stale devenv.lock (exit 5)"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild without the build cache"},
+			&cli.BoolFlag{Name: "pull", Usage: "pull base images again"},
+			lockTimeoutFlag(),
+		},
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			res, err := p.Build(c.Context, app.BuildOptions{Services: args(c), Frozen: c.Bool("frozen"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), LockTimeout: lockTimeout(c)})
+			return show(c, res, err, view.Build)
+		}),
+	}
+}
+
+func upCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "up",
+		Usage:     "build what changed and start the environment",
+		ArgsUsage: "[service...]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "frozen", Usage: "refuse a missing or stale devenv.lock (exit 5) instead of relocking"},
+			&cli.BoolFlag{Name: "no-start", Usage: "create the containers but do not start them"},
+			&cli.BoolFlag{Name: "wait", Usage: "wait until every service is healthy"},
+			&cli.DurationFlag{Name: "wait-timeout", Value: 5 * time.Minute, Usage: "how long --wait waits for health; when given, also how long to wait for another devenv changing the project (default: until Ctrl-C)"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild images without the build cache"},
+			&cli.BoolFlag{Name: "pull", Usage: "pull base images again"},
+			&cli.BoolFlag{Name: "skip-gpu-check", Usage: "let the engine decide whether it can give GPUs"},
+			composeProfileFlag(),
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be pulled, built, created, recreated or started, and change nothing (a stale lock is refused as with --frozen)"},
+		},
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			res, err := p.Up(c.Context, app.UpOptions{
+				Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
+				WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), SkipGPUCheck: c.Bool("skip-gpu-check"),
+				LockTimeout: lockTimeout(c), DryRun: c.Bool("dry-run"),
+			})
+			return show(c, res, err, view.Up)
+		}),
+	}
+}
+
+func downCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "down",
+		Usage:     "stop and remove the project's containers and network (with services: only their containers)",
+		ArgsUsage: "[service...]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "volumes", Usage: "also remove the project's named volumes (not with services)"},
+			&cli.BoolFlag{Name: "rmi", Usage: "also remove the images devenv built for the project (or for the services named)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed and remove nothing"},
+			lockTimeoutFlag(),
+		},
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.Bool("rmi"),
+				DryRun: c.Bool("dry-run"), LockTimeout: lockTimeout(c)})
+			return show(c, res, err, func(w io.Writer, r *app.Result) { view.Down(w, r, args(c)) })
+		}),
+	}
+}
+
+func psCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "ps",
+		Usage: "list the project's containers: state, health, ports, GPUs, image",
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			st, err := p.Ps(c.Context)
+			return show(c, st, err, view.Ps)
+		}),
+	}
+}
+
+// The per-service verbs, as docker compose has them: stop, start, restart
+// and rm act on the services named (every service when none).
+func serviceCommands() []*cli.Command {
+	timeout := &cli.IntFlag{Name: "timeout", Aliases: []string{"t"}, Value: 10, Usage: "seconds to wait for a container to stop before killing it"}
+	return []*cli.Command{
+		serviceCommand("stop", "stop the services' containers, keeping them (devenv start brings them back)",
+			(*app.Project).Stop, timeout),
+		serviceCommand("start", "start the services' stopped containers (devenv up creates missing ones)",
+			(*app.Project).Start),
+		serviceCommand("restart", "restart the services' containers",
+			(*app.Project).Restart, timeout),
+		serviceCommand("rm", "remove the services' stopped containers (running ones too with --stop)",
+			(*app.Project).Rm, &cli.BoolFlag{Name: "stop", Aliases: []string{"s"}, Usage: "stop running containers first, then remove them"}),
+	}
+}
+
+func serviceCommand(name, usage string, verb func(*app.Project, context.Context, app.ServiceOptions) (*app.Result, error), flags ...cli.Flag) *cli.Command {
+	return &cli.Command{
+		Name:      name,
+		Usage:     usage,
+		ArgsUsage: "[service...]",
+		Flags:     append(flags, lockTimeoutFlag()),
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			res, err := verb(p, c.Context, app.ServiceOptions{Services: args(c), Timeout: time.Duration(c.Int("timeout")) * time.Second, Stop: c.Bool("stop"), LockTimeout: lockTimeout(c)})
+			return show(c, res, err, view.Changes)
+		}),
+	}
+}
+
+// lockTimeoutFlag is --wait-timeout of the commands that take the project
+// lock: how long to wait while another devenv changes the project.
+func lockTimeoutFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "wait-timeout", Usage: "how long to wait for another devenv changing the project (default: until Ctrl-C)"}
+}
+
+// lockTimeout is up's --wait-timeout for the project lock: only when given,
+// so the 5-minute health default never cuts short a wait for another up.
+func lockTimeout(c *cli.Context) time.Duration {
+	if c.IsSet("wait-timeout") {
+		return c.Duration("wait-timeout")
+	}
+	return 0
+}

@@ -1,0 +1,44 @@
+package view
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/internal/app"
+)
+
+func TestExportLines(t *testing.T) {
+	tests := []struct {
+		name           string
+		res            app.ExportResult
+		warnings, says string
+	}{
+		{"compose, pinned", app.ExportResult{Format: app.ExportCompose, Project: "demo", Pinned: true, Written: []string{"compose.devenv.yaml"}},
+			"", "wrote compose.devenv.yaml; run it with: docker compose -p demo -f compose.devenv.yaml up -d"},
+		{"devcontainer without a lock", app.ExportResult{Format: app.ExportDevcontainer, Written: []string{"c.yaml", ".devcontainer/devcontainer.json"}, Started: "c.yaml"},
+			"no devenv.lock: exporting images by tag, not digest; run devenv lock to pin them",
+			"wrote c.yaml (the devcontainer starts it)|wrote .devcontainer/devcontainer.json"},
+		{"k8s from a stale lock, nothing written", app.ExportResult{Format: app.ExportK8s, Pinned: true, Stale: "spark changed", Note: "no service to export"},
+			"devenv.lock is stale (spark changed): exporting what it pins; run devenv lock to refresh it", "no service to export"},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(ExportWarnings(&tt.res), "|"); got != tt.warnings {
+			t.Errorf("%s: warnings %q, want %q", tt.name, got, tt.warnings)
+		}
+		if got := strings.Join(Exported(&tt.res), "|"); got != tt.says {
+			t.Errorf("%s: says %q, want %q", tt.name, got, tt.says)
+		}
+	}
+}
+
+func TestLock(t *testing.T) {
+	var b bytes.Buffer
+	Lock(&b, &app.LockResult{UpToDate: true})
+	Lock(&b, &app.LockResult{Changed: true, Services: make([]lock.Service, 2)})
+	Lock(&b, &app.LockResult{})
+	if want := "devenv.lock is up to date\nwrote devenv.lock (2 services)\ndevenv.lock unchanged\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
