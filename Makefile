@@ -1,6 +1,6 @@
 # devenv's build, tests and benchmarks. `make help` lists the targets.
 GO          ?= go
-BIN         ?= bin/devenv
+BINDIR      ?= bin
 export CGO_CFLAGS ?= -Wno-deprecated-declarations
 # ./test/gpu holds the GPU suite's transcript parser: a unit test, no engine needed.
 UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/') ./test/gpu
@@ -14,8 +14,8 @@ GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
-build: ## build bin/devenv (cgo, for NVML)
-	$(GO) build -trimpath -o $(BIN) ./cmd/devenv
+build: ## build bin/devenv (cgo, for NVML) and bin/devenv-compose, the helper that loads compose files
+	$(GO) build -trimpath -o $(BINDIR)/ ./cmd/devenv ./cmd/devenv-compose
 
 test: unit integration e2e ## unit, integration, then end-to-end tests against the real Docker engine
 
@@ -53,11 +53,11 @@ bench-e2e: build ## whole processes: devenv vs Docker Compose (no-op up, ps, dow
 
 CROSS_TARGETS = linux/arm64 darwin/arm64 windows/amd64 linux/amd64
 
-cross: ## check devenv builds and vets without cgo for linux/arm64, darwin, windows (slow: CI and before a release)
+cross: ## check devenv and devenv-compose build, and devenv vets, without cgo for linux/arm64, darwin, windows (slow: CI and before a release)
 	@set -e; for t in $(CROSS_TARGETS); do \
 		echo "== $$t (CGO_ENABLED=0)"; \
-		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv; \
-		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./internal/gpu/... ./internal/jobs ./internal/filelock ./envs/reconcile; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build ./cmd/devenv ./cmd/devenv-compose; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./internal/gpu/... ./internal/jobs ./internal/filelock ./envs/reconcile ./compose; \
 	done
 
 clean: ## remove build outputs

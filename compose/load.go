@@ -2,13 +2,11 @@ package compose
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"sort"
-	"strings"
+	"io"
 
-	"github.com/compose-spec/compose-go/v2/cli"
-	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/hashicorp/go-multierror"
+	"github.com/sirupsen/logrus"
 )
 
 // Load reads the project's compose files with compose-go: variables are
@@ -18,38 +16,20 @@ import (
 // environment and relative paths are made absolute against projectDir.
 // It returns the services sorted by name. Every problem of every service is
 // reported at once, each naming the compose file, the service and the fix.
+//
+// compose-go runs in the devenv-compose helper (see Helper), so that devenv
+// itself does not link compose-go's loader, whose JSON-schema compiler
+// costs every command milliseconds before main; projects without compose
+// files never start it.
 func Load(ctx context.Context, files []string, projectDir, projectName string, profiles []string) ([]Service, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}
-	proj, err := loadProject(ctx, files, projectDir, projectName, profiles)
+	resp, err := ask(ctx, Request{Op: OpLoad, Files: files, ProjectDir: projectDir, ProjectName: projectName, Profiles: profiles})
 	if err != nil {
-		return nil, fmt.Errorf("compose files %s: %w; `docker compose config` shows the same problem, fix it in the file", strings.Join(files, ", "), err)
-	}
-	resolved, err := proj.WithServicesEnvironmentResolved(false)
-	if err != nil {
-		return nil, fmt.Errorf("compose files %s: %w; fix the env_file it names", strings.Join(files, ", "), err)
-	}
-	pos := readPositions(files, projectDir)
-	var errs *multierror.Error
-	out := make([]Service, 0, len(proj.Services))
-	for _, name := range sortedNames(resolved.Services) {
-		svc, problems := convert(resolved.Services[name], pos)
-		svc.EnvFiles, svc.EnvFromFiles = envFileKeys(proj.Services[name], resolved.Services[name])
-		for _, p := range problems {
-			errs = multierror.Append(errs, fmt.Errorf("%s", p))
-		}
-		out = append(out, svc)
-	}
-	if err := errs.ErrorOrNil(); err != nil {
-		errs.ErrorFormat = listErrors
 		return nil, err
 	}
-	return out, nil
-}
-
-func loadProject(ctx context.Context, files []string, projectDir, projectName string, profiles []string) (*types.Project, error) {
-	return loadProjectWith(ctx, files, projectDir, projectName, profiles, true)
+	return resp.result()
 }
 
 // RawEnvironment is each service's environment entries as the compose files
@@ -57,80 +37,70 @@ func loadProject(ctx context.Context, files []string, projectDir, projectName st
 // write these instead of the values, so docker compose reads .env and the
 // shell when it runs the export and devenv never copies a value from them
 // into a file. Files that load only after interpolation (a `${N}` where a
-// number must be) give no raw entries.
+// number must be) give no raw entries, and so does a helper that fails
+// (Load, which exports call first, reports why).
 func RawEnvironment(ctx context.Context, files []string, projectDir, projectName string) map[string]map[string]string {
-	proj, err := loadProjectWith(ctx, files, projectDir, projectName, []string{"*"}, false)
+	resp, err := ask(ctx, Request{Op: OpRaw, Files: files, ProjectDir: projectDir, ProjectName: projectName, Profiles: []string{"*"}})
 	if err != nil {
 		return nil
 	}
-	out := map[string]map[string]string{}
-	for name, svc := range proj.Services {
-		for k, v := range svc.Environment {
-			if v == nil || !strings.Contains(*v, "$") {
-				continue
-			}
-			if out[name] == nil {
-				out[name] = map[string]string{}
-			}
-			out[name][k] = *v
-		}
-	}
-	return out
+	return resp.Raw
 }
 
-func loadProjectWith(ctx context.Context, files []string, projectDir, projectName string, profiles []string, interpolate bool) (*types.Project, error) {
-	opts, err := cli.NewProjectOptions(files,
-		cli.WithWorkingDirectory(projectDir),
-		cli.WithOsEnv,
-		cli.WithEnvFiles(), // the project directory's .env, when there is one
-		cli.WithDotEnv,
-		cli.WithName(projectName),
-		// profiles, else COMPOSE_PROFILES from the environment or .env, as compose does
-		cli.WithDefaultProfiles(profiles...),
-		cli.WithInterpolation(interpolate),
-		cli.WithResolvedPaths(true),
-		// env_file is merged by Load, which keeps apart what came from it
-		cli.WithoutEnvironmentResolution,
-	)
+// Handler answers a request in this process, as the helper does in its own.
+type Handler func(ctx context.Context, req Request) Response
+
+var inProcess Handler
+
+// UseInProcess makes Load and RawEnvironment call h instead of running the
+// helper. compose/loader registers itself so when it is linked: the tests
+// of packages that load compose files import it (import _
+// "github.com/devenv-dev/devenv/compose/loader") and need no built helper;
+// devenv itself never links it. Call it from an init function.
+func UseInProcess(h Handler) { inProcess = h }
+
+// ask sends req to the in-process loader when one is registered, else to the
+// helper, both through the JSON the helper speaks, and checks the answer's
+// protocol.
+func ask(ctx context.Context, req Request) (*Response, error) {
+	req.Protocol = Protocol
+	req.LogLevel = logrus.GetLevel().String()
+	in, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("compose request: %w", err)
+	}
+	var out []byte
+	where := "the in-process compose loader"
+	if h := inProcess; h != nil {
+		out, err = serveInProcess(ctx, h, in)
+	} else {
+		where = "the compose helper"
+		var path string
+		path, out, err = runHelper(ctx, in)
+		if path != "" {
+			where += " " + path
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	return opts.LoadProject(ctx)
+	resp, err := decodeResponse(out, where)
+	if err == nil && resp.Log != "" {
+		_, _ = io.WriteString(logrus.StandardLogger().Out, resp.Log)
+	}
+	return resp, err
 }
 
-// envFileKeys lists the service's env_files and the variables whose value
-// comes from one of them (not overridden by environment:), so that exports
-// can refer to the files instead of copying their values.
-func envFileKeys(raw, resolved types.ServiceConfig) (files, keys []string) {
-	if len(raw.EnvFiles) == 0 {
-		return nil, nil
+// serveInProcess answers the request's JSON with the response's JSON, as
+// the helper would.
+func serveInProcess(ctx context.Context, h Handler, in []byte) ([]byte, error) {
+	var req Request
+	if err := json.Unmarshal(in, &req); err != nil {
+		return nil, fmt.Errorf("compose request: %w", err)
 	}
-	for _, f := range raw.EnvFiles {
-		files = append(files, f.Path)
+	out, err := json.Marshal(h(ctx, req))
+	if err != nil {
+		return nil, fmt.Errorf("compose response: %w", err)
 	}
-	for k, v := range resolved.Environment {
-		if _, explicit := raw.Environment[k]; !explicit && v != nil {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return files, keys
-}
-
-func sortedNames(s types.Services) []string {
-	names := make([]string, 0, len(s))
-	for n := range s {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// listErrors renders every problem on its own line.
-func listErrors(errs []error) string {
-	lines := make([]string, len(errs))
-	for i, e := range errs {
-		lines[i] = "  " + e.Error()
-	}
-	return fmt.Sprintf("%d problem(s) in the compose files:\n%s", len(errs), strings.Join(lines, "\n"))
+	return out, nil
 }

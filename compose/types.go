@@ -6,13 +6,23 @@
 // plan needs to wire it (dependencies, GPU wants, named volumes). Labels and
 // the network are left to the plan, which sets them for every service.
 //
+// This package holds the types and asks for them; compose-go's loader runs
+// in compose/loader, which devenv reaches through the devenv-compose helper
+// program (cmd/devenv-compose) and tests link in process. devenv itself
+// therefore never links compose-go's loader and JSON-schema compiler.
+//
 // One rule is stricter than compose's: a published port binds to 127.0.0.1
 // unless the compose file names an address. A development environment
 // should not expose a database to the whole network because a compose file
 // wrote "5432:5432"; write "0.0.0.0:5432:5432" to mean it.
 package compose
 
-import "github.com/devenv-dev/devenv/internal/engine"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/devenv-dev/devenv/internal/engine"
+)
 
 // DefaultHostIP is where published ports bind when the compose file names
 // no address (devenv's rule; compose itself binds every interface).
@@ -67,4 +77,15 @@ type GPUWant struct {
 	Count        int
 	IDs          []string
 	Capabilities []string // as written, "gpu" included
+}
+
+// String is a one-line summary of a GPU want, for messages.
+func (g GPUWant) String() string {
+	switch {
+	case g.All:
+		return "all GPUs"
+	case len(g.IDs) > 0:
+		return "GPUs " + strings.Join(g.IDs, ",")
+	}
+	return fmt.Sprintf("%d GPU(s)", g.Count)
 }

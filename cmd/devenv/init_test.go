@@ -18,10 +18,6 @@ import (
 
 const ownPrefix = "github.com/devenv-dev/devenv/"
 
-// exemptInit is compose-go's JSON-schema compiler, which compiles its
-// meta-schemas in init while it is linked; devenv cannot move that.
-const exemptInit = "github.com/santhosh-tekuri/jsonschema/"
-
 type initCost struct {
 	pkg    string
 	ms     float64
@@ -61,18 +57,14 @@ func traceInit(tb testing.TB) []initCost {
 }
 
 type initSum struct {
-	allMS, ownMS, exemptMS float64
-	ownBytes, ownAllocs    int64
+	allMS, ownMS        float64
+	ownBytes, ownAllocs int64
 }
 
 func sumInit(costs []initCost) initSum {
 	var s initSum
 	for _, c := range costs {
-		switch {
-		case strings.HasPrefix(c.pkg, exemptInit):
-			s.exemptMS += c.ms
-			continue
-		case strings.HasPrefix(c.pkg, ownPrefix):
+		if strings.HasPrefix(c.pkg, ownPrefix) {
 			s.ownMS += c.ms
 			s.ownBytes += c.bytes
 			s.ownAllocs += c.allocs
@@ -104,16 +96,15 @@ func TestInitDoesNoWork(t *testing.T) {
 }
 
 // BenchmarkInit reports package initialisation per process start: all
-// packages but the exempt JSON-schema compiler (target < 5 ms), devenv's
-// own, and the exempt one, as the runtime's inittrace measures them.
+// packages (target < 5 ms) and devenv's own, as the runtime's inittrace
+// measures them.
 func BenchmarkInit(b *testing.B) {
-	var all, own, exempt float64
+	var all, own float64
 	for b.Loop() {
 		s := sumInit(traceInit(b))
-		all, own, exempt = all+s.allMS, own+s.ownMS, exempt+s.exemptMS
+		all, own = all+s.allMS, own+s.ownMS
 	}
 	n := float64(b.N)
 	b.ReportMetric(all/n, "init-ms")
 	b.ReportMetric(own/n, "own-init-ms")
-	b.ReportMetric(exempt/n, "jsonschema-init-ms")
 }

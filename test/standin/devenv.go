@@ -32,9 +32,11 @@ var built struct {
 	err  error
 }
 
-// Devenv builds the devenv binary once per test process (go build -o ...
-// ./cmd/devenv in the module root, found by walking up from the working
-// directory to go.mod) and returns its path. It fails the test, with the
+// Devenv builds devenv once per test process (go build ./cmd/devenv
+// ./cmd/devenv-compose in the module root, found by walking up from the
+// working directory to go.mod) and returns its path. devenv-compose, the
+// helper that loads compose files, lies beside it, where devenv looks for
+// it, as `make build` lays them out. It fails the test, with the
 // compiler's output, when the build fails.
 func Devenv(t testing.TB) string {
 	t.Helper()
@@ -49,6 +51,10 @@ func Devenv(t testing.TB) string {
 	return built.path
 }
 
+// programs are what Devenv builds into one directory: devenv and its
+// compose helper.
+var programs = []string{"devenv", "devenv-compose"}
+
 func buildFromWorkingDir() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -62,9 +68,11 @@ func buildFromWorkingDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// a directory per module root: worktrees testing at once do not
+	// replace each other's programs
 	sum := sha256.Sum256([]byte(root))
-	out := filepath.Join(cache, "bin", "devenv-"+hex.EncodeToString(sum[:6]))
-	return out, buildDevenv(root, out)
+	dir := filepath.Join(cache, "bin", hex.EncodeToString(sum[:6]))
+	return filepath.Join(dir, "devenv"), buildDevenv(root, dir)
 }
 
 // ModuleRoot returns the directory holding the go.mod that encloses the
@@ -98,34 +106,41 @@ func findModuleRoot(dir string) (string, error) {
 	}
 }
 
-// buildDevenv runs go build for ./cmd/devenv in root and moves the binary to
-// out atomically, so that a concurrent test process never runs half a file.
-func buildDevenv(root, out string) error {
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return errorf("cannot create %s: %v", filepath.Dir(out), err)
+// buildDevenv runs go build for ./cmd/devenv and ./cmd/devenv-compose in
+// root and moves each program into dir atomically (the helper first), so
+// that a concurrent test process never runs half a file.
+func buildDevenv(root, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return errorf("cannot create %s: %v", dir, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".tmp-")
+	tmp, err := os.MkdirTemp(dir, ".build-")
 	if err != nil {
-		return errorf("cannot create a temporary file next to %s: %v", out, err)
+		return errorf("cannot create a temporary directory in %s: %v", dir, err)
 	}
-	_ = tmp.Close()
-	defer func() { _ = os.Remove(tmp.Name()) }()
+	defer func() { _ = os.RemoveAll(tmp) }()
 	start := time.Now()
-	cmd := exec.Command(goTool(), "build", "-o", tmp.Name(), "./cmd/devenv")
+	pkgs := make([]string, len(programs))
+	for i, p := range programs {
+		pkgs[i] = "./cmd/" + p
+	}
+	cmd := exec.Command(goTool(), append([]string{"build", "-o", tmp + string(filepath.Separator)}, pkgs...)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_CFLAGS="+strings.TrimSpace(os.Getenv("CGO_CFLAGS")+" -Wno-deprecated-declarations"))
 	output, err := cmd.CombinedOutput()
 	if err != nil {
-		return errorf("building devenv failed (`go build -o %s ./cmd/devenv` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build ./cmd/devenv",
-			tmp.Name(), root, time.Since(start).Round(time.Millisecond), err, strings.TrimSpace(string(output)), root)
+		return errorf("building devenv failed (`go build -o %s/ %s` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build %s",
+			tmp, strings.Join(pkgs, " "), root, time.Since(start).Round(time.Millisecond), err, strings.TrimSpace(string(output)), root, strings.Join(pkgs, " "))
 	}
-	// For a package that is not main, go build -o succeeds and writes an
-	// archive of the compiled package instead of a program.
-	if head, err := readHead(tmp.Name(), 8); err != nil || len(head) == 0 || string(head) == "!<arch>\n" {
-		return errorf("building devenv failed: `go build ./cmd/devenv` in %s produced no program; cmd/devenv must be package main with a main function", root)
+	for _, p := range programs {
+		// go build writes no program for a package that is not main
+		if head, err := readHead(filepath.Join(tmp, p), 8); err != nil || len(head) == 0 || string(head) == "!<arch>\n" {
+			return errorf("building devenv failed: `go build ./cmd/%s` in %s produced no program; cmd/%s must be package main with a main function", p, root, p)
+		}
 	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return errorf("cannot move the devenv binary to %s: %v", out, err)
+	for i := len(programs) - 1; i >= 0; i-- {
+		if err := os.Rename(filepath.Join(tmp, programs[i]), filepath.Join(dir, programs[i])); err != nil {
+			return errorf("cannot move %s to %s: %v", programs[i], dir, err)
+		}
 	}
 	return nil
 }

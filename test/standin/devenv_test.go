@@ -54,11 +54,13 @@ func TestModuleRootOfThisRepository(t *testing.T) {
 	}
 }
 
-// fakeModule writes a module whose ./cmd/devenv has the given main.go.
+// fakeModule writes a module whose ./cmd/devenv has the given main.go and
+// whose ./cmd/devenv-compose exits 7.
 func fakeModule(t *testing.T, main string) string {
 	t.Helper()
 	root := t.TempDir()
-	files := map[string]string{"go.mod": "module example.com/fake\n\ngo 1.22\n", "cmd/devenv/main.go": main}
+	files := map[string]string{"go.mod": "module example.com/fake\n\ngo 1.22\n", "cmd/devenv/main.go": main,
+		"cmd/devenv-compose/main.go": "package main\n\nimport \"os\"\n\nfunc main() { os.Exit(7) }\n"}
 	if err := writeProject(root, files); err != nil {
 		t.Fatal(err)
 	}
@@ -72,15 +74,16 @@ func TestBuildDevenv(t *testing.T) {
 	}{
 		{"compiles", "package main\n\nimport \"os\"\n\nfunc main() { os.Exit(len(os.Args)) }\n", nil},
 		{"compile error", "package main\n\nfunc main() { undefinedThing() }\n",
-			[]string{"building devenv failed", "undefined: undefinedThing", "main.go:3", "go build ./cmd/devenv"}},
+			[]string{"building devenv failed", "undefined: undefinedThing", "main.go:3", "go build ./cmd/devenv ./cmd/devenv-compose"}},
 		{"no main package", "package notmain\n",
-			[]string{"building devenv failed", "produced no program", "package main"}},
+			[]string{"building devenv failed", "produced no program", "cmd/devenv must be package main"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := fakeModule(t, tt.main)
-			out := filepath.Join(t.TempDir(), "bin", "devenv")
-			err := buildDevenv(root, out)
+			dir := filepath.Join(t.TempDir(), "bin")
+			out := filepath.Join(dir, "devenv")
+			err := buildDevenv(root, dir)
 			if tt.wantErr == nil {
 				if err != nil {
 					t.Fatal(err)
@@ -88,6 +91,13 @@ func TestBuildDevenv(t *testing.T) {
 				res, err := runBinary(t.Context(), out, root, nil, "a", "b")
 				if err != nil || res.Code != 3 {
 					t.Fatalf("built binary exited %d (%v), want 3 (its argument count)", res.Code, err)
+				}
+				res, err = runBinary(t.Context(), filepath.Join(dir, "devenv-compose"), root, nil)
+				if err != nil || res.Code != 7 {
+					t.Fatalf("built helper exited %d (%v), want 7", res.Code, err)
+				}
+				if left, _ := filepath.Glob(filepath.Join(dir, ".build-*")); len(left) > 0 {
+					t.Errorf("the build left %v", left)
 				}
 				return
 			}

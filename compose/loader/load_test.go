@@ -1,4 +1,4 @@
-package compose
+package loader
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 )
 
@@ -58,7 +59,7 @@ func TestLoadGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			svcs, err := Load(t.Context(), files, dir, "demo", tt.profiles)
+			svcs, err := compose.Load(t.Context(), files, dir, "demo", tt.profiles)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,11 +72,11 @@ func TestLoadInterpolatesFromEnvironmentOverDotEnv(t *testing.T) {
 	dir := stackDir(t)
 	t.Setenv("POSTGRES_VERSION", "17.5")
 	t.Setenv("MINIO_ROOT_PASSWORD", "from-env")
-	svcs, err := Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
+	svcs, err := compose.Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]Service{}
+	byName := map[string]compose.Service{}
 	for _, s := range svcs {
 		byName[s.Name] = s
 	}
@@ -92,7 +93,7 @@ func TestLoadReportsEveryProblemWithItsPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
+	_, err = compose.Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
 	if err == nil {
 		t.Fatal("Load accepted network_mode: host, privileged and two GPU requests")
 	}
@@ -100,7 +101,7 @@ func TestLoadReportsEveryProblemWithItsPlace(t *testing.T) {
 }
 
 func TestLoadNoFiles(t *testing.T) {
-	svcs, err := Load(t.Context(), nil, t.TempDir(), "demo", nil)
+	svcs, err := compose.Load(t.Context(), nil, t.TempDir(), "demo", nil)
 	if err != nil || svcs != nil {
 		t.Fatalf("Load(no files) = %v, %v; want nothing and no error", svcs, err)
 	}
@@ -112,7 +113,7 @@ func TestLoadBrokenFileNamesIt(t *testing.T) {
 	if err := os.WriteFile(f, []byte("services:\n  web:\n    image: [not, a, string]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Load(t.Context(), []string{f}, dir, "demo", nil)
+	_, err := compose.Load(t.Context(), []string{f}, dir, "demo", nil)
 	if err == nil || !strings.Contains(err.Error(), f) || !strings.Contains(err.Error(), "image") {
 		t.Fatalf("error = %v; want it to name %s and the bad key", err, f)
 	}
@@ -136,7 +137,7 @@ func TestLoadProfiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("COMPOSE_PROFILES", tt.env)
-			svcs, err := Load(t.Context(), files, dir, "demo", tt.profiles)
+			svcs, err := compose.Load(t.Context(), files, dir, "demo", tt.profiles)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +167,7 @@ func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
 		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
+		svcs, err := compose.Load(t.Context(), []string{f}, dir, "demo", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

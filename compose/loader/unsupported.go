@@ -1,4 +1,4 @@
-package compose
+package loader
 
 import (
 	"github.com/compose-spec/compose-go/v2/types"

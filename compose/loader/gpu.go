@@ -1,9 +1,10 @@
-package compose
+package loader
 
 import (
 	"slices"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
@@ -11,7 +12,7 @@ import (
 // deploy.resources.reservations.devices entries with the gpu capability.
 // More than one GPU request is an error; device requests that are not for
 // GPUs are warned about.
-func gpuWant(s types.ServiceConfig, pos *positions) (*GPUWant, []string, []string) {
+func gpuWant(s types.ServiceConfig, pos *positions) (*compose.GPUWant, []string, []string) {
 	type found struct {
 		key string
 		req types.DeviceRequest
@@ -38,7 +39,7 @@ func gpuWant(s types.ServiceConfig, pos *positions) (*GPUWant, []string, []strin
 		return nil, []string{pos.problem(s.Name, reqs[1].key, "asks for GPUs %d times (gpus: and deploy.resources.reservations.devices); keep one request", len(reqs))}, warns
 	}
 	r := reqs[0].req
-	w := &GPUWant{Capabilities: capabilities(r.Capabilities)}
+	w := &compose.GPUWant{Capabilities: capabilities(r.Capabilities)}
 	switch {
 	case len(r.IDs) > 0 && r.Count != 0:
 		return nil, []string{pos.problem(s.Name, reqs[0].key, "GPU request sets both count and device_ids; keep one")}, warns
@@ -68,7 +69,7 @@ func capabilities(in []string) []string {
 
 // gpuRequest is the engine request for a GPU want, driver nvidia as
 // compose's GPU requests default to.
-func gpuRequest(w *GPUWant) *engine.GPURequest {
+func gpuRequest(w *compose.GPUWant) *engine.GPURequest {
 	req := &engine.GPURequest{All: w.All, Count: w.Count, DeviceIDs: slices.Clone(w.IDs)}
 	for _, c := range w.Capabilities {
 		if c != "gpu" {

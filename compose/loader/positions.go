@@ -1,4 +1,4 @@
-package compose
+package loader
 
 import (
 	"fmt"

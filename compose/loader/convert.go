@@ -1,23 +1,22 @@
-package compose
+package loader
 
 import (
-	"fmt"
 	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
 // convert translates one compose service; problems are errors that make
 // the service unusable as written.
-func convert(s types.ServiceConfig, pos *positions) (Service, []string) {
+func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) {
 	errs, warns := checkKeys(s, pos)
-	out := Service{Name: s.Name, File: pos.fileOf(s.Name), Image: s.Image, PullPolicy: s.PullPolicy, Warnings: warns}
+	out := compose.Service{Name: s.Name, File: pos.fileOf(s.Name), Image: s.Image, PullPolicy: s.PullPolicy, Warnings: warns}
 	out.Build = build(s.Build)
 	if out.Image == "" && out.Build == nil {
 		errs = append(errs, pos.problem(s.Name, "", "has neither image: nor build:; add one"))
@@ -58,11 +57,11 @@ func convert(s types.ServiceConfig, pos *positions) (Service, []string) {
 	return out, errs
 }
 
-func build(b *types.BuildConfig) *Build {
+func build(b *types.BuildConfig) *compose.Build {
 	if b == nil {
 		return nil
 	}
-	out := &Build{Context: b.Context, Dockerfile: b.Dockerfile}
+	out := &compose.Build{Context: b.Context, Dockerfile: b.Dockerfile}
 	for k, v := range b.Args {
 		if v == nil {
 			continue
@@ -134,7 +133,7 @@ func ports(s types.ServiceConfig, pos *positions) ([]engine.PortBinding, []strin
 		}
 		ip := p.HostIP
 		if ip == "" {
-			ip = DefaultHostIP
+			ip = compose.DefaultHostIP
 		}
 		out = append(out, engine.PortBinding{HostIP: ip, HostPort: host, ContainerPort: int(p.Target), Protocol: p.Protocol})
 	}
@@ -213,15 +212,4 @@ func networks(s types.ServiceConfig) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// String is a one-line summary of a GPU want, for messages.
-func (g GPUWant) String() string {
-	switch {
-	case g.All:
-		return "all GPUs"
-	case len(g.IDs) > 0:
-		return "GPUs " + strings.Join(g.IDs, ",")
-	}
-	return fmt.Sprintf("%d GPU(s)", g.Count)
 }
