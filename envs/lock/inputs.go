@@ -96,7 +96,9 @@ type wanted struct {
 
 // wantedServices lists what devenv.yaml and its compose files ask the lock
 // to hold: every devenv service, and every compose service that runs an
-// image (those that build their own are not pinned).
+// image (those that build their own are not pinned), of every compose
+// profile as lockCompose pins them: which profiles are active does not
+// change what the lock must hold.
 func wantedServices(ctx context.Context, p *spec.Project) ([]wanted, error) {
 	var out []wanted
 	for _, s := range p.Services {
@@ -109,7 +111,7 @@ func wantedServices(ctx context.Context, p *spec.Project) ([]wanted, error) {
 	if len(p.Compose) == 0 {
 		return out, nil
 	}
-	svcs, err := compose.Load(ctx, p.Compose, p.Dir, p.Name, nil)
+	svcs, err := compose.Load(ctx, p.Compose, p.Dir, p.Name, []string{"*"})
 	if err != nil {
 		return nil, err
 	}

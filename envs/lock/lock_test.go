@@ -407,3 +407,36 @@ func TestLockWithoutInputsIsStaleNotDamaged(t *testing.T) {
 		t.Fatalf("Check = %v, want stale", err)
 	}
 }
+
+// TestComposeProfilesDoNotMakeTheLockStale: the lock pins the compose
+// services of every profile, so enabling or disabling a compose profile
+// (COMPOSE_PROFILES, --profile) leaves a fresh lock fresh, whichever
+// profiles were active when it was written.
+func TestComposeProfilesDoNotMakeTheLockStale(t *testing.T) {
+	dir := t.TempDir()
+	compose := "services:\n  minio:\n    image: minio/minio:latest\n  debugger:\n    image: busybox:1.36\n    profiles: [debug]\n"
+	if err := os.WriteFile(filepath.Join(dir, "compose.yaml"), []byte(compose), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := "name: demo\ncompose: [compose.yaml]\nservices:\n  db:\n    profile: image\n    image: postgres:16\n"
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(text), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lockedWith := range []string{"", "debug"} {
+		t.Setenv("COMPOSE_PROFILES", lockedWith)
+		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Service("debugger") == nil {
+			t.Fatalf("locked with profiles %q: the debug profile's service is not pinned", lockedWith)
+		}
+		for _, active := range []string{"", "debug"} {
+			t.Setenv("COMPOSE_PROFILES", active)
+			if err := Check(p, f); err != nil {
+				t.Errorf("locked with profiles %q, checked with %q: %v", lockedWith, active, err)
+			}
+		}
+	}
+}

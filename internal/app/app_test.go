@@ -355,3 +355,23 @@ func TestPerServiceVerbsHonourWaitTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestComposeErrorIsNotStaleness: a compose file that does not load is
+// reported as it is, not taken for a stale lock ("locking now") and
+// relocked from.
+func TestComposeErrorIsNotStaleness(t *testing.T) {
+	yaml := "name: demo\ncompose: [compose.yaml]\nservices:\n  app:\n    profile: image\n    image: x:1\n"
+	w := newWorld(t, yaml, map[string]string{"compose.yaml": "services:\n  db:\n    image: postgres:16\n"})
+	w.lock(t)
+	if err := os.WriteFile(filepath.Join(w.dir, "compose.yaml"), []byte("services:\n  db:\n    image: postgres:16\n    deploy: 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := w.open(t).FreshLock(t.Context(), false)
+	var stale *lock.StaleError
+	if err == nil || errors.As(err, &stale) || !strings.Contains(err.Error(), "compose") {
+		t.Fatalf("FreshLock with a broken compose file: %v, want the compose error", err)
+	}
+	if strings.Contains(w.stderr.String(), "locking now") {
+		t.Errorf("a compose error was taken for a stale lock:\n%s", w.stderr.String())
+	}
+}

@@ -93,9 +93,14 @@ func (p *Project) FreshLock(ctx context.Context, frozen bool) (*lock.File, error
 	if why == nil {
 		return lf, nil
 	}
-	var damaged *lock.IntegrityError
-	if frozen || errors.As(why, &damaged) {
-		return nil, why // a damaged lock is never relocked from silently
+	var (
+		damaged *lock.IntegrityError
+		stale   *lock.StaleError
+	)
+	if frozen || errors.As(why, &damaged) || !errors.As(why, &stale) {
+		// a damaged lock is never relocked from silently, and a compose
+		// file that does not load is reported, not taken for staleness
+		return nil, why
 	}
 	p.out.Say("devenv.lock is missing or stale; locking now (use --frozen to refuse instead)")
 	nf, err := p.generate(ctx, p.Spec, lf, LockOptions{})
