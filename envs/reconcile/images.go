@@ -1,8 +1,11 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -20,8 +23,15 @@ type BuildOptions struct {
 // pulled by its pinned digest when absent; a built image is built only when
 // no image carries its content-hash tag.
 func (r *Runner) Images(ctx context.Context, svcs []*plan.Service, opts BuildOptions) ([]Change, error) {
+	present, err := r.present(ctx, svcs, opts)
+	if err != nil {
+		return nil, err
+	}
 	var changes []Change
 	for _, s := range svcs {
+		if present[s.Image] {
+			continue // pinned, local or built: the engine has it, nothing to do
+		}
 		c, err := r.image(ctx, s, opts)
 		if err != nil {
 			return changes, fmt.Errorf("service %s: %w", s.Name, err)
@@ -31,6 +41,34 @@ func (r *Runner) Images(ctx context.Context, svcs []*plan.Service, opts BuildOpt
 		}
 	}
 	return changes, nil
+}
+
+// present asks the engine about every distinct image of svcs side by
+// side (one round trip's wait, not one per service) and says which it has.
+// With Pull or NoCache nothing counts as present: each image is pulled or
+// built as asked.
+func (r *Runner) present(ctx context.Context, svcs []*plan.Service, opts BuildOptions) (map[string]bool, error) {
+	if opts.Pull || opts.NoCache {
+		return nil, nil
+	}
+	var refs []string
+	for _, s := range svcs {
+		if !slices.Contains(refs, s.Image) {
+			refs = append(refs, s.Image)
+		}
+	}
+	has := make([]bool, len(refs))
+	errs := make([]error, len(refs))
+	var wg sync.WaitGroup
+	for i, ref := range refs {
+		wg.Go(func() { has[i], errs[i] = r.Eng.ImageExists(ctx, ref) })
+	}
+	wg.Wait()
+	out := make(map[string]bool, len(refs))
+	for i, ref := range refs {
+		out[ref] = has[i]
+	}
+	return out, cmp.Or(errs...)
 }
 
 func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) (*Change, error) {

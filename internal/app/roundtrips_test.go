@@ -13,7 +13,7 @@ import (
 // plan is the same on every machine) reads no engine facts and no NVML and
 // inspects no container; a Spark project reads the engine's facts once.
 func TestNoOpUpRoundTrips(t *testing.T) {
-	const plain = "name: demo\nservices:\n  a:\n    profile: image\n    image: postgres:16\n    ports: [\"5432\"]\n  b:\n    profile: image\n    image: redis:7\n"
+	const plain = "name: demo\nservices:\n  a:\n    profile: image\n    image: postgres:16\n    ports: [\"5432\"]\n  b:\n    profile: image\n    image: redis:7\n  c:\n    profile: image\n    image: postgres:16\n"
 	tests := []struct {
 		name      string
 		yaml      string
@@ -54,6 +54,13 @@ func TestNoOpUpRoundTrips(t *testing.T) {
 			}
 			if count["Info"] != tt.info || nvml-nvmlBefore != tt.gpu {
 				t.Errorf("no-op up: %d Info, %d NVML reads; want %d and %d (calls %v)", count["Info"], nvml-nvmlBefore, tt.info, tt.gpu, count)
+			}
+			images := map[string]bool{}
+			for _, s := range pl.Services {
+				images[s.Image] = true
+			}
+			if count["ImageExists"] != len(images) {
+				t.Errorf("no-op up asked about %d images; the plan has %d distinct ones (calls %v)", count["ImageExists"], len(images), count)
 			}
 			if count["Inspect"] != 0 {
 				t.Errorf("no-op up inspected %d containers; the listing says all it needs (calls %v)", count["Inspect"], count)
