@@ -131,7 +131,11 @@ func loadBoth(t *testing.T, dir string, profiles []string) outcome {
 	t.Helper()
 	files := []string{filepath.Join(dir, "compose.yaml")}
 	svcs, err := compose.Load(t.Context(), files, dir, "demo", profiles)
-	o := outcome{svcs: svcs, raw: compose.RawEnvironment(t.Context(), files, dir, "demo")}
+	raw, rawErr := compose.RawEnvironment(t.Context(), files, dir, "demo")
+	if rawErr != nil {
+		t.Fatalf("raw environment: %v", rawErr)
+	}
+	o := outcome{svcs: svcs, raw: raw}
 	if err != nil {
 		o.err = err.Error()
 	}
@@ -200,8 +204,10 @@ func TestHelperMissing(t *testing.T) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
 	}
-	if raw := compose.RawEnvironment(t.Context(), files, dir, "demo"); raw != nil {
-		t.Errorf("raw environment without a helper = %v", raw)
+	// an export without the raw entries would write the values of .env
+	// and the shell: no helper is an error here too, not an empty answer
+	if raw, err := compose.RawEnvironment(t.Context(), files, dir, "demo"); raw != nil || !errors.Is(err, compose.ErrNoHelper) {
+		t.Errorf("raw environment without a helper = %v, %v; want ErrNoHelper", raw, err)
 	}
 	if svcs, err := compose.Load(t.Context(), nil, dir, "demo", nil); svcs != nil || err != nil {
 		t.Errorf("no compose files needs no helper: got %v, %v", svcs, err)

@@ -37,14 +37,16 @@ func Load(ctx context.Context, files []string, projectDir, projectName string, p
 // write these instead of the values, so docker compose reads .env and the
 // shell when it runs the export and devenv never copies a value from them
 // into a file. Files that load only after interpolation (a `${N}` where a
-// number must be) give no raw entries, and so does a helper that fails
-// (Load, which exports call first, reports why).
-func RawEnvironment(ctx context.Context, files []string, projectDir, projectName string) map[string]map[string]string {
+// number must be) give no raw entries. A helper that cannot be run or
+// fails is an error: without the raw entries an export would copy values.
+func RawEnvironment(ctx context.Context, files []string, projectDir, projectName string) (map[string]map[string]string, error) {
 	resp, err := ask(ctx, Request{Op: OpRaw, Files: files, ProjectDir: projectDir, ProjectName: projectName, Profiles: []string{"*"}})
 	if err != nil {
-		return nil
+		// without the raw entries an export would write the values of
+		// .env and the shell into its file: fail rather than leak them
+		return nil, err
 	}
-	return resp.Raw
+	return resp.Raw, nil
 }
 
 // Handler answers a request in this process, as the helper does in its own.

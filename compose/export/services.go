@@ -88,7 +88,8 @@ func loadCompose(pl *plan.Plan) ([]compose.Service, map[string]map[string]string
 	if err != nil {
 		return nil, nil, err
 	}
-	return svcs, compose.RawEnvironment(context.Background(), p.Compose, p.Dir, p.Name), nil
+	raw, err := compose.RawEnvironment(context.Background(), p.Compose, p.Dir, p.Name)
+	return svcs, raw, err
 }
 
 func composeEntries(pl *plan.Plan, svcs []compose.Service, raw map[string]map[string]string) []entry {
