@@ -51,7 +51,7 @@ func windowError(need, max uint64) error {
 		want = max >> 20 * 2
 	}
 	return &decodeError{fmt.Errorf("zstd frame needs %s the %d MiB this reader allows (decoding takes that much memory); "+
-		"if you trust the file, rerun with --max-window %d (as `zstd -d --memory=%dMB`)", what, max>>20, want, want)}
+		"if you trust the file, rerun with --max-window %d (as `zstd -d --memory=%dMB`; lock, up and the other commands that read it take DEVENV_MAX_WINDOW_MB=%d)", what, max>>20, want, want, want)}
 }
 
 // checkZstdWindow refuses, before decoding, a first frame whose window is

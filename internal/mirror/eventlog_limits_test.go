@@ -52,14 +52,18 @@ func TestZstdWindow(t *testing.T) {
 	cases := []struct {
 		name    string
 		window  int
+		env     string   // DEVENV_MAX_WINDOW_MB, which lock and up read
 		errHas  []string // in this order, at the start of the message
 		maxHeap float64
 	}{
-		{"default accepts a 128 MiB window", 0, nil, 200},
-		{"a lower limit names the window first", 64, []string{"cannot decompress", "128 MiB window", "--max-window 128"}, 0},
+		{"default accepts a 128 MiB window", 0, "", nil, 200},
+		{"a lower limit names the window first", 64, "", []string{"cannot decompress", "128 MiB window", "--max-window 128", "DEVENV_MAX_WINDOW_MB=128"}, 0},
+		{"DEVENV_MAX_WINDOW_MB lowers it where no flag is given", 0, "64", []string{"cannot decompress", "128 MiB window", "DEVENV_MAX_WINDOW_MB=128"}, 0},
+		{"the flag wins over DEVENV_MAX_WINDOW_MB", 128, "64", nil, 200},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("DEVENV_MAX_WINDOW_MB", tc.env)
 			var p *Profile
 			var err error
 			heap := peakHeap(func() { p, err = Import(path, Options{MaxWindowMB: tc.window, Full: true}) })
