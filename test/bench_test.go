@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/network"
 )
 
 // The benchmarks below run devenv and Docker Compose side by side on the
@@ -119,7 +123,7 @@ func BenchmarkUpVsCompose(b *testing.B) {
 	w := newWorld(b)
 	bin := standin.Devenv(b)
 	for _, n := range []int{3, 12} {
-		devDir, _, compDir, compName, compose := benchProjects(b, w, n)
+		devDir, devName, compDir, compName, compose := benchProjects(b, w, n)
 		comp := func(args ...string) []string { return append(append(compose[1:], "-p", compName), args...) }
 		b.Run(fmt.Sprintf("noop/services=%d", n), func(b *testing.B) {
 			timed(b, compDir, nil, compose[0], comp("up", "-d")...)
@@ -152,6 +156,20 @@ func BenchmarkUpVsCompose(b *testing.B) {
 			}
 			report(b, dev, cmp, b.N)
 		})
+		b.Run(fmt.Sprintf("downfloor/services=%d", n), func(b *testing.B) {
+			var floor, cmp side
+			for b.Loop() {
+				b.StopTimer()
+				timed(b, devDir, w.env, bin, "up")
+				timed(b, compDir, nil, compose[0], comp("up", "-d")...)
+				b.StartTimer()
+				floor.add(rawDown(b, devName), 0)
+				cmp.add(timed(b, compDir, nil, compose[0], comp("down")...))
+			}
+			b.ReportMetric(float64(floor.total.Milliseconds())/float64(b.N), "client-floor-ms/op")
+			b.ReportMetric(float64(cmp.total.Milliseconds())/float64(b.N), "compose-ms/op")
+			b.ReportMetric(float64(floor.total)/float64(cmp.total), "floor-x-compose")
+		})
 		b.Run(fmt.Sprintf("cold/services=%d", n), func(b *testing.B) {
 			var dev, cmp side
 			for b.Loop() {
@@ -165,6 +183,60 @@ func BenchmarkUpVsCompose(b *testing.B) {
 			report(b, dev, cmp, b.N)
 		})
 	}
+}
+
+// rawDown is the least any client can do for down, timed in this process:
+// the Docker client makes only the calls down needs (list the project's
+// containers and networks, stop the containers side by side, remove each
+// once stopped, remove the network once all have stopped), with no process
+// to start. What it takes is the engine's share of down.
+func rawDown(b *testing.B, project string) time.Duration {
+	cli := standin.Docker(b)
+	ctx := b.Context()
+	start := time.Now()
+	f := filters.NewArgs(filters.Arg("label", labels.Project+"="+project))
+	cs, err := cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ns, err := cli.NetworkList(ctx, network.ListOptions{Filters: f})
+	if err != nil {
+		b.Fatal(err)
+	}
+	errs := make([]error, len(cs)+1)
+	var stopped, all sync.WaitGroup
+	stopped.Add(len(cs))
+	timeout := 10
+	for i, c := range cs {
+		all.Go(func() {
+			errs[i] = cli.ContainerStop(ctx, c.ID, container.StopOptions{Timeout: &timeout})
+			stopped.Done()
+			if errs[i] == nil {
+				errs[i] = cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{})
+			}
+		})
+	}
+	all.Go(func() {
+		stopped.Wait()
+		for _, n := range ns {
+			errs[len(cs)] = cmpOr(errs[len(cs)], cli.NetworkRemove(ctx, n.ID))
+		}
+	})
+	all.Wait()
+	d := time.Since(start)
+	for _, err := range errs {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return d
+}
+
+func cmpOr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // BenchmarkBuildNoChange: `devenv build` when no input changed sends no build
