@@ -34,24 +34,8 @@ func TestDevcontainerGolden(t *testing.T) {
 }
 
 func TestDevcontainerSingleImage(t *testing.T) {
-	dir, _ := filepath.Abs(filepath.Join("testdata", "single"))
-	file := filepath.Join(dir, "devenv.yaml")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := spec.Parse(file, data, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := PlanUnlocked(p, testHost, testOptions(p))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Devcontainer(pl, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, dir := singleProject(t)
+	got, _ := devcontainerFor(t, p, testHost)
 	checkDevcontainer(t, got)
 	golden(t, "devcontainer.single.golden.json", []byte(strings.ReplaceAll(string(got), dir, "$PROJECT")))
 }
@@ -182,29 +166,9 @@ func TestDevcontainerOptionalGPU(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir, _ := filepath.Abs(filepath.Join("testdata", "single"))
-			file := filepath.Join(dir, "devenv.yaml")
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := spec.Parse(file, data, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, _ := singleProject(t)
 			p.Service("notebook").GPU = tt.gpu
-			pl, err := PlanUnlocked(p, tt.host, testOptions(p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := Devcontainer(pl, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var d devcontainer
-			if err := json.Unmarshal(got, &d); err != nil {
-				t.Fatal(err)
-			}
+			_, d := devcontainerFor(t, p, tt.host)
 			if has := strings.Contains(strings.Join(d.RunArgs, " "), "--gpus"); has != tt.wantGPUs {
 				t.Errorf("runArgs = %q; --gpus present = %v, want %v", d.RunArgs, has, tt.wantGPUs)
 			}
@@ -227,7 +191,47 @@ func TestDevcontainerSingleSparkUsesCompose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	got, d := devcontainerFor(t, p, fileHost)
+	if d.DockerComposeFile != "../"+ComposeFileName || d.Service != "spark" || d.Image != "" {
+		t.Errorf("devcontainer.json for one spark service: compose file %q, service %q, image %q; want the compose form", d.DockerComposeFile, d.Service, d.Image)
+	}
+	if strings.Contains(string(got), ".devenv/") {
+		t.Errorf("devcontainer.json refers to .devenv:\n%s", got)
+	}
 	pl, err := PlanUnlocked(p, fileHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Compose(pl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "target: "+plan.ConfDir+"/spark-defaults.conf") || strings.Contains(string(data), "source: ./.devenv") {
+		t.Errorf("the compose file it starts does not carry spark-defaults.conf:\n%s", data)
+	}
+}
+
+// singleProject parses testdata/single/devenv.yaml; dir is its absolute
+// directory.
+func singleProject(t *testing.T) (p *spec.Project, dir string) {
+	t.Helper()
+	dir, _ = filepath.Abs(filepath.Join("testdata", "single"))
+	file := filepath.Join(dir, "devenv.yaml")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = spec.Parse(file, data, dir); err != nil {
+		t.Fatal(err)
+	}
+	return p, dir
+}
+
+// devcontainerFor plans p unlocked on host and exports its
+// devcontainer.json, as written and decoded.
+func devcontainerFor(t *testing.T, p *spec.Project, host plan.Host) ([]byte, devcontainer) {
+	t.Helper()
+	pl, err := PlanUnlocked(p, host, testOptions(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,17 +243,5 @@ func TestDevcontainerSingleSparkUsesCompose(t *testing.T) {
 	if err := json.Unmarshal(got, &d); err != nil {
 		t.Fatal(err)
 	}
-	if d.DockerComposeFile != "../"+ComposeFileName || d.Service != "spark" || d.Image != "" {
-		t.Errorf("devcontainer.json for one spark service: compose file %q, service %q, image %q; want the compose form", d.DockerComposeFile, d.Service, d.Image)
-	}
-	if strings.Contains(string(got), ".devenv/") {
-		t.Errorf("devcontainer.json refers to .devenv:\n%s", got)
-	}
-	data, err := Compose(pl, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), "target: "+plan.ConfDir+"/spark-defaults.conf") || strings.Contains(string(data), "source: ./.devenv") {
-		t.Errorf("the compose file it starts does not carry spark-defaults.conf:\n%s", data)
-	}
+	return got, d
 }

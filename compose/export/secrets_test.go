@@ -1,7 +1,6 @@
 package export
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,29 +78,9 @@ func TestExportsReferEnvFiles(t *testing.T) {
 }
 
 func TestDevcontainerSingleImagePassesEnvFile(t *testing.T) {
-	dir, _ := filepath.Abs(filepath.Join("testdata", "single"))
-	file := filepath.Join(dir, "devenv.yaml")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := spec.Parse(file, data, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := PlanUnlocked(p, testHost, testOptions(p))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Devcontainer(pl, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _ := singleProject(t)
+	got, d := devcontainerFor(t, p, testHost)
 	noCanary(t, "devcontainer.json (image form)", got)
-	var d devcontainer
-	if err := json.Unmarshal(got, &d); err != nil {
-		t.Fatal(err)
-	}
 	if !strings.Contains(strings.Join(d.RunArgs, " "), "--env-file ${localWorkspaceFolder}/secrets.env") {
 		t.Errorf("runArgs = %q, want --env-file ${localWorkspaceFolder}/secrets.env", d.RunArgs)
 	}
