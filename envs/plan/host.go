@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/profiles"
 )
@@ -12,11 +13,16 @@ import (
 // engine about its CPUs before planning it. A project whose compose files
 // cannot be read is said to need it (planning reports the problem).
 func NeedsHost(p *spec.Project) bool {
+	composed, err := composeServices(p)
+	return err != nil || needsHost(p, composed)
+}
+
+// needsHost is NeedsHost with the compose services loaded.
+func needsHost(p *spec.Project, composed []compose.Service) bool {
 	for _, s := range p.Services {
 		if s.GPUs.Wants() || p.BaseProfile(s) == profiles.SparkRapids {
 			return true
 		}
 	}
-	composed, err := composeServices(p)
-	return err != nil || len(composeNeeds(composed)) > 0
+	return len(composeNeeds(composed)) > 0
 }

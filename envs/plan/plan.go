@@ -117,12 +117,25 @@ func (p *Plan) Service(name string) *Service {
 	return nil
 }
 
-// Make builds the plan for every service of p.
+// Make builds the plan for every service of p on a machine with facts h.
 func Make(p *spec.Project, lf *lock.File, h Host, opts Options) (*Plan, error) {
+	return MakeFor(p, lf, func() (Host, error) { return h, nil }, opts)
+}
+
+// MakeFor is Make asking host for the machine's facts only when the plan
+// depends on them (see NeedsHost), with the compose files loaded once for
+// both questions.
+func MakeFor(p *spec.Project, lf *lock.File, host func() (Host, error), opts Options) (*Plan, error) {
 	pl := &Plan{Project: p.Name, Network: p.Name, Lock: lf, Project0: p, Mirrors: opts.Mirrors}
 	composed, err := composeServices(p)
 	if err != nil {
 		return nil, err
+	}
+	var h Host
+	if needsHost(p, composed) {
+		if h, err = host(); err != nil {
+			return nil, err
+		}
 	}
 	place, err := placeGPUs(p, h, composeNeeds(composed))
 	if err != nil {

@@ -62,27 +62,38 @@ func (p *Project) Plan(ctx context.Context, o PlanOptions) (*Planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	var h plan.Host
-	if plan.NeedsHost(p.Spec) {
-		if err := p.engineFacts(ctx); err != nil {
-			return nil, err
-		}
-		h = p.Host(ctx)
-	}
-	if o.Portable {
-		h = plan.Host{CPUs: h.CPUs, MemoryBytes: h.MemoryBytes}
-	}
-	h.OptionalOnCPU = o.OptionalOnCPU
+	host := func() (plan.Host, error) { return p.planHost(ctx, o) }
 	var pl *plan.Plan
 	if from == FromResolution {
+		h := plan.Host{OptionalOnCPU: o.OptionalOnCPU}
+		if plan.NeedsHost(p.Spec) {
+			if h, err = host(); err != nil {
+				return nil, err
+			}
+		}
 		pl, err = export.PlanUnlocked(p.Spec, h, opts)
 	} else {
-		pl, err = plan.Make(p.Spec, lf, h, opts)
+		pl, err = plan.MakeFor(p.Spec, lf, host, opts)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return &Planned{Plan: pl, From: from, Stale: stale}, nil
+}
+
+// planHost is the machine's facts for a plan that depends on them: the
+// engine's CPUs and memory, NVML's GPUs; without the machine's GPUs for a
+// portable plan.
+func (p *Project) planHost(ctx context.Context, o PlanOptions) (plan.Host, error) {
+	if err := p.engineFacts(ctx); err != nil {
+		return plan.Host{}, err
+	}
+	h := p.Host(ctx)
+	if o.Portable {
+		h = plan.Host{CPUs: h.CPUs, MemoryBytes: h.MemoryBytes}
+	}
+	h.OptionalOnCPU = o.OptionalOnCPU
+	return h, nil
 }
 
 func (p *Project) planLock(given *lock.File) (*lock.File, string, error, error) {

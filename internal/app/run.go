@@ -218,12 +218,14 @@ func (p *Project) runner(lf *lock.File) *reconcile.Runner {
 // service that must have a GPU cannot get one.
 func (p *Project) preflight(ctx context.Context, r *run, only []string) error {
 	var names []string
+	gpus := false
 	for _, ps := range r.plan.Services {
 		if len(only) == 0 || slices.Contains(only, ps.Name) {
 			names = append(names, ps.Name)
+			gpus = gpus || ps.Container.GPU != nil || ps.CPUFallback
 		}
 	}
-	if !plan.NeedsHost(p.Spec) {
+	if !gpus {
 		return nil // no GPU service: nothing to read through NVML or check
 	}
 	f := p.facts(ctx)
