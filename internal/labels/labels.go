@@ -18,6 +18,11 @@ const (
 	Dir = "dev.devenv.dir"
 	// ComposeFile names the compose file a compose service came from.
 	ComposeFile = "dev.devenv.compose-file"
+	// FilesDigest is the sha256 of the files devenv places in a container
+	// (generated confs, as compose `configs:` with `content:`): Compose's
+	// config hash leaves a config's content out, so this label is what
+	// makes a changed file recreate the container.
+	FilesDigest = "dev.devenv.files-digest"
 )
 
 // ProjectFilter is the engine label filter "dev.devenv.project=<name>".
