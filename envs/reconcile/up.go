@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"sync"
 	"time"
@@ -227,9 +228,12 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	if err := r.checkStateMounts(s); err != nil {
 		return Change{}, err
 	}
-	if dir := r.projectDir(); dir != "" {
+	dir := r.projectDir()
+	if dir != "" {
 		s.Container.Labels[labels.Dir] = dir // not in the config hash: moving the project is no change
 	}
+	// so `docker compose -p NAME ps/logs` see the project; not in the config hash either
+	maps.Copy(s.Container.Labels, labels.Compose(s.Container.Labels[labels.Project], s.Name, dir, s.ConfigHash))
 	id, err := r.Eng.Create(ctx, s.Container)
 	if err != nil {
 		return Change{}, createError(name, err)
