@@ -1,7 +1,6 @@
 package project
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -212,7 +211,7 @@ func reload(t *testing.T, proj *types.Project) *types.Project {
 		ConfigFiles: []types.ConfigFile{{Filename: filepath.Join(proj.WorkingDir, "rendered.yaml"), Content: y}},
 		Environment: types.Mapping{},
 	}
-	loaded, err := loader.LoadWithContext(context.Background(), details, func(o *loader.Options) {
+	loaded, err := loader.LoadWithContext(t.Context(), details, func(o *loader.Options) {
 		o.SetProjectName(proj.Name, true)
 	})
 	if err != nil {

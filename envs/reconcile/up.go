@@ -25,6 +25,13 @@ type UpOptions struct {
 	Wait        bool          // wait until every started service is healthy
 	WaitTimeout time.Duration // for Wait
 	DryRun      bool          // report what would change and change nothing
+	// ForceRecreate recreates the services' containers even when nothing changed.
+	ForceRecreate bool
+	// NoDeps starts only the services named, not what they depend on.
+	NoDeps bool
+	// RemoveOrphans removes the project's containers of services the plan
+	// no longer has; without it up names them, as Compose does.
+	RemoveOrphans bool
 }
 
 // UpResult says what Up did.
@@ -35,7 +42,7 @@ type UpResult struct {
 // Up converges the engine to the plan. Re-running it on an unchanged,
 // running project changes nothing.
 func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResult, error) {
-	svcs, err := selectServices(pl, opts.Services)
+	svcs, err := selectServices(pl, opts.Services, opts.NoDeps)
 	if err != nil {
 		return nil, err
 	}
@@ -53,6 +60,10 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 		return nil, err
 	}
 	res := &UpResult{}
+	orphans := orphansOf(pl, listed)
+	if len(orphans) > 0 && !opts.RemoveOrphans {
+		r.warnOrphans(orphans)
+	}
 	changes, err := r.Images(ctx, svcs, opts.Build)
 	res.Changes = append(res.Changes, changes...)
 	if err != nil {
@@ -72,6 +83,13 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 		return res, err
 	}
 	net := projectNet{name: pl.Network, id: netID}
+	if opts.RemoveOrphans {
+		removed, err := r.removeOrphans(ctx, orphansOf(pl, listed))
+		res.Changes = append(res.Changes, removed...)
+		if err != nil {
+			return res, err
+		}
+	}
 	existing := byName(listed)
 	for _, lvl := range levels(svcs) {
 		changes, err := r.converge(ctx, lvl, existing, net, opts)
@@ -204,7 +222,7 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	name := s.Container.Name
 	cur, ok := existing[name]
 	detail := ""
-	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash {
+	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash && !opts.ForceRecreate {
 		attached, err := r.attached(ctx, cur, s.Container.Network, net)
 		if err != nil {
 			return Change{}, err
@@ -307,7 +325,7 @@ func (r *Runner) start(ctx context.Context, s *plan.Service, id string) error {
 }
 
 func (r *Runner) removeContainer(ctx context.Context, id string) error {
-	if err := r.Eng.Stop(ctx, id, 10*time.Second); err != nil && !isNotFound(err) {
+	if err := r.Eng.Stop(ctx, id, r.stopTimeout()); err != nil && !isNotFound(err) {
 		return err
 	}
 	if err := r.Eng.Remove(ctx, engine.Containers, id, false); err != nil && !isNotFound(err) {
@@ -357,12 +375,18 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 		return nil, err
 	}
 	res.Changes = append(res.Changes, shared...)
-	existing, err := r.containersByName(ctx, pl.Project)
+	listed, err := r.projectObjects(ctx, engine.Containers, pl.Project)
 	if err != nil {
 		return nil, err
 	}
+	if opts.RemoveOrphans {
+		for _, o := range orphansOf(pl, listed) {
+			res.Changes = append(res.Changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: "orphan container " + o.Name})
+		}
+	}
+	existing := byName(listed)
 	for _, s := range svcs {
-		res.Changes = append(res.Changes, containerPreview(s, existing, opts.NoStart))
+		res.Changes = append(res.Changes, containerPreview(s, existing, opts.NoStart, opts.ForceRecreate))
 	}
 	return res, nil
 }
@@ -408,13 +432,13 @@ func hasObject(objs []engine.Object, name string) bool {
 }
 
 // containerPreview is what one would do to a service's container.
-func containerPreview(s *plan.Service, existing map[string]engine.Object, noStart bool) Change {
+func containerPreview(s *plan.Service, existing map[string]engine.Object, noStart, force bool) Change {
 	ch := Change{Service: s.Name, Detail: "container " + s.Container.Name}
 	cur, ok := existing[s.Container.Name]
 	switch {
 	case !ok:
 		ch.Action = Created
-	case cur.Labels[labels.ConfigHash] != s.ConfigHash:
+	case cur.Labels[labels.ConfigHash] != s.ConfigHash || force:
 		ch.Action = Recreated
 	case cur.State == "running" || noStart:
 		ch.Action = Unchanged

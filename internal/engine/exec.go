@@ -25,6 +25,9 @@ func (d *docker) Logs(ctx context.Context, id string, opts LogOptions, stdout, s
 	if !opts.Since.IsZero() {
 		lo.Since = opts.Since.Format(time.RFC3339Nano)
 	}
+	if !opts.Until.IsZero() {
+		lo.Until = opts.Until.Format(time.RFC3339Nano)
+	}
 	tty := in.Config != nil && in.Config.Tty
 	if !opts.Follow {
 		return d.copyLogs(ctx, op, id, lo, tty, stdout, stderr)
@@ -66,6 +69,9 @@ func orDiscard(w io.Writer) io.Writer {
 // Exec runs opts.Cmd in a running container and returns its exit code.
 func (d *docker) Exec(ctx context.Context, id string, opts ExecOptions) (int, error) {
 	op := fmt.Sprintf("run %q in container %q", strings.Join(opts.Cmd, " "), id)
+	if opts.Detach {
+		return 0, d.execDetached(ctx, op, id, opts)
+	}
 	created, err := d.cli.ContainerExecCreate(ctx, id, container.ExecOptions{
 		Cmd: opts.Cmd, Env: opts.Env, User: opts.User, WorkingDir: opts.WorkingDir, Tty: opts.TTY,
 		AttachStdin: opts.Stdin != nil, AttachStdout: true, AttachStderr: true,
@@ -91,6 +97,20 @@ func (d *docker) Exec(ctx context.Context, id string, opts ExecOptions) (int, er
 		return -1, err
 	}
 	return d.execExitCode(ctx, op, created.ID)
+}
+
+// execDetached starts a command in the container without attaching to it.
+func (d *docker) execDetached(ctx context.Context, op, id string, opts ExecOptions) error {
+	created, err := d.cli.ContainerExecCreate(ctx, id, container.ExecOptions{
+		Cmd: opts.Cmd, Env: opts.Env, User: opts.User, WorkingDir: opts.WorkingDir, Tty: opts.TTY, Detach: true,
+	})
+	if err != nil {
+		return d.wrap(op, err)
+	}
+	if err := d.cli.ContainerExecStart(ctx, created.ID, container.ExecStartOptions{Detach: true, Tty: opts.TTY}); err != nil {
+		return d.wrap(op, err)
+	}
+	return nil
 }
 
 // copyExecOutput copies an exec's output until it ends. An exec may be
