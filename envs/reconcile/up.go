@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -78,7 +79,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err := WriteGenerated(r.StateDir, svcs); err != nil {
 		return res, err
 	}
-	netID, err := r.ensureShared(ctx, pl)
+	netID, err := r.ensureShared(ctx, pl, listed)
 	if err != nil {
 		return res, err
 	}
@@ -111,7 +112,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 // The project's volumes are checked before anything is created, so a
 // refused up leaves no network labelled for this directory behind to
 // block the clone that owns them.
-func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error) {
+func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan, containers []engine.Object) (string, error) {
 	want := plan.Labels(pl.Project, "")
 	if dir := r.projectDir(); dir != "" {
 		want[labels.Dir] = dir
@@ -130,6 +131,12 @@ func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error
 		}
 	}
 	n, err := r.Eng.EnsureNetwork(ctx, pl.Network, want)
+	if errors.Is(err, engine.ErrAmbiguous) {
+		if err := r.repairNetwork(ctx, pl, containers); err != nil {
+			return "", err
+		}
+		n, err = r.Eng.EnsureNetwork(ctx, pl.Network, want)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -254,7 +261,7 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	maps.Copy(s.Container.Labels, labels.Compose(s.Container.Labels[labels.Project], s.Name, dir, s.ConfigHash))
 	id, err := r.Eng.Create(ctx, s.Container)
 	if err != nil {
-		return Change{}, createError(name, err)
+		return Change{}, r.createError(ctx, name, s.Container.Labels[labels.Project], err)
 	}
 	if opts.NoStart {
 		return Change{Service: s.Name, Action: action, Detail: detail}, nil
@@ -334,11 +341,24 @@ func (r *Runner) removeContainer(ctx context.Context, id string) error {
 	return nil
 }
 
-func createError(name string, err error) error {
-	if isConflict(err) {
-		return fmt.Errorf("a container named %s already exists and devenv did not create it (it has no devenv label): rename or remove it, or change `name:` in devenv.yaml: %w", name, err)
+// createError explains a name conflict: the container of that name belongs
+// to another devenv project (named, with its directory), or to no devenv
+// project at all.
+func (r *Runner) createError(ctx context.Context, name, project string, err error) error {
+	if !isConflict(err) {
+		return err
 	}
-	return err
+	if st, ierr := r.Eng.Inspect(ctx, name); ierr == nil {
+		if other := st.Labels[labels.Project]; other != "" && other != project {
+			where := ""
+			if dir := st.Labels[labels.Dir]; dir != "" {
+				where = " in " + dir
+			}
+			return fmt.Errorf("a container named %s already exists and belongs to devenv project %q%s: run `devenv down` there, "+
+				"or set another `name:` in this devenv.yaml: %w", name, other, where, err)
+		}
+	}
+	return fmt.Errorf("a container named %s already exists and devenv did not create it (it has no devenv label): rename or remove it, or change `name:` in devenv.yaml: %w", name, err)
 }
 
 // envFilesPresent refuses, before anything is built or created, services
