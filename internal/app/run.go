@@ -38,6 +38,8 @@ type UpOptions struct {
 	ForceRecreate bool
 	NoDeps        bool
 	RemoveOrphans bool
+	// Force recreates containers even when a running job would die with them.
+	Force bool
 }
 
 // DownOptions steer Down.
@@ -109,6 +111,11 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	}
 	if !o.NoStart && !o.SkipGPUCheck {
 		if err := p.preflight(ctx, run, o.Services); err != nil {
+			return nil, err
+		}
+	}
+	if !o.Force {
+		if err := p.refuseKillingJobs(ctx, run, o); err != nil {
 			return nil, err
 		}
 	}

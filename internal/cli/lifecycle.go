@@ -51,13 +51,14 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "force-recreate", Usage: "recreate the containers even when nothing changed"},
 			&cli.BoolFlag{Name: "no-deps", Usage: "start only the services named, not what they depend on"},
 			&cli.BoolFlag{Name: "remove-orphans", Usage: "remove the containers of services the project no longer has (up names them without it)"},
+			&cli.BoolFlag{Name: "force", Usage: "recreate containers even when a running job (devenv submit) would die with them"},
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Up(c.Context, app.UpOptions{
 				Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
 				WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), SkipGPUCheck: c.Bool("skip-gpu-check"),
 				LockTimeout: lockTimeout(c), DryRun: c.Bool("dry-run"),
-				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"),
+				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"), Force: c.Bool("force"),
 			})
 			return show(c, res, err, view.Up)
 		}),
