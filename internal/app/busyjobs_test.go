@@ -48,7 +48,9 @@ func TestUpRefusesToKillARunningJob(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	errc := make(chan error, 1)
-	go func() { errc <- (&jobs.Runner{Store: store, Exec: blockingExec{}, Poll: 5 * time.Millisecond, PID: os.Getpid()}).Run(ctx) }()
+	go func() {
+		errc <- (&jobs.Runner{Store: store, Exec: blockingExec{}, Poll: 5 * time.Millisecond, PID: os.Getpid()}).Run(ctx)
+	}()
 	t.Cleanup(func() { cancel(); <-errc })
 	waitFor(t, func() bool { j, err := store.Get("1"); return err == nil && j.State == jobs.Running })
 
