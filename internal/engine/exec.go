@@ -117,17 +117,20 @@ func (d *docker) execDetached(ctx context.Context, op, id string, opts ExecOptio
 // silent for hours, so a watchdog pings the engine meanwhile; when the
 // engine stops answering it closes the attached connection (cancelling a
 // context does not end a hijacked stream) and the exec fails as an
-// unreachable engine, exit 3, instead of hanging.
+// unreachable engine, exit 3, instead of hanging. The caller's ctx ending
+// (Ctrl-C without a TTY) closes it too: devenv stops following the command
+// and returns ctx's error, as docker compose exec does; the command itself
+// goes on in the container unless the engine ends it.
 func (d *docker) copyExecOutput(ctx context.Context, op string, resp types.HijackedResponse, opts ExecOptions) error {
 	timeout := AnswerTimeout()
 	sctx, dog := d.watch(ctx, timeout)
-	stopClosing := context.AfterFunc(sctx, func() {
-		if ctx.Err() == nil { // the watchdog fired (or the copy ended): not the caller's cancel
-			resp.Close()
-		}
-	})
+	stopClosing := context.AfterFunc(sctx, resp.Close) // cancelling a context does not end a hijacked stream
 	defer stopClosing()
 	err := copyOutput(resp.Reader, opts.TTY, orDiscard(opts.Stdout), orDiscard(opts.Stderr))
+	if ctx.Err() != nil {
+		dog.stop(d, op, timeout, nil) //nolint:errcheck // the caller's cancel is the answer
+		return fmt.Errorf("%s: %w", op, ctx.Err())
+	}
 	if err = dog.stop(d, op, timeout, err); err != nil {
 		var ee *Error
 		if errors.As(err, &ee) {
