@@ -76,6 +76,32 @@ func TestComposeHabits(t *testing.T) {
 	}
 }
 
+// TestProjectNameFlag: -p names the project's objects instead of
+// devenv.yaml's name, before or after the command; a name Docker refuses
+// is a usage error naming the flag.
+func TestProjectNameFlag(t *testing.T) {
+	project(t, twoPlain, true)
+	noGPUMachine(t)
+	t.Setenv("DEVENV_CACHE", t.TempDir())
+	fake := enginetest.New()
+	fake.AddImage("postgres:16", nil)
+	fake.AddImage("busybox:1", nil)
+	replace(t, &connectEngine, func(context.Context) (engine.Engine, error) { return fake, nil })
+	if _, errOut, code := runCLI(t, "-p", "other", "up"); code != 0 {
+		t.Fatalf("-p other up: exit %d: %s", code, errOut)
+	}
+	out, _, _ := runCLI(t, "ps", "--project-name", "other", "--format", "{{.Name}}")
+	if out != "other-app\nother-db\n" {
+		t.Errorf("ps -p other: %q", out)
+	}
+	if out, _, _ := runCLI(t, "ps", "-q"); out != "" {
+		t.Errorf("devenv.yaml's project has containers: %q", out)
+	}
+	if _, errOut, code := runCLI(t, "-p", "Bad Name", "ps"); code != exitcode.Usage || !strings.Contains(errOut, "-p/--project-name") {
+		t.Errorf("-p 'Bad Name': exit %d: %s", code, errOut)
+	}
+}
+
 func TestLogTime(t *testing.T) {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	for in, want := range map[string]time.Time{
