@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -18,6 +20,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/filelock"
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -141,19 +144,21 @@ func TestFileChangeChangesLabels(t *testing.T) {
 	}
 }
 
-// TestUpgradeKeepsHashes: the hashes of the rendered project for the fixture
-// are recorded; a devenv change that moves one (so every user's container
-// would be recreated on upgrade while nothing they wrote changed) fails here
-// and needs a reviewed -update.
+// TestUpgradeKeepsHashes: the hashes that decide whether a container is
+// recreated are recorded for the fixture project: devenv's own config hash
+// (what up compares today) and Compose's hash of the rendered service (what
+// the SDK compares). A devenv change that moves one, so that every user's
+// containers would be recreated on upgrade while nothing they wrote
+// changed, fails here and needs a reviewed -update.
 func TestUpgradeKeepsHashes(t *testing.T) {
-	proj := render(t, gpuHost)
+	proj := renderAt(t, fixedFixture(t), gpuHost)
 	var lines []string
 	for _, name := range proj.ServiceNames() {
 		h, err := composesdk.ServiceHash(proj.Services[name])
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines = append(lines, name+" "+h)
+		lines = append(lines, name+" devenv "+proj.Services[name].Labels[labels.ConfigHash]+" compose "+h)
 	}
 	golden(t, "hashes.golden", []byte(strings.Join(lines, "\n")+"\n"))
 }
@@ -185,7 +190,43 @@ var (
 
 func render(t *testing.T, h plan.Host) *types.Project {
 	t.Helper()
-	p := loadSpec(t)
+	dir, err := filepath.Abs(filepath.Join("testdata", "project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return renderAt(t, dir, h)
+}
+
+// fixedFixture copies testdata/project to one fixed path, so that hashes
+// covering absolute paths (bind mounts of the project) are the same in
+// every checkout. Test processes running at once take turns (a file lock).
+func fixedFixture(t *testing.T) string {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("the recorded hashes are of the fixture at /tmp/devenv-hash-fixture/project, a Linux path")
+	}
+	root := "/tmp/devenv-hash-fixture"
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Skipf("cannot make %s for the fixture: %v", root, err)
+	}
+	l, err := filelock.Acquire(t.Context(), filepath.Join(root, "lock"), filelock.Options{Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Release() })
+	dir := filepath.Join(root, "project")
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "project"))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func renderAt(t *testing.T, dir string, h plan.Host) *types.Project {
+	t.Helper()
+	p := loadSpecAt(t, dir)
 	lf := fakeLock(t, p)
 	pl, err := plan.Make(p, lf, h, plan.Options{Token: "test-token", StateDir: filepath.Join(p.Dir, ".devenv")})
 	if err != nil {
@@ -257,12 +298,8 @@ func asMap(t *testing.T, s types.ServiceConfig) map[string]any {
 	return m
 }
 
-func loadSpec(t *testing.T) *spec.Project {
+func loadSpecAt(t *testing.T, dir string) *spec.Project {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("testdata", "project"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	file := filepath.Join(dir, "devenv.yaml")
 	data, err := os.ReadFile(file)
 	if err != nil {
