@@ -40,6 +40,10 @@ const DefaultNetwork = "default"
 type Options struct {
 	// WorkingDir is the project directory (devenv.yaml's).
 	WorkingDir string
+	// External marks the network and volumes as external: devenv makes
+	// them (with its ownership checks and repairs) before Compose runs the
+	// project, and Compose uses them as they are.
+	External bool
 }
 
 // FromPlan renders pl as a Compose project. Every problem is reported at
@@ -50,20 +54,21 @@ func FromPlan(pl *plan.Plan, opts Options) (*types.Project, error) {
 		WorkingDir: opts.WorkingDir,
 		Services:   types.Services{},
 		Networks: types.Networks{DefaultNetwork: types.NetworkConfig{
-			Name:   pl.Network,
-			Labels: types.Labels(plan.Labels(pl.Project, "")),
+			Name:     pl.Network,
+			Labels:   types.Labels(plan.Labels(pl.Project, "")),
+			External: types.External(opts.External),
 		}},
 	}
 	vols := volumeKeys(pl)
 	if len(vols) > 0 {
 		proj.Volumes = types.Volumes{}
 		for key, name := range vols {
-			proj.Volumes[key] = types.VolumeConfig{Name: name, Labels: types.Labels(plan.Labels(pl.Project, ""))}
+			proj.Volumes[key] = types.VolumeConfig{Name: name, Labels: types.Labels(plan.Labels(pl.Project, "")), External: types.External(opts.External)}
 		}
 	}
 	var errs *multierror.Error
 	for _, s := range pl.Services {
-		svc, configs, err := renderService(pl, s, vols)
+		svc, configs, err := renderService(pl, s, vols, opts.WorkingDir)
 		if err != nil {
 			errs = multierror.Append(errs, fmt.Errorf("service %s: %w", s.Name, err))
 			continue
@@ -99,9 +104,14 @@ func volumeKey(project, name string) string {
 	return name
 }
 
-func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string) (types.ServiceConfig, types.Configs, error) {
+func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string, workingDir string) (types.ServiceConfig, types.Configs, error) {
 	c := s.Container
 	svc := types.ServiceConfig{Name: s.Name}
+	// what the SDK's own loader puts on every service, so the SDK finds the
+	// containers it makes (kept out of the config hash by compose-go)
+	svc.CustomLabels = types.Labels(labels.Compose(pl.Project, s.Name, workingDir, ""))
+	delete(svc.CustomLabels, labels.ComposeConfigHash)
+	delete(svc.CustomLabels, labels.ComposeNumber)
 	svc.ContainerName = c.Name
 	svc.DependsOn = dependsOn(s.DependsOn)
 	// compose-go embeds most fields (its container-spec layering): they
