@@ -107,6 +107,19 @@ func TestIntegrationSDKRunsTheRenderedProject(t *testing.T) {
 	if d, err := Diverged(proj, listed, composesdk.ServiceHash); err != nil || len(d) != 0 {
 		t.Errorf("right after up Diverged = %v, %v; want nothing to do", d, err)
 	}
+	// what the fast check saves: the SDK's Up of an unchanged project
+	// against one listing and the hashes (figures for the README, not a bound)
+	start := time.Now()
+	if err := sdk.Up(ctx, proj, api.UpOptions{Create: api.CreateOptions{Recreate: api.RecreateDiverged, QuietPull: true},
+		Start: api.StartOptions{Project: proj, Wait: true}}); err != nil {
+		t.Fatalf("SDK up of the unchanged project: %v", err)
+	}
+	sdkNoop := time.Since(start)
+	start = time.Now()
+	if d, err := Diverged(proj, listProject(t, eng, name), composesdk.ServiceHash); err != nil || len(d) != 0 {
+		t.Errorf("Diverged after the SDK's no-op up = %v, %v", d, err)
+	}
+	t.Logf("unchanged project: SDK Up (with wait) %s, list + Diverged %s", sdkNoop, time.Since(start))
 
 	changed := renderFor(t, sdkPlan(name, image, "two"))
 	if d, _ := Diverged(changed, listed, composesdk.ServiceHash); !slices.Equal(d, []string{"app"}) {
