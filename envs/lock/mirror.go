@@ -16,7 +16,7 @@ func mirroredRequest(s *spec.Service, req profiles.Request, r Resolver, custom m
 	if s.Mirror == "" {
 		return req, nil, nil
 	}
-	prof, err := mirror.Import(s.Mirror, mirror.Options{})
+	prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
 	if err != nil {
 		return req, nil, &profiles.ResolveError{Field: "mirror", Msg: err.Error(), Hint: "check the file, or force its format with devenv mirror --format"}
 	}

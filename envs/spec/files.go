@@ -41,6 +41,8 @@ func (d *decoder) projectPath(n *yaml.Node, key, rel string, mayBeMissing bool) 
 	case err != nil:
 		d.errAt(n, "check its permissions", "%s %q cannot be read: %v", key, rel, err)
 		return "", false
+	case key == "mirror" && info.IsDir():
+		// a rolling event log (eventlog_v2_*): internal/mirror lists its files
 	case !info.Mode().IsRegular():
 		d.errAt(n, "name a file, not a directory", "%s %q is not a regular file", key, rel)
 		return "", false

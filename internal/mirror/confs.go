@@ -93,6 +93,7 @@ func (p *Profile) deriveFromConf() {
 	if p.Env != nil {
 		p.rapidsFromValues(p.Env, "env:")
 	}
+	p.factsOutsideConf()
 }
 
 // rapidsFromValues looks for a RAPIDS jar name in any value.

@@ -224,3 +224,79 @@ func TestSecretsNeverCopied(t *testing.T) {
 		}
 	}
 }
+
+// TestFactsOutsideConf reads versions and platforms stated outside the
+// confs' version keys, each case a line a prod file really carries.
+func TestFactsOutsideConf(t *testing.T) {
+	cases := []struct {
+		name  string
+		conf  map[string]string
+		env   map[string]string
+		check func(t *testing.T, p *Profile)
+	}{
+		{"image tag with scala, java, python", map[string]string{"spark.kubernetes.container.image": "apache/spark:3.4.1-scala2.12-java11-python3-ubuntu"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "spark", p.Runtime.Spark, "3.4.1")
+			eq(t, "scala", p.Runtime.Scala, "2.12")
+			eq(t, "java", p.Runtime.Java, "11")
+			eq(t, "python", p.Runtime.Python, "3")
+		}},
+		{"spark 4 image", map[string]string{"spark.kubernetes.container.image": "docker.io/apache/spark:4.0.1@sha256:" + strings.Repeat("a", 64)}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "spark", p.Runtime.Spark, "4.0.1")
+			eq(t, "scala", p.Runtime.Scala, "2.13")
+		}},
+		{"not a spark image", map[string]string{"spark.kubernetes.container.image": "registry.corp:5000/etl/jobs:2.1.0"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "spark", p.Runtime.Spark, "")
+		}},
+		{"JAVA_HOME", map[string]string{"spark.executorEnv.JAVA_HOME": "/usr/lib/jvm/java-11-openjdk-amd64"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "java", p.Runtime.Java, "11")
+		}},
+		{"JAVA_HOME jdk1.8", nil, map[string]string{"JAVA_HOME": "/usr/lib/jvm/jdk1.8.0_282"}, func(t *testing.T, p *Profile) {
+			eq(t, "java", p.Runtime.Java, "8")
+		}},
+		{"pyspark python", map[string]string{"spark.pyspark.python": "/usr/bin/python3.10"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "python", p.Runtime.Python, "3.10")
+		}},
+		{"shim class", map[string]string{"spark.shuffle.manager": "com.nvidia.spark.rapids.spark341.RapidsShuffleManager"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "spark", p.Runtime.Spark, "3.4.1")
+		}},
+		{"databricks shim", map[string]string{"spark.shuffle.manager": "com.nvidia.spark.rapids.spark350db143.RapidsShuffleManager"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "spark", p.Runtime.Spark, "3.5.0")
+			eq(t, "platform", p.Source.Platform, "databricks")
+		}},
+		{"spark module jar", map[string]string{"spark.jars": "local:///opt/spark/examples/jars/spark-examples_2.11-2.4.0.jar"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "spark", p.Runtime.Spark, "2.4.0")
+			eq(t, "scala", p.Runtime.Scala, "2.11")
+		}},
+		{"rapids jar", map[string]string{"spark.jars": "/opt/jars/rapids-4-spark_2.12-24.06.0.jar"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "rapids", p.GPU.Rapids, "24.06.0")
+			eq(t, "scala", p.Runtime.Scala, "2.12")
+		}},
+		{"yarn application id", map[string]string{"spark.app.id": "application_1553914137147_0018"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "platform", p.Source.Platform, "yarn")
+		}},
+		{"emr cluster id", map[string]string{"spark.yarn.tags": "emr-cluster-id=j-2AXXXXXXGAPLF"}, nil, func(t *testing.T, p *Profile) {
+			eq(t, "platform", p.Source.Platform, "emr")
+			eq(t, "cloud", p.Source.Cloud, "aws")
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProfile("test", FormatSparkDefaults)
+			for k, v := range tc.conf {
+				p.addConf(k, v, "test")
+			}
+			for k, v := range tc.env {
+				p.addEnv(k, v)
+			}
+			p.deriveFromConf()
+			tc.check(t, p)
+		})
+	}
+	for _, tc := range []struct{ worker, cloud string }{{"g4dn.xlarge", "aws"}, {"p4d.24xlarge", "aws"}, {"Standard_NC6s_v3", "azure"},
+		{"n1-standard-8", "gcp"}, {"a2-highgpu-1g", "gcp"}, {"worker-7", ""}} {
+		p := newProfile("test", FormatSparkDefaults)
+		p.Topology.WorkerType = tc.worker
+		p.deriveFromConf()
+		eq(t, tc.worker+" cloud", p.Source.Cloud, tc.cloud)
+	}
+}
