@@ -135,8 +135,8 @@ func (c Coord) POMURL(base string) string {
 // as prod's spark.jars lists them; ok is false for any other URL.
 func FromURL(u string) (Coord, bool) {
 	i := strings.Index(u, "://")
-	if i < 0 || !strings.HasSuffix(u, ".jar") {
-		return Coord{}, false
+	if i < 0 || !strings.HasSuffix(u, ".jar") || !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return Coord{}, false // file: and local: jars are files on prod's machines
 	}
 	parts := strings.Split(u[i+3:], "/")
 	if len(parts) < 5 {

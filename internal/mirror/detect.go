@@ -154,8 +154,12 @@ func detectTree(v any) string {
 	return ""
 }
 
-// looksLikeSubmit reports whether text is a spark-submit command line.
+// looksLikeSubmit reports whether text is a spark-submit command line: a
+// script with a spark-submit command in it, or bare options.
 func looksLikeSubmit(text string) bool {
+	if _, err := readScript(text); err == nil {
+		return true
+	}
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
