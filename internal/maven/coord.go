@@ -11,6 +11,8 @@ package maven
 import (
 	"fmt"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // Coord is one artifact: group:artifact:version, with a classifier and a
@@ -175,4 +177,29 @@ func FromURL(u string) (Coord, bool) {
 		return Coord{}, false
 	}
 	return c, true
+}
+
+var (
+	scalaSuffixRe = lazy.Regexp(`_(2\.1[0-9]|3)$`)
+	sparkLineRe   = lazy.Regexp(`spark(?:-runtime)?-?([2-4]\.\d+)(?:[-_]|$)`)
+)
+
+// ScalaLine is the Scala binary version an artifact is built for, from its
+// _2.12 / _2.13 suffix, or "".
+func (c Coord) ScalaLine() string {
+	if m := scalaSuffixRe().FindStringSubmatch(c.Artifact); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// SparkLine is the Spark major.minor an artifact is built for when its
+// name says so (iceberg-spark-runtime-3.5_2.12, hudi-spark3.4-bundle_2.12),
+// or "".
+func (c Coord) SparkLine() string {
+	name := scalaSuffixRe().ReplaceAllString(c.Artifact, "")
+	if m := sparkLineRe().FindStringSubmatch(name); m != nil {
+		return m[1]
+	}
+	return ""
 }

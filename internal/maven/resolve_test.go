@@ -177,3 +177,20 @@ func TestParseCoordAndURL(t *testing.T) {
 		}
 	}
 }
+
+func TestLines(t *testing.T) {
+	for _, tc := range []struct{ artifact, scala, spark string }{
+		{"iceberg-spark-runtime-3.5_2.12", "2.12", "3.5"},
+		{"hudi-spark3.4-bundle_2.12", "2.12", "3.4"},
+		{"delta-spark_2.13", "2.13", ""},
+		{"rapids-4-spark_2.12", "2.12", ""},
+		{"spark-xml_2.12", "2.12", ""},
+		{"hadoop-aws", "", ""},
+		{"spark-3.5", "", "3.5"},
+	} {
+		c := Coord{Artifact: tc.artifact}
+		if c.ScalaLine() != tc.scala || c.SparkLine() != tc.spark {
+			t.Errorf("%s: scala %q spark %q, want %q %q", tc.artifact, c.ScalaLine(), c.SparkLine(), tc.scala, tc.spark)
+		}
+	}
+}
