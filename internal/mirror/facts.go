@@ -29,6 +29,10 @@ func (p *Profile) factsOutsideConf() {
 	p.cloudFromInstanceTypes()
 }
 
+// fromTable reports whether a fact was looked up in a runtime table rather
+// than read.
+func fromTable(prov string) bool { return strings.Contains(prov, "table:") }
+
 // imageKeys name container images whose tags carry the Spark version.
 var imageKeys = []string{"spark.kubernetes.container.image", "spark.kubernetes.driver.container.image",
 	"spark.kubernetes.executor.container.image", "spark.executorEnv.YARN_CONTAINER_RUNTIME_DOCKER_IMAGE"}
@@ -105,8 +109,8 @@ var javaHomeRe = lazy.Regexp(`(?i)(?:java|jdk|jre|openjdk|corretto|temurin|zulu|
 // javaFromPaths reads the Java major version from JAVA_HOME paths such as
 // /usr/lib/jvm/java-11-openjdk-amd64 or /usr/lib/jvm/jdk1.8.0_282.
 func (p *Profile) javaFromPaths() {
-	if p.Runtime.Java != "" {
-		return
+	if p.Runtime.Java != "" && !fromTable(p.Runtime.JavaProvenance) {
+		return // a JVM's own report decides; a path beats a runtime table
 	}
 	homes := map[string]string{}
 	for _, k := range javaHomeKeys {
@@ -126,7 +130,7 @@ var pythonPathRe = lazy.Regexp(`python(3\.\d+)(?:[^0-9]|$)`)
 // pythonFromPaths reads "/usr/bin/python3.10" from spark.pyspark.python and
 // friends.
 func (p *Profile) pythonFromPaths() {
-	if p.Runtime.Python != "" && p.Runtime.Python != "3" {
+	if p.Runtime.Python != "" && p.Runtime.Python != "3" && !fromTable(p.Runtime.PythonProvenance) {
 		return
 	}
 	paths := map[string]string{
@@ -177,17 +181,27 @@ var (
 func (p *Profile) versionsFromJarNames() {
 	for _, k := range jarKeys {
 		for _, entry := range splitList(p.Conf[k]) {
-			base := path.Base(entry)
-			src := "conf:" + k + " (" + base + ")"
-			if m := sparkModuleJarRe().FindStringSubmatch(base); m != nil {
-				p.setSpark(m[2], src, false)
-				setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], src, false)
-				continue
-			}
-			if m := scalaJarRe().FindStringSubmatch(base); m != nil {
-				setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], src+" (Scala suffix)", false)
-			}
+			p.jarNameFacts(path.Base(entry), "conf:"+k+" ("+path.Base(entry)+")")
 		}
+	}
+	for _, c := range strings.Split(p.Conf["spark.jars.packages"], ",") {
+		if m := scalaCoordRe().FindStringSubmatch(strings.TrimSpace(c)); m != nil {
+			setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], "conf:spark.jars.packages ("+strings.TrimSpace(c)+", Scala suffix)", false)
+		}
+	}
+}
+
+var scalaCoordRe = lazy.Regexp(`^[^:]+:[^:]+_(2\.1[0-9]):[^:]+`)
+
+// jarNameFacts reads one jar's file name.
+func (p *Profile) jarNameFacts(base, src string) {
+	if m := sparkModuleJarRe().FindStringSubmatch(base); m != nil {
+		p.setSpark(m[2], src, false)
+		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], src, false)
+		return
+	}
+	if m := scalaJarRe().FindStringSubmatch(base); m != nil {
+		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], src+" (Scala suffix)", false)
 	}
 }
 

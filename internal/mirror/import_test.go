@@ -44,6 +44,13 @@ var importCases = []struct {
 	{"eventlog-failed", "written/gpu_eventlog_failed", "", true},
 	{"eventlog-wrong-extension", "written/gpu_eventlog_zstd_named.lz4", "", false},
 	{"forced-format", "real/emr-cpu-00.json", FormatEMR, false},
+	{"sparkapp-pi", "real/sparkoperator/spark-pi.yaml", "", false},
+	{"sparkapp-pi-v3.1.1", "real/sparkoperator/spark-pi-v3.1.1.yaml", "", false},
+	{"sparkapp-pi-v2.4.0", "real/sparkoperator/spark-pi-v2.4.0.yaml", "", false},
+	{"sparkapp-pi-python", "real/sparkoperator/spark-pi-python.yaml", "", false},
+	{"sparkapp-pi-dynamic", "real/sparkoperator/spark-pi-dynamic-allocation.yaml", "", false},
+	{"script-bis-test", "real/scripts/bis-test-run.sh", "", false},
+	{"script-hudi", "real/scripts/hudi-spark.sh", "", false},
 }
 
 func TestImportGolden(t *testing.T) {
@@ -299,4 +306,76 @@ func TestFactsOutsideConf(t *testing.T) {
 		p.deriveFromConf()
 		eq(t, tc.worker+" cloud", p.Source.Cloud, tc.cloud)
 	}
+}
+
+// TestRealFilesFacts pins the facts read by hand from the collected real
+// files (testdata/real/SOURCES.md), and the clear refusals of the two that
+// are broken as published.
+func TestRealFilesFacts(t *testing.T) {
+	type facts struct{ spark, scala, python, platform, packages string }
+	cases := []struct {
+		path string
+		want facts
+	}{
+		{"real/sparkoperator/spark-pi.yaml", facts{"4.0.4", "2.13", "", "kubernetes", ""}},
+		{"real/sparkoperator/spark-pi-v3.1.1.yaml", facts{"3.1.1", "2.12", "", "kubernetes", ""}},
+		{"real/sparkoperator/spark-pi-v2.4.0.yaml", facts{"2.4.0", "2.11", "", "kubernetes", ""}},
+		{"real/sparkoperator/spark-pi-python.yaml", facts{"4.0.4", "2.13", "3", "kubernetes", ""}},
+		{"real/sparkoperator/spark-pi-dynamic-allocation.yaml", facts{"4.0.4", "2.13", "", "kubernetes", ""}},
+		{"real/scripts/bis-test-run.sh", facts{"", "2.12", "", "local", "io.delta:delta-core_2.12:2.4.0"}},
+		{"real/scripts/hudi-spark.sh", facts{"", "2.12", "", "", "org.apache.hudi:hudi-spark3.2-bundle_2.12:0.14.0"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			p, err := Import(filepath.Join("testdata", tc.path), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pk []string
+			for _, x := range p.Packages {
+				pk = append(pk, x.Coords)
+			}
+			got := facts{p.Runtime.Spark, p.Runtime.Scala, p.Runtime.Python, p.Source.Platform, strings.Join(pk, ",")}
+			if got != tc.want {
+				t.Errorf("facts %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	p, _ := Import(filepath.Join("testdata", "real/sparkoperator/spark-pi-dynamic-allocation.yaml"), Options{})
+	eq(t, "dynamic allocation max", p.Conf["spark.dynamicAllocation.maxExecutors"], "5")
+	for _, tc := range []struct{ path, want string }{
+		{"real/sparkoperator/spark-pi-prometheus.yaml", "does not parse (yaml: line 22"},
+		{"real/scripts/delta-docs-startup.sh", "line 10: unterminated \" quote"},
+	} {
+		if _, err := Import(filepath.Join("testdata", tc.path), Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.path, err, tc.want)
+		}
+	}
+}
+
+// TestJobScript reads a job script as people write them: variables
+// assigned before spark-submit (jar names, packages, JAVA_HOME), comments,
+// continuations, a ${VAR:-default}, and a heredoc of the cluster's JSON.
+func TestJobScript(t *testing.T) {
+	p, err := Import(filepath.Join("testdata", "written", "nightly-job.sh"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "format", p.Source.Format, FormatSparkSubmit)
+	eq(t, "rapids from the jar variable", p.GPU.Rapids, "24.06.0")
+	eq(t, "spark from the shim class", p.Runtime.Spark, "3.4.1")
+	eq(t, "java from JAVA_HOME", p.Runtime.Java, "11")
+	eq(t, "python from spark.pyspark.python", p.Runtime.Python, "3.10")
+	eq(t, "label from the heredoc", p.Runtime.Label, "13.3.x-gpu-ml-scala2.12")
+	eq(t, "workers from the heredoc", p.Topology.Workers, 4)
+	eq(t, "worker type from the heredoc", p.Topology.WorkerType, "g5.4xlarge")
+	eq(t, "heredoc conf", p.Conf["spark.task.resource.gpu.amount"], "0.25")
+	eq(t, "default of an unset variable", p.Conf["spark.sql.shuffle.partitions"], "200")
+	eq(t, "platform (--master wins over the heredoc)", p.Source.Platform, "yarn")
+	eq(t, "cloud", p.Source.Cloud, "aws")
+	var pk []string
+	for _, x := range p.Packages {
+		pk = append(pk, x.Coords)
+	}
+	eq(t, "packages", strings.Join(pk, ","), "io.delta:delta-spark_2.12:3.2.0,org.apache.hadoop:hadoop-aws:3.3.4")
 }
