@@ -44,6 +44,11 @@ var importCases = []struct {
 	{"eventlog-failed", "written/gpu_eventlog_failed", "", true},
 	{"eventlog-wrong-extension", "written/gpu_eventlog_zstd_named.lz4", "", false},
 	{"forced-format", "real/emr-cpu-00.json", FormatEMR, false},
+	{"eventlog-v2-real", "real/eventlog_v2_local-1623876083964", "", true},
+	{"eventlog-dbx-dir-gzip", "real/db_sim_eventlog", "", false},
+	{"eventlog-gpu-oom", "real/gpu_oom_eventlog.zstd", "", true},
+	{"eventlog-dataproc-2.2", "real/nds_q72_dataproc_2_2.zstd", "", true},
+	{"eventlog-tasks-fail", "real/tasks_executors_fail_compressed_eventlog.zstd", "", true},
 	{"sparkapp-pi", "real/sparkoperator/spark-pi.yaml", "", false},
 	{"sparkapp-pi-v3.1.1", "real/sparkoperator/spark-pi-v3.1.1.yaml", "", false},
 	{"sparkapp-pi-v2.4.0", "real/sparkoperator/spark-pi-v2.4.0.yaml", "", false},
@@ -317,6 +322,11 @@ func TestRealFilesFacts(t *testing.T) {
 		path string
 		want facts
 	}{
+		{"real/eventlog_v2_local-1623876083964", facts{"3.1.1", "2.12", "", "local", ""}},
+		{"real/db_sim_eventlog", facts{"3.1.1", "2.12", "", "local", ""}},
+		{"real/gpu_oom_eventlog.zstd", facts{"3.3.1", "2.12", "", "standalone", ""}},
+		{"real/nds_q72_dataproc_2_2.zstd", facts{"3.5.3", "2.12", "", "dataproc", ""}},
+		{"real/tasks_executors_fail_compressed_eventlog.zstd", facts{"3.1.1", "2.12", "", "yarn", ""}},
 		{"real/sparkoperator/spark-pi.yaml", facts{"4.0.4", "2.13", "", "kubernetes", ""}},
 		{"real/sparkoperator/spark-pi-v3.1.1.yaml", facts{"3.1.1", "2.12", "", "kubernetes", ""}},
 		{"real/sparkoperator/spark-pi-v2.4.0.yaml", facts{"2.4.0", "2.11", "", "kubernetes", ""}},
@@ -341,6 +351,26 @@ func TestRealFilesFacts(t *testing.T) {
 			}
 		})
 	}
+	oom, _ := Import(filepath.Join("testdata", "real/gpu_oom_eventlog.zstd"), Options{Full: true})
+	eq(t, "gpu-oom java", oom.Runtime.JavaFull, "1.8.0_422")
+	eq(t, "gpu-oom rapids", oom.GPU.Rapids, "25.02.0")
+	eq(t, "gpu-oom cuda (jar classifier)", oom.GPU.CUDA, "11")
+	eq(t, "gpu-oom executor cores", oom.Topology.ExecutorCores, 16)
+	eq(t, "gpu-oom task gpu", oom.GPU.TaskGPU, 0.0625)
+	oomTasks := 0
+	for _, f := range oom.Failures {
+		if f.Kind == FailTask && strings.Contains(f.Reason, "GpuSplitAndRetryOOM") {
+			oomTasks += f.Count
+			if f.Count < 100 {
+				t.Errorf("GpuSplitAndRetryOOM failures are split by buffer address: %d in one group", f.Count)
+			}
+		}
+	}
+	eq(t, "gpu-oom failed tasks", oomTasks, 112)
+	dp, _ := Import(filepath.Join("testdata", "real/nds_q72_dataproc_2_2.zstd"), Options{})
+	eq(t, "dataproc 2.2 java", dp.Runtime.JavaFull, "11.0.20.1")
+	eq(t, "dataproc 2.2 cloud (host names)", dp.Source.Cloud, "gcp")
+	eq(t, "dataproc 2.2 executor memory", dp.Topology.ExecutorMemoryMB, int64(40960))
 	p, _ := Import(filepath.Join("testdata", "real/sparkoperator/spark-pi-dynamic-allocation.yaml"), Options{})
 	eq(t, "dynamic allocation max", p.Conf["spark.dynamicAllocation.maxExecutors"], "5")
 	for _, tc := range []struct{ path, want string }{
