@@ -125,7 +125,9 @@ func (c Coord) dir() string {
 }
 
 // URL is the artifact's file under the repository base.
-func (c Coord) URL(base string) string { return strings.TrimRight(base, "/") + "/" + c.dir() + "/" + c.File() }
+func (c Coord) URL(base string) string {
+	return strings.TrimRight(base, "/") + "/" + c.dir() + "/" + c.File()
+}
 
 // POMURL is the artifact's POM under the repository base.
 func (c Coord) POMURL(base string) string {

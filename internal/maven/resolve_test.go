@@ -1,7 +1,6 @@
 package maven
 
 import (
-	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -95,14 +94,14 @@ func TestResolveMediation(t *testing.T) {
 	res := resolve(t, srv, Options{}, "org.example:app:1.0")
 	want := []string{
 		"org.example:app:1.0 compile",
-		"org.example:a:1.0 compile",              // version from the imported BOM
-		"org.example:b:1.0 compile",              // from the BOM the BOM imports
+		"org.example:a:1.0 compile", // version from the imported BOM
+		"org.example:b:1.0 compile", // from the BOM the BOM imports
 		"org.example:native:1.0:linux-x86_64 compile",
-		"org.example:ranged:1.5 compile",         // highest in [1.0,2.0)
+		"org.example:ranged:1.5 compile", // highest in [1.0,2.0)
 		"org.example:rt:1.0 runtime",
-		"org.example:c:1.0 compile",              // a -> c 1.0 is nearer than b -> d -> c 2.0
+		"org.example:c:1.0 compile", // a -> c 1.0 is nearer than b -> d -> c 2.0
 		"org.example:d:1.0 compile",
-		"org.example:new:1.0 compile",            // org.example:old relocated
+		"org.example:new:1.0 compile", // org.example:old relocated
 		"org.example:rt-dep:1.0 runtime",
 	}
 	got := names(res)
@@ -133,7 +132,7 @@ func TestResolveErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Resolve(context.Background(), HTTP{}, []Root{{Coord: c}}, Options{Repo: central, Fetch: srv.URL})
+		_, err = Resolve(t.Context(), HTTP{}, []Root{{Coord: c}}, Options{Repo: central, Fetch: srv.URL})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.coord, err, tc.want)
 		}

@@ -2,11 +2,11 @@ package mirror
 
 import (
 	"bytes"
-	pathpkg "path"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
+	pathpkg "path"
 	"slices"
 	"strings"
 
