@@ -409,3 +409,25 @@ func TestJobScript(t *testing.T) {
 	}
 	eq(t, "packages", strings.Join(pk, ","), "io.delta:delta-spark_2.12:3.2.0,org.apache.hadoop:hadoop-aws:3.3.4")
 }
+
+// TestDataprocImageVersions maps every Dataproc image line from 1.5 to 2.3
+// (and the OS suffixes people write) to its Spark, Scala, Java and Python.
+func TestDataprocImageVersions(t *testing.T) {
+	for _, tc := range []struct{ image, spark, scala, java, python string }{
+		{"1.5.98-debian10", "2.4.8", "2.12", "8", "3.7"},
+		{"2.0.50-ubuntu18", "3.1.3", "2.12", "8", "3.8"},
+		{"2.1", "3.3.2", "2.12", "11", "3.10"},
+		{"2.2.30-debian12", "3.5.3", "2.12", "11", "3.11"},
+		{"2.3-rocky9", "3.5.3", "2.12", "11", "3.11"},
+	} {
+		doc := "clusterName: c\nconfig:\n  softwareConfig:\n    imageVersion: " + tc.image + "\n  workerConfig:\n    machineTypeUri: n1-standard-8\n    numInstances: 2\n"
+		p, err := importDataproc("x.yaml", []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := p.Runtime
+		if r.Spark != tc.spark || r.Scala != tc.scala || r.Java != tc.java || r.Python != tc.python {
+			t.Errorf("Dataproc %s: spark %s scala %s java %s python %s; want %s %s %s %s", tc.image, r.Spark, r.Scala, r.Java, r.Python, tc.spark, tc.scala, tc.java, tc.python)
+		}
+	}
+}
