@@ -3,6 +3,8 @@ module github.com/devenv-dev/devenv
 go 1.26.8
 
 require (
+	deps.dev/util/maven v0.0.0-20260727054525-2946ae4a6141
+	deps.dev/util/semver v0.0.0-20241230231135-52b7655a522f
 	github.com/NVIDIA/go-nvml v0.13.4-1
 	github.com/compose-spec/compose-go/v2 v2.16.2
 	github.com/containerd/errdefs v1.0.0
@@ -27,8 +29,6 @@ require (
 )
 
 require (
-	deps.dev/util/maven v0.0.0-20260727054525-2946ae4a6141 // indirect
-	deps.dev/util/semver v0.0.0-20241230231135-52b7655a522f // indirect
 	github.com/Azure/go-ansiterm v0.0.0-20250102033503-faa5f7b0171c // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
