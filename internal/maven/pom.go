@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	pm "deps.dev/util/maven"
 	"deps.dev/util/semver"
@@ -22,26 +23,98 @@ type effective struct {
 	relocation *Coord
 }
 
-// poms reads and caches POMs and effective POMs.
+// poms reads and caches POMs and effective POMs. Raw POMs may be
+// prefetched concurrently; everything else runs on the resolver's
+// goroutine.
 type poms struct {
 	src   Source
 	base  string // where POMs are read from (the mirror)
 	jdk   string // for profile activation
-	raw   map[string]*pm.Project
 	eff   map[string]*effective
 	metas map[string][]string
+
+	mu  sync.Mutex
+	raw map[string]*rawPOM
+	sem chan struct{} // bounds prefetches in flight
+	wg  sync.WaitGroup
 }
+
+// rawPOM is one POM read (or being read) once.
+type rawPOM struct {
+	done chan struct{}
+	pr   *pm.Project
+	err  error
+}
+
+// prefetchers bounds concurrent POM downloads (Maven uses 5 threads).
+const prefetchers = 8
 
 func newPOMs(src Source, base, jdk string) *poms {
-	return &poms{src: src, base: base, jdk: jdk, raw: map[string]*pm.Project{}, eff: map[string]*effective{}, metas: map[string][]string{}}
+	return &poms{src: src, base: base, jdk: jdk, raw: map[string]*rawPOM{}, eff: map[string]*effective{}, metas: map[string][]string{},
+		sem: make(chan struct{}, prefetchers)}
 }
 
-// read fetches and decodes one POM as published.
+// read fetches and decodes one POM as published, once.
 func (p *poms) read(ctx context.Context, c Coord) (*pm.Project, error) {
-	k := c.Group + ":" + c.Artifact + ":" + c.Version
-	if pr, ok := p.raw[k]; ok {
-		return pr, nil
+	r, owner := p.slot(c)
+	if owner {
+		r.pr, r.err = p.fetch(ctx, c)
+		close(r.done)
 	}
+	select {
+	case <-r.done:
+		return r.pr, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// slot returns the POM's entry and whether the caller must fetch it.
+func (p *poms) slot(c Coord) (*rawPOM, bool) {
+	k := c.Group + ":" + c.Artifact + ":" + c.Version
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r, ok := p.raw[k]; ok {
+		return r, false
+	}
+	r := &rawPOM{done: make(chan struct{})}
+	p.raw[k] = r
+	return r, true
+}
+
+// prefetch starts reading the POMs (and their parents) resolution will
+// visit next, so a deep tree costs round trips per level, not per POM.
+func (p *poms) prefetch(ctx context.Context, cs []Coord) {
+	for _, c := range cs {
+		r, owner := p.slot(c)
+		if !owner {
+			continue
+		}
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			select {
+			case p.sem <- struct{}{}:
+			case <-ctx.Done():
+				r.err = ctx.Err()
+				close(r.done)
+				return
+			}
+			r.pr, r.err = p.fetch(ctx, c)
+			<-p.sem
+			close(r.done)
+			if r.err == nil && r.pr.Parent.ArtifactID != "" {
+				pa := r.pr.Parent
+				p.prefetch(ctx, []Coord{{Group: string(pa.GroupID), Artifact: string(pa.ArtifactID), Version: string(pa.Version)}})
+			}
+		}()
+	}
+}
+
+// wait lets the prefetches in flight finish.
+func (p *poms) wait() { p.wg.Wait() }
+
+func (p *poms) fetch(ctx context.Context, c Coord) (*pm.Project, error) {
 	url := c.POMURL(p.base)
 	data, err := p.src.Get(ctx, url)
 	if err != nil {
@@ -53,7 +126,6 @@ func (p *poms) read(ctx context.Context, c Coord) (*pm.Project, error) {
 	if err := dec.Decode(&pr); err != nil {
 		return nil, fmt.Errorf("%s: not a POM: %w", url, err)
 	}
-	p.raw[k] = &pr
 	return &pr, nil
 }
 

@@ -86,6 +86,9 @@ func Resolve(ctx context.Context, src Source, roots []Root, o Options) (*Result,
 		fetch = o.Repo
 	}
 	r := &resolution{poms: newPOMs(src, fetch, o.JDK), o: o, selected: map[string]string{}, res: &Result{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer r.poms.wait()
+	defer cancel()
 	queue := make([]node, 0, len(roots))
 	for _, root := range roots {
 		if matchAny(o.Exclude, root.Coord) {
@@ -94,6 +97,7 @@ func Resolve(ctx context.Context, src Source, roots []Root, o Options) (*Result,
 		}
 		queue = append(queue, node{c: root.Coord, scope: "compile", excl: root.Exclusions, via: []string{root.Coord.String()}})
 	}
+	r.prefetch(ctx, queue)
 	var errs []error
 	for n := 0; len(queue) > 0; n++ {
 		if err := ctx.Err(); err != nil {
@@ -109,6 +113,7 @@ func Resolve(ctx context.Context, src Source, roots []Root, o Options) (*Result,
 			errs = append(errs, err)
 			continue
 		}
+		r.prefetch(ctx, kids)
 		queue = append(queue, kids...)
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -122,6 +127,17 @@ type resolution struct {
 	o        Options
 	selected map[string]string // key -> the version that won
 	res      *Result
+}
+
+// prefetch starts reading the POMs of the nodes to visit that may win.
+func (r *resolution) prefetch(ctx context.Context, kids []node) {
+	var cs []Coord
+	for _, k := range kids {
+		if _, won := r.selected[k.c.key()]; !won && !isRange(k.c.Version) {
+			cs = append(cs, k.c)
+		}
+	}
+	r.poms.prefetch(ctx, cs)
 }
 
 func (r *resolution) note(s string) { r.res.Notes = append(r.res.Notes, s) }

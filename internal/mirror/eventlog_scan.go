@@ -184,8 +184,10 @@ func (s *logScan) executorAdded(line []byte) {
 		return
 	}
 	s.firstExec = true
-	if e.Info.Attributes["CONTAINER_ID"] != "" || e.Info.Attributes["NM_HOST"] != "" {
-		s.yarnAttrs = true
+	for k := range e.Info.Attributes {
+		if k == "CONTAINER_ID" || strings.HasPrefix(k, "NM_") { // YARN's NodeManager attributes
+			s.yarnAttrs = true
+		}
 	}
 	s.executors[e.ID] = e.Info.Host
 	s.hosts[e.Info.Host] = true

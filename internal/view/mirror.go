@@ -118,7 +118,7 @@ func Mirror(w io.Writer, r *app.MirrorResult) {
 		fmt.Fprintf(w, "\n%s now mirrors %s and is locked to spark %s, scala %s, java %s, rapids %s\n",
 			r.Service, r.Source, l.Versions.Spark, l.Versions.ScalaFull, l.Versions.Java, l.Versions.Rapids)
 		if n := lockedJars(l.Artifacts); n > 0 {
-			fmt.Fprintf(w, "%d jars pinned with their dependencies (devenv config %s lists them)\n", n, r.Service)
+			fmt.Fprintf(w, "%d jars pinned with their dependencies in devenv.lock, baked into %s's image\n", n, r.Service)
 		}
 	}
 	for _, n := range r.Notes {
