@@ -25,7 +25,8 @@ func mirroredLayer(p *spec.Project, s *spec.Service, hw sparkconf.Hardware) (*sp
 	if err != nil {
 		rel = s.Mirror
 	}
-	return &sparkconf.Layer{Source: filepath.ToSlash(rel), Conf: local.Conf}, nil
+	// prod's Maven jars are in the image (devenv lock pinned them)
+	return &sparkconf.Layer{Source: filepath.ToSlash(rel), Conf: mirror.WithoutResolvedJars(local.Conf)}, nil
 }
 
 // MirrorHost is the service's hardware share as the mirror scaler sees it.

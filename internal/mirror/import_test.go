@@ -431,3 +431,14 @@ func TestDataprocImageVersions(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutResolvedJars(t *testing.T) {
+	conf := map[string]string{"spark.jars": "https://repo1.maven.org/maven2/io/delta/delta-spark_2.12/3.2.0/delta-spark_2.12-3.2.0.jar, /opt/app/udfs.jar", "spark.x": "1"}
+	got := WithoutResolvedJars(conf)
+	eq(t, "spark.jars", got["spark.jars"], "/opt/app/udfs.jar")
+	eq(t, "input untouched", strings.Contains(conf["spark.jars"], "delta"), true)
+	only := WithoutResolvedJars(map[string]string{"spark.jars": "https://repo1.maven.org/maven2/io/delta/delta-spark_2.12/3.2.0/delta-spark_2.12-3.2.0.jar"})
+	if _, ok := only["spark.jars"]; ok {
+		t.Errorf("spark.jars of Maven URLs only is left: %q", only["spark.jars"])
+	}
+}
