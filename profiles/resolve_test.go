@@ -226,11 +226,11 @@ func BenchmarkResolve(b *testing.B) {
 }
 
 // TestDriverLimit checks the rule itself on the catalog: unset versions
-// resolve to a CUDA the driver runs, the production branch is used when no
+// resolve to a CUDA the driver runs, the fallback branch is used when no
 // driver is read, and versions asked for are never changed by the limit.
 func TestDriverLimit(t *testing.T) {
 	c := Builtin()
-	prod, rule := c.ProductionDriver()
+	prod, rule := c.FallbackDriver()
 	tests := []struct {
 		name     string
 		req      Request
@@ -238,8 +238,8 @@ func TestDriverLimit(t *testing.T) {
 		maxDrv   string // Requires.MinDriver must not exceed it ("" skips)
 	}{
 		{"rapids unset, H200 driver", Request{Profile: Rapids, Driver: "580.159.04", DriverRule: "x"}, "", "580.159.04"},
-		{"rapids unset, production branch", Request{Profile: Rapids, Driver: prod, DriverRule: rule}, "", prod},
-		{"triton unset, production branch", Request{Profile: Triton, Driver: prod, DriverRule: rule}, "", prod},
+		{"rapids unset, fallback branch", Request{Profile: Rapids, Driver: prod, DriverRule: rule}, "", prod},
+		{"triton unset, fallback branch", Request{Profile: Triton, Driver: prod, DriverRule: rule}, "", prod},
 		{"rapids cuda asked, limit ignored", Request{Profile: Rapids, CUDA: "13.2", Driver: prod, DriverRule: rule}, "13.2.0", ""},
 		{"no limit keeps the newest", Request{Profile: Rapids}, "13.2.0", ""},
 	}
@@ -261,7 +261,7 @@ func TestDriverLimit(t *testing.T) {
 		})
 	}
 	if prod == "" || rule == "" {
-		t.Fatalf("the catalog names no production driver branch")
+		t.Fatalf("the catalog names no fallback driver branch")
 	}
 }
 
