@@ -93,6 +93,9 @@ func (c *Catalog) choiceNotes(req Request, x combo) []string {
 		if req.Spark != "" {
 			q += " that supports Spark " + req.Spark
 		}
+		if req.Driver != "" {
+			q += " whose jar the driver runs"
+		}
 		notes = append(notes, fmt.Sprintf("rapids: newest RAPIDS Accelerator release%s is %s", q, x.rel.Version))
 	}
 	if req.Scala == "" {
@@ -189,7 +192,7 @@ func (c *Catalog) firstWithCUDA(cudaMajor, arch string) string {
 func (c *Catalog) unsureNotes(x combo, line *sparkLine) []string {
 	var notes []string
 	if x.rel.Unsure {
-		notes = append(notes, fmt.Sprintf("catalog: RAPIDS Accelerator %s data is marked unsure (conflicting docs); check its download page", x.rel.Version))
+		notes = append(notes, fmt.Sprintf("catalog: RAPIDS Accelerator %s data is marked unsure (no release-tag pom confirms its Spark list); devenv lock checks the shims in the jar itself", x.rel.Version))
 	}
 	if line.Unsure {
 		notes = append(notes, fmt.Sprintf("catalog: Spark %s runtime requirements are marked unsure; check spark.apache.org/docs/%s", line.Line, x.spark))
