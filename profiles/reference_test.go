@@ -272,3 +272,34 @@ func checkTritonFacts(t *testing.T, f referenceFacts, c *Catalog) {
 		}
 	}
 }
+
+// TestBuiltinDefaults checks, on the built-in catalog, that an unpinned
+// spark-rapids service gets the newest release whose default jar the driver
+// runs: the expectation is read from the catalog's rows, so a new release
+// moves it without a test change.
+func TestBuiltinDefaults(t *testing.T) {
+	c := Builtin()
+	rels := c.file.SparkRapids.Releases
+	fallback, rule := c.FallbackDriver()
+	for _, driver := range []string{"", "470.256.02", "525.60.13", fallback, "620.70.06"} {
+		want := ""
+		for i := len(rels) - 1; i >= 0 && want == ""; i-- {
+			r := &rels[i]
+			fam := c.family[knownClassifiers[r.DefaultClassifier].cuda]
+			if driver == "" || compareVersions(maxVersion(r.MinDriver, fam.MinDriver), driver) <= 0 {
+				want = r.Version
+			}
+		}
+		res, err := c.Resolve(Request{Profile: SparkRapids, Driver: driver, DriverRule: rule}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rapids != want {
+			t.Errorf("driver %q: default RAPIDS Accelerator %s, want %s", driver, res.Rapids, want)
+		}
+		newest := rels[len(rels)-1]
+		if driver == fallback && res.Rapids != newest.Version {
+			t.Errorf("the fallback driver %s does not run the newest release %s", fallback, newest.Version)
+		}
+	}
+}
