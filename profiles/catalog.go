@@ -82,9 +82,9 @@ type ubuntuFlavor struct {
 }
 
 type cudaSection struct {
-	Families   []family         `yaml:"families"`
-	Toolkits   []toolkit        `yaml:"toolkits"`
-	Fallback   fallbackDriver `yaml:"fallback_driver"`
+	Families []family       `yaml:"families"`
+	Toolkits []toolkit      `yaml:"toolkits"`
+	Fallback fallbackDriver `yaml:"fallback_driver"`
 }
 
 // fallbackDriver is the data-center driver branch devenv resolves for when it
@@ -130,7 +130,7 @@ type sparkRapidsTable struct {
 	MavenGroup   string            `yaml:"maven_group"`
 	Repositories map[string]string `yaml:"repositories"` // name -> Maven repository URL, for releases not on Maven Central
 	CUDAImages   []cudaImage       `yaml:"cuda_images"`
-	Releases   []acceleratorRel `yaml:"releases"`
+	Releases     []acceleratorRel  `yaml:"releases"`
 }
 
 type cudaImage struct {

@@ -58,9 +58,9 @@ type referenceFacts struct {
 		CC     string `yaml:"cc"`
 	} `yaml:"triton"`
 	JupyterLab struct {
-		Newest         string `yaml:"newest"`
-		LastFor38      string `yaml:"last_for_python_3_8"`
-		Python39Floor  string `yaml:"python_3_9_floor_line"`
+		Newest        string `yaml:"newest"`
+		LastFor38     string `yaml:"last_for_python_3_8"`
+		Python39Floor string `yaml:"python_3_9_floor_line"`
 	} `yaml:"jupyterlab"`
 }
 
