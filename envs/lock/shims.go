@@ -31,6 +31,9 @@ func checkAcceleratorJar(ctx context.Context, res profiles.Resolved, la Artifact
 			return fmt.Errorf("artifact %s: %w", a.Name, err)
 		}
 	}
+	if path == "" {
+		return fmt.Errorf("artifact %s: the download left no file to read its Spark shims from", a.Name)
+	}
 	shims, err := profiles.ReadJarShims(path)
 	if err != nil {
 		return &profiles.ResolveError{Field: "rapids", Msg: fmt.Sprintf("RAPIDS Accelerator %s: %s: %v", res.Rapids, la.File, err),

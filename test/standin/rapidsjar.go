@@ -1,6 +1,11 @@
 package standin
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/devenv-dev/devenv/profiles"
@@ -49,4 +54,44 @@ func (cfg artifactConfig) rapidsShims(version, scala string) []string {
 		return s
 	}
 	return cfg.spark
+}
+
+var rapidsURLRE = regexp.MustCompile(`/rapids-4-spark_(2\.1[23])/([0-9]+\.[0-9]+\.[0-9]+)/[^/]+\.jar$`)
+
+// RapidsJarFor is, for fake fetchers, the file a download of a RAPIDS
+// Accelerator jar URL would leave: a stand-in with the real layout and the
+// catalog's shims for that release and Scala, written once under the
+// system temp directory (content-addressed, so runs share it). Other URLs
+// give "".
+func RapidsJarFor(url string) (string, error) {
+	m := rapidsURLRE.FindStringSubmatch(url)
+	if m == nil {
+		return "", nil
+	}
+	data, err := RapidsJar("com.nvidia:rapids-4-spark_"+m[1]+" (devenv stand-in)", m[2], profiles.Builtin().AcceleratorSpark(m[2], m[1]))
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	dir := filepath.Join(os.TempDir(), "devenv-standin-jars")
+	p := filepath.Join(dir, hex.EncodeToString(sum[:])+".jar")
+	if _, err := os.Stat(p); err == nil {
+		return p, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, "*.tmp")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	return p, os.Rename(tmp.Name(), p)
 }
