@@ -139,3 +139,30 @@ func cloneSpark(m map[string][]string) map[string][]string {
 	}
 	return out
 }
+
+// Known lists the releases the catalog has facts for, oldest first: what
+// `devenv profiles --outdated` compares the publishers' listings with.
+type Known struct {
+	Accelerator []string // RAPIDS Accelerator (cuDF plugin) YY.MM.P
+	Spark       []string // Apache Spark X.Y.Z
+	Rapids      []string // RAPIDS container YY.MM
+	Triton      []string // Triton -py3 YY.MM
+}
+
+// Known returns the releases the catalog knows.
+func (c *Catalog) Known() Known {
+	var k Known
+	for _, r := range c.file.SparkRapids.Releases {
+		k.Accelerator = append(k.Accelerator, r.Version)
+	}
+	for _, l := range c.file.Spark.Lines {
+		k.Spark = append(k.Spark, l.Releases...)
+	}
+	for _, r := range c.file.Rapids.Releases {
+		k.Rapids = append(k.Rapids, r.Release)
+	}
+	for _, r := range c.file.Triton.Releases {
+		k.Triton = append(k.Triton, r.Release)
+	}
+	return k
+}
