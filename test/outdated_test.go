@@ -32,7 +32,7 @@ func TestProfilesOutdated(t *testing.T) {
 	dir := t.TempDir()
 	r := standin.Run(t, dir, env, "profiles", "--outdated", "--json")
 	var rep struct {
-		Newer []struct{ Product, Version, Note string }
+		Newer   []struct{ Product, Version, Note string }
 		Offline bool
 	}
 	if r.Code != 0 || json.Unmarshal([]byte(r.Stdout), &rep) != nil {
