@@ -145,3 +145,14 @@ func TestCheckWithoutNetworkSaysSo(t *testing.T) {
 		t.Errorf("text:\n%s", rep.Text())
 	}
 }
+
+func TestNotesForLockUpgrade(t *testing.T) {
+	rep := Report{Newer: []Finding{{Product: "Apache Spark", Version: "4.3.0", Source: "x", Note: NotInCatalog}}}
+	notes := rep.Notes()
+	if len(notes) != 1 || !strings.Contains(notes[0], "Apache Spark 4.3.0 is out, not in devenv's catalog yet") {
+		t.Fatalf("notes %q", notes)
+	}
+	if n := (Report{Offline: true, Newer: []Finding{}}).Notes(); len(n) != 0 {
+		t.Fatalf("an offline check adds notes %q", n)
+	}
+}
