@@ -42,7 +42,7 @@ func ReadJarShims(path string) (JarShims, error) {
 	if err != nil {
 		return JarShims{}, fmt.Errorf("%s is not a readable jar: %w", path, err)
 	}
-	defer zr.Close()
+	defer func() { _ = zr.Close() }()
 	classes := map[string]bool{}
 	var service *zip.File
 	for _, f := range zr.File {
@@ -85,7 +85,7 @@ func readProviders(f *zip.File) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", ShimServiceFile, err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	var out []string
 	sc := bufio.NewScanner(io.LimitReader(rc, maxShimServiceBytes))
 	for sc.Scan() {

@@ -85,7 +85,7 @@ func RapidsJarFor(url string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer os.Remove(tmp.Name())
+	defer func() { _ = os.Remove(tmp.Name()) }() // gone after the rename; this removes a failed write
 	if _, err := tmp.Write(data); err != nil {
 		_ = tmp.Close()
 		return "", err
