@@ -46,7 +46,7 @@ func lockJars(ctx context.Context, s *spec.Service, res profiles.Resolved, in In
 	var arts []Artifact
 	for _, j := range out.Jars {
 		a := profiles.Artifact{Name: "jar:" + j.Coord.String(), URL: j.URL, ChecksumURL: j.URL + ".sha1", ChecksumAlgo: "sha1", File: j.File()}
-		la, err := lockArtifact(ctx, a, old, fetch, opts.Mirrors)
+		la, _, err := lockArtifact(ctx, a, old, fetch, opts.Mirrors)
 		if err != nil {
 			return nil, fmt.Errorf("%w (needed by %s)", err, strings.Join(j.Via, " -> "))
 		}

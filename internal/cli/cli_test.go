@@ -14,6 +14,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/maven"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/devenv-dev/devenv/test/standin"
 )
 
 type fakePinner struct{}
@@ -31,8 +32,9 @@ func (noPOMs) Get(_ context.Context, url string) ([]byte, error) {
 
 type fakeFetcher struct{}
 
-func (fakeFetcher) Verified(context.Context, string, string, string) (string, string, error) {
-	return strings.Repeat("f", 64), "", nil
+func (fakeFetcher) Verified(_ context.Context, url, _, _ string) (string, string, error) {
+	path, err := standin.RapidsJarFor(url) // lock reads the accelerator jar's shims
+	return strings.Repeat("f", 64), path, err
 }
 
 // project writes devenv.yaml into a temp dir, locks it offline with fake
