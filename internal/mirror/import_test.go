@@ -49,6 +49,8 @@ var importCases = []struct {
 	{"eventlog-gpu-oom", "real/gpu_oom_eventlog.zstd", "", true},
 	{"eventlog-dataproc-2.2", "real/nds_q72_dataproc_2_2.zstd", "", true},
 	{"eventlog-tasks-fail", "real/tasks_executors_fail_compressed_eventlog.zstd", "", true},
+	{"dataproc-mlvm-hub", "real/dataproc/mlvm-hub-b40ba6d8.yaml", "", false},
+	{"dataproc-mlvm-hub-rc", "real/dataproc/mlvm-hub-d2938335.yaml", "", false},
 	{"sparkapp-pi", "real/sparkoperator/spark-pi.yaml", "", false},
 	{"sparkapp-pi-v3.1.1", "real/sparkoperator/spark-pi-v3.1.1.yaml", "", false},
 	{"sparkapp-pi-v2.4.0", "real/sparkoperator/spark-pi-v2.4.0.yaml", "", false},
@@ -350,6 +352,20 @@ func TestRealFilesFacts(t *testing.T) {
 				t.Errorf("facts %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+	for _, f := range []string{"real/dataproc/mlvm-hub-b40ba6d8.yaml", "real/dataproc/mlvm-hub-d2938335.yaml"} {
+		hub, err := Import(filepath.Join("testdata", f), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eq(t, f+" platform", hub.Source.Platform, "dataproc")
+		eq(t, f+" spark (image 2.0)", hub.Runtime.Spark, "3.1.3")
+		eq(t, f+" java", hub.Runtime.Java, "8")
+		eq(t, f+" gpus per worker", hub.GPU.PerNode, 2)
+		eq(t, f+" gpu", hub.GPU.Model, "T4")
+		eq(t, f+" rapids on", hub.GPU.RapidsEnabled, true)
+		eq(t, f+" workers", hub.Topology.Workers, 2)
+		eq(t, f+" worker vcpus", hub.Topology.WorkerVCPUs, 32)
 	}
 	oom, _ := Import(filepath.Join("testdata", "real/gpu_oom_eventlog.zstd"), Options{Full: true})
 	eq(t, "gpu-oom java", oom.Runtime.JavaFull, "1.8.0_422")
