@@ -14,7 +14,11 @@ import (
 // Profile is `devenv mirror --print`: prod's normalized cluster profile.
 func Profile(w io.Writer, p *mirror.Profile) {
 	fmt.Fprintf(w, "source:   %s (%s, %s)\n", p.Source.Path, p.Source.Format, p.Source.Platform)
-	fmt.Fprintf(w, "runtime:  spark %s, scala %s, java %s, python %s", p.Runtime.Spark, p.Runtime.ScalaFull, p.Runtime.Java, p.Runtime.Python)
+	scala := p.Runtime.ScalaFull
+	if scala == "" {
+		scala = p.Runtime.Scala // the binary version when no patch was stated
+	}
+	fmt.Fprintf(w, "runtime:  spark %s, scala %s, java %s, python %s", p.Runtime.Spark, scala, p.Runtime.Java, p.Runtime.Python)
 	if p.Runtime.Label != "" {
 		fmt.Fprintf(w, " (%s)", p.Runtime.Label)
 	}
