@@ -94,16 +94,16 @@ func previous(prev *File, name string, opts Options) *Service {
 
 func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Service, r Resolver, pin Pinner, fetch Fetcher, opts Options, notes *[]string) (Service, error) {
 	m := opts.Mirrors
-	req, mnotes, err := mirroredRequest(s, s.Request(), r, p.Profiles)
+	req, err := mirroredRequest(s, s.Request())
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
-	*notes = append(*notes, mnotes...)
 	req.Driver, req.DriverRule = opts.Driver, opts.DriverRule
 	res, err := resolveKeeping(req, old, r, p.Profiles)
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
+	*notes = append(*notes, mirrorNotes(s.Name, req, res)...)
 	for _, n := range profiles.DriverRuleNotes(res) {
 		*notes = append(*notes, fmt.Sprintf("service %q: %s", s.Name, n))
 	}
@@ -115,7 +115,7 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		Spark: res.Spark, Scala: res.Scala, ScalaFull: res.ScalaFull, Java: res.Java, Python: res.Python,
 		Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier,
 		JupyterLab: JupyterLab(s, res, old),
-	}}
+	}, Deviations: res.Deviations}
 	base := res.BaseImage
 	if res.Profile == profiles.Image {
 		base = s.Image
@@ -159,11 +159,15 @@ func JupyterLab(s *spec.Service, res profiles.Resolved, old *Service) string {
 func resolveKeeping(req profiles.Request, old *Service, r Resolver, custom map[string]*profiles.Custom) (profiles.Resolved, error) {
 	if old != nil {
 		keep := req
-		fill(&keep.Spark, old.Versions.Spark)
-		fill(&keep.Rapids, old.Versions.Rapids)
-		fill(&keep.Scala, old.Versions.Scala)
-		fill(&keep.Java, old.Versions.Java)
-		fill(&keep.Python, old.Versions.Python)
+		prod := profiles.Prefer{}
+		if req.Prefer != nil {
+			prod = *req.Prefer // prod's versions decide, not the previous lock's
+		}
+		keepUnless(&keep.Spark, old.Versions.Spark, prod.Spark)
+		keepUnless(&keep.Rapids, old.Versions.Rapids, prod.Rapids)
+		keepUnless(&keep.Scala, old.Versions.Scala, prod.Scala)
+		keepUnless(&keep.Java, old.Versions.Java, prod.Java)
+		keepUnless(&keep.Python, old.Versions.Python, prod.Python)
 		fill(&keep.CUDA, old.Versions.CUDA)
 		fill(&keep.Release, old.Versions.Release)
 		if res, err := r.Resolve(keep, custom); err == nil {
@@ -171,6 +175,13 @@ func resolveKeeping(req profiles.Request, old *Service, r Resolver, custom map[s
 		}
 	}
 	return r.Resolve(req, custom)
+}
+
+// keepUnless keeps a previously locked version unless prod states one.
+func keepUnless(dst *string, old, prod string) {
+	if prod == "" {
+		fill(dst, old)
+	}
 }
 
 func fill(dst *string, v string) {

@@ -48,6 +48,8 @@ type Service struct {
 	Base      *Image                `json:"base,omitempty"`
 	Artifacts []Artifact            `json:"artifacts,omitempty"`
 	Requires  profiles.Requirements `json:"requires"`
+	// Deviations: where a mirroring service's versions differ from prod's, and why.
+	Deviations []profiles.Deviation `json:"deviations,omitempty"`
 }
 
 // Versions are the resolved versions, every one explicit.
