@@ -49,12 +49,13 @@ func mirrorNotes(service string, req profiles.Request, res profiles.Resolved) []
 	return out
 }
 
-// MajorDeviations are the deviations that change Spark's major.minor or Scala.
+// MajorDeviations names the fields whose deviation changes Spark's
+// major.minor or Scala ("spark", "scala").
 func MajorDeviations(ds []profiles.Deviation) []string {
 	var out []string
 	for _, d := range ds {
 		if d.Major {
-			out = append(out, d.String())
+			out = append(out, d.Field)
 		}
 	}
 	return out
