@@ -60,6 +60,7 @@ func (p *Profile) drop(key, value, reason string) {
 // replacing facts a more direct source already set.
 func (p *Profile) deriveFromConf() {
 	c := p.Conf
+	p.applyLocalMaster(0)
 	prov := func(k string) string { return "conf:" + k }
 	if v, ok := c["spark.executor.cores"]; ok {
 		n, _ := strconv.Atoi(strings.TrimSpace(v))

@@ -186,7 +186,28 @@ func applyMirror(c *Conf, in Input, l Layer) {
 			}
 			continue
 		}
-		c.override(k, v, SourceMirror, l.Source)
+		rule := l.Source
+		if r := l.Rules[k]; r != "" {
+			rule += ": " + r
+		}
+		c.override(k, v, SourceMirror, rule)
+	}
+	fitTaskCPUs(c)
+}
+
+// fitTaskCPUs keeps a mirrored spark.task.cpus within the executor cores
+// devenv sized, or no task could ever be scheduled.
+func fitTaskCPUs(c *Conf) {
+	t, ok := c.get("spark.task.cpus")
+	e, eok := c.get("spark.executor.cores")
+	if !ok || !eok || t.Source != SourceMirror {
+		return
+	}
+	tn, err1 := strconv.Atoi(strings.TrimSpace(t.Value))
+	en, err2 := strconv.Atoi(strings.TrimSpace(e.Value))
+	if err1 == nil && err2 == nil && tn > en {
+		t.Rule += fmt.Sprintf("; lowered from %d to the %d executor cores devenv sized, so a task can be scheduled", tn, en)
+		t.Value = strconv.Itoa(en)
 	}
 }
 

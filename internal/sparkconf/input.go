@@ -30,6 +30,10 @@ type Hardware struct {
 type Layer struct {
 	Source string            // a file path, or "devenv.yaml"
 	Conf   map[string]string // Spark conf key -> value
+	// Rules says, per key, how the value was made from the source
+	// ("prod's value", "scaled from prod's 64g: ..."); explain shows it
+	// after the source.
+	Rules map[string]string
 }
 
 // Input is everything Generate needs for one spark-rapids service.
