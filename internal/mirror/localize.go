@@ -113,6 +113,11 @@ func prodShape(p *Profile) shape {
 	if v, ok := p.Conf["spark.executor.memoryOverhead"]; ok {
 		s.overMB, _ = parseSizeMB(v, "m")
 	}
+	for _, rp := range p.ResourceProfiles {
+		if rp.Used && rp.OverheadMB > 0 {
+			s.overMB = rp.OverheadMB // what the executors that ran had
+		}
+	}
 	return s
 }
 
@@ -146,6 +151,9 @@ func fit(prod shape, h Host, driverMB int64) (shape, []string) {
 		why = append(why, fmt.Sprintf("capped to fit %d MB of host memory", h.MemoryMB))
 	}
 	loc.overMB = scaleOverhead(prod, loc.memMB)
+	if gpuMode && loc.taskGPU > loc.execGPU {
+		loc.taskGPU = loc.execGPU // a task cannot ask for more GPUs than its executor has
+	}
 	if gpuMode && loc.taskGPU > 0 && loc.taskGPU*float64(loc.cores) < 1 && prod.taskGPU*float64(prod.cores) >= 1 {
 		// prod filled its GPU with tasks; keep the GPU full with fewer cores.
 		loc.taskGPU = 1 / float64(loc.cores)
@@ -174,6 +182,9 @@ func (l *Local) applyScaled(p *Profile, h Host) {
 	loc, why := fit(prod, h, driverMB)
 	reason := strings.Join(append([]string{fmt.Sprintf("prod ran %d x %d cores, %d MB (%s)", max(prod.executors, 1), prod.cores, prod.memMB, shapeSource(p))}, why...), "; ")
 	set := func(key, val string) {
+		if _, drop := l.Dropped[key]; drop {
+			return // prod's value is not portable (a placeholder): devenv's own sizing applies
+		}
 		if _, ok := p.Conf[key]; ok || key == "spark.executor.memory" || key == "spark.executor.cores" {
 			l.scaled(p, key, val, reason)
 		}

@@ -114,10 +114,10 @@ var classpathKeys = map[string]string{
 	"spark.executor.extraClassPath":     "classpath of the prod machines; the image has the RAPIDS jar and the locked jars",
 	"spark.driver.extraLibraryPath":     "native library path of the prod machines",
 	"spark.executor.extraLibraryPath":   "native library path of the prod machines",
-	"spark.driver.defaultJavaOptions":   "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in devenv.yaml conf:",
-	"spark.executor.defaultJavaOptions": "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in devenv.yaml conf:",
-	"spark.driver.extraJavaOptions":     "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in devenv.yaml conf:",
-	"spark.executor.extraJavaOptions":   "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in devenv.yaml conf:",
+	"spark.driver.defaultJavaOptions":   "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in conf: in devenv.yaml",
+	"spark.executor.defaultJavaOptions": "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in conf: in devenv.yaml",
+	"spark.driver.extraJavaOptions":     "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in conf: in devenv.yaml",
+	"spark.executor.extraJavaOptions":   "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in conf: in devenv.yaml",
 }
 
 // keyRules drop keys by a fragment of their name.

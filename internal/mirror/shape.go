@@ -99,6 +99,9 @@ func (s *logScan) executorAdded(line []byte) {
 		return
 	}
 	s.firstExec = true
+	if _, again := s.executors[e.ID]; again {
+		return // an executor added twice is one executor
+	}
 	s.executors[e.ID] = e.Info.Host
 	s.hosts[e.Info.Host] = true
 	s.live++
@@ -116,7 +119,10 @@ func (s *logScan) executorAdded(line []byte) {
 func (s *logScan) applyResources(p *Profile) {
 	used, sawExec := s.shapes.used()
 	p.ResourceProfiles = s.profiles(used, sawExec)
-	local := p.applyLocalMaster(s.driverCores) // cores and memory are the driver's
+	// local mode: the driver runs the tasks, with its cores and memory
+	// (a log whose executors ran on other hosts was not a local run,
+	// whatever spark.master says)
+	local := !sawExec && p.applyLocalMaster(s.driverCores)
 	if rp := s.rps[used]; rp != nil {
 		src := fmt.Sprintf("eventlog:%s %d", evRP, rp.ID)
 		if rp.ID == 0 {
