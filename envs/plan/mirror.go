@@ -29,17 +29,18 @@ func mirroredLayer(p *spec.Project, s *spec.Service, hw sparkconf.Hardware, spar
 	}
 	conf, rules := map[string]string{}, map[string]string{}
 	for k, v := range local.Conf {
+		if !sparkconf.SizedForHost(k) {
+			conf[k], rules[k] = v, local.Sources[k]
+		}
+	}
+	for k, v := range prof.Conf {
 		if sparkconf.SizedForHost(k) {
 			// devenv sizes it itself: the layer carries prod's own value
 			// (so explain names it), never one devenv computed
-			if pv, ok := prof.Conf[k]; ok {
-				conf[k], rules[k] = pv, mirror.SourceProdValue
-			}
-			continue
+			conf[k], rules[k] = v, mirror.SourceProdValue
 		}
-		conf[k], rules[k] = v, local.Sources[k]
 	}
-	return &sparkconf.Layer{Source: filepath.ToSlash(rel), Conf: conf, Rules: rules}, nil
+	return &sparkconf.Layer{Source: filepath.ToSlash(rel), Conf: conf, Rules: rules, Prod: true}, nil
 }
 
 // MirrorHost is the service's hardware share as the mirror scaler sees it.

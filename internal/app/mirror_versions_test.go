@@ -114,3 +114,36 @@ func TestMirrorKeepsProdsJava(t *testing.T) {
 		t.Errorf("locked %+v with deviations %+v, want prod's spark 3.2.1, scala 2.12, java 8 exactly", v, res.Deviations)
 	}
 }
+
+// TestExplainNeverCreditsComputedValuesToProd: keys devenv sizes name
+// prod's own value (64g), never the scaled one, and the ones prod does
+// not set say so; a mirrored spark.task.cpus above the local executor
+// cores is lowered, saying from what.
+func TestExplainNeverCreditsComputedValuesToProd(t *testing.T) {
+	prod := "spark.executor.memory 64g\nspark.executor.cores 16\nspark.task.cpus 12\nspark.sql.shuffle.partitions 400\n"
+	w := newWorld(t, optionalSpark, map[string]string{"prod/spark-defaults.conf": prod})
+	if _, err := w.open(t).Mirror(t.Context(), MirrorOptions{Source: filepath.Join(w.dir, "prod", "spark-defaults.conf")}); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := w.open(t).Explain(t.Context(), "spark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]string{}
+	values := map[string]string{}
+	for _, e := range exp.Conf {
+		rules[e.Key], values[e.Key] = e.Rule, e.Value
+	}
+	if !strings.Contains(rules["spark.executor.memory"], "spark.executor.memory=64g from prod/spark-defaults.conf not used") {
+		t.Errorf("executor memory rule: %s", rules["spark.executor.memory"])
+	}
+	if !strings.Contains(rules["spark.driver.memory"], "prod/spark-defaults.conf does not set it") {
+		t.Errorf("driver memory rule (prod does not set it): %s", rules["spark.driver.memory"])
+	}
+	if c := values["spark.executor.cores"]; values["spark.task.cpus"] != c || !strings.Contains(rules["spark.task.cpus"], "lowered from 12") {
+		t.Errorf("task.cpus %s (%s) with executor cores %s", values["spark.task.cpus"], rules["spark.task.cpus"], c)
+	}
+	if values["spark.sql.shuffle.partitions"] != "64" {
+		t.Errorf("devenv.yaml's conf must still win: %s", values["spark.sql.shuffle.partitions"])
+	}
+}

@@ -167,6 +167,15 @@ func prodAndScaled(prod *Profile, k, want string) (string, string) {
 	return pv, want
 }
 
+// taskCPUsFitted: the local spark.task.cpus is prod's lowered to the local
+// executor cores (spark-defaults does that).
+func taskCPUsFitted(local, prod, cores string) bool {
+	l, err1 := strconv.Atoi(strings.TrimSpace(local))
+	p, err2 := strconv.Atoi(strings.TrimSpace(prod))
+	c, err3 := strconv.Atoi(strings.TrimSpace(cores))
+	return err1 == nil && err2 == nil && err3 == nil && l < p && l == c
+}
+
 // prodRan is what prod ran for a sizing key its confs do not set.
 func prodRan(p *Profile, k string) string {
 	t := p.Topology
@@ -210,6 +219,9 @@ func (r *Report) confs(local map[string]string, want Local, prod *Profile) {
 		switch {
 		case !ok:
 			r.Items = append(r.Items, Drift{Kind: "conf", Key: k, Change: "missing", Prod: pv, Scaled: scaled, Severity: sev, Why: how})
+		case k == "spark.task.cpus" && taskCPUsFitted(lv, wv, local["spark.executor.cores"]):
+			r.Items = append(r.Items, Drift{Kind: "conf", Key: k, Change: "different", Prod: pv, Local: lv, Severity: SevPerformance,
+				Why: "lowered to the local executor cores, so a task can be scheduled"})
 		case strings.TrimSpace(lv) != strings.TrimSpace(wv):
 			r.Items = append(r.Items, Drift{Kind: "conf", Key: k, Change: "different", Prod: pv, Scaled: scaled, Local: lv, Severity: sev, Why: how})
 		}

@@ -200,10 +200,6 @@ func (l *Local) applyScaled(p *Profile, h Host) {
 		n, _ := strconv.Atoi(v)
 		l.scaled(p, "spark.driver.cores", strconv.Itoa(max(min(n, 2), 1)), "at most 2 driver cores locally")
 	}
-	if v, ok := p.Conf["spark.task.cpus"]; ok {
-		n, _ := strconv.Atoi(strings.TrimSpace(v))
-		l.scaled(p, "spark.task.cpus", strconv.Itoa(min(max(n, 1), loc.cores)), fmt.Sprintf("at most the %d local executor cores, so a task can be scheduled", loc.cores))
-	}
 	l.scaleMemoryKeys(p, h, loc, prod)
 	l.scaleGPU(p, h, loc)
 }

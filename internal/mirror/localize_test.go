@@ -58,7 +58,7 @@ func TestClassify(t *testing.T) {
 		{"spark.dynamicAllocation.enabled", "true", actDrop, "dynamic allocation"},
 		{"spark.shuffle.service.enabled", "true", actDrop, "external shuffle service"},
 		{"spark.shuffle.manager", "com.nvidia.spark.rapids.spark321db.RapidsShuffleManager", actKeep, ""},
-		{"spark.task.cpus", "2", actScale, ""},
+		{"spark.task.cpus", "2", actKeep, ""}, // spark-defaults lowers it to the local executor cores
 		{"spark.my.conf", "x", actDrop, "not on devenv's list"},
 		{"spark.my.conf", "", actDrop, "empty value"},
 		{"spark.sql.files.maxPartitionBytes", "", actDrop, "empty value"},

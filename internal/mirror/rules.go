@@ -32,7 +32,7 @@ var scaledKeys = map[string]bool{
 	"spark.executor.memoryOverhead": true, "spark.driver.memory": true, "spark.driver.cores": true,
 	"spark.driver.memoryOverhead": true, "spark.rapids.memory.pinnedPool.size": true,
 	"spark.executor.resource.gpu.amount": true, "spark.task.resource.gpu.amount": true,
-	"spark.cores.max": true, "spark.memory.offHeap.size": true, "spark.task.cpus": true,
+	"spark.cores.max": true, "spark.memory.offHeap.size": true,
 }
 
 // droppedKeys are exact keys that only make sense on the prod cluster.

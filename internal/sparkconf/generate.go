@@ -193,6 +193,20 @@ func applyMirror(c *Conf, in Input, l Layer) {
 		c.override(k, v, SourceMirror, rule)
 	}
 	fitTaskCPUs(c)
+	if l.Prod {
+		markAbsent(c, l)
+	}
+}
+
+// markAbsent notes, on each key devenv sizes for this machine, that prod's
+// layer does not set it.
+func markAbsent(c *Conf, l Layer) {
+	for _, k := range slices.Sorted(maps.Keys(hardwareBound)) {
+		e, ok := c.entries[k]
+		if _, set := l.Conf[k]; ok && !set && e.Source != SourceMirror {
+			e.Rule += "; " + l.Source + " does not set it (not prod's value)"
+		}
+	}
 }
 
 // fitTaskCPUs keeps a mirrored spark.task.cpus within the executor cores

@@ -34,6 +34,10 @@ type Layer struct {
 	// ("prod's value", "scaled from prod's 64g: ..."); explain shows it
 	// after the source.
 	Rules map[string]string
+	// Prod marks a layer read from prod: keys devenv sizes for this
+	// machine that it does not set say so, so no computed value reads as
+	// prod's.
+	Prod bool
 }
 
 // Input is everything Generate needs for one spark-rapids service.
