@@ -31,10 +31,10 @@ type Local struct {
 	// Sources says where each value comes from: SourceProdValue, "scaled
 	// from prod's X: why", or "computed for this machine; prod does not set
 	// it ..." — never a computed value credited to prod.
-	Sources map[string]string
-	Dropped                            map[string]string // key -> reason
-	Redacted                           []string
-	Warnings                           []string
+	Sources  map[string]string
+	Dropped  map[string]string // key -> reason
+	Redacted []string
+	Warnings []string
 }
 
 // shape is an executor layout.
