@@ -208,23 +208,19 @@ func (c *Catalog) pythonsByDistance(want string) []string {
 func (c *Catalog) resolvePreferred(req Request) (Resolved, error) {
 	user := req
 	req = c.preferred(req)
-	var r Resolved
-	var err error
 	if py := preferredPython(*req.Prefer); py != "" && req.Python == "" {
 		for _, try := range c.pythonsByDistance(py) {
-			req.Python = try
-			if r, err = c.resolveSparkRapids(req); err == nil {
-				break
+			withPython := req
+			withPython.Python = try
+			if r, err := c.resolveSparkRapids(withPython); err == nil {
+				r.Deviations = c.deviations(user, r)
+				return r, nil
 			}
 		}
-		if err != nil {
-			req.Python = ""
-		}
 	}
-	if req.Python == "" || err != nil {
-		if r, err = c.resolveSparkRapids(req); err != nil {
-			return Resolved{}, err
-		}
+	r, err := c.resolveSparkRapids(req)
+	if err != nil {
+		return Resolved{}, err
 	}
 	r.Deviations = c.deviations(user, r)
 	return r, nil
@@ -248,7 +244,7 @@ func (c *Catalog) deviations(user Request, r Resolved) []Deviation {
 	add("spark", p.Spark, r.Spark, p.Spark == r.Spark, func() string { return c.whySpark(p, user) })
 	add("scala", p.Scala, r.Scala, p.Scala == r.Scala, func() string { return c.whyScala(r) })
 	add("java", p.Java, r.Java, p.Java == r.Java, func() string {
-		return fmt.Sprintf("Spark %s with RAPIDS Accelerator %s runs on Java %s", r.Spark, r.Rapids, orList(intsToStrings(c.javas(c.comboOf(r)))))
+		return fmt.Sprintf("Spark %s with RAPIDS Accelerator %s runs on Java %s", r.Spark, r.Rapids, orList(intsToStrings(c.javasOf(r))))
 	})
 	add("rapids", p.Rapids, r.Rapids, matchesPrefix(r.Rapids, rapidsRelease(p.Rapids)) && !strings.Contains(p.Rapids, "-"), func() string { return c.whyRapids(p, r) })
 	py := preferredPython(p)
@@ -274,13 +270,14 @@ func userValue(req Request, field string) string {
 	return ""
 }
 
-func (c *Catalog) comboOf(r Resolved) combo {
+// javasOf are the JDKs the resolved combination allows.
+func (c *Catalog) javasOf(r Resolved) []int {
 	for _, x := range c.combos() {
 		if x.rel.Version == r.Rapids && x.spark == r.Spark && x.scala == r.Scala {
-			return x
+			return c.javas(x)
 		}
 	}
-	return combo{}
+	return nil
 }
 
 func (c *Catalog) whySpark(p Prefer, user Request) string {

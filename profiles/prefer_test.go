@@ -41,6 +41,8 @@ func TestPreferKeepsProdsExactStack(t *testing.T) {
 			want{"3.2.1", "2.12", "8", "3.10", "24.02.0"}, []string{"rapids 22.04.0-SNAPSHOT->24.02.0: snapshot build"}},
 		{"devenv.yaml pins win and say so", Request{Java: "17"}, Prefer{Spark: "3.5.1", Scala: "2.12", Java: "8"},
 			want{"3.5.1", "2.12", "17", "3.10", "26.06.0"}, []string{"java 8->17: devenv.yaml pins java 17"}},
+		{"devenv.yaml's python and cuda with prod's java", Request{Python: "3.10", CUDA: "12.9.1"}, Prefer{Spark: "3.5.1", Scala: "2.12", Java: "17", Rapids: "25.08.0"},
+			want{"3.5.1", "2.12", "17", "3.10", "25.08.0"}, nil},
 		{"python 3 says nothing", Request{}, Prefer{Spark: "3.3.0", Scala: "2.12", Java: "8", Python: "3"},
 			want{"3.3.0", "2.12", "8", "3.10", "26.06.0"}, nil},
 	}

@@ -55,6 +55,10 @@ func TestMirrorEachPlatformThenDiff(t *testing.T) {
 			if v.Spark != tc.spark || v.Scala != tc.scala || v.Java != tc.java {
 				t.Fatalf("locked %+v, want prod's spark %s, scala %s, java %s\n%s", v, tc.spark, tc.scala, tc.java, r.Stdout)
 			}
+			w.must(t, dir, "lock") // relocking with the previous lock keeps prod's versions
+			if again, _ := lock.Read(filepath.Join(dir, "devenv.lock")); again.Service("spark").Versions != v {
+				t.Fatalf("relock changed %+v to %+v", v, again.Service("spark").Versions)
+			}
 			d := w.run(t, dir, "diff", "--json")
 			if d.Code != 0 {
 				t.Fatalf("diff after mirroring %s: exit %d\n%s\n%s", tc.file, d.Code, d.Stdout, d.Stderr)
