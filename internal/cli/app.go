@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/devenv-dev/devenv/internal/argv"
+	"github.com/devenv-dev/devenv/internal/envvars"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -44,6 +45,9 @@ func Run(ctx context.Context, args []string, s Streams) error {
 	}
 	if len(args) > 0 && args[len(args)-1] == completeFlag {
 		return app.RunContext(ctx, args) // shell completion: the words as typed
+	}
+	if err := envvars.Check(os.Environ()); err != nil {
+		return exitcode.With(exitcode.Usage, err)
 	}
 	return app.RunContext(ctx, commandLine(app).Reorder(args))
 }
