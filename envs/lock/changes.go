@@ -34,7 +34,6 @@ func Changes(prev, next *File) []string {
 	return out
 }
 
-
 func serviceDiff(o, n *Service) []string {
 	var out []string
 	say := func(format string, args ...any) {
