@@ -138,17 +138,17 @@ type lineReader struct {
 func isPropSpace(c uint16) bool { return c == ' ' || c == '\t' || c == '\f' }
 func isEOL(c uint16) bool       { return c == '\n' || c == '\r' }
 
+// lineState is a logical line being read.
+type lineState struct {
+	line                []uint16
+	skipWhite, appended bool
+	backslash           bool // the line so far ends in an odd run of backslashes
+}
+
 // logicalLine returns the next logical line, or false at the end.
 func (lr *lineReader) logicalLine() ([]uint16, bool) {
-	var line []uint16
-	skipWhite, appended, backslash := true, false, false
-	for {
-		if lr.off >= len(lr.in) {
-			if len(line) == 0 {
-				return nil, false
-			}
-			return trimContinuation(line, backslash), true
-		}
+	st := lineState{skipWhite: true}
+	for lr.off < len(lr.in) {
 		c := lr.in[lr.off]
 		lr.off++
 		if lr.skipLF {
@@ -157,36 +157,49 @@ func (lr *lineReader) logicalLine() ([]uint16, bool) {
 				continue
 			}
 		}
-		if skipWhite {
-			if isPropSpace(c) || (!appended && isEOL(c)) {
-				continue
-			}
-			skipWhite, appended = false, false
+		if lr.step(&st, c) {
+			return st.line, true
 		}
-		if len(line) == 0 && (c == '#' || c == '!') {
-			lr.skipComment()
-			skipWhite = true
-			continue
-		}
-		if !isEOL(c) {
-			line = append(line, c)
-			backslash = c == '\\' && !backslash
-			continue
-		}
-		if len(line) == 0 {
-			skipWhite = true
-			continue
-		}
-		if !backslash {
-			return line, true
-		}
-		line = line[:len(line)-1] // the joining backslash
-		if lr.off >= len(lr.in) {
-			return line, true // as Java: a line ended by a backslash at the end of input counts, even empty
-		}
-		skipWhite, appended, backslash = true, true, false
-		lr.skipLF = c == '\r'
 	}
+	if len(st.line) == 0 {
+		return nil, false
+	}
+	return trimContinuation(st.line, st.backslash), true
+}
+
+// step reads one character into st; it reports whether a logical line
+// is complete.
+func (lr *lineReader) step(st *lineState, c uint16) bool {
+	if st.skipWhite {
+		if isPropSpace(c) || (!st.appended && isEOL(c)) {
+			return false
+		}
+		st.skipWhite, st.appended = false, false
+	}
+	if len(st.line) == 0 && (c == '#' || c == '!') {
+		lr.skipComment()
+		st.skipWhite = true
+		return false
+	}
+	if !isEOL(c) {
+		st.line = append(st.line, c)
+		st.backslash = c == '\\' && !st.backslash
+		return false
+	}
+	if len(st.line) == 0 {
+		st.skipWhite = true
+		return false
+	}
+	if !st.backslash {
+		return true
+	}
+	st.line = st.line[:len(st.line)-1] // the joining backslash
+	if lr.off >= len(lr.in) {
+		return true // as Java: joined at the very end of input, the line counts, even empty
+	}
+	st.skipWhite, st.appended, st.backslash = true, true, false
+	lr.skipLF = c == '\r'
+	return false
 }
 
 // skipComment consumes the rest of a comment line, leaving its line end

@@ -137,6 +137,8 @@ var readerCases = []struct {
 	{"continued line looks like a comment", "k=a\\\n  #b\n", map[string]string{"k": "a#b"}},
 	{"backslash at end of input", "k=a\\", map[string]string{"k": "a"}},
 	{"lone backslash line at end", "k=v\n\\\n", map[string]string{"k": "v", "": ""}},
+	{"lone backslash then blanks at end", "k=v\n\\\n   ", map[string]string{"k": "v"}},
+	{"continuation then only blanks at end", "k=a\\\n  \t", map[string]string{"k": "a"}},
 	{"escapes", `k=\t\n\r\f\u0041\u00e9\q\=\:\#\!\ x` + "\n", map[string]string{"k": "\t\n\r\fAéq=:#! x"}},
 	{"escaped key", `a\ b\=c\:d=v` + "\n", map[string]string{"a b=c:d": "v"}},
 	{"surrogates", `k=\uD83C\uDF89` + "\n", map[string]string{"k": "🎉"}},
