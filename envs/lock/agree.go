@@ -49,11 +49,10 @@ func CheckAgainst(p *spec.Project, f *File, r Resolver) error {
 // agreeService compares one locked entry with the catalog's resolution of
 // the same request; it returns integrity problems and stale reasons.
 func agreeService(p *spec.Project, s *spec.Service, ls *Service, r Resolver) (problems, stale []string) {
-	req, _, err := mirroredRequest(s, s.Request(), r, p.Profiles)
-	if err != nil {
-		return nil, nil // the mirror's own problem is reported where it is read
-	}
-	keep := withLocked(req, ls, nil)
+	// devenv.yaml's request with the lock's versions filling the rest: a
+	// mirror: source only fills what the lock then holds, so it is not
+	// read again here (an event log can be large).
+	keep := withLocked(s.Request(), ls, nil)
 	res, err := r.Resolve(keep, p.Profiles)
 	if err != nil {
 		return nil, []string{fmt.Sprintf("service %q: its locked versions no longer resolve in this devenv's catalog (%v)", s.Name, err)}

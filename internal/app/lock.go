@@ -70,7 +70,7 @@ func (p *Project) Lock(ctx context.Context, o LockOptions) (*LockResult, error) 
 		}
 		return &LockResult{File: p.LockPath(), Fresh: true, UpToDate: true}, nil
 	}
-	if _, _, damaged := lock.Damaged(readErr); readErr != nil && !damaged {
+	if _, _, damaged := lock.Damaged(readErr); readErr != nil && !damaged && !o.Upgrade {
 		return nil, readErr
 	}
 	why := readErr
