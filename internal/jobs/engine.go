@@ -23,8 +23,14 @@ type EngineExecutor struct {
 }
 
 // pidWrapper records the shell's pid (the job's process group) and execs
-// the job's command in its place.
-const pidWrapper = `echo $$ >"$0" 2>/dev/null; exec "$@"`
+// the job's command in its place; where the engine did not make the exec a
+// process group of its own (runc does), setsid does, keeping the pid (a
+// process that leads no group is not forked by setsid; one that leads a
+// group, or where /proc cannot tell, is left as it is).
+const pidWrapper = `echo $$ >"$0" 2>/dev/null
+g=$(cut -d' ' -f5 /proc/$$/stat 2>/dev/null)
+if [ -n "$g" ] && [ "$g" != "$$" ] && command -v setsid >/dev/null 2>&1; then exec setsid "$@"; fi
+exec "$@"`
 
 // killScript signals the job's process group ($1 is TERM or KILL), or the
 // process alone where it leads no group; KILL is the last word, so the pid

@@ -18,12 +18,19 @@ import (
 // process and the pid file.
 func startWrapped(t *testing.T, command ...string) (*exec.Cmd, string) {
 	t.Helper()
+	return startWrappedIn(t, true, command...)
+}
+
+// startWrappedIn is startWrapped, in a session of its own only when
+// session (as an engine other than runc might leave it).
+func startWrappedIn(t *testing.T, session bool, command ...string) (*exec.Cmd, string) {
+	t.Helper()
 	j := Job{ID: "7", Command: command}
 	argv := runCmd(j)
 	pid := filepath.Join(t.TempDir(), "job.pid")
 	argv[3] = pid
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: session}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -120,5 +127,25 @@ func TestForcedKillEndsAGroupThatIgnoresSIGTERM(t *testing.T) {
 	}
 	if _, err := os.Stat(pid); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the pid file is left after SIGKILL: %v", err)
+	}
+}
+
+// TestCancelEndsTheGroupWhereTheEngineMadeNone: an exec that is not a
+// process group of its own (runc makes each one; another engine might
+// not) gets one from the wrapper, so cancel still ends its children.
+func TestCancelEndsTheGroupWhereTheEngineMadeNone(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid on this machine: the wrapper falls back to signalling the job's first process")
+	}
+	cmd, pid := startWrappedIn(t, false, "sh", "-c", "sleep 300 & sleep 300 & wait")
+	pgid := cmd.Process.Pid
+	time.Sleep(100 * time.Millisecond)
+	if len(liveMembers(pgid)) < 3 {
+		t.Fatalf("the job is not a process group of its own: %v", liveMembers(pgid))
+	}
+	runKill(t, pid, false)
+	_ = cmd.Wait()
+	if !groupGone(pgid) {
+		t.Fatal("children of the cancelled job are still running")
 	}
 }
