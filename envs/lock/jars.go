@@ -124,9 +124,78 @@ func lineNotes(service string, res profiles.Resolved, arts []Artifact, notes *[]
 			*notes = append(*notes, fmt.Sprintf("service %q: jar %s is built for Scala %s, but the service runs Scala %s: it will not load (NoSuchMethodError, ClassNotFoundException); use its _%s build",
 				service, c, l, res.Scala, res.Scala))
 		}
-		if l := c.SparkLine(); l != "" && res.Spark != "" && l != minor(res.Spark) {
+		if l := c.SparkLine(); l != "" && res.Spark != "" && l != sparkLine(res.Spark) {
 			*notes = append(*notes, fmt.Sprintf("service %q: jar %s is built for Spark %s, but the service runs Spark %s; use its build for Spark %s",
-				service, c, l, res.Spark, minor(res.Spark)))
+				service, c, l, res.Spark, sparkLine(res.Spark)))
 		}
 	}
+}
+
+// sparkLine is a Spark version's major.minor.
+func sparkLine(v string) string {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return v
+	}
+	return parts[0] + "." + parts[1]
+}
+
+func withoutJars(arts []Artifact) []Artifact {
+	var out []Artifact
+	for _, a := range arts {
+		if !strings.HasPrefix(a.Name, "jar:") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func withoutJarArtifacts(arts []profiles.Artifact) []profiles.Artifact {
+	var out []profiles.Artifact
+	for _, a := range arts {
+		if !strings.HasPrefix(a.Name, "jar:") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// jarProblems checks a locked service's jars without the network: every
+// jar devenv.yaml or its custom profile asks for is there (unless Spark
+// provides it), and every jar entry, asked for or a dependency, names its
+// canonical Maven Central file for its coordinates.
+func jarProblems(s *spec.Service, res profiles.Resolved, locked []Artifact) []string {
+	var out []string
+	have := map[string]bool{}
+	for i, a := range locked {
+		coords, ok := strings.CutPrefix(a.Name, "jar:")
+		if !ok {
+			continue
+		}
+		c, err := maven.ParseCoord(coords)
+		switch {
+		case err != nil:
+			out = append(out, fmt.Sprintf("service %s: artifacts[%d] %q: %v", s.Name, i, a.Name, err))
+		case a.URL != c.URL(sources.MavenCentral) || a.File != c.File():
+			out = append(out, fmt.Sprintf("service %s: artifacts[%d] (%s) is %s as %s, but its coordinates name %s as %s",
+				s.Name, i, a.Name, a.URL, a.File, c.URL(sources.MavenCentral), c.File()))
+		default:
+			have[c.String()] = true
+			have[c.Group+":"+c.Artifact+":*"] = true // for a root given as a range
+		}
+	}
+	roots, _, err := jarRoots(&spec.Service{Name: s.Name, Jars: s.Jars}, res, new([]string))
+	if err != nil {
+		return append(out, fmt.Sprintf("service %s: %v", s.Name, err))
+	}
+	for _, r := range roots {
+		key := r.Coord.String()
+		if strings.ContainsAny(r.Coord.Version, "[(") {
+			key = r.Coord.Group + ":" + r.Coord.Artifact + ":*"
+		}
+		if !have[key] && !maven.Excluded(maven.SparkProvided, r.Coord) {
+			out = append(out, fmt.Sprintf("service %s: jar %s (%s) is missing from the lock", s.Name, r.Coord, r.From))
+		}
+	}
+	return out
 }

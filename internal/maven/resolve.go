@@ -220,6 +220,9 @@ func (r *resolution) children(cur node, deps []pm.Dependency) []node {
 	return out
 }
 
+// Excluded reports whether a "group:artifact" pattern of patterns matches c.
+func Excluded(patterns []string, c Coord) bool { return matchAny(patterns, c) }
+
 // matchAny reports whether a "group:artifact" pattern (parts may be "*",
 // or end in "*") matches c.
 func matchAny(patterns []string, c Coord) bool {

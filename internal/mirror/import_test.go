@@ -47,15 +47,15 @@ var importCases = []struct {
 	{"eventlog-v2-real", "real/eventlog_v2_local-1623876083964", "", true},
 	{"eventlog-dbx-dir-gzip", "real/db_sim_eventlog", "", false},
 	{"eventlog-gpu-oom", "real/gpu_oom_eventlog.zstd", "", true},
-	{"eventlog-dataproc-2.2", "real/nds_q72_dataproc_2_2.zstd", "", true},
+	{"eventlog-dataproc-2.2", "public/nds_q72_dataproc_2_2.zstd", "", true},
 	{"eventlog-tasks-fail", "real/tasks_executors_fail_compressed_eventlog.zstd", "", true},
 	{"dataproc-mlvm-hub", "real/dataproc/mlvm-hub-b40ba6d8.yaml", "", false},
 	{"dataproc-mlvm-hub-rc", "real/dataproc/mlvm-hub-d2938335.yaml", "", false},
 	{"sparkapp-pi", "real/sparkoperator/spark-pi.yaml", "", false},
 	{"sparkapp-pi-v3.1.1", "real/sparkoperator/spark-pi-v3.1.1.yaml", "", false},
 	{"sparkapp-pi-v2.4.0", "real/sparkoperator/spark-pi-v2.4.0.yaml", "", false},
-	{"sparkapp-pi-python", "real/sparkoperator/spark-pi-python.yaml", "", false},
-	{"sparkapp-pi-dynamic", "real/sparkoperator/spark-pi-dynamic-allocation.yaml", "", false},
+	{"sparkapp-pi-python", "public/holdout/spark-pi-python.yaml", "", false},
+	{"sparkapp-pi-dynamic", "public/spark-pi-dynamic-allocation.yaml", "", false},
 	{"script-bis-test", "real/scripts/bis-test-run.sh", "", false},
 	{"script-hudi", "real/scripts/hudi-spark.sh", "", false},
 }
@@ -102,7 +102,8 @@ func TestImportFacts(t *testing.T) {
 			eq(t, "executor cores", p.Topology.ExecutorCores, 4)
 			eq(t, "executor gpus", p.GPU.ExecutorGPUs, 1.0)
 			eq(t, "task gpu", p.GPU.TaskGPU, 0.25)
-			eq(t, "task gpu provenance", p.GPU.TaskGPUProvenance, "eventlog:SparkListenerResourceProfileAdded")
+			eq(t, "task gpu provenance", p.GPU.TaskGPUProvenance, "eventlog:SparkListenerResourceProfileAdded 0 (default)")
+			eq(t, "executor cores provenance", p.Topology.ExecutorCoresProvenance, "eventlog:SparkListenerExecutorAdded (Total Cores, resource profile 0)")
 			eq(t, "platform", p.Source.Platform, "yarn")
 			eq(t, "format", p.Source.Format, "eventlog+zstd")
 		}},
@@ -327,13 +328,13 @@ func TestRealFilesFacts(t *testing.T) {
 		{"real/eventlog_v2_local-1623876083964", facts{"3.1.1", "2.12", "", "local", ""}},
 		{"real/db_sim_eventlog", facts{"3.1.1", "2.12", "", "local", ""}},
 		{"real/gpu_oom_eventlog.zstd", facts{"3.3.1", "2.12", "", "standalone", ""}},
-		{"real/nds_q72_dataproc_2_2.zstd", facts{"3.5.3", "2.12", "", "dataproc", ""}},
+		{"public/nds_q72_dataproc_2_2.zstd", facts{"3.5.3", "2.12", "", "dataproc", ""}},
 		{"real/tasks_executors_fail_compressed_eventlog.zstd", facts{"3.1.1", "2.12", "", "yarn", ""}},
 		{"real/sparkoperator/spark-pi.yaml", facts{"4.0.4", "2.13", "", "kubernetes", ""}},
 		{"real/sparkoperator/spark-pi-v3.1.1.yaml", facts{"3.1.1", "2.12", "", "kubernetes", ""}},
 		{"real/sparkoperator/spark-pi-v2.4.0.yaml", facts{"2.4.0", "2.11", "", "kubernetes", ""}},
-		{"real/sparkoperator/spark-pi-python.yaml", facts{"4.0.4", "2.13", "3", "kubernetes", ""}},
-		{"real/sparkoperator/spark-pi-dynamic-allocation.yaml", facts{"4.0.4", "2.13", "", "kubernetes", ""}},
+		{"public/holdout/spark-pi-python.yaml", facts{"4.0.4", "2.13", "3", "kubernetes", ""}},
+		{"public/spark-pi-dynamic-allocation.yaml", facts{"4.0.4", "2.13", "", "kubernetes", ""}},
 		{"real/scripts/bis-test-run.sh", facts{"", "2.12", "", "local", "io.delta:delta-core_2.12:2.4.0"}},
 		{"real/scripts/hudi-spark.sh", facts{"", "2.12", "", "", "org.apache.hudi:hudi-spark3.2-bundle_2.12:0.14.0"}},
 	}
@@ -383,11 +384,11 @@ func TestRealFilesFacts(t *testing.T) {
 		}
 	}
 	eq(t, "gpu-oom failed tasks", oomTasks, 112)
-	dp, _ := Import(filepath.Join("testdata", "real/nds_q72_dataproc_2_2.zstd"), Options{})
+	dp, _ := Import(filepath.Join("testdata", "public/nds_q72_dataproc_2_2.zstd"), Options{})
 	eq(t, "dataproc 2.2 java", dp.Runtime.JavaFull, "11.0.20.1")
 	eq(t, "dataproc 2.2 cloud (host names)", dp.Source.Cloud, "gcp")
 	eq(t, "dataproc 2.2 executor memory", dp.Topology.ExecutorMemoryMB, int64(40960))
-	p, _ := Import(filepath.Join("testdata", "real/sparkoperator/spark-pi-dynamic-allocation.yaml"), Options{})
+	p, _ := Import(filepath.Join("testdata", "public/spark-pi-dynamic-allocation.yaml"), Options{})
 	eq(t, "dynamic allocation max", p.Conf["spark.dynamicAllocation.maxExecutors"], "5")
 	for _, tc := range []struct{ path, want string }{
 		{"real/sparkoperator/spark-pi-prometheus.yaml", "does not parse (yaml: line 22"},
@@ -445,16 +446,5 @@ func TestDataprocImageVersions(t *testing.T) {
 		if r.Spark != tc.spark || r.Scala != tc.scala || r.Java != tc.java || r.Python != tc.python {
 			t.Errorf("Dataproc %s: spark %s scala %s java %s python %s; want %s %s %s %s", tc.image, r.Spark, r.Scala, r.Java, r.Python, tc.spark, tc.scala, tc.java, tc.python)
 		}
-	}
-}
-
-func TestWithoutResolvedJars(t *testing.T) {
-	conf := map[string]string{"spark.jars": "https://repo1.maven.org/maven2/io/delta/delta-spark_2.12/3.2.0/delta-spark_2.12-3.2.0.jar, /opt/app/udfs.jar", "spark.x": "1"}
-	got := WithoutResolvedJars(conf)
-	eq(t, "spark.jars", got["spark.jars"], "/opt/app/udfs.jar")
-	eq(t, "input untouched", strings.Contains(conf["spark.jars"], "delta"), true)
-	only := WithoutResolvedJars(map[string]string{"spark.jars": "https://repo1.maven.org/maven2/io/delta/delta-spark_2.12/3.2.0/delta-spark_2.12-3.2.0.jar"})
-	if _, ok := only["spark.jars"]; ok {
-		t.Errorf("spark.jars of Maven URLs only is left: %q", only["spark.jars"])
 	}
 }

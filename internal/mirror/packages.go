@@ -53,27 +53,3 @@ func (p *Profile) collectPackages() {
 		}
 	}
 }
-
-// WithoutResolvedJars returns conf without the spark.jars entries that are
-// Maven repository URLs: devenv lock resolved and pinned them, and the image
-// has them in /opt/spark/jars, so Spark must not fetch them again at run
-// time. Other entries are left as they are.
-func WithoutResolvedJars(conf map[string]string) map[string]string {
-	v, ok := conf["spark.jars"]
-	if !ok {
-		return conf
-	}
-	var keep []string
-	for _, e := range strings.Split(v, ",") {
-		if _, isMaven := maven.FromURL(strings.TrimSpace(e)); !isMaven && strings.TrimSpace(e) != "" {
-			keep = append(keep, strings.TrimSpace(e))
-		}
-	}
-	out := maps.Clone(conf)
-	if len(keep) == 0 {
-		delete(out, "spark.jars")
-	} else {
-		out["spark.jars"] = strings.Join(keep, ",")
-	}
-	return out
-}

@@ -34,6 +34,10 @@ type Profile struct {
 	// Portability is what of Conf reaches the local Spark and why not
 	// (the rule Localize applies), filled when the import finishes.
 	Portability *Portability `json:"portability,omitempty"`
+	// ResourceProfiles are the resource profiles an event log reports,
+	// each with how many executors ran under it; Used marks the one the
+	// executor shape was read from.
+	ResourceProfiles []ResourceProfile `json:"resource_profiles,omitempty"`
 	// Packages are the Maven artifacts prod fetched or loaded by
 	// coordinates (--packages, spark.jars.packages, Maven URLs in
 	// spark.jars, Databricks maven libraries); PackageExcludes are

@@ -130,6 +130,12 @@ func Mirror(w io.Writer, r *app.MirrorResult) {
 			fmt.Fprintf(w, "warning:  %s\n", n)
 		}
 	}
+	if len(r.Deviations) == 0 {
+		fmt.Fprintf(w, "versions: prod's exactly\n")
+	}
+	for _, d := range r.Deviations {
+		fmt.Fprintf(w, "deviates: %s\n", d)
+	}
 }
 
 func lockedJars(arts []lock.Artifact) int {
