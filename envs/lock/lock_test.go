@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/internal/goldenfile"
+	"github.com/devenv-dev/devenv/internal/maven"
 
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/profiles"
@@ -31,6 +32,9 @@ func (f *fakeFetcher) Verified(_ context.Context, url, checksumURL, algo string)
 	f.calls = append(f.calls, url)
 	if f.fail != "" && strings.Contains(url, f.fail) {
 		return "", "", errors.New("sha1 mismatch")
+	}
+	if strings.Contains(url, "/rapids-4-spark_") {
+		return strings.Repeat("a", 64), standInJarFor(url), nil
 	}
 	return strings.Repeat("a", 64), "/cache/x", nil
 }
@@ -66,7 +70,7 @@ func project(t *testing.T, text string) *spec.Project {
 func TestGenerateGoldenAndDeterministic(t *testing.T) {
 	p := project(t, yamlText)
 	pin, fetch := &fakePinner{}, &fakeFetcher{}
-	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, fetch, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, fetch, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +89,7 @@ func TestGenerateGoldenAndDeterministic(t *testing.T) {
 			t.Errorf("fetched %s without the maven mirror", c)
 		}
 	}
-	again, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	again, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	data2, _ := Marshal(again)
 	if string(data) != string(data2) {
 		t.Fatal("same input gave different locks")
@@ -94,12 +98,12 @@ func TestGenerateGoldenAndDeterministic(t *testing.T) {
 
 func TestRelockKeepsPinsAndUpgradeDropsThem(t *testing.T) {
 	p := project(t, yamlText)
-	prev, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	prev, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pin, fetch := &fakePinner{}, &fakeFetcher{}
-	if _, err := Generate(t.Context(), p, prev, profiles.Builtin(), pin, fetch, Options{Mirrors: mirrors(p)}); err != nil {
+	if _, err := Generate(t.Context(), p, prev, profiles.Builtin(), pin, fetch, Options{POMs: testPOMs{}, Mirrors: mirrors(p)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(pin.calls)+len(fetch.calls) != 0 {
@@ -118,17 +122,17 @@ func TestGenerateReportsEveryProblemAtItsLine(t *testing.T) {
   a:
     profile: spark-rapids
     spark: "3.2.4"
-    rapids: "25.12"
+    rapids: "26.02"
   b:
     profile: triton
     release: "19.01"
 `)
-	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{})
+	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}})
 	if err == nil {
 		t.Fatal("impossible requests locked")
 	}
 	msg := err.Error()
-	for _, want := range []string{"devenv.yaml:4:", "25.10.0", "devenv.yaml:8:"} {
+	for _, want := range []string{"devenv.yaml:4:", "25.12.0", "devenv.yaml:8:"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error lacks %q:\n%s", want, msg)
 		}
@@ -140,7 +144,7 @@ func TestGenerateReportsEveryProblemAtItsLine(t *testing.T) {
 
 func TestChecksumFailureFailsTheLock(t *testing.T) {
 	p := project(t, yamlText)
-	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{fail: "rapids-4-spark"}, Options{Mirrors: mirrors(p)})
+	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{fail: "rapids-4-spark"}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err == nil || !strings.Contains(err.Error(), "mismatch") || !strings.Contains(err.Error(), "spark") {
 		t.Fatalf("want the checksum failure named, got %v", err)
 	}
@@ -148,7 +152,7 @@ func TestChecksumFailureFailsTheLock(t *testing.T) {
 
 func TestWriteOnlyWhenChangedAndRead(t *testing.T) {
 	p := project(t, yamlText)
-	f, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	path := filepath.Join(t.TempDir(), FileName)
 	if wrote, err := Write(path, f); err != nil || !wrote {
 		t.Fatalf("first write: %v %v", wrote, err)
@@ -212,7 +216,7 @@ func TestComposeImagesArePinned(t *testing.T) {
 		t.Fatal(err)
 	}
 	pin := &fakePinner{}
-	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, &fakeFetcher{}, Options{})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, &fakeFetcher{}, Options{POMs: testPOMs{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,17 +240,28 @@ func TestComposeImagesArePinned(t *testing.T) {
 }
 
 // TestDriverRuleChoosesUnsetVersions locks an unpinned rapids service for
-// a driver of the 580 branch and for none, and checks which CUDA each gets,
-// that the notes name the rule, and that a relock keeps the pin while
-// --upgrade moves it.
+// a driver of the 580 branch and for none, and checks that each gets what
+// the catalog resolves for that driver (read from the catalog, so a new
+// release changes no expectation), that the notes name the rule, and that a
+// relock keeps the pin while --upgrade moves it.
 func TestDriverRuleChoosesUnsetVersions(t *testing.T) {
 	p := project(t, "services:\n  nb:\n    profile: rapids\n")
+	cudaFor := func(driver string) string {
+		r, err := profiles.Builtin().Resolve(profiles.Request{Profile: profiles.Rapids, Driver: driver, DriverRule: "r"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.CUDA
+	}
+	on580, unlimited := cudaFor("580.159.04"), cudaFor("")
+	if on580 == unlimited {
+		t.Fatalf("the catalog's newest RAPIDS CUDA (%s) runs on R580: this test needs one that does not", unlimited)
+	}
 	tests := []struct {
 		name, driver, wantCUDA, wantNote string
 	}{
-		{"580 branch driver", "580.159.04", "12.9.1", `service "nb": driver rule: chose CUDA 12.9.1 for the test rule`},
-		{"595 driver", "595.45.04", "13.2.0", `service "nb": driver rule: CUDA 13.2.0 runs on the test rule`},
-		{"no limit", "", "13.2.0", ""},
+		{"580 branch driver", "580.159.04", on580, `service "nb": driver rule: chose CUDA ` + on580 + ` for the test rule`},
+		{"no limit", "", unlimited, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -271,10 +286,10 @@ func TestDriverRuleChoosesUnsetVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Driver: "595.45.04", DriverRule: "r"})
-	up, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Upgrade: true, Driver: "595.45.04", DriverRule: "r"})
-	if kept.Service("nb").Versions.CUDA != "12.9.1" || up.Service("nb").Versions.CUDA != "13.2.0" {
-		t.Errorf("relock gave CUDA %s (want the pinned 12.9.1), --upgrade %s (want 13.2.0)", kept.Service("nb").Versions.CUDA, up.Service("nb").Versions.CUDA)
+	kept, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{})
+	up, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Upgrade: true})
+	if kept.Service("nb").Versions.CUDA != on580 || up.Service("nb").Versions.CUDA != unlimited {
+		t.Errorf("relock gave CUDA %s (want the pinned %s), --upgrade %s (want %s)", kept.Service("nb").Versions.CUDA, on580, up.Service("nb").Versions.CUDA, unlimited)
 	}
 }
 
@@ -291,7 +306,7 @@ func TestStaleOnlyForInputs(t *testing.T) {
 `
 	base = strings.Replace(base, "  db:\n", "  etl:\n    profile: team\n  db:\n", 1)
 	p := project(t, base)
-	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +360,7 @@ func TestStaleOnlyForInputs(t *testing.T) {
 func TestVerifyFindsHandEdits(t *testing.T) {
 	p := project(t, yamlText)
 	gen := func() *File {
-		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -392,7 +407,7 @@ func TestVerifyFindsHandEdits(t *testing.T) {
 // --check exits 5.
 func TestLockWithoutInputsIsStaleNotDamaged(t *testing.T) {
 	p := project(t, yamlText)
-	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,7 +440,7 @@ func TestComposeProfilesDoNotMakeTheLockStale(t *testing.T) {
 	}
 	for _, lockedWith := range []string{"", "debug"} {
 		t.Setenv("COMPOSE_PROFILES", lockedWith)
-		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{})
+		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -439,4 +454,20 @@ func TestComposeProfilesDoNotMakeTheLockStale(t *testing.T) {
 			}
 		}
 	}
+}
+
+// testPOMs serves the POMs of internal/maven's test repository (written
+// after the ones Maven Central publishes) for any repository base.
+type testPOMs struct{}
+
+func (testPOMs) Get(_ context.Context, url string) ([]byte, error) {
+	_, rel, ok := strings.Cut(url, "/maven2/")
+	if !ok {
+		return nil, fmt.Errorf("get %s: %w", url, maven.ErrNotFound)
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "internal", "maven", "testdata", "repo", filepath.FromSlash(rel)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("get %s: %w", url, maven.ErrNotFound)
+	}
+	return data, err
 }

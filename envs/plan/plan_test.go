@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"encoding/json"
+	"github.com/devenv-dev/devenv/test/standin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +31,8 @@ func (pinner) Digest(_ context.Context, ref string) (string, error) {
 type fetcher struct{}
 
 func (fetcher) Verified(_ context.Context, url, _, _ string) (string, string, error) {
-	return strings.Repeat("a", 64), "", nil
+	path, err := standin.RapidsJarFor(url) // lock reads the accelerator jar's shims
+	return strings.Repeat("a", 64), path, err
 }
 
 const projectYAML = `name: demo
@@ -289,7 +291,7 @@ func TestStandaloneWorkers(t *testing.T) {
 		t.Errorf("the two workers share a GPU: %v", seen)
 	}
 	conf := string(master.Generated["spark-defaults.conf"])
-	if !strings.Contains(conf, "spark.master spark://spark:7077") {
+	if !strings.Contains(conf, "spark.master spark\\://spark\\:7077") {
 		t.Errorf("spark-defaults does not point at the standalone master:\n%s", conf)
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,9 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/maven"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/devenv-dev/devenv/test/standin"
 )
 
 type fakePinner struct{}
@@ -20,10 +23,18 @@ func (fakePinner) Digest(context.Context, string) (string, error) {
 	return "sha256:" + strings.Repeat("e", 64), nil
 }
 
+// noPOMs answers like a repository without POMs: each jar is locked alone.
+type noPOMs struct{}
+
+func (noPOMs) Get(_ context.Context, url string) ([]byte, error) {
+	return nil, fmt.Errorf("get %s: %w", url, maven.ErrNotFound)
+}
+
 type fakeFetcher struct{}
 
-func (fakeFetcher) Verified(context.Context, string, string, string) (string, string, error) {
-	return strings.Repeat("f", 64), "", nil
+func (fakeFetcher) Verified(_ context.Context, url, _, _ string) (string, string, error) {
+	path, err := standin.RapidsJarFor(url) // lock reads the accelerator jar's shims
+	return strings.Repeat("f", 64), path, err
 }
 
 // project writes devenv.yaml into a temp dir, locks it offline with fake
@@ -39,7 +50,7 @@ func project(t *testing.T, yaml string, locked bool) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{})
+		f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{POMs: noPOMs{}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,9 @@ type artifactConfig struct {
 	rapids       []string
 	classifiers  []string
 	maven        []string
+	poms         string
 	sha512Format SHA512Format
+	shims        map[string][]string // "version/scala" -> Spark versions with a shim
 }
 
 func defaultArtifactConfig() artifactConfig {
@@ -41,6 +43,19 @@ func WithRapids(versions ...string) ArtifactOption {
 	return func(c *artifactConfig) { c.rapids = versions }
 }
 
+// WithRapidsShims makes the stand-in jars of one RAPIDS Accelerator release
+// and Scala version carry shims for exactly these Spark versions (default:
+// the catalog's list for the release), e.g. to serve a jar without the
+// locked Spark's shim.
+func WithRapidsShims(version, scala string, sparks ...string) ArtifactOption {
+	return func(c *artifactConfig) {
+		if c.shims == nil {
+			c.shims = map[string][]string{}
+		}
+		c.shims[version+"/"+scala] = sparks
+	}
+}
+
 // WithRapidsClassifiers sets the jar classifiers served for each RAPIDS
 // version; "" is the jar without a classifier (default "" and "cuda12").
 func WithRapidsClassifiers(classifiers ...string) ArtifactOption {
@@ -52,6 +67,14 @@ func WithRapidsClassifiers(classifiers ...string) ArtifactOption {
 // with its .sha1.
 func WithMaven(coordinates ...string) ArtifactOption {
 	return func(c *artifactConfig) { c.maven = append(c.maven, coordinates...) }
+}
+
+// WithPOMs serves the POMs of a directory laid out as a Maven repository
+// (internal/maven/testdata/repo) under /maven2, and a small valid jar with
+// its .sha1 for each POM of a jar artifact, so devenv resolves transitive
+// dependencies as it does against Maven Central.
+func WithPOMs(dir string) ArtifactOption {
+	return func(c *artifactConfig) { c.poms = dir }
 }
 
 // WithSHA512Format picks the layout of the Spark .sha512 files (default
