@@ -19,7 +19,7 @@ func (blockingExec) Run(ctx context.Context, _ jobs.Job, _ io.Writer) (int, erro
 	<-ctx.Done()
 	return 1, ctx.Err()
 }
-func (blockingExec) Kill(context.Context, jobs.Job) error { return nil }
+func (blockingExec) Kill(context.Context, jobs.Job, bool) error { return nil }
 
 const jobProject = `name: demo
 services:
