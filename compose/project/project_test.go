@@ -151,7 +151,8 @@ func TestFileChangeChangesLabels(t *testing.T) {
 // containers would be recreated on upgrade while nothing they wrote
 // changed, fails here and needs a reviewed -update.
 func TestUpgradeKeepsHashes(t *testing.T) {
-	proj := renderAt(t, fixedFixture(t), gpuHost)
+	dir := fixedFixture(t)
+	proj := renderLocked(t, dir, pinnedLock(t, dir), gpuHost)
 	var lines []string
 	for _, name := range proj.ServiceNames() {
 		h, err := composesdk.ServiceHash(proj.Services[name])
@@ -224,10 +225,40 @@ func fixedFixture(t *testing.T) string {
 	return dir
 }
 
+// pinnedLock is the fixture's lock as committed in testdata/hashes.lock
+// (what a user's checked-in devenv.lock is: versions the catalog's later
+// releases do not move); -update writes it afresh.
+func pinnedLock(t *testing.T, dir string) *lock.File {
+	t.Helper()
+	path := filepath.Join("testdata", "hashes.lock.json") // fake pins: plain JSON, not checked as devenv.lock is
+	if goldenfile.Updating() {
+		b, err := json.MarshalIndent(fakeLock(t, loadSpecAt(t, dir)), "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update to write it)", err)
+	}
+	lf := &lock.File{}
+	if err := json.Unmarshal(b, lf); err != nil {
+		t.Fatal(err)
+	}
+	return lf
+}
+
 func renderAt(t *testing.T, dir string, h plan.Host) *types.Project {
 	t.Helper()
+	return renderLocked(t, dir, fakeLock(t, loadSpecAt(t, dir)), h)
+}
+
+func renderLocked(t *testing.T, dir string, lf *lock.File, h plan.Host) *types.Project {
+	t.Helper()
 	p := loadSpecAt(t, dir)
-	lf := fakeLock(t, p)
 	pl, err := plan.Make(p, lf, h, plan.Options{Token: "test-token", StateDir: filepath.Join(p.Dir, ".devenv")})
 	if err != nil {
 		t.Fatal(err)
