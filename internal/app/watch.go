@@ -23,11 +23,6 @@ type TopOptions struct {
 // (opts.Engine) processes show container ids only, which opts.Out says.
 func Top(ctx context.Context, opts Options, o TopOptions, emit func(TopSample) error) error {
 	opts = opts.withDefaults()
-	inv, err := opts.GPUs()
-	if err != nil {
-		return emit(TopSample{Time: time.Now().UTC(), GPUs: []TopGPU{}, Note: NoGPUNote(err)})
-	}
-	defer func() { _ = inv.Close() }()
 	eng, err := opts.Engine(ctx)
 	if err != nil {
 		first, _, _ := strings.Cut(err.Error(), "\n")
@@ -36,6 +31,11 @@ func Top(ctx context.Context, opts Options, o TopOptions, emit func(TopSample) e
 	} else {
 		defer func() { _ = eng.Close() }()
 	}
+	inv, _, err := chooseGPUs(ctx, opts, eng, nil)
+	if err != nil {
+		return emit(TopSample{Time: time.Now().UTC(), GPUs: []TopGPU{}, Note: NoGPUNote(err)})
+	}
+	defer func() { _ = inv.Close() }()
 	return Watch(ctx, inv, eng, o.ProcRoot, o.Interval, o.Once, emit)
 }
 

@@ -1,6 +1,11 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/devenv-dev/devenv/internal/endpoint"
+)
 
 // Sentinel errors. Errors returned by this package wrap one of them where it
 // applies, so callers test with errors.Is and still print the full message.
@@ -45,6 +50,24 @@ func (e *Error) Unwrap() []error {
 		return []error{e.Err}
 	}
 	return []error{e.Kind, e.Err}
+}
+
+// hintFor is what to do when the engine ep names does not answer: for a
+// local socket, start Docker; for a context or a remote address, check that
+// machine and the context.
+func hintFor(ep *endpoint.Endpoint) string {
+	if ep == nil || (ep.Local && ep.Context == endpoint.DefaultContext) {
+		return hintUnreachable
+	}
+	where := "the engine at " + ep.Host
+	if ep.Context != endpoint.DefaultContext {
+		where = fmt.Sprintf("docker context %q (%s, chosen by %s)", ep.Context, ep.Host, ep.Source)
+	}
+	h := "devenv uses " + where + ". Check that its engine runs (`docker --context " + ep.Context + " info`)"
+	if ep.SSH != nil {
+		h += ", that `ssh " + ep.SSH.Destination() + " docker version` works without a password prompt (an ssh-agent key or ~/.ssh/config)"
+	}
+	return h + "; choose another engine with --context, DOCKER_CONTEXT or `docker context use`."
 }
 
 // Hints attached to the sentinels.
