@@ -113,8 +113,8 @@ func probeImage(ctx context.Context, eng engine.Engine, want string) (string, er
 	return "", fmt.Errorf("%w: build or pull one there first (`devenv build`), or set DEVENV_PROBE_IMAGE to an image with /bin/sh", ErrNoProbeImage)
 }
 
-// queryFields are asked of nvidia-smi --query-gpu, in this order.
-const queryFields = "index,uuid,name,memory.total,memory.used,memory.free,driver_version,compute_cap,pci.bus_id,persistence_mode,utilization.gpu,utilization.memory,temperature.gpu,power.draw,power.limit"
+// QueryFields are asked of nvidia-smi --query-gpu, in this order.
+const QueryFields = "index,uuid,name,memory.total,memory.used,memory.free,driver_version,compute_cap,pci.bus_id,persistence_mode,utilization.gpu,utilization.memory,temperature.gpu,power.draw,power.limit"
 
 // script is what the probe runs: the GPUs, the CUDA version nvidia-smi's
 // banner prints, and with the host's pids the compute processes and each
@@ -122,7 +122,7 @@ const queryFields = "index,uuid,name,memory.total,memory.used,memory.free,driver
 const script = `PATH="$PATH:/usr/local/nvidia/bin:/usr/bin:/bin"
 command -v nvidia-smi >/dev/null 2>&1 || { echo "devenv-probe: no nvidia-smi in the container (the runtime injects it with the utility capability)"; exit 3; }
 echo "--gpus"
-nvidia-smi --query-gpu=` + queryFields + ` --format=csv,noheader,nounits || exit 4
+nvidia-smi --query-gpu=` + QueryFields + ` --format=csv,noheader,nounits || exit 4
 echo "--cuda"
 nvidia-smi | grep -o 'CUDA Version: *[0-9.]*' | head -n 1
 if [ "$1" = procs ]; then

@@ -71,6 +71,23 @@ func TestHostFromProbe(t *testing.T) {
 	}
 }
 
+func TestRealH200Answer(t *testing.T) {
+	e := newProbe(t, "h200-real.txt")
+	inv, err := Open(context.Background(), e, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := inv.Host(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := h.GPUs[0]
+	if len(h.GPUs) != 1 || g.UUID != "GPU-fdbbf206-3e91-9a7b-3d5c-5e1da5ad4e21" || g.MemoryTotal != 150754820096 ||
+		g.MemoryFree != 143156<<20 || g.PowerLimitW != 700 || h.CUDADriverVersion != "13.0" || h.DriverVersion != "580.159.04" {
+		t.Errorf("read %+v from the H200's answer", h)
+	}
+}
+
 func TestSamplesMapProcessesToContainers(t *testing.T) {
 	e := newProbe(t, "h200x2-procs.txt")
 	inv, err := Open(context.Background(), e, Options{})

@@ -48,14 +48,14 @@ func parseHost(out string) (*gpu.Host, error) {
 	return h, nil
 }
 
-// parseGPU reads one line of --query-gpu=queryFields, nounits (MiB, W, %).
+// parseGPU reads one line of --query-gpu=QueryFields, nounits (MiB, W, %).
 func parseGPU(line string) (gpu.GPU, string, error) {
 	f := strings.Split(line, ",")
 	for i := range f {
 		f[i] = strings.TrimSpace(f[i])
 	}
-	if len(f) != strings.Count(queryFields, ",")+1 {
-		return gpu.GPU{}, "", fmt.Errorf("devenv's GPU probe: nvidia-smi line %q has %d fields, want %d (%s)", line, len(f), strings.Count(queryFields, ",")+1, queryFields)
+	if len(f) != strings.Count(QueryFields, ",")+1 {
+		return gpu.GPU{}, "", fmt.Errorf("devenv's GPU probe: nvidia-smi line %q has %d fields, want %d (%s)", line, len(f), strings.Count(QueryFields, ",")+1, QueryFields)
 	}
 	idx, err := strconv.Atoi(f[0])
 	if err != nil {
