@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,8 +114,13 @@ func (p *Project) planLock(given *lock.File) (*lock.File, string, error, error) 
 	return lf, FromLock, nil, nil
 }
 
+// RemoteEngine reports whether the connected engine runs on another
+// machine (false before a connection: plans made without an engine, such
+// as config's, are this machine's).
+func (p *Project) RemoteEngine() bool { return p.eng != nil && !engine.EndpointOf(p.eng).Local }
+
 func (p *Project) planOptions(mint bool) (plan.Options, error) {
-	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir()}
+	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), Remote: p.RemoteEngine()}
 	if cache, err := p.artifactCache(); err == nil {
 		opts.ArtifactPath = cache.Path
 	}

@@ -68,7 +68,7 @@ done
 r=$(mktemp -d)
 mkdir -p $r/bin $r/tmp $r/etc $r/root $r/workspace
 cp /bin/busybox $r/bin/
-for l in $(/bin/busybox --list); do ln -sf busybox $r/bin/$l; done
+for l in $(/bin/busybox --list); do [ "$l" = busybox ] || ln -sf busybox $r/bin/$l; done
 echo 'root:x:0:0:root:/root:/bin/sh' >$r/etc/passwd
 echo 'root:x:0:' >$r/etc/group
 tar -C $r -c . | docker import -c 'CMD ["/bin/sh"]' - ` + RemoteBase + ` >/dev/null
