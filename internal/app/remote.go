@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/remote"
@@ -249,4 +252,54 @@ func (p *Project) serviceNames() []string {
 		out = append(out, s.Name)
 	}
 	return out
+}
+
+// recreateLostGPUs removes the project's running GPU containers whose logs
+// say they lost their GPUs ("Failed to initialize NVML: Unknown Error",
+// after a daemon-reload on the engine's host), so up creates them again
+// with their devices; only services in scope (all when none is named).
+func (p *Project) recreateLostGPUs(ctx context.Context, services []string) error {
+	objs, err := p.eng.List(ctx, engine.Containers, map[string]string{labels.Project: p.Spec.Name, labels.GPUs: ""})
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		svc := o.Labels[labels.Service]
+		if o.State != "running" || o.Labels[labels.GPUs] == "" || (len(services) > 0 && !slices.Contains(services, svc)) {
+			continue
+		}
+		var logs bytes.Buffer
+		w := &limitWriter{w: &logs, left: 1 << 20}
+		if err := p.eng.Logs(ctx, o.ID, engine.LogOptions{Tail: "200"}, w, w); err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(doctor.Diagnose(logs.String()), func(f doctor.Finding) bool { return f.ID == doctor.SignatureNVMLLost }) {
+			continue
+		}
+		p.out.Warn("%s lost its GPUs (\"Failed to initialize NVML: Unknown Error\" in its log, as after a daemon-reload on the engine's host): recreating its container", svc)
+		if err := p.eng.Remove(ctx, engine.Containers, o.ID, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// limitWriter keeps at most left bytes and drops the rest.
+type limitWriter struct {
+	w    io.Writer
+	left int
+}
+
+func (l *limitWriter) Write(b []byte) (int, error) {
+	n := len(b)
+	if len(b) > l.left {
+		b = b[:l.left]
+	}
+	l.left -= len(b)
+	if len(b) > 0 {
+		if _, err := l.w.Write(b); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
 }

@@ -1,9 +1,11 @@
 package doctor
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/enginegpu"
 	"github.com/devenv-dev/devenv/internal/gpu"
 )
 
@@ -46,6 +48,16 @@ func checkNVML(e *env) []Check {
 	}
 	h, why := e.gpuHost()
 	switch {
+	case h == nil && e.in.GPUPath == GPUPathEngine && e.in.GPUErr != nil:
+		c.Status, c.Message = Warn, why
+		c.Fix = "on the engine's machine, check " + otherHostCmd
+		if errors.Is(e.in.GPUErr, enginegpu.ErrNoGPU) {
+			c.Message = "the engine's NVIDIA runtime is there but its machine shows no GPU (nvidia-smi in devenv's probe container listed none)"
+			c.Fix = "on the engine's machine `nvidia-smi` must list the GPUs: load the driver or reboot, then regenerate the CDI spec (`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`)"
+		}
+		if e.needsGPU() {
+			c.Status = Fail
+		}
 	case h == nil && e.goos() == "linux" && e.localEngine() && e.in.GPUErr != nil:
 		c.Status, c.Message, c.Fix = Warn, firstLine(e.in.GPUErr.Error()), fixInstallDriver
 		if e.in.Host.WSL {
