@@ -303,3 +303,9 @@ func (l *limitWriter) Write(b []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// hasGPUService reports whether a planned container asks for GPUs (only
+// then can one have lost them).
+func hasGPUService(pl *plan.Plan) bool {
+	return slices.ContainsFunc(pl.Services, func(s *plan.Service) bool { return s.Container.GPU != nil })
+}

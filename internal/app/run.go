@@ -109,8 +109,10 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	for _, w := range p.warningsToPrint(run.plan.Plan) {
 		p.out.Warn("%s", w)
 	}
-	if err := p.recreateLostGPUs(ctx, p.dependencyOrder(o.Services)); err != nil {
-		return nil, err
+	if hasGPUService(run.plan.Plan) {
+		if err := p.recreateLostGPUs(ctx, p.dependencyOrder(o.Services)); err != nil {
+			return nil, err
+		}
 	}
 	res, err := run.runner.Up(ctx, run.plan.Plan, reconcile.UpOptions{
 		Services: o.Services, NoStart: o.NoStart, Wait: o.Wait, WaitTimeout: o.WaitTimeout,
