@@ -115,7 +115,7 @@ func TestRemoteFirstHour(t *testing.T) {
 	run("lock")
 	t.Cleanup(func() { standin.Run(t, dir, env, "down") })
 
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	urls := make(chan string, 1)
 	synced := make(chan struct{})

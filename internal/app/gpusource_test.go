@@ -49,7 +49,7 @@ func TestChooseGPUs(t *testing.T) {
 			if tt.remote {
 				f.EndpointValue = remote
 			}
-			h, path, err := hostGPUs(context.Background(), Options{GPUs: tt.nvml, EngineGPUs: viaEngine}, f, nil)
+			h, path, err := hostGPUs(t.Context(), Options{GPUs: tt.nvml, EngineGPUs: viaEngine}, f, nil)
 			if path != tt.wantPath {
 				t.Errorf("path %q, want %q", path, tt.wantPath)
 			}

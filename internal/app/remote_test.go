@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -28,7 +27,7 @@ func TestUpRecreatesAContainerThatLostItsGPUs(t *testing.T) {
 	w.eng.GPUs = true
 	w.eng.InfoValue.NvidiaRuntime = true
 	w.lock(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := w.open(t).Up(ctx, UpOptions{SkipGPUCheck: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func TestRemotePlanUsesTheWorkspaceVolume(t *testing.T) {
 	w := newWorld(t, gpuImage, map[string]string{})
 	w.eng.EndpointValue = &endpoint.Endpoint{Context: "gpu", Host: "ssh://me@gpubox", Kind: endpoint.SSH, SSH: &endpoint.SSHTarget{Host: "gpubox"}}
 	w.lock(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	p := w.open(t)
 	if _, err := p.Engine(ctx); err != nil {
 		t.Fatal(err)

@@ -46,11 +46,11 @@ func newProbe(t *testing.T, fixture string) *probeEngine {
 
 func TestHostFromProbe(t *testing.T) {
 	e := newProbe(t, "h200x2-procs.txt")
-	inv, err := Open(context.Background(), e, Options{})
+	inv, err := Open(t.Context(), e, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := inv.Host(context.Background())
+	h, err := inv.Host(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,18 +66,18 @@ func TestHostFromProbe(t *testing.T) {
 	if s.GPU == nil || !s.GPU.All || s.Labels[ProbeLabel] != "gpu" || s.PidMode != "" || s.Image != "devenv/demo-spark:0123456789ab" {
 		t.Errorf("probe spec %+v", s)
 	}
-	if left, _ := e.List(context.Background(), engine.Containers, map[string]string{ProbeLabel: ""}); len(left) != 0 {
+	if left, _ := e.List(t.Context(), engine.Containers, map[string]string{ProbeLabel: ""}); len(left) != 0 {
 		t.Errorf("the probe container was left behind: %v", left)
 	}
 }
 
 func TestRealH200Answer(t *testing.T) {
 	e := newProbe(t, "h200-real.txt")
-	inv, err := Open(context.Background(), e, Options{})
+	inv, err := Open(t.Context(), e, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := inv.Host(context.Background())
+	h, err := inv.Host(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +90,11 @@ func TestRealH200Answer(t *testing.T) {
 
 func TestSamplesMapProcessesToContainers(t *testing.T) {
 	e := newProbe(t, "h200x2-procs.txt")
-	inv, err := Open(context.Background(), e, Options{})
+	inv, err := Open(t.Context(), e, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss, err := inv.Sample(context.Background())
+	ss, err := inv.Sample(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,11 +124,11 @@ func TestProbeFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newProbe(t, "h200x2-procs.txt")
 			e.out = tt.out
-			inv, err := Open(context.Background(), e, Options{})
+			inv, err := Open(t.Context(), e, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = inv.Host(context.Background())
+			_, err = inv.Host(t.Context())
 			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) || !strings.Contains(err.Error(), tt.text) {
 				t.Fatalf("error %v, want %v / %q", err, tt.want, tt.text)
 			}
@@ -139,30 +139,30 @@ func TestProbeFailures(t *testing.T) {
 func TestNoGPURuntimeIsTheEnginesRefusal(t *testing.T) {
 	e := newProbe(t, "h200x2-procs.txt")
 	e.GPUs = false
-	inv, err := Open(context.Background(), e, Options{})
+	inv, err := Open(t.Context(), e, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := inv.Host(context.Background()); !errors.Is(err, engine.ErrNoGPURuntime) {
+	if _, err := inv.Host(t.Context()); !errors.Is(err, engine.ErrNoGPURuntime) {
 		t.Fatalf("error %v, want engine.ErrNoGPURuntime", err)
 	}
-	if left, _ := e.List(context.Background(), engine.Containers, map[string]string{ProbeLabel: ""}); len(left) != 0 {
+	if left, _ := e.List(t.Context(), engine.Containers, map[string]string{ProbeLabel: ""}); len(left) != 0 {
 		t.Errorf("the probe container was left behind: %v", left)
 	}
 }
 
 func TestProbeImageChoice(t *testing.T) {
 	f := enginetest.New()
-	if _, err := Open(context.Background(), f, Options{}); !errors.Is(err, ErrNoProbeImage) {
+	if _, err := Open(t.Context(), f, Options{}); !errors.Is(err, ErrNoProbeImage) {
 		t.Fatalf("an engine without images: %v", err)
 	}
 	f.AddImage("busybox:glibc", nil)
-	inv, err := Open(context.Background(), f, Options{})
+	inv, err := Open(t.Context(), f, Options{})
 	if err != nil || inv.Image() != "busybox:glibc" {
 		t.Fatalf("any image when devenv has none: %v %v", inv, err)
 	}
 	_ = labels.Project
-	inv, err = Open(context.Background(), f, Options{Image: "mine:1"})
+	inv, err = Open(t.Context(), f, Options{Image: "mine:1"})
 	if err != nil || inv.Image() != "mine:1" {
 		t.Fatalf("the image asked for: %v %v", inv, err)
 	}

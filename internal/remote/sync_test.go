@@ -100,7 +100,7 @@ func TestSyncByHashThenChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := newVolume()
-	ctx := context.Background()
+	ctx := t.Context()
 	s, err := NewSyncer(ctx, v, dir, "c1")
 	if err != nil {
 		t.Fatal(err)

@@ -127,7 +127,7 @@ func (s *suite) enginePlacement(dir string) (string, []string, error) {
 	share, err := s.api.envInt(container(dir, "a"), "DEVENV_GPU_MEMORY_LIMIT_BYTES")
 	ev = append(ev, fmt.Sprintf("share %d bytes (%.2f GiB)", share, float64(share)/(1<<30)), "a: "+logs["a"], "b: "+logs["b"])
 	if err != nil || share <= 0 {
-		return "", ev, fmt.Errorf("no memory split for two services on one GPU: %v", err)
+		return "", ev, fmt.Errorf("no memory split for two services on one GPU: %w", err)
 	}
 	for _, svc := range []string{"a", "b"} {
 		if !strings.Contains(logs[svc], "allocated "+strconv.FormatInt(share, 10)+" bytes") {
