@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -126,8 +127,11 @@ func (s *suite) enginePlacement(dir string) (string, []string, error) {
 	logs := s.waitAllocs(dir)
 	share, err := s.api.envInt(container(dir, "a"), "DEVENV_GPU_MEMORY_LIMIT_BYTES")
 	ev = append(ev, fmt.Sprintf("share %d bytes (%.2f GiB)", share, float64(share)/(1<<30)), "a: "+logs["a"], "b: "+logs["b"])
-	if err != nil || share <= 0 {
+	if err != nil {
 		return "", ev, fmt.Errorf("no memory split for two services on one GPU: %w", err)
+	}
+	if share <= 0 {
+		return "", ev, errors.New("no memory split for two services on one GPU")
 	}
 	for _, svc := range []string{"a", "b"} {
 		if !strings.Contains(logs[svc], "allocated "+strconv.FormatInt(share, 10)+" bytes") {
