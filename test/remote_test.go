@@ -165,6 +165,9 @@ func TestRemoteFirstHour(t *testing.T) {
 	if res.Code != 0 && res.Code != 130 {
 		t.Errorf("up --watch ended with exit %d after Ctrl-C:\n%s", res.Code, res.Stderr)
 	}
+	if !strings.Contains(res.Stdout, "on the engine's machine (context \"rig\"") {
+		t.Errorf("up did not say its addresses are the engine machine's:\n%s", res.Stdout)
+	}
 	if _, err := http.Get(url); err == nil {
 		t.Errorf("%s still answers after watch ended: the forward outlived devenv", url)
 	}
@@ -196,4 +199,51 @@ func waitBody(t *testing.T, url, want string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("%s did not answer %q in 30 s; last: %s", url, want, last)
+}
+
+// TestRemoteBackgroundWatch: watch --detach keeps syncing after the command
+// that started it returned, until watch --stop.
+func TestRemoteBackgroundWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: needs the Docker engine")
+	}
+	r := standin.StartRemote(t)
+	env := append([]string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1"}, r.Env...)
+	dir, name := remoteProject(t, "  app:\n    profile: image\n    build: Dockerfile\n    command: [\"sleep\", \"3600\"]\n", map[string]string{"notes.txt": "one\n"})
+	run := func(args ...string) standin.Result {
+		t.Helper()
+		res := standin.Run(t, dir, env, args...)
+		if res.Code != 0 {
+			t.Fatalf("devenv %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), res.Code, res.Stdout, res.Stderr)
+		}
+		return res
+	}
+	run("lock")
+	t.Cleanup(func() { standin.Run(t, dir, env, "down", "--volumes") })
+	run("up")
+	run("watch", "--detach")
+	t.Cleanup(func() { standin.Run(t, dir, env, "watch", "--stop") })
+	waitRemoteFile(t, r, name+"-app", "/workspace/notes.txt", "one")
+	writeFile(t, dir, "notes.txt", "two\n")
+	waitRemoteFile(t, r, name+"-app", "/workspace/notes.txt", "two")
+	run("watch", "--stop")
+	if log := readFile(t, filepath.Join(dir, ".devenv", "watch.log")); !strings.Contains(log, "synced the project") {
+		t.Errorf("the background watch's log holds:\n%s", log)
+	}
+}
+
+// waitRemoteFile waits until path in the rig's container holds want.
+func waitRemoteFile(t *testing.T, r *standin.Remote, container, path, want string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	last := ""
+	for time.Now().Before(deadline) {
+		out, err := r.Docker("exec", container, "cat", path)
+		if err == nil && strings.TrimSpace(out) == want {
+			return
+		}
+		last = out
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("%s in %s did not become %q in 30 s; last: %q", path, container, want, last)
 }
