@@ -11,7 +11,7 @@ import (
 // TestContextAndHostFlagsReachTheEngine: --context and --host/-H, before or
 // after the command name, are what the engine is resolved with.
 func TestContextAndHostFlagsReachTheEngine(t *testing.T) {
-	noNVMLHere(t)
+	_ = noNVMLHere(t)
 	tests := []struct {
 		args []string
 		want endpoint.Options
