@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,5 +86,44 @@ func TestRemotePlanUsesTheWorkspaceVolume(t *testing.T) {
 	}
 	if _, err := p2.Plan(ctx, PlanOptions{}); err == nil || !strings.Contains(err.Error(), "is a path on this machine") {
 		t.Fatalf("a bind mount on a remote engine: %v", err)
+	}
+}
+
+// TestRemoteTritonReadsTheSyncedModels: a Triton service whose model
+// repository is a project folder reads, on a remote engine, that folder's
+// synced copy under /workspace, in poll mode, instead of a bind mount of a
+// laptop path; locally it keeps the bind mount and its explicit mode.
+func TestRemoteTritonReadsTheSyncedModels(t *testing.T) {
+	const yaml = `name: demo
+services:
+  serve:
+    profile: triton
+    release: "25.01"
+    gpus: 0
+    volumes: ["./models:/models:ro"]
+`
+	for _, remote := range []bool{false, true} {
+		w := newWorld(t, yaml, map[string]string{"models/m/config.pbtxt": "name: \"m\"\n"})
+		if remote {
+			w.eng.EndpointValue = &endpoint.Endpoint{Context: "gpu", Host: "ssh://me@gpubox", Kind: endpoint.SSH, SSH: &endpoint.SSHTarget{Host: "gpubox"}}
+		}
+		w.lock(t)
+		p := w.open(t)
+		if _, err := p.Engine(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		pl, err := p.Plan(t.Context(), PlanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := pl.Plan.Services[0].Container
+		cmd := strings.Join(c.Cmd, " ")
+		hasModels := slices.ContainsFunc(c.Mounts, func(m engine.Mount) bool { return m.Target == "/models" })
+		if remote && (cmd != "tritonserver --model-repository=/workspace/models --model-control-mode=poll --repository-poll-secs=5" || hasModels) {
+			t.Errorf("remote: cmd %q, /models mounted %v", cmd, hasModels)
+		}
+		if !remote && (!strings.HasPrefix(cmd, "tritonserver --model-repository=/models") || !hasModels) {
+			t.Errorf("local: cmd %q, /models mounted %v", cmd, hasModels)
+		}
 	}
 }
