@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -41,8 +42,13 @@ type GPUsResult struct {
 func GPUs(ctx context.Context, opts Options) GPUsResult {
 	opts = opts.withDefaults()
 	res := GPUsResult{Host: gpu.Host{GPUs: []gpu.GPU{}}}
-	eng, err := opts.Engine(ctx)
-	if err != nil {
+	eng, engErr := opts.Engine(ctx)
+	if engine.NotThisMachine(engErr) {
+		first, _, _ := strings.Cut(engErr.Error(), "\n")
+		res.Source, res.Note = GPUPathEngine, "the GPUs of the engine devenv uses cannot be read, and this machine's are not its: "+first
+		return res
+	}
+	if engErr != nil {
 		eng = nil
 	} else {
 		defer func() { _ = eng.Close() }()

@@ -26,6 +26,9 @@ func checkEngine(e *env) []Check {
 	c := Check{ID: IDEngine, Title: "Docker engine"}
 	if e.info == nil {
 		c.Status, c.Fix = Fail, fixStartDocker
+		if ep := engine.RemoteEndpoint(e.infoErr); ep != nil {
+			c.Fix = remoteFix(ep)
+		}
 		c.Message = "unreachable"
 		if e.infoErr != nil {
 			c.Message += ": " + firstLine(e.infoErr.Error())
@@ -45,6 +48,16 @@ func checkEngine(e *env) []Check {
 		c.Message += fmt.Sprintf(", at %s (%s, from %s)", ep, where, ep.Source)
 	}
 	return []Check{c}
+}
+
+// remoteFix is what to do about an engine of a context or another machine
+// that does not answer.
+func remoteFix(ep *endpoint.Endpoint) string {
+	fix := "devenv uses " + ep.String() + " (from " + ep.Source + "): check that its engine runs (`" + ep.DockerCommand() + " info`)"
+	if ep.SSH != nil {
+		fix += " and that `" + ep.SSH.SSHCommand() + " docker version` works without a prompt"
+	}
+	return fix + "; pick another engine with --context, DOCKER_CONTEXT or `docker context use`"
 }
 
 func checkGPURuntime(e *env) []Check {

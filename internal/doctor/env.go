@@ -53,6 +53,9 @@ func (e *env) engineName() string {
 	if e.in.Endpoint != nil {
 		return e.in.Endpoint.String()
 	}
+	if ep := engine.RemoteEndpoint(e.infoErr); ep != nil {
+		return ep.String()
+	}
 	return e.in.Host.DockerHost
 }
 
@@ -68,6 +71,9 @@ func (e *env) goos() string {
 func (e *env) localEngine() bool {
 	if e.in.Endpoint != nil {
 		return e.in.Endpoint.Local
+	}
+	if ep := engine.RemoteEndpoint(e.infoErr); ep != nil {
+		return ep.Local
 	}
 	h := e.in.Host.DockerHost
 	return h == "" || strings.HasPrefix(h, "unix://")

@@ -308,3 +308,19 @@ func TestNoGPURuntime(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreachableRemoteEngineFix: a context's engine that does not answer
+// gets a fix about that engine and its ssh, not "start Docker" here.
+func TestUnreachableRemoteEngineFix(t *testing.T) {
+	ep := &endpoint.Endpoint{Context: "gpu", Source: "--context", Host: "ssh://me@gpubox:2222", Kind: endpoint.SSH,
+		SSH: &endpoint.SSHTarget{User: "me", Host: "gpubox", Port: "2222"}}
+	in := Inputs{EngineErr: &engine.Error{Op: "connect", Kind: engine.ErrUnreachable, Err: errors.New("ssh: connect to host gpubox port 2222: Connection refused"), Endpoint: ep},
+		Host: goodHost(), GPUErr: errNoNVML}
+	got := index(Run(t.Context(), in))
+	if c := got["engine"]; c.Status != Fail || !strings.Contains(c.Fix, "ssh -p 2222 me@gpubox docker version") || !strings.Contains(c.Fix, "docker --context gpu info") {
+		t.Errorf("engine check %+v", c)
+	}
+	if c := got["nvml"]; c.Status != Skip || !strings.Contains(c.Message, `context "gpu"`) {
+		t.Errorf("nvml check %+v: this machine's NVML is not the engine's", c)
+	}
+}

@@ -97,6 +97,24 @@ func (t *SSHTarget) Destination() string {
 	return t.User + "@" + t.Host
 }
 
+// SSHCommand is the ssh command line that reaches the target, for hints.
+func (t *SSHTarget) SSHCommand() string {
+	if t.Port != "" {
+		return "ssh -p " + t.Port + " " + t.Destination()
+	}
+	return "ssh " + t.Destination()
+}
+
+// DockerCommand is the docker CLI command that reaches this engine the
+// same way, for hints: `docker --context NAME` or plain `docker` (with
+// DOCKER_HOST as it is).
+func (e *Endpoint) DockerCommand() string {
+	if e.Context == DefaultContext || e.Context == "" {
+		return "docker"
+	}
+	return "docker --context " + e.Context
+}
+
 // isLocal says whether the engine runs on this machine: a unix socket, a
 // named pipe, or a TCP address on the loopback. An ssh engine is remote even
 // on 127.0.0.1 (it may be another machine's namespace behind a forward).

@@ -34,12 +34,12 @@ func Connect(ctx context.Context) (Engine, error) { return ConnectTo(ctx, endpoi
 func ConnectTo(ctx context.Context, o endpoint.Options) (Engine, error) {
 	ep, err := endpoint.Resolve(o)
 	if err != nil {
-		return nil, &Error{Op: "find the Docker Engine", Kind: ErrUnreachable, Err: err,
+		return nil, &Error{Op: opFind, Kind: ErrUnreachable, Err: err,
 			Hint: "Check `docker context ls`, DOCKER_CONTEXT, DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_TLS_VERIFY."}
 	}
 	cli, err := newClient(ep)
 	if err != nil {
-		return nil, &Error{Op: "configure the Docker client", Kind: ErrUnreachable, Err: err, Where: ep.String(),
+		return nil, &Error{Op: "configure the Docker client", Kind: ErrUnreachable, Err: err, Where: ep.String(), Endpoint: ep,
 			Hint: "Check DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_TLS_VERIFY, or the context's TLS material (`docker context inspect`)."}
 	}
 	d := &docker{cli: cli, ep: ep, host: ep.String()}
@@ -49,7 +49,7 @@ func ConnectTo(ctx context.Context, o endpoint.Options) (Engine, error) {
 	if err != nil {
 		_ = cli.Close()
 		if ctx.Err() == nil && pingCtx.Err() != nil {
-			err = &Error{Op: "connect to the Docker Engine", Kind: ErrUnreachable, Err: pingCtx.Err(), Hint: hintFor(ep), Where: d.host}
+			err = &Error{Op: "connect to the Docker Engine", Kind: ErrUnreachable, Err: pingCtx.Err(), Hint: hintFor(ep), Where: d.host, Endpoint: ep}
 			return nil, err
 		}
 		return nil, d.wrapUnreachable("connect to the Docker Engine", err)
@@ -119,8 +119,16 @@ func withAnswerTimeout(d time.Duration) client.Opt {
 func (d *docker) wrapUnreachable(op string, err error) error {
 	w := wrap(op, d.host, err)
 	var e *Error
-	if errors.As(w, &e) && e.Kind == nil {
-		e.Kind, e.Hint, e.Where = ErrUnreachable, hintFor(d.ep), d.host
+	if errors.As(w, &e) {
+		if e.Kind == nil {
+			e.Kind, e.Hint, e.Where = ErrUnreachable, hintFor(d.ep), d.host
+		}
+		if errors.Is(e.Kind, ErrUnreachable) {
+			e.Endpoint = d.ep
+			if NotThisMachine(e) {
+				e.Hint = hintFor(d.ep)
+			}
+		}
 	}
 	return w
 }
