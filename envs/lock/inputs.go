@@ -6,7 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/devenv-dev/devenv/internal/safefile"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -47,11 +48,11 @@ func serviceInputs(p *spec.Project, s *spec.Service) (Inputs, error) {
 		in.Custom = customHash(c)
 	}
 	if s.Mirror != "" {
-		data, err := os.ReadFile(s.Mirror)
+		sum, err := fileSHA(s.Mirror)
 		if err != nil {
 			return in, fmt.Errorf("service %q: read its mirror: %w", s.Name, err)
 		}
-		in.Mirror = sha(data)
+		in.Mirror = sum
 	}
 	return in, nil
 }
@@ -71,6 +72,21 @@ func customHash(c *profiles.Custom) string {
 func (in Inputs) hash() string {
 	b, _ := json.Marshal(in)
 	return sha(b)
+}
+
+// fileSHA hashes a regular file as it streams by (a mirrored event log
+// may be gigabytes; a FIFO or a device is refused, not read forever).
+func fileSHA(path string) (string, error) {
+	f, err := safefile.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = f.Close() }()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func sha(b []byte) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/lazy"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
 )
@@ -129,7 +130,7 @@ func Write(path string, f *File) (bool, error) {
 // newer devenv or one edited into an invalid state is refused with what is
 // wrong and how to recover.
 func Read(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.MaxLock)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ErrNoLock
 	}

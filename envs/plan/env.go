@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -35,7 +35,7 @@ func serviceEnv(p *spec.Project, s *spec.Service, res profiles.Resolved) (map[st
 // ReadEnvFile reads KEY=VALUE lines (comments, blank lines, `export `,
 // single or double quotes). Errors name the file and line.
 func ReadEnvFile(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("env_file: %w", err)
 	}

@@ -41,7 +41,7 @@ func (p *Project) Diff(ctx context.Context, o DiffOptions) (*DiffResult, error) 
 		}
 		src = svc.Mirror
 	}
-	prod, err := mirror.Import(src, mirror.Options{Format: o.Format})
+	prod, err := mirror.ImportContext(ctx, src, mirror.Options{Format: o.Format})
 	if err != nil {
 		return nil, err
 	}

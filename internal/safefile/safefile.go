@@ -35,6 +35,12 @@ var (
 	ErrLink = errors.New("symbolic link")
 )
 
+// IsRefused reports whether err is a refusal of this package (not a regular
+// file, too large, outside), rather than a system error such as a missing file.
+func IsRefused(err error) bool {
+	return errors.Is(err, ErrNotRegular) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrOutside) || errors.Is(err, ErrLink)
+}
+
 // Error says which file was refused and why; Err is one of the sentinel
 // errors above or the system's.
 type Error struct {
@@ -46,8 +52,8 @@ type Error struct {
 func (e *Error) Error() string { return e.Path + " " + e.Problem }
 func (e *Error) Unwrap() error { return e.Err }
 
-// kind names what a non-regular file is, for the message.
-func kind(m fs.FileMode) string {
+// Kind names what a file of mode m is ("a FIFO (named pipe)"), for messages.
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -66,7 +72,7 @@ func kind(m fs.FileMode) string {
 }
 
 func notRegular(path string, m fs.FileMode) error {
-	return &Error{Path: path, Problem: "is " + kind(m) + ", not a regular file: devenv reads only regular files; point it at the file itself", Err: ErrNotRegular}
+	return &Error{Path: path, Problem: "is " + Kind(m) + ", not a regular file: devenv reads only regular files; point it at the file itself", Err: ErrNotRegular}
 }
 
 func tooLarge(path string, limit int64) error {
