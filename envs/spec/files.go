@@ -104,6 +104,7 @@ func decodeCompose(d *decoder, l *loader, f field) {
 			}
 		}
 	}
+	l.guardCompose(l.p.Compose)
 }
 
 // composeServices returns the names under a compose file's top-level services:.

@@ -114,6 +114,10 @@ func (l *loader) checkBinds(t *svcNodes) {
 			l.d.errAt(t.volumes[i], "bind a path inside the project, or write an absolute path if you mean to share a host directory", "volume source %q of %s is outside the project directory", v.Source, t.what)
 			continue
 		}
+		if err := bindInside(l.p.Dir, abs); err != nil {
+			l.d.errAt(t.volumes[i], "bind the directory itself, or write its absolute path if you mean to share a host directory", "volume source %q of %s %v", v.Source, t.what, err)
+			continue
+		}
 		v.Source = abs
 	}
 }

@@ -160,7 +160,7 @@ func OpenFile(stateDir, p string, flag int, perm os.FileMode) (*os.File, error) 
 	}
 	st, err := f.Stat()
 	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file (%s): devenv keeps only regular files under .devenv; remove it and run devenv again: %w", p, st.Mode().Type(), safefile.ErrNotRegular)
+		err = fmt.Errorf("%s is not a regular file (it is %s): devenv keeps only regular files under .devenv; remove it and run devenv again", p, safefile.Kind(st.Mode()))
 	}
 	if err == nil {
 		err = walk(root, stateDir, r) // swapped for a link while opening
