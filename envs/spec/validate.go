@@ -18,6 +18,7 @@ func (l *loader) validate() {
 	for _, t := range l.services {
 		l.checkProfile(t)
 		l.checkFiles(t)
+		l.checkRequirements(t)
 		l.checkBinds(t)
 		l.checkHostPorts(t, ports)
 		if file, ok := l.compose[t.s.Name]; ok {
