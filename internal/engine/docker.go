@@ -23,11 +23,13 @@ type docker struct {
 // socket), pings it and negotiates the API version, so both old (API 1.41)
 // and new engines work. An engine that does not answer yields ErrUnreachable.
 func Connect(ctx context.Context) (Engine, error) {
-	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation(), withAnswerTimeout(AnswerTimeout()))
+	var hc *http.Client
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation(), withAnswerTimeout(AnswerTimeout()), keepHTTPClient(&hc))
 	if err != nil {
 		return nil, &Error{Op: "configure the Docker client", Kind: ErrUnreachable, Err: err,
 			Hint: "Check DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_TLS_VERIFY."}
 	}
+	capAnswers(hc, MaxAnswer, AnswerTimeout()) // answers that are not streams end (answerlimit.go)
 	d := &docker{cli: cli, host: cli.DaemonHost()}
 	pingCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
