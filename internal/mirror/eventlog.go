@@ -147,6 +147,10 @@ func (s *logScan) nothingFound(path string, causes, problems []string) error {
 
 // decodeInto decodes a line, counting failures as bad lines.
 func (s *logScan) decodeInto(line []byte, v any) bool {
+	if tooManyObjects(line) {
+		s.tooManyObjects++
+		return false
+	}
 	if err := json.Unmarshal(line, v); err != nil {
 		s.badLine(line)
 		return false
