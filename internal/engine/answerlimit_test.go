@@ -120,4 +120,3 @@ func watchHeap(t *testing.T) func() uint64 {
 		return peak.Load()
 	}
 }
-

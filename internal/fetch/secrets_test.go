@@ -40,9 +40,15 @@ func TestErrorsNeverShowTheMirrorPassword(t *testing.T) {
 		name string
 		run  func() error
 	}{
-		{"404", func() error { _, _, err := c.Verified(ctx, authed+"/missing.jar", authed+"/a.jar.sha1", "sha1"); return err }},
+		{"404", func() error {
+			_, _, err := c.Verified(ctx, authed+"/missing.jar", authed+"/a.jar.sha1", "sha1")
+			return err
+		}},
 		{"checksum mismatch", func() error { _, _, err := c.Verified(ctx, authed+"/a.jar", authed+"/a.jar.sha1", "sha1"); return err }},
-		{"checksum file garbage", func() error { _, _, err := c.Verified(ctx, authed+"/a.jar", authed+"/garbage.sha1", "sha1"); return err }},
+		{"checksum file garbage", func() error {
+			_, _, err := c.Verified(ctx, authed+"/a.jar", authed+"/garbage.sha1", "sha1")
+			return err
+		}},
 		{"unparsable URL", func() error { _, err := c.Get(ctx, "http://bob:"+pw+"@host/%zz", strings.Repeat("1", 64)); return err }},
 		{"connection refused", func() error { _, err := c.Get(ctx, closed+"/a.jar", strings.Repeat("2", 64)); return err }},
 		{"wrong sha256", func() error { _, err := c.Get(ctx, authed+"/a.jar", strings.Repeat("3", 64)); return err }},

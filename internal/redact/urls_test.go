@@ -38,7 +38,7 @@ func TestErrorKeepsTheChain(t *testing.T) {
 	if strings.Contains(err.Error(), "topsecret") || !errors.Is(err, base) {
 		t.Fatalf("Error = %q (is base: %v)", err, errors.Is(err, base))
 	}
-	if plain := errors.New("x"); Error(plain) != plain {
+	if plain := errors.New("x"); Error(plain) != plain { //nolint:errorlint // identity: returned as it is
 		t.Error("an error without credentials is not returned as it is")
 	}
 }

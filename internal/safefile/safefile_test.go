@@ -103,7 +103,7 @@ func TestReaderStopsWhenCancelled(t *testing.T) {
 		t.Skip("no /dev/zero here:", err)
 	}
 	defer func() { _ = f.Close() }()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	r := Reader(ctx, f)
 	time.AfterFunc(20*time.Millisecond, cancel)
 	buf := make([]byte, 1<<16)
