@@ -215,7 +215,7 @@ func (s *ArtifactServer) addRapids(cfg artifactConfig, version string) error {
 		}
 		for _, sc := range cfg.scala {
 			if sc == "2.12" || sc == "2.13" {
-				errs = multierror.Append(errs, s.addJar(rapidsCoord(sc, version, cl)))
+				errs = multierror.Append(errs, s.addRapidsJar(rapidsCoord(sc, version, cl), cfg.rapidsShims(version, sc)))
 			}
 		}
 	}
@@ -229,6 +229,20 @@ func (s *ArtifactServer) addJar(c mavenCoord) error {
 		props.Name = "rapids4spark-version-info.properties"
 	}
 	data, err := jar(c.Group+":"+c.Artifact+" (devenv stand-in)", c.Version, props)
+	if err != nil {
+		return errorf("generating %s: %v", c.Path(), err)
+	}
+	p := "maven2/" + c.Path()
+	s.files[p] = data
+	s.files[p+".sha1"] = []byte(sha1File(data))
+	s.sums[p+".sha1"] = p
+	return nil
+}
+
+// addRapidsJar serves a RAPIDS Accelerator jar with the real shim layout
+// and its Maven .sha1.
+func (s *ArtifactServer) addRapidsJar(c mavenCoord, sparks []string) error {
+	data, err := RapidsJar(c.Group+":"+c.Artifact+" (devenv stand-in)", c.Version, sparks)
 	if err != nil {
 		return errorf("generating %s: %v", c.Path(), err)
 	}
