@@ -130,7 +130,9 @@ func Write(path string, f *File) (bool, error) {
 // newer devenv or one edited into an invalid state is refused with what is
 // wrong and how to recover.
 func Read(path string) (*File, error) {
-	data, err := safefile.ReadFile(path, safefile.MaxLock)
+	// through the project's rooted handle: a lock linked from outside the
+	// project is refused like any other project file that links out
+	data, err := safefile.ReadInDir(filepath.Dir(path), path, safefile.MaxLock)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ErrNoLock
 	}
