@@ -21,7 +21,7 @@ func (d *decoder) caFiles(f field) []string {
 	}
 	var out []string
 	for _, abs := range files {
-		data, err := safefile.ReadFile(abs, safefile.MaxConfig)
+		data, err := safefile.ReadInDir(d.dir, abs, safefile.MaxConfig)
 		if err == nil {
 			rel, _ := filepath.Rel(d.dir, abs)
 			err = cafile.Check(rel, data)

@@ -138,7 +138,7 @@ func decodeProfileFiles(d *decoder, l *loader, f field) {
 	for _, abs := range d.fileList(f, "profile_files") {
 		l.p.ProfileFiles = append(l.p.ProfileFiles, abs)
 		pd := l.decoderFor(abs)
-		data, err := safefile.ReadFile(abs, safefile.MaxConfig)
+		data, err := safefile.ReadInDir(l.p.Dir, abs, safefile.MaxConfig)
 		if err != nil {
 			pd.errPos(Pos{}, "check its permissions, and that it is the profile file", "cannot read: %v", err)
 			continue

@@ -16,7 +16,7 @@ func (l *loader) checkRequirements(t *svcNodes) {
 		return
 	}
 	d := l.decoderFor(path)
-	data, err := safefile.ReadFile(path, safefile.MaxConfig)
+	data, err := safefile.ReadInDir(l.p.Dir, path, safefile.MaxConfig)
 	if err != nil {
 		d.errPos(Pos{}, "point requirements: at a regular requirements file", "cannot read: %v", err)
 		return
