@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/sources"
@@ -94,19 +97,20 @@ func previous(prev *File, name string, opts Options) *Service {
 
 func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Service, r Resolver, pin Pinner, fetch Fetcher, opts Options, notes *[]string) (Service, error) {
 	m := opts.Mirrors
-	req, mnotes, err := mirroredRequest(s, s.Request(), r, p.Profiles)
+	req, err := mirroredRequest(s, s.Request())
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
-	*notes = append(*notes, mnotes...)
 	req.Driver, req.DriverRule = opts.Driver, opts.DriverRule
 	res, err := resolveKeeping(req, old, r, p.Profiles)
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
+	*notes = append(*notes, mirrorNotes(s.Name, req, res)...)
 	for _, n := range profiles.DriverRuleNotes(res) {
 		*notes = append(*notes, fmt.Sprintf("service %q: %s", s.Name, n))
 	}
+	*notes = append(*notes, droppedPinNotes(s.Name, old, req, res)...)
 	in, err := serviceInputs(p, s)
 	if err != nil {
 		return Service{}, err
@@ -115,7 +119,7 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		Spark: res.Spark, Scala: res.Scala, ScalaFull: res.ScalaFull, Java: res.Java, Python: res.Python,
 		Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier,
 		JupyterLab: JupyterLab(s, res, old),
-	}}
+	}, Deviations: res.Deviations}
 	base := res.BaseImage
 	if res.Profile == profiles.Image {
 		base = s.Image
@@ -159,23 +163,72 @@ func JupyterLab(s *spec.Service, res profiles.Resolved, old *Service) string {
 }
 
 // resolveKeeping resolves with the previously locked versions filling what
-// devenv.yaml leaves open; if that combination no longer resolves, it
-// resolves afresh.
+// devenv.yaml leaves open, except versions devenv.yaml pinned before and
+// no longer does: removing a pin returns the default. If that combination
+// no longer resolves, it resolves afresh.
 func resolveKeeping(req profiles.Request, old *Service, r Resolver, custom map[string]*profiles.Custom) (profiles.Resolved, error) {
 	if old != nil {
-		keep := req
-		fill(&keep.Spark, old.Versions.Spark)
-		fill(&keep.Rapids, old.Versions.Rapids)
-		fill(&keep.Scala, old.Versions.Scala)
-		fill(&keep.Java, old.Versions.Java)
-		fill(&keep.Python, old.Versions.Python)
-		fill(&keep.CUDA, old.Versions.CUDA)
-		fill(&keep.Release, old.Versions.Release)
-		if res, err := r.Resolve(keep, custom); err == nil {
+		if res, err := r.Resolve(withLocked(req, old, notKept(req, old)), custom); err == nil {
 			return res, nil
 		}
 	}
 	return r.Resolve(req, custom)
+}
+
+// notKept are the version keys the previous lock must not fill: those
+// devenv.yaml pinned before and no longer does (removing a pin returns the
+// default), and those prod states (prod's versions decide, not the previous
+// lock's).
+func notKept(req profiles.Request, old *Service) map[string]bool {
+	out := map[string]bool{}
+	for k := range droppedPins(req, old) {
+		out[k] = true
+	}
+	if p := req.Prefer; p != nil {
+		for k, v := range map[string]string{"spark": p.Spark, "rapids": p.Rapids, "scala": p.Scala, "java": p.Java, "python": p.Python} {
+			if v != "" {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// droppedPinNotes say, for each version pin devenv.yaml removed, what the
+// version is now, and why when it stayed.
+func droppedPinNotes(service string, old *Service, req profiles.Request, res profiles.Resolved) []string {
+	if old == nil {
+		return nil
+	}
+	got := map[string]string{"spark": res.Spark, "rapids": res.Rapids, "scala": res.Scala, "java": res.Java,
+		"python": res.Python, "cuda": res.CUDA, "release": res.Release}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(droppedPins(req, old))) {
+		was := old.Inputs.Versions[k]
+		if got[k] == was || strings.HasPrefix(got[k], was+".") {
+			out = append(out, fmt.Sprintf("service %q: %s is no longer pinned, and stays %s: it is what the other versions resolve to", service, k, got[k]))
+			continue
+		}
+		out = append(out, fmt.Sprintf("service %q: %s is no longer pinned (was %s): %s is the default now", service, k, was, orUnset(got[k])))
+	}
+	return out
+}
+
+// droppedPins are the version keys the old entry's devenv.yaml pinned and
+// req leaves open.
+func droppedPins(req profiles.Request, old *Service) map[string]bool {
+	if old.Inputs == nil {
+		return nil
+	}
+	now := map[string]string{"spark": req.Spark, "rapids": req.Rapids, "scala": req.Scala, "java": req.Java,
+		"python": req.Python, "cuda": req.CUDA, "release": req.Release}
+	out := map[string]bool{}
+	for k, v := range old.Inputs.Versions {
+		if v != "" && now[k] == "" {
+			out[k] = true
+		}
+	}
+	return out
 }
 
 func fill(dst *string, v string) {

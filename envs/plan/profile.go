@@ -123,7 +123,7 @@ func sparkInput(p *spec.Project, s *spec.Service, res profiles.Resolved, h Host,
 	if len(res.Conf) > 0 {
 		in.Mirrored = append(in.Mirrored, sparkconf.Layer{Source: "profile " + res.Custom, Conf: res.Conf})
 	}
-	layer, err := mirroredLayer(p, s, hw)
+	layer, err := mirroredLayer(p, s, hw, res.Spark)
 	if err != nil {
 		return in, err
 	}

@@ -5,8 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -228,24 +226,8 @@ func memoryBytes(s string) int64 {
 	if s == "" {
 		return 0
 	}
-	s = strings.ToLower(strings.TrimSuffix(strings.ToLower(s), "b"))
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "k"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "k")
-	case strings.HasSuffix(s, "m"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "m")
-	case strings.HasSuffix(s, "g"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "g")
-	case strings.HasSuffix(s, "t"):
-		mult, s = 1<<40, strings.TrimSuffix(s, "t")
-	}
-	// spec checked the form ("1.5g" included); Sscan into an int read "1".
-	n, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0
-	}
-	return int64(n * float64(mult))
+	n, _ := spec.MemoryBytes(s) // spec refused sizes that do not parse or fit
+	return n
 }
 
 func envList(env map[string]string) []string {

@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -73,7 +72,7 @@ var serviceKeys = map[string]handler[*svcNodes]{
 	"volumes":      decodeVolumes,
 	"env":          decodeEnv,
 	"jars":         decodeJars,
-	"conf":         func(d *decoder, t *svcNodes, f field) { t.s.Conf = d.strMap(f, "conf", nil) },
+	"conf":         func(d *decoder, t *svcNodes, f field) { t.s.Conf = d.confMap(f) },
 	"depends_on":   decodeDependsOn,
 	"command":      func(d *decoder, t *svcNodes, f field) { t.s.Command, _ = d.strList(f, "command") },
 	"workers":      decodeWorkers,
@@ -221,8 +220,8 @@ func decodeEnv(d *decoder, t *svcNodes, f field) {
 func decodeJars(d *decoder, t *svcNodes, f field) {
 	items, nodes := d.strList(f, "jars")
 	for i, s := range items {
-		if !mavenCoordRE().MatchString(s) {
-			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q is not a Maven coordinate", s)
+		if why := jarProblem(s); why != "" {
+			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q %s", s, why)
 			continue
 		}
 		t.s.Jars = append(t.s.Jars, s)
@@ -267,6 +266,10 @@ func decodeMemory(d *decoder, t *svcNodes, f field) {
 		d.errAt(n, `write a size such as "16g" or "512m"`, "memory must be a size, got %s", kindName(n))
 		return
 	}
+	if msg, hint := checkMemory(n.Value); msg != "" {
+		d.errAt(n, hint, "%s", msg)
+		return
+	}
 	t.s.Memory = n.Value
 }
 
@@ -298,8 +301,8 @@ func durationKey(dst func(*Healthcheck) *string) handler[*Healthcheck] {
 		if !ok {
 			return
 		}
-		if dur, err := time.ParseDuration(v); err != nil || dur < 0 {
-			d.errAt(f.val, `write a duration such as "10s" or "1m30s"`, "healthcheck.%s %q is not a duration", f.name, v)
+		if msg, hint := checkHealthDuration(f.name, v); msg != "" {
+			d.errAt(f.val, hint, "%s", msg)
 			return
 		}
 		*dst(h) = v

@@ -28,6 +28,7 @@ type badCase struct {
 	// (old => new) applied to its text.
 	lock  string
 	edits [][2]string
+	env   [][2]string // env: NAME=VALUE lines, set for the run
 	// specials are files the catalogue's text cannot hold (FIFOs, links,
 	// large files): see badfiles_test.go.
 	specials []special
@@ -42,6 +43,7 @@ type badCase struct {
 //	lock: fresh               (optional: lock devenv.yaml offline first;
 //	                           "lock: old.yaml" locks that file instead)
 //	lockedit: old => new      (optional, repeatable: then edit the lock)
+//	env: NAME=VALUE           (optional, repeatable: set for the run)
 //	file devenv.yaml:         (repeatable: the lines up to the next
 //	...                        "file", "===" or end are the file)
 func readBadCases(t *testing.T, path string) []*badCase {
@@ -104,6 +106,9 @@ func (c *badCase) header(t *testing.T, path string, n int, line string) {
 		c.want = append(c.want, val)
 	case "lock":
 		c.lock = val
+	case "env":
+		k, v, _ := strings.Cut(val, "=")
+		c.env = append(c.env, [2]string{k, v})
 	case "lockedit":
 		old, new, ok := strings.Cut(val, " => ")
 		if !ok {
@@ -153,6 +158,9 @@ func runBadCases(t *testing.T, path string, cases []*badCase) {
 				writeCaseLock(t, dir, c.lock, c.edits)
 			}
 			makeSpecials(t, dir, c.specials)
+			for _, kv := range c.env {
+				t.Setenv(kv[0], kv[1])
+			}
 			t.Chdir(dir)
 			out, errOut, code := runCLI(t, c.args...)
 			all := out + errOut

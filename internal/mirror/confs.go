@@ -60,6 +60,9 @@ func (p *Profile) drop(key, value, reason string) {
 // replacing facts a more direct source already set.
 func (p *Profile) deriveFromConf() {
 	c := p.Conf
+	if p.Topology.ExecutorCores == 0 && p.Topology.Executors == 0 {
+		p.applyLocalMaster(0) // local[N] in confs; an event log's executors already said
+	}
 	prov := func(k string) string { return "conf:" + k }
 	if v, ok := c["spark.executor.cores"]; ok {
 		n, _ := strconv.Atoi(strings.TrimSpace(v))

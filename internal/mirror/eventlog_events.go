@@ -30,7 +30,7 @@ type resourceRequest struct {
 }
 
 type resourceProfileEvent struct {
-	ID       int                        `json:"Resource Profile Id"`
+	ID       int                        `json:"Resource Profile Id"` // 0 is the default profile
 	Executor map[string]resourceRequest `json:"Executor Resource Requests"`
 	Task     map[string]resourceRequest `json:"Task Resource Requests"`
 }
@@ -40,6 +40,7 @@ type executorAddedEvent struct {
 	Info struct {
 		Host       string `json:"Host"`
 		TotalCores int    `json:"Total Cores"`
+		Profile    int    `json:"Resource Profile Id"`
 		Resources  map[string]struct {
 			Addresses []string `json:"addresses"`
 		} `json:"Resources"`

@@ -88,7 +88,8 @@ func TestImportFacts(t *testing.T) {
 			eq(t, "executor cores", p.Topology.ExecutorCores, 4)
 			eq(t, "executor gpus", p.GPU.ExecutorGPUs, 1.0)
 			eq(t, "task gpu", p.GPU.TaskGPU, 0.25)
-			eq(t, "task gpu provenance", p.GPU.TaskGPUProvenance, "eventlog:SparkListenerResourceProfileAdded")
+			eq(t, "task gpu provenance", p.GPU.TaskGPUProvenance, "eventlog:SparkListenerResourceProfileAdded 0 (default)")
+			eq(t, "executor cores provenance", p.Topology.ExecutorCoresProvenance, "eventlog:SparkListenerExecutorAdded (Total Cores, resource profile 0)")
 			eq(t, "platform", p.Source.Platform, "yarn")
 			eq(t, "format", p.Source.Format, "eventlog+zstd")
 		}},

@@ -34,6 +34,10 @@ type Profile struct {
 	// Portability is what of Conf reaches the local Spark and why not
 	// (the rule Localize applies), filled when the import finishes.
 	Portability *Portability `json:"portability,omitempty"`
+	// ResourceProfiles are the resource profiles an event log reports,
+	// each with how many executors ran under it; Used marks the one the
+	// executor shape was read from.
+	ResourceProfiles []ResourceProfile `json:"resource_profiles,omitempty"`
 	// Failures is what went wrong in prod (event logs read whole: failed
 	// jobs, stages and tasks, executors lost, operators left on the CPU).
 	Failures []Failure `json:"failures,omitempty"`

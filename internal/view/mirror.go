@@ -110,4 +110,10 @@ func Mirror(w io.Writer, r *app.MirrorResult) {
 		fmt.Fprintf(w, "\n%s now mirrors %s and is locked to spark %s, scala %s, java %s, rapids %s\n",
 			r.Service, r.Source, l.Versions.Spark, l.Versions.ScalaFull, l.Versions.Java, l.Versions.Rapids)
 	}
+	if len(r.Deviations) == 0 {
+		fmt.Fprintf(w, "versions: prod's exactly\n")
+	}
+	for _, d := range r.Deviations {
+		fmt.Fprintf(w, "deviates: %s\n", d)
+	}
 }
