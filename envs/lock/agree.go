@@ -3,7 +3,6 @@ package lock
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/sources"
@@ -72,10 +71,9 @@ func agreeService(p *spec.Project, s *spec.Service, ls *Service, r Resolver) (pr
 	if got := baseRef(ls); got != base {
 		bad("base.ref is %s, but the catalog's base for these versions is %s", orUnset(got), orUnset(base))
 	}
-	want, err := userJars(s)
-	if err == nil {
-		problems = append(problems, artifactProblems(s.Name, ls.Artifacts, append(slices.Clone(res.Artifacts), want...), projectMirrors(p))...)
-	}
+	// jars are resolved with their dependencies (jars.go): checked apart
+	problems = append(problems, artifactProblems(s.Name, withoutJars(ls.Artifacts), withoutJarArtifacts(res.Artifacts), projectMirrors(p))...)
+	problems = append(problems, jarProblems(s, res, ls.Artifacts)...)
 	if want := JupyterLab(s, res, ls); (want == "") != (ls.Versions.JupyterLab == "") {
 		stale = append(stale, jupyterReason(s.Name, want != ""))
 	}

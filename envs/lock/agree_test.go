@@ -23,7 +23,7 @@ services:
 func freshLock(t *testing.T, text string) (*File, []byte) {
 	t.Helper()
 	p := project(t, text)
-	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestRemovedPinReturnsTheDefault(t *testing.T) {
 		t.Fatalf("java pinned to 11 locked %q", prev.Service("spark").Versions.Java)
 	}
 	p := project(t, agreeYAML)
-	next, err := Generate(t.Context(), p, prev, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	next, err := Generate(t.Context(), p, prev, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}

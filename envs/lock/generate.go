@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/maven"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
@@ -39,6 +40,8 @@ type Options struct {
 	// Local reads image IDs from this machine's engine, for compose images
 	// no registry has; nil: such images cannot be locked.
 	Local LocalImages
+	// POMs reads POMs for jar resolution (nil: HTTP through mirrors.maven).
+	POMs maven.Source
 	// Driver is the NVIDIA driver that versions devenv.yaml leaves unset are
 	// resolved for (profiles.Request.Driver), and DriverRule where it came
 	// from; the lock's notes say which rule chose each service's versions.
@@ -131,11 +134,10 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		}
 		ls.Base = img
 	}
-	arts, err := userJars(s)
-	if err != nil {
-		return Service{}, serviceError(p, s, err)
-	}
-	for _, a := range append(res.Artifacts, arts...) {
+	for _, a := range res.Artifacts {
+		if strings.HasPrefix(a.Name, "jar:") {
+			continue // a custom profile's jars: resolved with their dependencies below
+		}
 		la, path, err := lockArtifact(ctx, a, old, fetch, m)
 		if err != nil {
 			return Service{}, fmt.Errorf("service %q: %w", s.Name, acceleratorFetchError(res, a, m, err))
@@ -147,6 +149,11 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		}
 		ls.Artifacts = append(ls.Artifacts, la)
 	}
+	jars, err := lockJars(ctx, s, res, in, old, fetch, opts, notes)
+	if err != nil {
+		return Service{}, serviceError(p, s, err)
+	}
+	ls.Artifacts = append(ls.Artifacts, jars...)
 	return ls, nil
 }
 
@@ -235,18 +242,6 @@ func fill(dst *string, v string) {
 	if *dst == "" {
 		*dst = v
 	}
-}
-
-func userJars(s *spec.Service) ([]profiles.Artifact, error) {
-	var out []profiles.Artifact
-	for _, c := range s.Jars {
-		a, err := profiles.MavenJar(c)
-		if err != nil {
-			return nil, &profiles.ResolveError{Field: "jars", Msg: err.Error(), Hint: "write Maven coordinates as group:artifact:version"}
-		}
-		out = append(out, a)
-	}
-	return out, nil
 }
 
 func pinImage(ctx context.Context, ref string, old *Service, pin Pinner, m sources.Mirrors) (*Image, error) {

@@ -17,7 +17,7 @@ func mirroredRequest(s *spec.Service, req profiles.Request) (profiles.Request, e
 	if s.Mirror == "" {
 		return req, nil
 	}
-	prof, err := mirror.Import(s.Mirror, mirror.Options{})
+	prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
 	if err != nil {
 		return req, &profiles.ResolveError{Field: "mirror", Msg: err.Error(), Hint: "check the file, or force its format with devenv mirror --format"}
 	}

@@ -33,7 +33,7 @@ func TestMirroredVersionsOfPublicFiles(t *testing.T) {
 		{"public/rp_sql_eventlog.zstd", want{"3.2.4", "2.12", "8"}, true},                                           // Spark 3.1.1
 		{"public/eventlog_v2_local-1766844910796/events_1_local-1766844910796", want{"4.2.0", "2.13", "17"}, false}, // 4.2.0-SNAPSHOT: 4.2.0 with Scala 2.13 and Java 17
 		{"public/spark-pi-dynamic-allocation.yaml", want{"4.0.4", "2.13", "17"}, false},                             // the Spark 4.0.4 image
-		{"public/spark-connect-gpu-spark-defaults.conf", want{"3.5.9", "2.12", "17"}, false},                        // states no versions: the newest
+		{"public/spark-connect-gpu-spark-defaults.conf", want{"4.0.0", "2.13", "17"}, false},                        // its spark400 RapidsShuffleManager is Spark 4.0.0
 	}
 	// the frozen catalog copy, so a release the catalog gains changes no expectation here
 	data, err := os.ReadFile(filepath.Join("..", "..", "profiles", "testdata", "catalog-frozen.yaml"))

@@ -16,7 +16,7 @@ func mirroredLayer(p *spec.Project, s *spec.Service, hw sparkconf.Hardware, spar
 	if s.Mirror == "" {
 		return nil, nil
 	}
-	prof, err := mirror.Import(s.Mirror, mirror.Options{})
+	prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
 	if err != nil {
 		return nil, fmt.Errorf("mirror %s: %w", s.Mirror, err)
 	}

@@ -2,6 +2,8 @@ package spec
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -53,32 +55,33 @@ func fileKey(dst func(*Service) *string) handler[*svcNodes] {
 }
 
 var serviceKeys = map[string]handler[*svcNodes]{
-	"profile":      decodeProfileKey,
-	"spark":        versionKey(func(s *Service) *string { return &s.Spark }),
-	"rapids":       versionKey(func(s *Service) *string { return &s.Rapids }),
-	"scala":        versionKey(func(s *Service) *string { return &s.Scala }),
-	"java":         versionKey(func(s *Service) *string { return &s.Java }),
-	"python":       versionKey(func(s *Service) *string { return &s.Python }),
-	"cuda":         versionKey(func(s *Service) *string { return &s.CUDA }),
-	"release":      versionKey(func(s *Service) *string { return &s.Release }),
-	"image":        decodeImage,
-	"build":        fileKey(func(s *Service) *string { return &s.Build }),
-	"env_file":     fileKey(func(s *Service) *string { return &s.EnvFile }),
-	"requirements": fileKey(func(s *Service) *string { return &s.Requirements }),
-	"mirror":       fileKey(func(s *Service) *string { return &s.Mirror }),
-	"gpus":         decodeGPUs,
-	"gpu":          decodeGPUMode,
-	"ports":        decodePorts,
-	"volumes":      decodeVolumes,
-	"env":          decodeEnv,
-	"jars":         decodeJars,
-	"conf":         func(d *decoder, t *svcNodes, f field) { t.s.Conf = d.confMap(f) },
-	"depends_on":   decodeDependsOn,
-	"command":      func(d *decoder, t *svcNodes, f field) { t.s.Command, _ = d.strList(f, "command") },
-	"workers":      decodeWorkers,
-	"jupyter":      decodeJupyter,
-	"memory":       decodeMemory,
-	"healthcheck":  decodeHealthcheck,
+	"profile":       decodeProfileKey,
+	"spark":         versionKey(func(s *Service) *string { return &s.Spark }),
+	"rapids":        versionKey(func(s *Service) *string { return &s.Rapids }),
+	"scala":         versionKey(func(s *Service) *string { return &s.Scala }),
+	"java":          versionKey(func(s *Service) *string { return &s.Java }),
+	"python":        versionKey(func(s *Service) *string { return &s.Python }),
+	"cuda":          versionKey(func(s *Service) *string { return &s.CUDA }),
+	"release":       versionKey(func(s *Service) *string { return &s.Release }),
+	"image":         decodeImage,
+	"build":         fileKey(func(s *Service) *string { return &s.Build }),
+	"env_file":      fileKey(func(s *Service) *string { return &s.EnvFile }),
+	"requirements":  fileKey(func(s *Service) *string { return &s.Requirements }),
+	"mirror":        fileKey(func(s *Service) *string { return &s.Mirror }),
+	"mirror_format": decodeMirrorFormat,
+	"gpus":          decodeGPUs,
+	"gpu":           decodeGPUMode,
+	"ports":         decodePorts,
+	"volumes":       decodeVolumes,
+	"env":           decodeEnv,
+	"jars":          decodeJars,
+	"conf":          func(d *decoder, t *svcNodes, f field) { t.s.Conf = d.confMap(f) },
+	"depends_on":    decodeDependsOn,
+	"command":       func(d *decoder, t *svcNodes, f field) { t.s.Command, _ = d.strList(f, "command") },
+	"workers":       decodeWorkers,
+	"jupyter":       decodeJupyter,
+	"memory":        decodeMemory,
+	"healthcheck":   decodeHealthcheck,
 }
 
 // decodeService reads one entry under services:.
@@ -167,6 +170,26 @@ func decodeGPUMode(d *decoder, t *svcNodes, f field) {
 		return
 	}
 	t.s.GPU = v
+}
+
+// MirrorFormats are the formats `mirror_format:` accepts: those of devenv
+// mirror --format (internal/mirror.Formats, which a test holds equal).
+var MirrorFormats = []string{"databricks", "emr", "emr-configurations", "dataproc", "spark-operator",
+	"spark-defaults", "spark-submit", "eventlog", "tools-cluster"}
+
+// decodeMirrorFormat reads mirror_format:, the format devenv mirror
+// --format forced, so every later read of the source uses it too.
+func decodeMirrorFormat(d *decoder, t *svcNodes, f field) {
+	v, ok := d.str(f, "mirror_format")
+	if !ok {
+		return
+	}
+	if !slices.Contains(MirrorFormats, v) {
+		d.errAt(f.val, "use one of "+strings.Join(MirrorFormats, ", ")+", or remove it to detect the format from the content",
+			"mirror_format %q is not a format devenv mirror reads", v)
+		return
+	}
+	t.s.MirrorFormat = v
 }
 
 func decodePorts(d *decoder, t *svcNodes, f field) {

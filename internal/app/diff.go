@@ -37,14 +37,17 @@ func (p *Project) Diff(ctx context.Context, o DiffOptions) (*DiffResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	src := o.Source
+	src, format := o.Source, o.Format
 	if src == "" {
 		if svc.Mirror == "" {
 			return nil, exitcode.Newf(exitcode.Usage, "service %s mirrors nothing: name a SOURCE, or run devenv mirror SOURCE first", svc.Name)
 		}
 		src = svc.Mirror
+		if format == "" {
+			format = svc.MirrorFormat // what devenv mirror --format recorded
+		}
 	}
-	prod, err := mirror.ImportContext(ctx, src, mirror.Options{Format: o.Format})
+	prod, err := mirror.ImportContext(ctx, src, mirror.Options{Format: format})
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ func (p *Project) Mirror(ctx context.Context, o MirrorOptions) (*MirrorResult, e
 	if !ok {
 		return nil, exitcode.Newf(exitcode.Usage, "%s is outside the project %s: copy it into the project (for example prod/), check it holds no secrets you would not commit, and run devenv mirror on the copy", src, p.Spec.Dir)
 	}
-	next, data, err := recordMirror(p.Spec, svc.Name, rel)
+	next, data, err := recordMirror(p.Spec, svc.Name, rel, o.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -124,9 +124,11 @@ func (p *Project) commit(next *spec.Project, data []byte, lf *lock.File) error {
 	return nil
 }
 
-// recordMirror returns devenv.yaml with `mirror: rel` set in the service,
-// keeping the file's comments, and the project it loads as.
-func recordMirror(p *spec.Project, service, rel string) (*spec.Project, []byte, error) {
+// recordMirror returns devenv.yaml with `mirror: rel` set in the service
+// (and `mirror_format:` when the format was forced, so lock, up, diff and
+// repro read the source the same way), keeping the file's comments, and
+// the project it loads as.
+func recordMirror(p *spec.Project, service, rel, format string) (*spec.Project, []byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(p.Raw, &doc); err != nil || len(doc.Content) == 0 {
 		return nil, nil, fmt.Errorf("read %s: %w", p.File, err)
@@ -136,6 +138,11 @@ func recordMirror(p *spec.Project, service, rel string) (*spec.Project, []byte, 
 		return nil, nil, fmt.Errorf("service %q not found in %s", service, p.File)
 	}
 	setScalar(svc, "mirror", rel)
+	if format != "" {
+		setScalar(svc, "mirror_format", format)
+	} else {
+		deleteKey(svc, "mirror_format") // detected again from the new source
+	}
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -160,6 +167,15 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+func deleteKey(m *yaml.Node, key string) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			return
+		}
+	}
 }
 
 func setScalar(m *yaml.Node, key, value string) {

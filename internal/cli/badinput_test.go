@@ -191,7 +191,7 @@ func writeCaseLock(t *testing.T, dir, from string, edits [][2]string) {
 	if err != nil {
 		t.Fatalf("lock: fresh needs a valid devenv.yaml: %v", err)
 	}
-	f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{})
+	f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{POMs: noPOMs{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,9 +38,10 @@ type resourceProfileEvent struct {
 type executorAddedEvent struct {
 	ID   string `json:"Executor ID"`
 	Info struct {
-		Host       string `json:"Host"`
-		TotalCores int    `json:"Total Cores"`
-		Profile    int    `json:"Resource Profile Id"`
+		Host       string            `json:"Host"`
+		TotalCores int               `json:"Total Cores"`
+		Profile    int               `json:"Resource Profile Id"`
+		Attributes map[string]string `json:"Attributes"` // YARN: CONTAINER_ID, NM_HOST, ...
 		Resources  map[string]struct {
 			Addresses []string `json:"addresses"`
 		} `json:"Resources"`

@@ -43,6 +43,7 @@ type logScan struct {
 	firstExec   bool
 	hosts       map[string]bool
 	driverCores int
+	yarnAttrs   bool // executors carry NodeManager attributes
 }
 
 func newLogScan(full bool) *logScan {
@@ -280,9 +281,44 @@ func (s *logScan) applyPlatform(p *Profile) {
 		p.Source.Platform, p.Source.Cloud = "emr", "aws"
 	case hasPrefixKey(c, "spark.dataproc.") || s.classpathHas("/usr/local/share/google/dataproc"):
 		p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
+	case s.systemHasEMRCluster():
+		p.Source.Platform, p.Source.Cloud = "emr", "aws"
 	default:
 		p.platformFromMaster()
+		if p.Source.Platform == "" && (s.yarnAttrs || yarnAppRe().MatchString(s.appID)) {
+			p.Source.Platform = "yarn"
+		}
 	}
+	if p.Source.Cloud == "" {
+		p.Source.Cloud = s.cloudFromHosts()
+	}
+}
+
+// systemHasEMRCluster reports whether a system property names an EMR
+// cluster id (j-...), as EMR's JVM options do.
+func (s *logScan) systemHasEMRCluster() bool {
+	for k, v := range s.env.System {
+		sv := str(v)
+		if (strings.Contains(strings.ToLower(k), "emr") || strings.Contains(strings.ToLower(sv), "emr")) && emrClusterRe().MatchString(sv) {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudFromHosts names the cloud from the executors' internal host names.
+func (s *logScan) cloudFromHosts() string {
+	for _, h := range slices.Sorted(maps.Keys(s.hosts)) {
+		switch {
+		case strings.HasSuffix(h, ".ec2.internal") || strings.HasSuffix(h, ".compute.internal"):
+			return "aws"
+		case strings.Contains(h, ".c.") && strings.HasSuffix(h, ".internal"):
+			return "gcp"
+		case strings.HasSuffix(h, ".internal.cloudapp.net"):
+			return "azure"
+		}
+	}
+	return ""
 }
 
 func hasPrefixKey(m map[string]string, prefix string) bool {

@@ -143,10 +143,17 @@ var publicCases = []publicCase{
 		eq(t, "platform", p.Source.Platform, "standalone")
 		eq(t, "executor gpus", p.GPU.ExecutorGPUs, 1.0)
 		eq(t, "task gpu", p.GPU.TaskGPU, 0.0625)
-		// prod's spark400 shim is rewritten to the local Spark's
-		eq(t, "shuffle manager", l.Conf["spark.shuffle.manager"], "com.nvidia.spark.rapids.spark358.RapidsShuffleManager")
-		if !strings.Contains(l.Sources["spark.shuffle.manager"], "rewritten from prod's com.nvidia.spark.rapids.spark400.RapidsShuffleManager") {
-			t.Errorf("shuffle manager source %q", l.Sources["spark.shuffle.manager"])
+		// the spark400 shim is the only statement of prod's Spark: 4.0.0,
+		// so a local Spark 4.0.0 keeps it
+		eq(t, "spark (from the shim)", p.Runtime.Spark, "4.0.0")
+		eq(t, "shuffle manager", l.Conf["spark.shuffle.manager"], "com.nvidia.spark.rapids.spark400.RapidsShuffleManager")
+		// a local Spark other than prod's gets its own shim
+		h := publicHost
+		h.Spark = "3.5.8"
+		other := p.Localize(h)
+		eq(t, "shuffle manager on 3.5.8", other.Conf["spark.shuffle.manager"], "com.nvidia.spark.rapids.spark358.RapidsShuffleManager")
+		if !strings.Contains(other.Sources["spark.shuffle.manager"], "rewritten from prod's com.nvidia.spark.rapids.spark400.RapidsShuffleManager") {
+			t.Errorf("shuffle manager source %q", other.Sources["spark.shuffle.manager"])
 		}
 		kept(t, l, "spark.sql.session.timeZone", "UTC")
 		kept(t, l, "spark.driver.maxResultSize", "3g")

@@ -66,6 +66,11 @@ var droppedKeys = map[string]string{
 	"spark.app.initial.archive.urls":              "recorded per run",
 	"spark.driver.tempDirectory":                  "prod temp directory",
 	"spark.executor.tempDirectory":                "prod temp directory",
+	"spark.jars.packages":                         "resolved by devenv lock with their dependencies, pinned in devenv.lock and baked into the image: nothing is left for Ivy to fetch at run time",
+	"spark.jars.excludes":                         "applied by devenv lock when it resolved prod's packages",
+	"spark.jars.repositories":                     "devenv lock resolves packages through devenv.yaml mirrors.maven",
+	"spark.jars.ivy":                              "Ivy is not used: devenv lock resolved prod's packages",
+	"spark.jars.ivySettings":                      "Ivy is not used: devenv lock resolved prod's packages",
 }
 
 // droppedPrefixes are platform families.

@@ -99,6 +99,11 @@ func (s *logScan) executorAdded(line []byte) {
 		return
 	}
 	s.firstExec = true
+	for k := range e.Info.Attributes {
+		if k == "CONTAINER_ID" || strings.HasPrefix(k, "NM_") { // YARN's NodeManager attributes
+			s.yarnAttrs = true
+		}
+	}
 	if _, again := s.executors[e.ID]; again {
 		return // an executor added twice is one executor
 	}
