@@ -46,6 +46,10 @@ type Options struct {
 	// ArtifactPath says where the artifact cache keeps the blob with a
 	// sha256 (fetch.Cache.Path); nil means StateDir/artifacts.
 	ArtifactPath func(sha256hex string) string
+	// Remote says the engine runs on another machine: the project directory
+	// reaches containers as WorkspaceVolume (devenv syncs it), and bind
+	// mounts of this machine's paths are refused.
+	Remote bool
 }
 
 // Plan is the desired state of a project.
@@ -168,6 +172,9 @@ func MakeFor(p *spec.Project, lf *lock.File, host func() (Host, error), opts Opt
 		return nil, err
 	}
 	pl.Volumes = uniqueSorted(append(namedVolumes(p), composeVolumes(p, composed)...))
+	if opts.Remote && len(p.Services) > 0 {
+		pl.Volumes = uniqueSorted(append(pl.Volumes, WorkspaceVolume(p.Name)))
+	}
 	for _, s := range pl.Services {
 		if s.CPUFallback {
 			pl.Warnings = append(pl.Warnings, fmt.Sprintf("%s runs on the CPU: %s", s.Name, s.Reason))

@@ -20,6 +20,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/fetch"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/devenv-dev/devenv/profiles"
@@ -39,12 +40,15 @@ type Options struct {
 	Out *ui.Printer // progress, notes and warnings; nil: discarded
 
 	// Injected access to the world; nil means the real thing.
-	Engine    func(ctx context.Context) (engine.Engine, error) // default engine.Connect
-	GPUs      func() (gpu.Inventory, error)                    // default gpu.Open
-	LocalHost func() doctor.HostFacts                          // default doctor.LocalHost
-	Pinner    lock.Pinner                                      // default registry.Pinner
-	Fetcher   lock.Fetcher                                     // default the artifact cache
-	Catalog   lock.Resolver                                    // default profiles.Builtin()
+	Engine func(ctx context.Context) (engine.Engine, error) // default engine.Connect
+	GPUs   func() (gpu.Inventory, error)                    // default gpu.Open
+	// EngineGPUs reads the GPUs through a remote engine (default: its /info
+	// and devenv's probe container, enginegpu).
+	EngineGPUs func(ctx context.Context, eng engine.Engine) (gpu.Inventory, error)
+	LocalHost  func() doctor.HostFacts // default doctor.LocalHost
+	Pinner     lock.Pinner             // default registry.Pinner
+	Fetcher    lock.Fetcher            // default the artifact cache
+	Catalog    lock.Resolver           // default profiles.Builtin()
 	// Machine is the CPU count and memory used when no engine is asked
 	// (config, diff, explain, export); nil reads this machine.
 	Machine func() (cpus int, memoryBytes int64)
@@ -69,12 +73,12 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(file)
+	data, err := safefile.ReadFile(file, safefile.MaxConfig)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, exitcode.Newf(exitcode.Usage, "%s does not exist: run `devenv init` to write one", file)
 	}
 	if err != nil {
-		return nil, err
+		return nil, exitcode.With(exitcode.Usage, err) // a FIFO, a device, a directory, too large: not a devenv.yaml
 	}
 	p, err := spec.Parse(file, data, dir)
 	if err != nil {
@@ -144,6 +148,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.GPUs == nil {
 		o.GPUs = gpu.Open
+	}
+	if o.EngineGPUs == nil {
+		o.EngineGPUs = openEngineGPUs
 	}
 	if o.LocalHost == nil {
 		o.LocalHost = doctor.LocalHost

@@ -4,6 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +14,8 @@ import (
 	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
@@ -113,8 +117,13 @@ func (p *Project) planLock(given *lock.File) (*lock.File, string, error, error) 
 	return lf, FromLock, nil, nil
 }
 
+// RemoteEngine reports whether the connected engine runs on another
+// machine (false before a connection: plans made without an engine, such
+// as config's, are this machine's).
+func (p *Project) RemoteEngine() bool { return p.eng != nil && !engine.EndpointOf(p.eng).Local }
+
 func (p *Project) planOptions(mint bool) (plan.Options, error) {
-	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir()}
+	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), Remote: p.RemoteEngine()}
 	if cache, err := p.artifactCache(); err == nil {
 		opts.ArtifactPath = cache.Path
 	}
@@ -128,7 +137,12 @@ func (p *Project) planOptions(mint bool) (plan.Options, error) {
 // a missing token is "".
 func (p *Project) JupyterToken(mint bool) (string, error) {
 	path := filepath.Join(p.StateDir(), "jupyter-token")
-	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
+	b, err := statedir.ReadFile(p.StateDir(), path, safefile.MaxState)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// a link (to any file), a FIFO, a directory: never read, never replaced
+		return "", fmt.Errorf("the Jupyter token: %w", err)
+	}
+	if err == nil && len(strings.TrimSpace(string(b))) >= 32 {
 		return strings.TrimSpace(string(b)), nil
 	}
 	if !mint {
@@ -142,7 +156,7 @@ func (p *Project) JupyterToken(mint bool) (string, error) {
 		return "", err
 	}
 	tok := hex.EncodeToString(buf)
-	return tok, atomicfile.WriteFile(path, []byte(tok+"\n"), 0o600)
+	return tok, statedir.WriteFile(p.StateDir(), path, []byte(tok+"\n"), 0o600)
 }
 
 // ensureStateDir makes .devenv/ with a .gitignore that keeps it out of git.
@@ -152,8 +166,11 @@ func (p *Project) ensureStateDir() error {
 		return err
 	}
 	gi := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(gi); os.IsNotExist(err) {
-		return atomicfile.WriteFile(gi, []byte("*\n"), 0o644)
+	if err := statedir.Check(dir, gi); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(gi); os.IsNotExist(err) {
+		return statedir.WriteFile(dir, gi, []byte("*\n"), 0o644)
 	}
 	return nil
 }

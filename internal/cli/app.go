@@ -101,6 +101,7 @@ func commands() []*cli.Command {
 		mirrorCommand(), reproCommand(), diffCommand(), exportCommand(),
 	}
 	cmds = append(cmds, serviceCommands()...)
+	cmds = append(cmds, remoteCommands()...)
 	cmds = append(cmds, completionCommand())
 	return append(cmds, gpuCommands()...)
 }

@@ -52,6 +52,7 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-deps", Usage: "start only the services named, not what they depend on"},
 			&cli.BoolFlag{Name: "remove-orphans", Usage: "remove the containers of services the project no longer has (up names them without it)"},
 			&cli.BoolFlag{Name: "force", Usage: "recreate containers even when a running job (devenv submit) would die with them"},
+			&cli.BoolFlag{Name: "watch", Usage: "then, on a remote engine, sync the project and forward its ports until Ctrl-C (devenv watch)"},
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Up(c.Context, app.UpOptions{
@@ -60,7 +61,10 @@ func upCommand() *cli.Command {
 				LockTimeout: lockTimeout(c), DryRun: c.Bool("dry-run"),
 				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"), Force: c.Bool("force"),
 			})
-			return show(c, res, err, view.Up)
+			if err := show(c, res, err, view.Up); err != nil || !c.Bool("watch") || c.Bool("dry-run") {
+				return err
+			}
+			return watch(c, p, app.WatchOptions{})
 		}),
 	}
 }
