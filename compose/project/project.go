@@ -118,6 +118,9 @@ func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string, worki
 	// are set one by one, not in the literal
 	svc.Image = c.Image
 	svc.Labels = serviceLabels(c)
+	if s.Replica != "" {
+		svc.Labels[labels.ReplicaOf] = s.Replica
+	}
 	svc.Environment = environment(c.Env)
 	svc.Command = types.ShellCommand(c.Cmd)
 	svc.Entrypoint = types.ShellCommand(c.Entrypoint)

@@ -121,6 +121,28 @@ func TestRenderedProjectCarriesThePlan(t *testing.T) {
 	}
 }
 
+// TestWorkersNameTheirService: a Spark standalone cluster's workers are
+// services of their own in the project, each labelled with the
+// devenv.yaml service it belongs to.
+func TestWorkersNameTheirService(t *testing.T) {
+	pl := &plan.Plan{Project: "p", Network: "p", Services: []*plan.Service{
+		{Name: "spark", Container: engine.ContainerSpec{Name: "p-spark", Image: "i", Labels: plan.Labels("p", "spark")}},
+		{Name: "spark-worker-1", Replica: "spark", DependsOn: []string{"spark"},
+			Container: engine.ContainerSpec{Name: "p-spark-worker-1", Image: "i", Labels: plan.Labels("p", "spark-worker-1")}},
+	}}
+	proj, err := FromPlan(pl, Options{WorkingDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := proj.Services["spark-worker-1"]
+	if w.Labels[labels.ReplicaOf] != "spark" || proj.Services["spark"].Labels[labels.ReplicaOf] != "" {
+		t.Errorf("worker labels %v, master labels %v", w.Labels, proj.Services["spark"].Labels)
+	}
+	if _, ok := w.DependsOn["spark"]; !ok {
+		t.Errorf("the worker does not depend on its master: %v", w.DependsOn)
+	}
+}
+
 // TestFileChangeChangesLabels: Compose's hash leaves a config's content
 // out, so a changed generated file must change the service's labels (and
 // with them the hash) or the container would keep the old file.

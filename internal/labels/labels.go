@@ -23,6 +23,9 @@ const (
 	// config hash leaves a config's content out, so this label is what
 	// makes a changed file recreate the container.
 	FilesDigest = "dev.devenv.files-digest"
+	// ReplicaOf names, on a Spark standalone worker's service in the
+	// Compose project, the devenv.yaml service it belongs to.
+	ReplicaOf = "dev.devenv.replica-of"
 )
 
 // Compose's own labels, which devenv also puts on its containers so that
