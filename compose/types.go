@@ -70,13 +70,22 @@ type Build struct {
 }
 
 // GPUWant is what a compose service asks of the GPUs, through gpus: or
-// deploy.resources.reservations.devices with capabilities [gpu]. Exactly one
-// of All, Count and IDs is set.
+// deploy.resources.reservations.devices for GPUs, or runtime: nvidia.
+// Exactly one of All, Count and IDs is set.
 type GPUWant struct {
 	All          bool
 	Count        int
 	IDs          []string
 	Capabilities []string // as written, "gpu" included
+	// DeviceIDs are the device ids as written (comma-joined ones split),
+	// CDI names included: what the engine gets. IDs are the GPU indexes
+	// or UUIDs they name, for placement.
+	DeviceIDs []string
+	// Driver is the device driver as written (nvidia, cdi); "" lets the engine choose.
+	Driver string
+	// Runtime: the GPUs come from runtime: nvidia and NVIDIA_VISIBLE_DEVICES,
+	// not from a device request.
+	Runtime bool
 }
 
 // String is a one-line summary of a GPU want, for messages.

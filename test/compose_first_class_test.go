@@ -38,7 +38,11 @@ func TestComposeServicesFirstClass(t *testing.T) {
     image: ` + local + `
     pull_policy: never
     command: ["sh", "-c", "echo hello-from-tool; exec sleep infinity"]
-    restart: always
+    stop_signal: SIGINT
+    restart: unless-stopped
+    ulimits: {nofile: {soft: 4096, hard: 8192}}
+    extra_hosts: ["host.docker.internal:host-gateway"]
+    expose: ["7000"]
 ` + extraKey + `  extra:
     image: nvcr.io/` + plainBase + `
     command: ["sleep", "infinity"]
@@ -63,8 +67,8 @@ services:
 	}
 
 	r = w.must(t, dir, "up", "--wait")
-	if !strings.Contains(r.Stderr, "restart is ignored") {
-		t.Errorf("first up does not warn about restart:\n%s", r.Stderr)
+	if !strings.Contains(r.Stderr, "stop_signal is ignored") {
+		t.Errorf("first up does not warn about stop_signal:\n%s", r.Stderr)
 	}
 	img, err := standin.Docker(t).ImageInspect(t.Context(), local)
 	if err != nil {
@@ -77,12 +81,21 @@ services:
 	if !tool.State.Running || tool.Config.Image != img.ID {
 		t.Fatalf("tool: running %v, image %q; want it running the locked image ID %s", tool.State.Running, tool.Config.Image, img.ID)
 	}
+	// restart, ulimits, extra_hosts and expose apply as `docker compose up` applies them
+	if hc := tool.HostConfig; hc.RestartPolicy.Name != "unless-stopped" || len(hc.Ulimits) != 1 || hc.Ulimits[0].Soft != 4096 ||
+		len(hc.ExtraHosts) != 1 || hc.ExtraHosts[0] != "host.docker.internal:host-gateway" {
+		t.Errorf("tool: restart %+v, ulimits %v, extra hosts %v; want unless-stopped, nofile 4096/8192, host.docker.internal:host-gateway",
+			hc.RestartPolicy, hc.Ulimits, hc.ExtraHosts)
+	}
+	if _, ok := tool.Config.ExposedPorts["7000/tcp"]; !ok {
+		t.Errorf("tool: exposed ports %v, want 7000/tcp", tool.Config.ExposedPorts)
+	}
 	if _, err := standin.Docker(t).ContainerInspect(t.Context(), name+"-extra"); err == nil {
 		t.Error("extra (profile debug) started without --profile")
 	}
 
 	r = w.must(t, dir, "up")
-	if strings.Contains(r.Stderr, "restart is ignored") {
+	if strings.Contains(r.Stderr, "stop_signal is ignored") {
 		t.Errorf("second up repeats the unchanged compose warning:\n%s", r.Stderr)
 	}
 
@@ -93,7 +106,7 @@ services:
 	writeFile(t, dir, "compose.yaml", composeFile("    cap_add: [NET_ADMIN]\n"))
 	w.must(t, dir, "lock")
 	r = w.must(t, dir, "--profile", "debug", "up")
-	if !strings.Contains(r.Stderr, "cap_add is ignored") || !strings.Contains(r.Stderr, "restart is ignored") {
+	if !strings.Contains(r.Stderr, "cap_add is ignored") || !strings.Contains(r.Stderr, "stop_signal is ignored") {
 		t.Errorf("up after a compose change does not print the changed warnings:\n%s", r.Stderr)
 	}
 	if c := inspect(t, name+"-extra"); !c.State.Running {

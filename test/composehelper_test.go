@@ -21,7 +21,7 @@ func TestComposeHelperBesideDevenvOrOnPath(t *testing.T) {
 	helperDir := filepath.Dir(built)
 	withCompose := standin.Project(t, map[string]string{
 		"devenv.yaml":  "name: helper\ncompose: [compose.yaml]\nservices:\n  shell:\n    profile: image\n    image: debian:bookworm\n    depends_on: [db]\n",
-		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    restart: always\n",
+		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    stop_signal: SIGINT\n",
 	})
 	without := standin.Project(t, map[string]string{"devenv.yaml": "name: plain\nservices:\n  shell:\n    profile: image\n    image: debian:bookworm\n"})
 
@@ -38,7 +38,7 @@ func TestComposeHelperBesideDevenvOrOnPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	emptyPath := t.TempDir()
-	loaded := `service "db": restart is ignored` // the compose file was read
+	loaded := `service "db": stop_signal is ignored` // the compose file was read
 
 	for _, c := range []struct {
 		name, exe, path, dir string

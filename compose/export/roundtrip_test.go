@@ -125,7 +125,7 @@ func compareContainer(t *testing.T, name string, got, want engine.ContainerSpec)
 		{"ports", got.Ports, want.Ports},
 		{"mounts", got.Mounts, want.Mounts},
 		{"env", got.Env, want.Env},
-		{"GPU request", got.GPU, want.GPU},
+		{"GPU request", got.GPU, exportedGPU(want.GPU)},
 		{"healthcheck", got.Healthcheck, want.Healthcheck},
 		{"command", got.Cmd, want.Cmd},
 		{"entrypoint", got.Entrypoint, want.Entrypoint},
@@ -163,4 +163,15 @@ func same(a, b any) bool {
 		return true
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// exportedGPU is want as the export writes it: driver nvidia where the
+// plan leaves the driver to the engine (the engine's GPU driver is nvidia).
+func exportedGPU(want *engine.GPURequest) *engine.GPURequest {
+	if want == nil || want.Driver != "" {
+		return want
+	}
+	w := *want
+	w.Driver = "nvidia"
+	return &w
 }

@@ -38,6 +38,7 @@ func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) 
 	if s.Init != nil {
 		c.Init = *s.Init
 	}
+	composeExtras(s, &c)
 	var problems []string
 	c.Ports, problems = ports(s, pos)
 	errs = append(errs, problems...)
@@ -212,4 +213,38 @@ func networks(s types.ServiceConfig) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// composeExtras copies the keys the engine applies as compose does:
+// restart, ulimits, extra_hosts, expose, runtime, ipc.
+func composeExtras(s types.ServiceConfig, c *engine.ContainerSpec) {
+	if s.Restart != "no" {
+		c.Restart = s.Restart
+	}
+	names := make([]string, 0, len(s.Ulimits))
+	for n := range s.Ulimits {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		u := s.Ulimits[n]
+		if u == nil {
+			continue
+		}
+		l := engine.Ulimit{Name: n, Soft: int64(u.Soft), Hard: int64(u.Hard)}
+		if u.Single != 0 {
+			l = engine.Ulimit{Name: n, Soft: int64(u.Single), Hard: int64(u.Single), Single: true}
+		}
+		c.Ulimits = append(c.Ulimits, l)
+	}
+	if len(s.ExtraHosts) > 0 {
+		c.ExtraHosts = s.ExtraHosts.AsList(":")
+		sort.Strings(c.ExtraHosts)
+	}
+	c.Expose = append([]string(nil), s.Expose...)
+	if len(c.Expose) == 0 {
+		c.Expose = nil
+	}
+	c.Runtime = s.Runtime
+	c.IpcMode = s.Ipc
 }

@@ -2,16 +2,26 @@ package loader
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
-// gpuWant collects the service's GPU request from gpus: and from
-// deploy.resources.reservations.devices entries with the gpu capability.
-// More than one GPU request is an error; device requests that are not for
-// GPUs are warned about.
+// nvidiaCapabilities are the capabilities the engine's nvidia device
+// driver answers to: a device request with any of them asks for GPUs,
+// even without "gpu" (NVIDIA's files often write [compute, utility]).
+var nvidiaCapabilities = []string{"gpu", "nvidia", "compute", "compat32", "graphics", "utility", "video", "display"}
+
+// cdiGPUPrefix is the CDI kind NVIDIA's container toolkit names GPUs by:
+// nvidia.com/gpu=0, nvidia.com/gpu=GPU-<uuid>, nvidia.com/gpu=all.
+const cdiGPUPrefix = "nvidia.com/gpu="
+
+// gpuWant collects the service's GPU request from gpus:, from
+// deploy.resources.reservations.devices entries for GPUs, or from
+// runtime: nvidia. More than one GPU request is an error; device requests
+// that are not for GPUs are warned about.
 func gpuWant(s types.ServiceConfig, pos *positions) (*compose.GPUWant, []string, []string) {
 	type found struct {
 		key string
@@ -24,7 +34,7 @@ func gpuWant(s types.ServiceConfig, pos *positions) (*compose.GPUWant, []string,
 	}
 	if s.Deploy != nil && s.Deploy.Resources.Reservations != nil {
 		for _, r := range s.Deploy.Resources.Reservations.Devices {
-			if !slices.Contains(r.Capabilities, "gpu") {
+			if !isGPURequest(r) {
 				warns = append(warns, pos.problem(s.Name, "deploy", "device request with capabilities %v is ignored: devenv only requests GPUs (capabilities: [gpu])", r.Capabilities))
 				continue
 			}
@@ -33,27 +43,89 @@ func gpuWant(s types.ServiceConfig, pos *positions) (*compose.GPUWant, []string,
 	}
 	switch len(reqs) {
 	case 0:
-		return nil, nil, warns
+		return runtimeWant(s), nil, warns
 	case 1:
 	default:
 		return nil, []string{pos.problem(s.Name, reqs[1].key, "asks for GPUs %d times (gpus: and deploy.resources.reservations.devices); keep one request", len(reqs))}, warns
 	}
 	r := reqs[0].req
-	w := &compose.GPUWant{Capabilities: capabilities(r.Capabilities)}
+	w := &compose.GPUWant{Capabilities: capabilities(r.Capabilities), Driver: r.Driver}
+	ids := splitIDs(r.IDs)
 	switch {
-	case len(r.IDs) > 0 && r.Count != 0:
+	case len(ids) > 0 && r.Count != 0:
 		return nil, []string{pos.problem(s.Name, reqs[0].key, "GPU request sets both count and device_ids; keep one")}, warns
-	case len(r.IDs) > 0:
-		w.IDs = slices.Clone(r.IDs)
-	case r.Count < 0:
-		w.All = true
-	case r.Count == 0:
+	case len(ids) > 0:
+		w.DeviceIDs = ids
+		w.All, w.IDs = placementIDs(ids)
+	case r.Count <= 0:
 		// compose: a GPU request without count or device_ids means all GPUs
 		w.All = true
 	default:
 		w.Count = int(r.Count)
 	}
 	return w, nil, warns
+}
+
+func isGPURequest(r types.DeviceRequest) bool {
+	if r.Driver == "nvidia" {
+		return true
+	}
+	for _, c := range r.Capabilities {
+		if slices.Contains(nvidiaCapabilities, c) {
+			return true
+		}
+	}
+	return r.Driver == "cdi" && slices.ContainsFunc(r.IDs, func(id string) bool { return strings.HasPrefix(id, cdiGPUPrefix) })
+}
+
+// splitIDs splits comma-joined device ids ("0,1", as NVIDIA_VISIBLE_DEVICES
+// writes them), which the engine's nvidia driver accepts as two GPUs.
+func splitIDs(in []string) []string {
+	var out []string
+	for _, id := range in {
+		for _, part := range strings.Split(id, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// placementIDs are the GPU indexes or UUIDs that ids name, CDI names
+// included (nvidia.com/gpu=all is every GPU).
+func placementIDs(ids []string) (all bool, out []string) {
+	for _, id := range ids {
+		id = strings.TrimPrefix(id, cdiGPUPrefix)
+		if id == "all" {
+			return true, nil
+		}
+		out = append(out, id)
+	}
+	return false, out
+}
+
+// runtimeWant is the GPU want of runtime: nvidia, which takes its GPUs
+// from NVIDIA_VISIBLE_DEVICES (unset or "all": every GPU; "none" or
+// "void": none, and the service is not a GPU service).
+func runtimeWant(s types.ServiceConfig) *compose.GPUWant {
+	if s.Runtime != "nvidia" {
+		return nil
+	}
+	visible := "all"
+	if v, ok := s.Environment["NVIDIA_VISIBLE_DEVICES"]; ok && v != nil {
+		visible = *v
+	}
+	w := &compose.GPUWant{Runtime: true, Capabilities: []string{"gpu"}}
+	switch strings.TrimSpace(visible) {
+	case "none", "void", "":
+		return nil
+	case "all":
+		w.All = true
+	default:
+		w.All, w.IDs = placementIDs(splitIDs([]string{visible}))
+	}
+	return w
 }
 
 // capabilities puts gpu first, keeping each capability once.
@@ -67,10 +139,13 @@ func capabilities(in []string) []string {
 	return out
 }
 
-// gpuRequest is the engine request for a GPU want, driver nvidia as
-// compose's GPU requests default to.
+// gpuRequest is the engine request for a GPU want: the device ids and
+// driver as written; none for runtime: nvidia, which the runtime serves.
 func gpuRequest(w *compose.GPUWant) *engine.GPURequest {
-	req := &engine.GPURequest{All: w.All, Count: w.Count, DeviceIDs: slices.Clone(w.IDs)}
+	if w.Runtime {
+		return nil
+	}
+	req := &engine.GPURequest{All: w.All && len(w.DeviceIDs) == 0, Count: w.Count, DeviceIDs: slices.Clone(w.DeviceIDs), Driver: w.Driver}
 	for _, c := range w.Capabilities {
 		if c != "gpu" {
 			req.Capabilities = append(req.Capabilities, c)

@@ -1,8 +1,13 @@
 package loader
 
 import (
+	"slices"
+
 	"github.com/compose-spec/compose-go/v2/types"
 )
+
+// ipcModes are the ipc: values devenv applies as compose does.
+var ipcModes = []string{"host", "shareable", "private", "none"}
 
 // check is one compose key devenv does not apply as compose would.
 type check struct {
@@ -21,16 +26,14 @@ var checks = []check{
 		"devenv attaches every service to the project network; remove network_mode and reach other services by name, or publish ports"},
 	{"privileged", func(s types.ServiceConfig) bool { return s.Privileged }, true,
 		"devenv does not run privileged containers; remove privileged and grant what the service needs (GPUs through gpus:)"},
+	{"ipc", func(s types.ServiceConfig) bool { return s.Ipc != "" && !slices.Contains(ipcModes, s.Ipc) }, true,
+		"devenv runs each service in its own project: share IPC with ipc: host or shareable, not with another service or container"},
 	{"pid", func(s types.ServiceConfig) bool { return s.Pid != "" }, true,
 		"devenv does not share PID namespaces; remove pid"},
-	{"ipc", func(s types.ServiceConfig) bool { return s.Ipc != "" }, true,
-		"devenv does not share IPC namespaces; remove ipc (for GPU shared memory set shm_size instead)"},
 	{"volumes_from", func(s types.ServiceConfig) bool { return len(s.VolumesFrom) > 0 }, true,
 		"mount the same named volume in both services instead of volumes_from"},
 	{"devices", func(s types.ServiceConfig) bool { return len(s.Devices) > 0 }, true,
 		"devenv does not map host devices; ask for GPUs with gpus: or deploy.resources.reservations.devices"},
-	{"runtime", func(s types.ServiceConfig) bool { return s.Runtime != "" }, true,
-		"devenv requests GPUs with device requests, not a runtime; remove runtime and use gpus:"},
 	{"userns_mode", func(s types.ServiceConfig) bool { return s.UserNSMode != "" }, true,
 		"remove userns_mode"},
 	{"scale", func(s types.ServiceConfig) bool { return s.Scale != nil && *s.Scale > 1 }, true,
@@ -42,11 +45,8 @@ var checks = []check{
 	{"cap_drop", func(s types.ServiceConfig) bool { return len(s.CapDrop) > 0 }, false, "the container runs with the engine's default capabilities"},
 	{"security_opt", func(s types.ServiceConfig) bool { return len(s.SecurityOpt) > 0 }, false, "the engine's default security options apply"},
 	{"sysctls", func(s types.ServiceConfig) bool { return len(s.Sysctls) > 0 }, false, "set them in the image's entrypoint if the service needs them"},
-	{"ulimits", func(s types.ServiceConfig) bool { return len(s.Ulimits) > 0 }, false, "the engine's default ulimits apply"},
 	{"tmpfs", func(s types.ServiceConfig) bool { return len(s.Tmpfs) > 0 }, false, "the paths stay on the container's filesystem"},
-	{"extra_hosts", func(s types.ServiceConfig) bool { return len(s.ExtraHosts) > 0 }, false, "reach other services by their service name instead"},
 	{"dns", func(s types.ServiceConfig) bool { return len(s.DNS) > 0 }, false, "the engine's DNS applies"},
-	{"restart", func(s types.ServiceConfig) bool { return s.Restart != "" && s.Restart != "no" }, false, "devenv up starts services; run it again after a crash"},
 	{"secrets", func(s types.ServiceConfig) bool { return len(s.Secrets) > 0 }, false, "mount the secret file with volumes: instead"},
 	{"configs", func(s types.ServiceConfig) bool { return len(s.Configs) > 0 }, false, "mount the config file with volumes: instead"},
 	{"container_name", func(s types.ServiceConfig) bool { return s.ContainerName != "" }, false, "devenv names containers <project>-<service>"},
@@ -60,7 +60,6 @@ var checks = []check{
 	{"stop_signal", func(s types.ServiceConfig) bool { return s.StopSignal != "" }, false, "devenv down sends SIGTERM"},
 	{"post_start", func(s types.ServiceConfig) bool { return len(s.PostStart) > 0 }, false, "run the hook from the service's command"},
 	{"pre_stop", func(s types.ServiceConfig) bool { return len(s.PreStop) > 0 }, false, "run the hook from the service's command"},
-	{"expose", func(s types.ServiceConfig) bool { return len(s.Expose) > 0 }, false, "services on the project network reach every port anyway; publish with ports: to reach it from the host"},
 }
 
 // checkKeys reports the unsupported keys service sets: errors and warnings.

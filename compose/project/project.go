@@ -135,6 +135,7 @@ func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string, worki
 	if c.Init {
 		svc.Init = &c.Init
 	}
+	composeExtras(c, &svc)
 	if s.Build != nil || s.Pull == "" {
 		// devenv builds the image (or runs a locked local image ID): never pull it
 		svc.PullPolicy = types.PullPolicyNever
@@ -346,4 +347,30 @@ func serviceConfigs(service string, files []engine.File) (types.Configs, []types
 func configName(service, p string) string {
 	base := strings.NewReplacer(".", "_", "-", "_").Replace(path.Base(p))
 	return service + "_" + base
+}
+
+// composeExtras are the compose keys the container spec carries as written:
+// restart, ulimits, extra_hosts, expose, runtime, ipc.
+func composeExtras(c engine.ContainerSpec, svc *types.ServiceConfig) {
+	svc.Restart = c.Restart
+	svc.Runtime = c.Runtime
+	svc.Ipc = c.IpcMode
+	for _, u := range c.Ulimits {
+		if svc.Ulimits == nil {
+			svc.Ulimits = map[string]*types.UlimitsConfig{}
+		}
+		l := &types.UlimitsConfig{Soft: int(u.Soft), Hard: int(u.Hard)}
+		if u.Single {
+			l = &types.UlimitsConfig{Single: int(u.Soft)}
+		}
+		svc.Ulimits[u.Name] = l
+	}
+	if len(c.ExtraHosts) > 0 {
+		if hosts, err := types.NewHostsList(c.ExtraHosts); err == nil {
+			svc.ExtraHosts = hosts
+		}
+	}
+	if len(c.Expose) > 0 {
+		svc.Expose = types.StringOrNumberList(slices.Clone(c.Expose))
+	}
 }

@@ -69,7 +69,13 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 
 func applyComposeGPU(ps *Service, c *engine.ContainerSpec, cs compose.Service, h Host, a *gpu.Assignment) {
 	ps.WantsGPU, ps.GPURequired = true, true
-	req := &engine.GPURequest{All: cs.GPU.All, Count: cs.GPU.Count, DeviceIDs: cs.GPU.IDs}
+	if cs.GPU.Runtime {
+		// runtime: nvidia serves the GPUs NVIDIA_VISIBLE_DEVICES names, as with compose
+		c.Labels[labels.GPUs] = cs.GPU.String()
+		return
+	}
+	req := &engine.GPURequest{All: cs.GPU.All && len(cs.GPU.DeviceIDs) == 0, Count: cs.GPU.Count,
+		DeviceIDs: slices.Clone(cs.GPU.DeviceIDs), Driver: cs.GPU.Driver}
 	if !req.All && len(req.DeviceIDs) == 0 && a != nil && len(a.Devices) > 0 {
 		req.Count, req.DeviceIDs = 0, append([]string(nil), a.Devices...)
 	}

@@ -146,6 +146,29 @@ type ContainerSpec struct {
 	// it first starts; they live in its writable layer, so they survive a
 	// stop and start and go with the container when it is removed.
 	Files []File `json:",omitempty"`
+	// Restart is the restart policy as compose writes it: no, always,
+	// on-failure[:N], unless-stopped; "" is the engine's default (no).
+	Restart string `json:",omitempty"`
+	// Ulimits are the container's resource limits (nofile, memlock, ...).
+	Ulimits []Ulimit `json:",omitempty"`
+	// ExtraHosts are /etc/hosts entries as HOST:IP (host-gateway allowed).
+	ExtraHosts []string `json:",omitempty"`
+	// Expose are container ports (PORT or PORT/PROTO) exposed without
+	// publishing them, as compose's expose:.
+	Expose []string `json:",omitempty"`
+	// Runtime is the OCI runtime (e.g. "nvidia"); "" is the engine's default.
+	Runtime string `json:",omitempty"`
+	// IpcMode is "host", "shareable" or "private"; "" is the engine's default.
+	IpcMode string `json:",omitempty"`
+}
+
+// Ulimit is one resource limit of a container.
+type Ulimit struct {
+	Name string
+	Soft int64
+	Hard int64
+	// Single: written as one number (soft and hard alike), as compose keeps it.
+	Single bool `json:",omitempty"`
 }
 
 // PortBinding publishes a container port on the host.

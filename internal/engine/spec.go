@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/mount"
@@ -59,6 +60,9 @@ func toCreateRequest(spec ContainerSpec) (createRequest, error) {
 	}
 	if spec.Init {
 		host.Init = &spec.Init
+	}
+	if err := hostExtras(spec, cfg, host); err != nil {
+		return createRequest{}, fmt.Errorf("invalid container spec %q: %w", spec.Name, err)
 	}
 	req := createRequest{config: cfg, host: host}
 	if spec.Network != "" {
@@ -206,4 +210,59 @@ func GPUDeviceRequests(gpu *GPURequest) ([]DeviceRequest, error) {
 		return nil, err
 	}
 	return fromDeviceRequests(rs), nil
+}
+
+// hostExtras sets what compose files ask beyond devenv's own services:
+// restart policy, ulimits, extra hosts, exposed ports, runtime, IPC mode.
+func hostExtras(spec ContainerSpec, cfg *container.Config, host *container.HostConfig) error {
+	rp, err := restartPolicy(spec.Restart)
+	if err != nil {
+		return err
+	}
+	host.RestartPolicy = rp
+	for _, u := range spec.Ulimits {
+		host.Ulimits = append(host.Ulimits, &container.Ulimit{Name: u.Name, Soft: u.Soft, Hard: u.Hard})
+	}
+	host.ExtraHosts = slices.Clone(spec.ExtraHosts)
+	host.Runtime = spec.Runtime
+	host.IpcMode = container.IpcMode(spec.IpcMode)
+	for _, e := range spec.Expose {
+		port, proto, _ := strings.Cut(e, "/")
+		if proto == "" {
+			proto = "tcp"
+		}
+		p, err := nat.NewPort(proto, port)
+		if err != nil {
+			return fmt.Errorf("expose %q: %w", e, err)
+		}
+		if cfg.ExposedPorts == nil {
+			cfg.ExposedPorts = nat.PortSet{}
+		}
+		cfg.ExposedPorts[p] = struct{}{}
+	}
+	return nil
+}
+
+// restartPolicy parses compose's restart: no, always, unless-stopped,
+// on-failure or on-failure:N.
+func restartPolicy(s string) (container.RestartPolicy, error) {
+	name, count, hasCount := strings.Cut(s, ":")
+	rp := container.RestartPolicy{Name: container.RestartPolicyMode(name)}
+	switch rp.Name {
+	case "", container.RestartPolicyDisabled, container.RestartPolicyAlways, container.RestartPolicyUnlessStopped:
+		if hasCount {
+			return rp, fmt.Errorf("restart %q: only on-failure takes a retry count", s)
+		}
+	case container.RestartPolicyOnFailure:
+		if hasCount {
+			n, err := strconv.Atoi(count)
+			if err != nil || n < 0 {
+				return rp, fmt.Errorf("restart %q: the retry count is a number of 0 or more", s)
+			}
+			rp.MaximumRetryCount = n
+		}
+	default:
+		return rp, fmt.Errorf("restart %q: write no, always, on-failure[:N] or unless-stopped", s)
+	}
+	return rp, nil
 }

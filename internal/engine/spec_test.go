@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/docker/docker/api/types/container"
 )
 
 func TestGPUDeviceRequests(t *testing.T) {
@@ -115,5 +117,39 @@ func TestValidateReportsAllProblems(t *testing.T) {
 	}
 	if err := fullSpec().Validate(); err != nil {
 		t.Errorf("Validate rejected a good spec: %v", err)
+	}
+}
+
+// TestComposeHostExtras: compose's restart, ulimits, extra_hosts, expose,
+// runtime and ipc reach the create request as `docker compose up` sends them.
+func TestComposeHostExtras(t *testing.T) {
+	spec := ContainerSpec{Name: "x", Image: "busybox:1", Restart: "on-failure:3",
+		Ulimits:    []Ulimit{{Name: "nofile", Soft: 65536, Hard: 65536}},
+		ExtraHosts: []string{"host.docker.internal:host-gateway"},
+		Expose:     []string{"8000", "9000/udp"}, Runtime: "nvidia", IpcMode: "host"}
+	req, err := toCreateRequest(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := req.host
+	if h.RestartPolicy.Name != "on-failure" || h.RestartPolicy.MaximumRetryCount != 3 {
+		t.Errorf("restart = %+v", h.RestartPolicy)
+	}
+	if len(h.Ulimits) != 1 || *h.Ulimits[0] != (container.Ulimit{Name: "nofile", Soft: 65536, Hard: 65536}) {
+		t.Errorf("ulimits = %v", h.Ulimits)
+	}
+	if !reflect.DeepEqual(h.ExtraHosts, []string{"host.docker.internal:host-gateway"}) || h.Runtime != "nvidia" || h.IpcMode != "host" {
+		t.Errorf("extra hosts %v, runtime %q, ipc %q", h.ExtraHosts, h.Runtime, h.IpcMode)
+	}
+	if _, ok := req.config.ExposedPorts["8000/tcp"]; !ok {
+		t.Errorf("exposed = %v, want 8000/tcp", req.config.ExposedPorts)
+	}
+	if _, ok := req.config.ExposedPorts["9000/udp"]; !ok {
+		t.Errorf("exposed = %v, want 9000/udp", req.config.ExposedPorts)
+	}
+	for _, bad := range []string{"sometimes", "always:2", "on-failure:x"} {
+		if _, err := toCreateRequest(ContainerSpec{Name: "x", Image: "busybox:1", Restart: bad}); err == nil {
+			t.Errorf("restart %q accepted", bad)
+		}
 	}
 }

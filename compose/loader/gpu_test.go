@@ -1,0 +1,73 @@
+package loader
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/internal/engine"
+)
+
+// TestGPUIdioms: every way NVIDIA's and others' compose files ask for GPUs
+// yields the placement want and the engine request `docker compose up`
+// would send (device ids and driver as written).
+func TestGPUIdioms(t *testing.T) {
+	tests := []struct {
+		name    string
+		service string // the service's body, indented by four spaces
+		want    *compose.GPUWant
+		req     *engine.GPURequest
+		runtime string
+	}{
+		{name: "gpus all", service: "    gpus: all\n",
+			want: &compose.GPUWant{All: true, Capabilities: []string{"gpu"}},
+			req:  &engine.GPURequest{All: true}},
+		{name: "runtime nvidia, every GPU", service: "    runtime: nvidia\n",
+			want: &compose.GPUWant{All: true, Runtime: true, Capabilities: []string{"gpu"}}, runtime: "nvidia"},
+		{name: "runtime nvidia with NVIDIA_VISIBLE_DEVICES", service: "    runtime: nvidia\n    environment: {NVIDIA_VISIBLE_DEVICES: \"0,1\"}\n",
+			want: &compose.GPUWant{IDs: []string{"0", "1"}, Runtime: true, Capabilities: []string{"gpu"}}, runtime: "nvidia"},
+		{name: "runtime nvidia with no devices", service: "    runtime: nvidia\n    environment: {NVIDIA_VISIBLE_DEVICES: none}\n",
+			runtime: "nvidia"},
+		{name: "capabilities without gpu", service: "    deploy: {resources: {reservations: {devices: [{driver: nvidia, count: 1, capabilities: [compute, utility]}]}}}\n",
+			want: &compose.GPUWant{Count: 1, Driver: "nvidia", Capabilities: []string{"gpu", "compute", "utility"}},
+			req:  &engine.GPURequest{Count: 1, Driver: "nvidia", Capabilities: []string{"compute", "utility"}}},
+		{name: "comma-joined device_ids", service: "    deploy: {resources: {reservations: {devices: [{driver: nvidia, device_ids: [\"1,2\"], capabilities: [gpu]}]}}}\n",
+			want: &compose.GPUWant{IDs: []string{"1", "2"}, DeviceIDs: []string{"1", "2"}, Driver: "nvidia", Capabilities: []string{"gpu"}},
+			req:  &engine.GPURequest{DeviceIDs: []string{"1", "2"}, Driver: "nvidia"}},
+		{name: "CDI names with driver cdi", service: "    deploy: {resources: {reservations: {devices: [{driver: cdi, device_ids: [nvidia.com/gpu=0, nvidia.com/gpu=GPU-1a2b], capabilities: [gpu]}]}}}\n",
+			want: &compose.GPUWant{IDs: []string{"0", "GPU-1a2b"}, DeviceIDs: []string{"nvidia.com/gpu=0", "nvidia.com/gpu=GPU-1a2b"}, Driver: "cdi", Capabilities: []string{"gpu"}},
+			req:  &engine.GPURequest{DeviceIDs: []string{"nvidia.com/gpu=0", "nvidia.com/gpu=GPU-1a2b"}, Driver: "cdi"}},
+		{name: "CDI all", service: "    deploy: {resources: {reservations: {devices: [{driver: cdi, device_ids: [nvidia.com/gpu=all], capabilities: [gpu]}]}}}\n",
+			want: &compose.GPUWant{All: true, DeviceIDs: []string{"nvidia.com/gpu=all"}, Driver: "cdi", Capabilities: []string{"gpu"}},
+			req:  &engine.GPURequest{DeviceIDs: []string{"nvidia.com/gpu=all"}, Driver: "cdi"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			f := filepath.Join(dir, "compose.yaml")
+			body := "services:\n  app:\n    image: busybox:1\n" + tt.service
+			if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			svcs, warns, err := load(t.Context(), []string{f}, dir, "demo", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(svcs) != 1 {
+				t.Fatalf("services = %v", svcs)
+			}
+			s := svcs[0]
+			if !reflect.DeepEqual(s.GPU, tt.want) {
+				t.Errorf("want = %+v, expected %+v (warnings %v)", s.GPU, tt.want, warns)
+			}
+			if !reflect.DeepEqual(s.Container.GPU, tt.req) {
+				t.Errorf("request = %+v, expected %+v", s.Container.GPU, tt.req)
+			}
+			if s.Container.Runtime != tt.runtime {
+				t.Errorf("runtime = %q, want %q", s.Container.Runtime, tt.runtime)
+			}
+		})
+	}
+}
