@@ -39,6 +39,8 @@ type Service struct {
 	// PullPolicy is compose's pull_policy as written (always, missing,
 	// never, build, ...); "" when not set.
 	PullPolicy string
+	// Profiles are the service's profiles as written ("" kept, as compose keeps it).
+	Profiles []string
 	// Container is everything about the container except its labels,
 	// name and network, which the plan sets.
 	Container engine.ContainerSpec
@@ -67,6 +69,7 @@ type Build struct {
 	Context    string            // absolute directory
 	Dockerfile string            // relative to Context, as compose means it
 	Args       map[string]string // build args with a value
+	Target     string            // build stage, "" for the last
 }
 
 // GPUWant is what a compose service asks of the GPUs, through gpus: or

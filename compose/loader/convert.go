@@ -3,6 +3,7 @@ package loader
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -16,7 +17,8 @@ import (
 // the service unusable as written.
 func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) {
 	errs, warns := checkKeys(s, pos)
-	out := compose.Service{Name: s.Name, File: pos.fileOf(s.Name), Image: s.Image, PullPolicy: s.PullPolicy, Warnings: warns}
+	out := compose.Service{Name: s.Name, File: pos.fileOf(s.Name), Image: s.Image, PullPolicy: s.PullPolicy, Warnings: warns,
+		Profiles: slices.Clone(s.Profiles)}
 	out.Build = build(s.Build)
 	if out.Image == "" && out.Build == nil {
 		errs = append(errs, pos.problem(s.Name, "", "has neither image: nor build:; add one"))
@@ -62,7 +64,7 @@ func build(b *types.BuildConfig) *compose.Build {
 	if b == nil {
 		return nil
 	}
-	out := &compose.Build{Context: b.Context, Dockerfile: b.Dockerfile}
+	out := &compose.Build{Context: b.Context, Dockerfile: b.Dockerfile, Target: b.Target}
 	for k, v := range b.Args {
 		if v == nil {
 			continue

@@ -136,7 +136,9 @@ func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string, worki
 		svc.Init = &c.Init
 	}
 	composeExtras(c, &svc)
-	if s.Build != nil || s.Pull == "" {
+	if s.Compose != nil {
+		composeKeys(s.Compose, &svc)
+	} else if s.Build != nil || s.Pull == "" {
 		// devenv builds the image (or runs a locked local image ID): never pull it
 		svc.PullPolicy = types.PullPolicyNever
 	}
@@ -372,5 +374,27 @@ func composeExtras(c engine.ContainerSpec, svc *types.ServiceConfig) {
 	}
 	if len(c.Expose) > 0 {
 		svc.Expose = types.StringOrNumberList(slices.Clone(c.Expose))
+	}
+}
+
+// composeKeys are a compose service's keys that Compose keeps out of its
+// config hash, as the file wrote them: profiles, pull_policy, build.
+func composeKeys(k *plan.ComposeKeys, svc *types.ServiceConfig) {
+	svc.Profiles = slices.Clone(k.Profiles)
+	svc.PullPolicy = k.PullPolicy
+	for _, d := range k.Healthy {
+		if dep, ok := svc.DependsOn[d]; ok {
+			dep.Condition = types.ServiceConditionHealthy
+			svc.DependsOn[d] = dep
+		}
+	}
+	if b := k.Build; b != nil {
+		svc.Build = &types.BuildConfig{Context: b.Context, Dockerfile: b.Dockerfile, Target: b.Target}
+		for name, v := range b.Args {
+			if svc.Build.Args == nil {
+				svc.Build.Args = types.MappingWithEquals{}
+			}
+			svc.Build.Args[name] = &v
+		}
 	}
 }

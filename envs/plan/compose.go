@@ -39,7 +39,8 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 			c.Mounts[i].Source = VolumeName(p.Name, m.Source)
 		}
 	}
-	ps := &Service{Name: cs.Name, Profile: lock.ComposeProfile, DependsOn: cs.DependsOn, Image: cs.Image, Pull: cs.Image, Generated: map[string][]byte{}}
+	ps := &Service{Name: cs.Name, Profile: lock.ComposeProfile, DependsOn: cs.DependsOn, Image: cs.Image, Pull: cs.Image, Generated: map[string][]byte{},
+		Compose: &ComposeKeys{Profiles: cs.Profiles, PullPolicy: cs.PullPolicy, Build: cs.Build, Healthy: cs.Healthy}}
 	if ls := lf.Service(cs.Name); ls != nil && ls.Base != nil && ls.Base.Ref == cs.Image {
 		ps.Image = opts.Mirrors.Image(ls.Base.Pinned())
 		ps.Pull = ps.Image

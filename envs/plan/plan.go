@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/devenv-dev/devenv/compose"
 	"sort"
 
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -87,12 +88,24 @@ type Service struct {
 	GPURequired bool                 `json:"gpu_required"`
 	WantsGPU    bool                 `json:"wants_gpu"`
 	Replica     string               `json:"replica,omitempty"` // for standalone workers: the service they belong to
+	// Compose holds a compose service's keys that Compose keeps out of its
+	// config hash and the project carries as written; nil for devenv's own.
+	Compose *ComposeKeys `json:"-"`
 	// MissingEnvFile is the env_file (as a project path) that does not
 	// exist, and MissingEnvFileAt where devenv.yaml names it
 	// ("devenv.yaml:12:5"): the plan leaves its variables out and starting
 	// the container is refused (EnvFileError).
 	MissingEnvFile   string `json:"missing_env_file,omitempty"`
 	MissingEnvFileAt string `json:"-"`
+}
+
+// ComposeKeys are a compose service's profiles, pull_policy and build:
+// as written.
+type ComposeKeys struct {
+	Profiles   []string
+	PullPolicy string
+	Build      *compose.Build
+	Healthy    []string // dependencies with condition: service_healthy
 }
 
 // EnvFileError says why the service's container cannot be created: its
