@@ -12,10 +12,10 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/endpoint"
+	"github.com/devenv-dev/devenv/internal/endpoint/dockercli"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
-	"github.com/docker/cli/cli/command"
-	"github.com/docker/cli/cli/flags"
 	"github.com/docker/compose/v5/pkg/api"
 	composesdk "github.com/docker/compose/v5/pkg/compose"
 )
@@ -176,14 +176,15 @@ func renderFor(t *testing.T, pl *plan.Plan) *types.Project {
 }
 
 // newSDK is the Compose service on the engine the docker CLI would use
-// (DOCKER_HOST, contexts), reporting to rec.
+// (DOCKER_HOST, contexts), as devenv resolves it, reporting to rec.
 func newSDK(t *testing.T, rec api.EventProcessor) api.Compose {
 	t.Helper()
-	cli, err := command.NewDockerCli()
+	ep, err := endpoint.Resolve(endpoint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cli.Initialize(flags.NewClientOptions()); err != nil {
+	cli, err := dockercli.New(ep, endpoint.Options{}, dockercli.CLIOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	sdk, err := composesdk.NewComposeService(cli, composesdk.WithEventProcessor(rec))
