@@ -21,10 +21,15 @@ type Options struct {
 	Labels  map[string]string // extra image labels; devenv's own labels win
 }
 
-// Result says which image a service runs.
+// Result says which image a service runs and what it took to make it.
 type Result struct {
 	Tag   string // image reference to run
 	Built bool   // an image was built by this call
+	// Artifacts says, for each artifact the image copies, whether its
+	// artifact image was built (the file sent to the engine) by this call.
+	Artifacts []ArtifactResult
+	// ContextBytes is the size of the service's own build context sent.
+	ContextBytes int64
 }
 
 // Tag names a service's image: devenv/<project>-<service>:<hash[:12]>.
@@ -60,7 +65,7 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 			return Result{Tag: tag}, nil
 		}
 	}
-	entries, err := contextEntries(in)
+	entries, arts, err := contextEntries(in)
 	if err != nil {
 		return Result{}, err
 	}
@@ -72,21 +77,50 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 		return Result{}, err
 	}
 	defer stop()
-	if err := buildStreaming(ctx, eng, req, entries, progress); err != nil {
-		return Result{}, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
+	res := Result{Tag: tag}
+	if err := withArtifacts(ctx, eng, in, arts, opts, &req, &res, progress); err != nil {
+		return res, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
 	}
-	return Result{Tag: tag, Built: true}, nil
+	sent, err := buildStreaming(ctx, eng, req, entries, progress)
+	if err != nil {
+		return res, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
+	}
+	res.Built, res.ContextBytes = true, sent
+	return res, nil
+}
+
+// withArtifacts makes the artifact images the service's Dockerfile copies
+// from. They are this engine's own, which the classic builder would look for
+// in a registry when asked to pull: so with Pull the base is pulled here and
+// the build itself pulls nothing.
+func withArtifacts(ctx context.Context, eng engine.Engine, in Input, arts []artifactImage, opts Options,
+	req *engine.BuildRequest, res *Result, progress func(engine.Progress)) error {
+	if len(arts) == 0 {
+		return nil
+	}
+	if req.Pull {
+		if err := eng.Pull(ctx, in.Base, progress); err != nil {
+			return err
+		}
+		req.Pull = false
+	}
+	var err error
+	res.Artifacts, err = ensureArtifacts(ctx, eng, in, arts, opts, progress)
+	return err
 }
 
 // errBuildReturned tells the context writer that the engine stopped reading.
 var errBuildReturned = errors.New("the engine stopped reading the build context")
 
-// buildStreaming streams the context to the engine as it builds.
-func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequest, entries []entry, progress func(engine.Progress)) error {
+// buildStreaming streams the context to the engine as it builds and
+// returns how many bytes of it the engine read.
+func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequest, entries []entry, progress func(engine.Progress)) (int64, error) {
 	pr, pw := io.Pipe()
 	written := make(chan error, 1)
+	var sent countingWriter
 	go func() {
-		err := writeTar(pw, entries)
+		sent.w = pw
+		err := writeTar(&sent, entries)
 		pw.CloseWithError(err)
 		written <- err
 	}()
@@ -104,14 +138,26 @@ func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequ
 	// A closed pipe means the engine's side stopped reading (the engine
 	// went away mid-build): its error says why, the writer's does not.
 	if werr != nil && !errors.Is(werr, errBuildReturned) && (err == nil || !errors.Is(werr, io.ErrClosedPipe)) {
-		return werr
+		return sent.n, werr
 	}
 	if err != nil && ctx.Err() == nil {
 		if out := tail.String(); out != "" {
-			return &BuildError{Err: err, Tail: out}
+			return sent.n, &BuildError{Err: err, Tail: out}
 		}
 	}
-	return err
+	return sent.n, err
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // BuildError is a failed build with the last lines of its output, which

@@ -42,10 +42,21 @@ type Input struct {
 	JupyterLab string
 	// PipIndexURL is the PyPI mirror (a PEP 503 simple index), "" for PyPI.
 	PipIndexURL string
+	// User is who the image's user (spark-rapids: devenv) is: the host
+	// user on a local engine, so that what it writes under /workspace
+	// belongs to whoever owns the project. nil: DefaultUser.
+	User *UserIDs
 	// UserDockerfile is the absolute path of the user's own Dockerfile
 	// (profile image with build:); its directory is the build context.
 	UserDockerfile string
 }
+
+// UserIDs are a user's numeric ids.
+type UserIDs struct{ UID, GID int }
+
+// DefaultUser is the image user's ids when Input.User is nil: those of a
+// first desktop user, and of a remote engine's synced volume.
+var DefaultUser = UserIDs{UID: 1000, GID: 1000}
 
 // File is one artifact in the build context.
 type File struct {
