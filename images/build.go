@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/credproxy"
@@ -72,6 +73,10 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 	req := engine.BuildRequest{Dockerfile: contextDockerfile(in), Tags: []string{tag},
 		Labels: imageLabels(in, hash, opts.Labels), NoCache: opts.NoCache, Pull: opts.Pull,
 		NetworkMode: buildNetwork(in.PipIndexURL)}
+	if in.UserDockerfile == "" {
+		entries[0].data = withLabels(entries[0].data, req.Labels)
+		req.Labels = nil
+	}
 	stop, err := pipIndexProxy(in, &req)
 	if err != nil {
 		return Result{}, err
@@ -191,6 +196,31 @@ func imageLabels(in Input, hash string, extra map[string]string) map[string]stri
 	lbl[labels.Service] = in.Service
 	lbl[labels.ConfigHash] = hash
 	return lbl
+}
+
+// withLabels ends a generated Dockerfile with one LABEL instruction holding
+// lbl. The classic builder makes a step (a container and a commit) of each
+// build-request label, after every changed step: one instruction is one.
+func withLabels(dockerfile []byte, lbl map[string]string) []byte {
+	if len(lbl) == 0 {
+		return dockerfile
+	}
+	keys := make([]string, 0, len(lbl))
+	for k := range lbl {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.Write(dockerfile)
+	b.WriteString("LABEL")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(" \\\n     ")
+		}
+		b.WriteString(" " + envQuote(k) + "=" + envQuote(lbl[k]))
+	}
+	b.WriteString("\n")
+	return []byte(b.String())
 }
 
 // pipIndexProxy serves a PyPI mirror whose URL carries credentials through a

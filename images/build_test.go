@@ -1,6 +1,7 @@
 package images
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"errors"
@@ -22,10 +23,26 @@ import (
 // each build's request and context file names.
 type countingEngine struct {
 	engine.Engine
-	mu       sync.Mutex
-	builds   int
-	requests []engine.BuildRequest
-	contexts [][]string
+	mu          sync.Mutex
+	builds      int
+	requests    []engine.BuildRequest
+	contexts    [][]string
+	dockerfiles []string
+}
+
+// dockerfileOf is the Dockerfile of a build context.
+func dockerfileOf(data []byte) string {
+	tr := tar.NewReader(bytes.NewReader(data))
+	for {
+		hdr, err := tr.Next()
+		if err != nil {
+			return ""
+		}
+		if hdr.Name == "Dockerfile" {
+			b, _ := io.ReadAll(tr)
+			return string(b)
+		}
+	}
 }
 
 func (c *countingEngine) Build(ctx context.Context, req engine.BuildRequest, progress func(engine.Progress)) (string, error) {
@@ -37,6 +54,7 @@ func (c *countingEngine) Build(ctx context.Context, req engine.BuildRequest, pro
 	c.builds++
 	c.requests = append(c.requests, req)
 	c.contexts = append(c.contexts, tarNamesNoCheck(bytes.NewReader(data)))
+	c.dockerfiles = append(c.dockerfiles, dockerfileOf(data))
 	c.mu.Unlock()
 	req.Context = bytes.NewReader(data)
 	return c.Engine.Build(ctx, req, progress)
@@ -84,11 +102,18 @@ func TestBuildOnlyWhenMissing(t *testing.T) {
 	}
 	first, rebuild := eng.serviceBuilds()[0], eng.serviceBuilds()[1]
 	req := eng.requests[first]
+	// One LABEL instruction: the classic builder makes a step of each label
+	// of the request.
 	wantLabels := map[string]string{"extra": "x", labels.Project: "etl", labels.Service: "spark", labels.ConfigHash: hash}
+	df := eng.dockerfiles[first]
+	_, last, _ := strings.Cut(df, "\nLABEL ")
 	for k, v := range wantLabels {
-		if req.Labels[k] != v {
-			t.Errorf("label %s = %q, want %q", k, req.Labels[k], v)
+		if !strings.Contains(last, fmt.Sprintf("%q=%q", k, v)) {
+			t.Errorf("label %s=%q is not in the Dockerfile's last instruction:\nLABEL %s", k, v, last)
 		}
+	}
+	if len(req.Labels) != 0 || strings.Count(df, "\nLABEL ") != 1 {
+		t.Errorf("labels %v in the request, or not one LABEL instruction:\n%s", req.Labels, df)
 	}
 	if req.Dockerfile != "Dockerfile" || !eng.requests[rebuild].NoCache || req.BuildArgs != nil {
 		t.Errorf("request Dockerfile %q, NoCache of the rebuild %v, build args %v", req.Dockerfile, eng.requests[rebuild].NoCache, req.BuildArgs)

@@ -31,7 +31,11 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* \
  && ln -sfn "/usr/lib/jvm/java-8-openjdk-$(dpkg --print-architecture)/jre" /usr/lib/jvm/devenv-java \
  && test -x /usr/lib/jvm/devenv-java/bin/java
-ENV JAVA_HOME=/usr/lib/jvm/devenv-java
+ENV JAVA_HOME=/usr/lib/jvm/devenv-java \
+    SPARK_HOME=/opt/spark \
+    PATH=/opt/devenv/venv/bin:/opt/spark/bin:/opt/spark/sbin:/usr/lib/jvm/devenv-java/bin:$PATH \
+    PYTHONPATH=/opt/spark/python:/opt/spark/python/lib/py4j-src.zip \
+    PYSPARK_PYTHON=/opt/devenv/venv/bin/python
 COPY certs/00-corp_root.crt /usr/local/share/ca-certificates/devenv/
 RUN update-ca-certificates \
  && for crt in /usr/local/share/ca-certificates/devenv/*.crt; do \
@@ -42,6 +46,14 @@ RUN update-ca-certificates \
 ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
     REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt \
     PIP_CERT=/etc/ssl/certs/ca-certificates.crt
+# From here on every step is the image user's: the classic builder runs a
+# container for each step after a changed one, metadata steps too, so the
+# steps that never change (USER, WORKDIR, ENTRYPOINT) come before.
+USER devenv
+WORKDIR /workspace
+ENTRYPOINT ["/usr/bin/tini", "--"]
+ENV PIP_INDEX_URL="http://127.0.0.1:5056/simple"
+ENV PIP_TRUSTED_HOST="127.0.0.1"
 # Spark spark-3.5.1-bin-hadoop3.tgz (sha256 1111111111111111111111111111111111111111111111111111111111111111)
 COPY --from=devenv/artifact:efdf3b4511090639ce1b205e /devenv/artifact/ /opt/spark/
 # RAPIDS Accelerator rapids-4-spark_2.12-25.06.0.jar (sha256 2222222222222222222222222222222222222222222222222222222222222222)
@@ -49,18 +61,9 @@ COPY --from=devenv/artifact:ae116b9e9feffc590f6e02e7 /devenv/artifact/rapids-4-s
 # delta-spark_2.12-3.2.0.jar (sha256 3333333333333333333333333333333333333333333333333333333333333333)
 COPY --from=devenv/artifact:e85622bd867977a33eeba131 /devenv/artifact/delta-spark_2.12-3.2.0.jar /opt/spark/jars/
 COPY extra/notes.txt /opt/devenv/extra/notes.txt
-ENV SPARK_HOME=/opt/spark \
-    PATH=/opt/devenv/venv/bin:/opt/spark/bin:/opt/spark/sbin:/usr/lib/jvm/devenv-java/bin:$PATH \
-    PYTHONPATH=/opt/spark/python:/opt/spark/python/lib/py4j-src.zip \
-    PYSPARK_PYTHON=/opt/devenv/venv/bin/python
-USER devenv
-ENV PIP_INDEX_URL="http://127.0.0.1:5056/simple"
-ENV PIP_TRUSTED_HOST="127.0.0.1"
 RUN pip install --no-cache-dir 'jupyterlab==4.4.9'
 COPY requirements.txt /tmp/devenv/requirements.txt
 RUN pip install --no-cache-dir -r /tmp/devenv/requirements.txt
 RUN pip install --no-cache-dir 'pandas>=2,<3' 'it'\''s'
 ENV GREETING="say \"hi\" \$HOME" \
     TZ="UTC"
-WORKDIR /workspace
-ENTRYPOINT ["/usr/bin/tini", "--"]

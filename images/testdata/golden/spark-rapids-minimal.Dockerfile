@@ -29,15 +29,18 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* \
  && ln -sfn "/usr/lib/jvm/java-17-openjdk-$(dpkg --print-architecture)" /usr/lib/jvm/devenv-java \
  && test -x /usr/lib/jvm/devenv-java/bin/java
-ENV JAVA_HOME=/usr/lib/jvm/devenv-java
+ENV JAVA_HOME=/usr/lib/jvm/devenv-java \
+    SPARK_HOME=/opt/spark \
+    PATH=/opt/devenv/venv/bin:/opt/spark/bin:/opt/spark/sbin:/usr/lib/jvm/devenv-java/bin:$PATH \
+    PYTHONPATH=/opt/spark/python:/opt/spark/python/lib/py4j-src.zip \
+    PYSPARK_PYTHON=/opt/devenv/venv/bin/python
+# From here on every step is the image user's: the classic builder runs a
+# container for each step after a changed one, metadata steps too, so the
+# steps that never change (USER, WORKDIR, ENTRYPOINT) come before.
+USER devenv
+WORKDIR /workspace
+ENTRYPOINT ["/usr/bin/tini", "--"]
 # Spark spark-3.5.1-bin-hadoop3.tgz (sha256 1111111111111111111111111111111111111111111111111111111111111111)
 COPY --from=devenv/artifact:efdf3b4511090639ce1b205e /devenv/artifact/ /opt/spark/
 # RAPIDS Accelerator rapids-4-spark_2.12-25.06.0.jar (sha256 2222222222222222222222222222222222222222222222222222222222222222)
 COPY --from=devenv/artifact:ae116b9e9feffc590f6e02e7 /devenv/artifact/rapids-4-spark_2.12-25.06.0.jar /opt/sparkRapidsPlugin/
-ENV SPARK_HOME=/opt/spark \
-    PATH=/opt/devenv/venv/bin:/opt/spark/bin:/opt/spark/sbin:/usr/lib/jvm/devenv-java/bin:$PATH \
-    PYTHONPATH=/opt/spark/python:/opt/spark/python/lib/py4j-src.zip \
-    PYSPARK_PYTHON=/opt/devenv/venv/bin/python
-USER devenv
-WORKDIR /workspace
-ENTRYPOINT ["/usr/bin/tini", "--"]

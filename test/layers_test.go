@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
+)
+
+const (
+	jarA = "org.example:extra-a:1.0"
+	jarB = "org.example:extra-b:1.0"
+)
+
+// TestJarChangeRebuildsOnlyTheLayersAfterIt: adding a jar to jars: leaves
+// every layer before the jar layers as it was (the build cache, not a
+// rebuild), and sends the engine that jar alone: no build context, seen
+// through a proxy in front of the engine, holds the Spark distribution, the
+// RAPIDS jar or the jar that was there before.
+func TestJarChangeRebuildsOnlyTheLayersAfterIt(t *testing.T) {
+	w := newWorld(t, standin.WithMaven(jarA, jarB))
+	spark := oneSpark + `    jars: ["` + jarA + `"]` + "\n"
+	dir, name := w.project(t, spark, nil)
+	w.must(t, dir, "lock")
+	w.must(t, dir, "build")
+	before := serviceImage(t, name)
+
+	writeFile(t, dir, "devenv.yaml", strings.Replace(readFile(t, dir+"/devenv.yaml"), `["`+jarA+`"]`, `["`+jarA+`", "`+jarB+`"]`, 1))
+	w.must(t, dir, "lock")
+	removeArtifactImage(t, w.art.SHA256(jarPath(jarB)))
+	proxy := standin.NewEngineProxy(t)
+	w.env = append(w.env, "DOCKER_HOST="+proxy.Host())
+	w.must(t, dir, "build")
+	after := serviceImage(t, name)
+
+	builds := proxy.Builds()
+	var sentJarB bool
+	for _, b := range builds {
+		for _, held := range []string{"spark-" + sparkVersion + "-bin-hadoop3.tgz", "rapids-4-spark_2.12-" + rapidsVersion + ".jar", "extra-a-1.0.jar"} {
+			if b.Holds(held) {
+				t.Errorf("the build of %v sent the unchanged artifact %s again (%d bytes)", b.Tags, held, b.Bytes)
+			}
+		}
+		sentJarB = sentJarB || b.Holds("extra-b-1.0.jar")
+	}
+	if !sentJarB || len(builds) != 2 {
+		t.Errorf("want two builds (the new jar's artifact image, the service image), the first sending extra-b-1.0.jar; sent %+v", builds)
+	}
+
+	// Every layer of the image before is kept (a layer made again, such as
+	// a RUN apt-get, would have new contents); the new jar adds one.
+	if at := insertedAt(before.RootFS.Layers, after.RootFS.Layers); at < 0 {
+		t.Errorf("the image after adding a jar is not the image before plus one layer:\nbefore %v\nafter  %v", before.RootFS.Layers, after.RootFS.Layers)
+	}
+}
+
+// insertedAt is where after is before with one layer inserted, or -1.
+func insertedAt(before, after []string) int {
+	if len(after) != len(before)+1 {
+		return -1
+	}
+	for i := range after {
+		if slices.Equal(after[:i], before[:i]) && slices.Equal(after[i+1:], before[i:]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// jarPath is the artifact server's path of a Maven coordinate's jar.
+func jarPath(coord string) string {
+	p := strings.Split(coord, ":")
+	return "maven2/" + strings.ReplaceAll(p[0], ".", "/") + "/" + p[1] + "/" + p[2] + "/" + p[1] + "-" + p[2] + ".jar"
+}
+
+// removeArtifactImage removes the artifact images of the file with this
+// sha256 (left by an earlier run), so that the test sees it built.
+func removeArtifactImage(t *testing.T, sha string) {
+	t.Helper()
+	cli := standin.Docker(t)
+	list, err := cli.ImageList(t.Context(), image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", labels.Artifact+"="+sha))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, im := range list {
+		if _, err := cli.ImageRemove(t.Context(), im.ID, image.RemoveOptions{Force: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// serviceImage is the newest image devenv built for the project's spark service.
+func serviceImage(t *testing.T, project string) image.InspectResponse {
+	t.Helper()
+	cli := standin.Docker(t)
+	list, err := cli.ImageList(t.Context(), image.ListOptions{Filters: filters.NewArgs(
+		filters.Arg("label", labels.ProjectFilter(project)), filters.Arg("label", labels.Service+"=spark"))})
+	if err != nil || len(list) == 0 {
+		t.Fatalf("no image of %s's spark service (%v)", project, err)
+	}
+	slices.SortFunc(list, func(a, b image.Summary) int { return int(b.Created - a.Created) })
+	img, err := cli.ImageInspect(t.Context(), list[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
