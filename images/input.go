@@ -2,6 +2,8 @@ package images
 
 import (
 	"io/fs"
+	"os"
+	"runtime"
 
 	"github.com/devenv-dev/devenv/profiles"
 )
@@ -70,4 +72,18 @@ type File struct {
 // image (profile image without a Dockerfile) does not.
 func (in Input) needsBuild() bool {
 	return in.Resolved.Profile != profiles.Image || in.UserDockerfile != ""
+}
+
+// HostUser is the image user for an engine at dockerHost (DOCKER_HOST): on
+// Linux with an engine of this machine, this process's uid and gid, as Dev
+// Containers' updateRemoteUserUID does, so that what the container writes
+// under the bind-mounted /workspace belongs to the host user (root in CI, an
+// LDAP uid on a workstation). Elsewhere nil, DefaultUser: a remote engine
+// does not see this machine's files, and Docker Desktop maps ownership on its
+// file shares itself.
+func HostUser(dockerHost string) *UserIDs {
+	if runtime.GOOS != "linux" || !localEngine(dockerHost) {
+		return nil
+	}
+	return &UserIDs{UID: os.Getuid(), GID: os.Getgid()}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/statedir"
 )
@@ -114,7 +115,7 @@ func (p *Project) planLock(given *lock.File) (*lock.File, string, error, error) 
 }
 
 func (p *Project) planOptions(mint bool) (plan.Options, error) {
-	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir()}
+	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), ImageUser: images.HostUser(os.Getenv("DOCKER_HOST"))}
 	if cache, err := p.artifactCache(); err == nil {
 		opts.ArtifactPath = cache.Path
 	}
