@@ -106,4 +106,3 @@ func copyExecutable(from, to string) error {
 	}
 	return out.Close()
 }
-
