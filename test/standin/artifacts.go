@@ -21,8 +21,9 @@ import (
 type ArtifactServer struct {
 	t        testing.TB
 	url      string
-	files    map[string][]byte // server path -> content, checksum files included
-	sums     map[string]string // checksum file path -> path of the file it checks
+	files    map[string][]byte    // server path -> content, checksum files included
+	disk     map[string]largeFile // server path -> a large generated file (WithSizes)
+	sums     map[string]string    // checksum file path -> path of the file it checks
 	mu       sync.Mutex
 	corrupt  map[string]bool
 	requests []string
@@ -37,7 +38,7 @@ func Artifacts(t testing.TB, opts ...ArtifactOption) *ArtifactServer {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	s := &ArtifactServer{t: t, files: map[string][]byte{}, sums: map[string]string{}, corrupt: map[string]bool{}}
+	s := &ArtifactServer{t: t, files: map[string][]byte{}, disk: map[string]largeFile{}, sums: map[string]string{}, corrupt: map[string]bool{}}
 	if err := s.populate(cfg); err != nil {
 		t.Fatalf("standin: Artifacts options: %v", err)
 	}
@@ -63,8 +64,11 @@ func (s *ArtifactServer) ApacheURL() string { return s.url + "/apache" }
 
 // Paths lists every served path, checksum files included, sorted.
 func (s *ArtifactServer) Paths() []string {
-	paths := make([]string, 0, len(s.files))
+	paths := make([]string, 0, len(s.files)+len(s.disk))
 	for p := range s.files {
+		paths = append(paths, p)
+	}
+	for p := range s.disk {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
@@ -75,8 +79,15 @@ func (s *ArtifactServer) Paths() []string {
 // devenv should record in devenv.lock. It fails the test for an unknown path.
 func (s *ArtifactServer) SHA256(path string) string {
 	s.t.Helper()
+	if f, ok := s.disk[cleanPath(path)]; ok {
+		return f.SHA256
+	}
 	return sha256Hex(s.content(path))
 }
+
+// LocalFile is where a file generated WithSizes lies on disk ("" for the
+// files served from memory).
+func (s *ArtifactServer) LocalFile(path string) string { return s.disk[cleanPath(path)].Path }
 
 // Content is the bytes served at path. It fails the test for an unknown path.
 func (s *ArtifactServer) Content(path string) []byte {
@@ -122,6 +133,11 @@ func (s *ArtifactServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := cleanPath(r.URL.Path)
+	if f, ok := s.disk[p]; ok {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		http.ServeFile(w, r, f.Path)
+		return
+	}
 	body, ok := s.files[p]
 	if !ok {
 		http.NotFound(w, r)
@@ -186,6 +202,11 @@ func (s *ArtifactServer) addSpark(cfg artifactConfig, version string) error {
 			continue
 		}
 		d := sparkDist{Version: version, Scala: sc}
+		if cfg.sparkSize > 0 {
+			errs = multierror.Append(errs, s.addLargeSpark(cfg, d))
+			served++
+			continue
+		}
 		data, err := d.tgz()
 		if err != nil {
 			errs = multierror.Append(errs, err)
@@ -214,12 +235,43 @@ func (s *ArtifactServer) addRapids(cfg artifactConfig, version string) error {
 			continue
 		}
 		for _, sc := range cfg.scala {
-			if sc == "2.12" || sc == "2.13" {
+			switch {
+			case sc != "2.12" && sc != "2.13":
+			case cfg.rapidsSize > 0:
+				errs = multierror.Append(errs, s.addLargeJar(rapidsCoord(sc, version, cl), cfg.rapidsSize))
+			default:
 				errs = multierror.Append(errs, s.addJar(rapidsCoord(sc, version, cl)))
 			}
 		}
 	}
 	return errs.ErrorOrNil()
+}
+
+// addLargeSpark serves a generated distribution of cfg.sparkSize from disk.
+func (s *ArtifactServer) addLargeSpark(cfg artifactConfig, d sparkDist) error {
+	f, err := largeSpark(d, cfg.sparkSize)
+	if err != nil {
+		return err
+	}
+	p := "apache/" + d.Path()
+	s.disk[p] = f
+	s.files[p+".sha512"] = []byte(sha512Line(cfg.sha512Format, d.Base()+".tgz", f.SHA512))
+	s.sums[p+".sha512"] = p
+	return nil
+}
+
+// addLargeJar serves a generated RAPIDS jar of n bytes from disk.
+func (s *ArtifactServer) addLargeJar(c mavenCoord, n int64) error {
+	f, err := largeJar(c, entry{Name: "rapids4spark-version-info.properties",
+		Body: "version=" + c.Version + "\nclassifier=" + c.Classifier + "\nnote=devenv test stand-in\n"}, n)
+	if err != nil {
+		return err
+	}
+	p := "maven2/" + c.Path()
+	s.disk[p] = f
+	s.files[p+".sha1"] = []byte(f.SHA1)
+	s.sums[p+".sha1"] = p
+	return nil
 }
 
 // addJar serves a small valid jar for coord with its Maven .sha1.

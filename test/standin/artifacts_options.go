@@ -12,6 +12,8 @@ type artifactConfig struct {
 	classifiers  []string
 	maven        []string
 	sha512Format SHA512Format
+	sparkSize    int64 // WithSizes: generated distributions of this size, served from disk
+	rapidsSize   int64
 }
 
 func defaultArtifactConfig() artifactConfig {
