@@ -79,7 +79,7 @@ func jarPath(coord string) string {
 
 // removeArtifactImage removes the artifact images of the file with this
 // sha256 (left by an earlier run), so that the test sees it built.
-func removeArtifactImage(t *testing.T, sha string) {
+func removeArtifactImage(t testing.TB, sha string) {
 	t.Helper()
 	cli := standin.Docker(t)
 	list, err := cli.ImageList(t.Context(), image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", labels.Artifact+"="+sha))})
@@ -94,7 +94,7 @@ func removeArtifactImage(t *testing.T, sha string) {
 }
 
 // serviceImage is the newest image devenv built for the project's spark service.
-func serviceImage(t *testing.T, project string) image.InspectResponse {
+func serviceImage(t testing.TB, project string) image.InspectResponse {
 	t.Helper()
 	cli := standin.Docker(t)
 	list, err := cli.ImageList(t.Context(), image.ListOptions{Filters: filters.NewArgs(
