@@ -17,6 +17,7 @@ var hostPortRE = regexp.MustCompile(`ports:\s*\[\s*"(\d+)`)
 // fail. Tests publish freePort(t) instead. Invalid ports that are never
 // bound (a validation test's "99999") are listed here.
 func TestNoFixedHostPorts(t *testing.T) {
+	t.Parallel()
 	neverBound := map[string]bool{"99999": true}
 	files, err := filepath.Glob("*_test.go")
 	if err != nil || len(files) == 0 {

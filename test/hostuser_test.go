@@ -15,6 +15,7 @@ import (
 // user's uid and gid, so what a job writes under the bind-mounted
 // /workspace belongs to the user who owns the project.
 func TestContainerUserIsTheHostUser(t *testing.T) {
+	t.Parallel()
 	const uid, gid = 4321, 4322
 	w := newWorld(t)
 	dir, _ := w.project(t, oneSpark, nil)

@@ -22,6 +22,7 @@ const (
 // through a proxy in front of the engine, holds the Spark distribution, the
 // RAPIDS jar or the jar that was there before.
 func TestJarChangeRebuildsOnlyTheLayersAfterIt(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, standin.WithMaven(jarA, jarB))
 	spark := oneSpark + `    jars: ["` + jarA + `"]` + "\n"
 	dir, name := w.project(t, spark, nil)

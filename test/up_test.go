@@ -58,6 +58,7 @@ func actions(t *testing.T, stdout string) map[string]string {
 // TestUpLifecycle drives a project from nothing to running and back, and
 // checks what reaches the engine.
 func TestUpLifecycle(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	sparkUI := freePort(t)
 	dir, name := w.project(t, upYAML("a", sparkUI), map[string]string{".env.local": "FROM_FILE=yes\n", "data/x.txt": "x"})
