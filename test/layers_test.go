@@ -1,12 +1,19 @@
 package e2e
 
 import (
+	"archive/tar"
+	"bytes"
+	"encoding/json"
+	"io"
+	"path"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 )
@@ -57,6 +64,29 @@ func TestJarChangeRebuildsOnlyTheLayersAfterIt(t *testing.T) {
 	if at := insertedAt(before.RootFS.Layers, after.RootFS.Layers); at < 0 {
 		t.Errorf("the image after adding a jar is not the image before plus one layer:\nbefore %v\nafter  %v", before.RootFS.Layers, after.RootFS.Layers)
 	}
+
+	// Its weight is reported layer by layer, and no layer keeps what a later
+	// one deletes.
+	imgs := decode[[]app.ImageReport](t, w.must(t, dir, "images", "--json").Stdout)
+	if len(imgs) == 0 || imgs[0].ID != after.ID || imgs[0].Size != after.Size || !holdsLayerCopying(imgs[0], "/opt/spark/jars/") {
+		t.Errorf("devenv images reports %+v, want the image %s of %d bytes first, with its jar layers", imgs, after.ID, after.Size)
+	}
+	base, err := standin.Docker(t).ImageInspect(t.Context(), standin.DebianRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wasted := deletedLater(t, after.ID, len(base.RootFS.Layers)); len(wasted) > 0 {
+		t.Errorf("layers of the image keep files a later layer deletes: %v", wasted)
+	}
+}
+
+func holdsLayerCopying(im app.ImageReport, dest string) bool {
+	for _, l := range im.Layers {
+		if strings.Contains(l.CreatedBy, "COPY") && strings.Contains(l.CreatedBy, dest) && l.Size > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // insertedAt is where after is before with one layer inserted, or -1.
@@ -109,4 +139,97 @@ func serviceImage(t testing.TB, project string) image.InspectResponse {
 		t.Fatal(err)
 	}
 	return img
+}
+
+// deletedLater lists the files one of the image's own layers (those above
+// its base's) adds and a later layer deletes (a whiteout): bytes the image
+// carries for nothing.
+func deletedLater(t testing.TB, id string, baseLayers int) []string {
+	t.Helper()
+	rc, err := standin.Docker(t).ImageSave(t.Context(), []string{id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = rc.Close() }()
+	layers := map[string][]string{} // layer tar path in the save -> its entries
+	var manifest []struct{ Layers []string }
+	tr := tar.NewReader(rc)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case hdr.Name == "manifest.json":
+			if err := json.NewDecoder(tr).Decode(&manifest); err != nil {
+				t.Fatal(err)
+			}
+		case strings.HasSuffix(hdr.Name, "/layer.tar"):
+			layers[hdr.Name] = tarEntries(t, tr)
+		}
+	}
+	if len(manifest) != 1 {
+		t.Fatalf("docker save wrote %d manifests", len(manifest))
+	}
+	added := map[string]bool{}
+	var wasted []string
+	for i, l := range manifest[0].Layers {
+		for _, name := range layers[l] {
+			dir, base := path.Split(name)
+			if deleted, ok := strings.CutPrefix(base, ".wh."); ok && added[dir+deleted] {
+				wasted = append(wasted, dir+deleted)
+			}
+			if i >= baseLayers {
+				added[name] = true
+			}
+		}
+	}
+	return wasted
+}
+
+func tarEntries(t testing.TB, r io.Reader) []string {
+	t.Helper()
+	var names []string
+	tr := tar.NewReader(r)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			return names
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, strings.TrimSuffix(hdr.Name, "/"))
+	}
+}
+
+// TestDeletedLaterFindsWaste: the check above finds a file one layer adds
+// and a later one deletes.
+func TestDeletedLaterFindsWaste(t *testing.T) {
+	t.Parallel()
+	name := uniqueName("waste")
+	standin.CleanupProject(t, name)
+	df := "FROM " + standin.DebianRef + "\nRUN head -c 1000 /dev/zero > /opt/waste\nRUN rm /opt/waste\nLABEL " + labels.Project + "=" + name + "\n"
+	var ctx bytes.Buffer
+	tw := tar.NewWriter(&ctx)
+	_ = tw.WriteHeader(&tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(df))})
+	_, _ = tw.Write([]byte(df))
+	_ = tw.Close()
+	cli := standin.Docker(t)
+	resp, err := cli.ImageBuild(t.Context(), &ctx, build.ImageBuildOptions{Tags: []string{"devenv-test/" + name + ":waste"}, Remove: true, Version: build.BuilderV1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	base, err := cli.ImageInspect(t.Context(), standin.DebianRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := deletedLater(t, "devenv-test/"+name+":waste", len(base.RootFS.Layers)); !slices.Equal(got, []string{"opt/waste"}) {
+		t.Errorf("deletedLater = %v, want [opt/waste]", got)
+	}
 }
