@@ -58,7 +58,7 @@ bench-unit: ## Go benchmarks of the packages (no Docker needed)
 bench-e2e: build ## whole processes: devenv vs Docker Compose (no-op up, ps, down, up from nothing), build with nothing changed, rebuilds with real-size artifacts against their floors
 	@command -v /usr/bin/time >/dev/null || { echo "bench-e2e needs GNU time: apt-get install time"; exit 1; }
 	$(GO) test -run '^$$' -bench 'UpVsCompose|BuildNoChange' -benchtime $(BENCH_E2E_TIMES)x -timeout 40m ./test/
-	$(GO) test -run '^$$' -bench 'RebuildRealSizes' -benchtime 1x -timeout 40m ./test/
+	$(GO) test -v -run '^$$' -bench 'RebuildRealSizes' -benchtime 1x -timeout 40m ./test/
 
 CROSS_TARGETS = linux/arm64 darwin/arm64 windows/amd64 linux/amd64
 
