@@ -97,10 +97,10 @@ func BenchmarkRebuildRealSizes(b *testing.B) {
 }
 
 type rebuildBench struct {
-	b     *testing.B
-	w     *world
-	dir   string
-	name  string
+	b        *testing.B
+	w        *world
+	dir      string
+	name     string
 	cli      *client.Client
 	floorCli *client.Client // through the proxy
 	proxy    *standin.EngineProxy
