@@ -6,6 +6,10 @@ import (
 	"strings"
 )
 
+// AcceleratorArtifact names the RAPIDS Accelerator jar among a resolution's
+// artifacts.
+const AcceleratorArtifact = "rapids-jar"
+
 const (
 	mavenCentral  = "https://repo1.maven.org/maven2"
 	apacheArchive = "https://archive.apache.org/dist/spark"
@@ -61,15 +65,16 @@ func sparkDist(spark, scala, dist string) Artifact {
 	return Artifact{Name: "spark", URL: url, ChecksumURL: url + ".sha512", ChecksumAlgo: "sha512", File: path.Base(url)}
 }
 
-// acceleratorJar is the RAPIDS Accelerator jar on Maven Central; classifier
-// is empty for the release's default (x86_64) jar.
-func acceleratorJar(group, scala, ver, classifier string) Artifact {
+// acceleratorJar is the RAPIDS Accelerator jar in repo (Maven Central, or
+// where NVIDIA published a release instead); classifier is empty for the
+// release's default (x86_64) jar.
+func acceleratorJar(repo, group, scala, ver, classifier string) Artifact {
 	artifact := "rapids-4-spark_" + scala
 	file := artifact + "-" + ver
 	if classifier != "" {
 		file += "-" + classifier
 	}
 	file += ".jar"
-	url := strings.Join([]string{mavenCentral, strings.ReplaceAll(group, ".", "/"), artifact, ver, file}, "/")
-	return Artifact{Name: "rapids-jar", URL: url, ChecksumURL: url + ".sha1", ChecksumAlgo: "sha1", File: file}
+	url := strings.Join([]string{or(repo, mavenCentral), strings.ReplaceAll(group, ".", "/"), artifact, ver, file}, "/")
+	return Artifact{Name: AcceleratorArtifact, URL: url, ChecksumURL: url + ".sha1", ChecksumAlgo: "sha1", File: file}
 }

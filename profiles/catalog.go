@@ -82,16 +82,17 @@ type ubuntuFlavor struct {
 }
 
 type cudaSection struct {
-	Families   []family         `yaml:"families"`
-	Toolkits   []toolkit        `yaml:"toolkits"`
-	Production productionDriver `yaml:"production_driver"`
+	Families []family       `yaml:"families"`
+	Toolkits []toolkit      `yaml:"toolkits"`
+	Fallback fallbackDriver `yaml:"fallback_driver"`
 }
 
-// productionDriver is the newest production branch of NVIDIA's data-center
-// driver: what devenv resolves for when it cannot read the machine's driver.
-type productionDriver struct {
-	Branch    string `yaml:"branch"`
-	MinDriver string `yaml:"min_driver"`
+// fallbackDriver is the data-center driver branch devenv resolves for when it
+// cannot read the machine's driver, with NVIDIA's designation of it.
+type fallbackDriver struct {
+	Branch      string `yaml:"branch"`
+	Designation string `yaml:"designation"`
+	MinDriver   string `yaml:"min_driver"`
 }
 
 // family is a CUDA major version and its minor-version-compatibility driver range.
@@ -99,6 +100,9 @@ type family struct {
 	Major              string `yaml:"major"`
 	MinDriver          string `yaml:"min_driver"`
 	MaxDriverExclusive string `yaml:"max_driver_exclusive"`
+	// MinComputeCapability is the oldest GPU the family's toolkits support
+	// ("" = no floor beyond the release's own).
+	MinComputeCapability string `yaml:"min_compute_capability"`
 }
 
 type toolkit struct {
@@ -123,9 +127,10 @@ type sparkLine struct {
 }
 
 type sparkRapidsTable struct {
-	MavenGroup string           `yaml:"maven_group"`
-	CUDAImages []cudaImage      `yaml:"cuda_images"`
-	Releases   []acceleratorRel `yaml:"releases"`
+	MavenGroup   string            `yaml:"maven_group"`
+	Repositories map[string]string `yaml:"repositories"` // name -> Maven repository URL, for releases not on Maven Central
+	CUDAImages   []cudaImage       `yaml:"cuda_images"`
+	Releases     []acceleratorRel  `yaml:"releases"`
 }
 
 type cudaImage struct {
@@ -137,7 +142,8 @@ type cudaImage struct {
 // acceleratorRel is one RAPIDS Accelerator for Apache Spark release.
 type acceleratorRel struct {
 	Version              string              `yaml:"version"`
-	Spark                map[string][]string `yaml:"spark"` // scala -> ranges
+	Repository           string              `yaml:"repository"` // a spark_rapids.repositories name; "" = Maven Central
+	Spark                map[string][]string `yaml:"spark"`      // scala -> ranges
 	ScalaFull            map[string]string   `yaml:"scala_full"`
 	DefaultClassifier    string              `yaml:"default_classifier"`
 	Classifiers          []string            `yaml:"classifiers"`
@@ -160,6 +166,8 @@ type rapidsRel struct {
 	CUDA    []string `yaml:"cuda"`
 	Python  []string `yaml:"python"`
 	TagCUDA string   `yaml:"tag_cuda"` // "major.minor" | "major"
+	// TagCUDAByMajor overrides TagCUDA for some CUDA majors.
+	TagCUDAByMajor map[string]string `yaml:"tag_cuda_by_major"`
 }
 
 type tritonTable struct {

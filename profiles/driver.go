@@ -20,12 +20,13 @@ func DriverRuleNotes(r Resolved) []string {
 	return out
 }
 
-// ProductionDriver is the driver unset versions resolve for when the
-// machine's own cannot be read: the first release of the newest production
-// branch of NVIDIA's data-center driver, and the rule that says so.
-func (c *Catalog) ProductionDriver() (driver, rule string) {
-	pd := c.file.CUDA.Production
-	return pd.MinDriver, fmt.Sprintf("driver %s, the first of %s, the newest production driver branch (this machine's driver could not be read)", pd.MinDriver, pd.Branch)
+// FallbackDriver is the driver unset versions resolve for when the
+// machine's own cannot be read: the first release of the data-center driver
+// branch the catalog names (R580, a long-term support branch), and the rule
+// that says so.
+func (c *Catalog) FallbackDriver() (driver, rule string) {
+	fd := c.file.CUDA.Fallback
+	return fd.MinDriver, fmt.Sprintf("driver %s, the first of %s, NVIDIA's %s (this machine's driver could not be read)", fd.MinDriver, fd.Branch, fd.Designation)
 }
 
 // MachineDriverRule is the rule text for a driver read through NVML.
@@ -85,11 +86,11 @@ func withoutDriver(req Request, resolve func(Request) (Resolved, error)) (Resolv
 
 // ResolutionDriver is the driver that versions devenv.yaml leaves unset are
 // resolved for, and the rule that chose it: the machine's (read through
-// NVML) when known, else the first of the newest production driver branch.
+// NVML) when known, else the first of the catalog's fallback branch (R580).
 // lock, lock --upgrade, config and plans made before any lock share it.
 func (c *Catalog) ResolutionDriver(machine string) (driver, rule string) {
 	if machine != "" {
 		return machine, MachineDriverRule(machine)
 	}
-	return c.ProductionDriver()
+	return c.FallbackDriver()
 }

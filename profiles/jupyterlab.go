@@ -3,11 +3,28 @@ package profiles
 import "strings"
 
 // JupyterLab releases devenv installs in spark-rapids images, newest first
-// with the oldest Python each supports. The lock records the one chosen so a
-// rebuild installs the same JupyterLab; `devenv lock --upgrade` moves it.
+// with the oldest Python each supports (rapids-facts.md §4.5, pypi.org
+// project metadata). The lock records the one chosen so a rebuild installs
+// the same JupyterLab; `devenv lock --upgrade` moves it.
 var jupyterLabReleases = []struct{ version, minPython string }{
-	{"4.4.9", "3.9"}, // JupyterLab 4.4 requires Python >= 3.9
-	{"4.2.5", "3.8"}, // the last line supporting Python 3.8 (Ubuntu 20.04 bases)
+	// 4.6.6, the newest release (2026-11). Its Python minimum is
+	// unverifiable (§4.5); devenv installs it only where Python is 3.10 or
+	// later, the oldest python3 of the bases it builds on (Ubuntu 22.04).
+	{"4.6.6", "3.10"},
+	{"4.4.9", "3.9"}, // JupyterLab 4.4 requires Python >= 3.9 (4.4.8 metadata)
+	// 4.3.x is the last line supporting Python 3.8 (4.3.1: python >=3.8;
+	// 4.4.0 dropped 3.8, §4.5, corrected 2026-12-01: was 4.2.x).
+	{"4.3.1", "3.8"},
+}
+
+// JupyterLabReleases lists the JupyterLab versions devenv may pin, newest
+// first (stand-in package indexes serve exactly these).
+func JupyterLabReleases() []string {
+	out := make([]string, len(jupyterLabReleases))
+	for i, r := range jupyterLabReleases {
+		out[i] = r.version
+	}
+	return out
 }
 
 // baseOSPython is the default python3 of the distributions NVIDIA's CUDA

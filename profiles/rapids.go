@@ -101,10 +101,7 @@ func (c *Catalog) explainRapidsRelease(req Request, cands []*rapidsRel) error {
 }
 
 func (c *Catalog) buildRapids(req Request, asked string, r *rapidsRel, cuda, python string) Resolved {
-	tag := majorMinor(cuda)
-	if r.TagCUDA == "major" {
-		tag = major(cuda)
-	}
+	tag := r.cudaTag(cuda)
 	out := Resolved{Profile: Rapids, Release: r.Release, CUDA: cuda, Python: python,
 		BaseImage: expand(c.file.Images.Rapids, map[string]string{"release": r.Release, "cuda": tag, "python": python})}
 	out.Requires.CUDA = majorMinor(cuda)
@@ -141,4 +138,16 @@ func matching(q string) string {
 		return ""
 	}
 	return fmt.Sprintf(" matching %q", q)
+}
+
+// cudaTag is how the release's image tags spell a CUDA version: "12.9" or "12".
+func (r *rapidsRel) cudaTag(cuda string) string {
+	rule := r.TagCUDA
+	if by, ok := r.TagCUDAByMajor[major(cuda)]; ok {
+		rule = by
+	}
+	if rule == "major" {
+		return major(cuda)
+	}
+	return majorMinor(cuda)
 }

@@ -3,12 +3,24 @@ package profiles
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 )
+
+// frozen is testdata/catalog-frozen.yaml: resolution goldens run against it,
+// so that a release added to the built-in catalog breaks none of them.
+var frozen = sync.OnceValue(func() *Catalog {
+	data, err := os.ReadFile(filepath.Join("testdata", "catalog-frozen.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	return mustLoad(data)
+})
 
 // golden compares got with testdata/<name>, or rewrites it under -update.
 func golden(t *testing.T, name string, got []byte) {
@@ -71,15 +83,26 @@ var resolveCases = []struct {
 	{"sr-arm64-25.06", Request{Profile: SparkRapids, Rapids: "25.06.0", Arch: "arm64"}},
 	{"sr-python-3.12", Request{Profile: SparkRapids, Python: "3.12"}},
 	{"sr-python-3.11", Request{Profile: SparkRapids, Python: "3.11", Spark: "4.1"}},
-	{"sr-unsure-24.12.2", Request{Profile: SparkRapids, Rapids: "24.12.2"}},
+	{"sr-unsure-26.08.0", Request{Profile: SparkRapids, Rapids: "26.08.0"}},
+	{"sr-rapids-25.08.0-nvidia-artifactory", Request{Profile: SparkRapids, Rapids: "25.08.0"}},
+	{"sr-spark-4.0.3", Request{Profile: SparkRapids, Spark: "4.0.3"}},
+	{"sr-spark-4.2.0", Request{Profile: SparkRapids, Spark: "4.2.0"}},
+	{"sr-spark-3.2.4-rapids-25.12", Request{Profile: SparkRapids, Spark: "3.2.4", Rapids: "25.12"}},
+	{"sr-cuda-13-compute-capability", Request{Profile: SparkRapids, CUDA: "13", Rapids: "26.06"}},
+	{"sr-driver-470-picks-a-cuda11-jar", Request{Profile: SparkRapids, Driver: "470.256.02", DriverRule: "driver 470.256.02, this machine's (read through NVML)"}},
+	{"sr-driver-580", Request{Profile: SparkRapids, Driver: "580.65.06", DriverRule: "driver 580.65.06, the first of R580"}},
+	{"sr-rapids-26.06-driver-470-nothing-runs", Request{Profile: SparkRapids, Rapids: "26.06", Driver: "470.256.02", DriverRule: "driver 470.256.02, this machine's (read through NVML)"}},
+	{"err-sr-never-released-24.12.2", Request{Profile: SparkRapids, Rapids: "24.12.2"}},
+	{"err-sr-spark-4.0.3-rapids-26.06", Request{Profile: SparkRapids, Spark: "4.0.3", Rapids: "26.06"}},
+	{"err-sr-spark-3.5.6-rapids-25.04", Request{Profile: SparkRapids, Spark: "3.5.6", Rapids: "25.04"}},
 	// spark-rapids errors
-	{"err-sr-spark-3.2.4-rapids-25.12", Request{Profile: SparkRapids, Spark: "3.2.4", Rapids: "25.12"}},
+	{"err-sr-spark-3.2.4-rapids-26.02", Request{Profile: SparkRapids, Spark: "3.2.4", Rapids: "26.02"}},
 	{"err-sr-spark-3.5.8-rapids-25.12", Request{Profile: SparkRapids, Spark: "3.5.8", Rapids: "25.12"}},
 	{"err-sr-spark-4-rapids-25.06", Request{Profile: SparkRapids, Spark: "4.0.0", Rapids: "25.06"}},
 	{"err-sr-spark-4.0.0-scala-2.12", Request{Profile: SparkRapids, Spark: "4.0.0", Scala: "2.12"}},
 	{"err-sr-spark-3.2-scala-2.13", Request{Profile: SparkRapids, Spark: "3.2", Scala: "2.13"}},
 	{"err-sr-scala-2.11", Request{Profile: SparkRapids, Scala: "2.11"}},
-	{"err-sr-scala-2.13-spark-3.4-rapids-25.12", Request{Profile: SparkRapids, Spark: "3.4", Scala: "2.13", Rapids: "25.12"}},
+	{"err-sr-scala-2.13-spark-3.4-rapids-26.02", Request{Profile: SparkRapids, Spark: "3.4", Scala: "2.13", Rapids: "26.02"}},
 	{"err-sr-java-8-spark-4", Request{Profile: SparkRapids, Spark: "4", Java: "8"}},
 	{"err-sr-java-17-spark-3.2", Request{Profile: SparkRapids, Spark: "3.2", Java: "17"}},
 	{"err-sr-java-1.8", Request{Profile: SparkRapids, Java: "1.8"}},
@@ -97,6 +120,7 @@ var resolveCases = []struct {
 	{"rapids-defaults", Request{Profile: Rapids}},
 	{"rapids-25.06-cuda-12", Request{Profile: Rapids, Release: "25.06", CUDA: "12"}},
 	{"rapids-25.10-cuda-12", Request{Profile: Rapids, Release: "25.10", CUDA: "12", Python: "3.12"}},
+	{"rapids-25.10-cuda-13-major-tag", Request{Profile: Rapids, Release: "25.10", CUDA: "13"}},
 	{"rapids-rapids-field", Request{Profile: Rapids, Rapids: "23.12", CUDA: "11.2"}},
 	{"rapids-python-3.9-picks-24.08", Request{Profile: Rapids, Python: "3.9"}},
 	{"err-rapids-python-3.12-24.02", Request{Profile: Rapids, Release: "24.02", Python: "3.12"}},
@@ -112,7 +136,9 @@ var resolveCases = []struct {
 	{"triton-cuda-12", Request{Profile: Triton, CUDA: "12"}},
 	{"triton-partial-24", Request{Profile: Triton, Release: "24"}},
 	{"err-triton-unknown-release", Request{Profile: Triton, Release: "24.03"}},
-	{"err-triton-unknown-release-tie", Request{Profile: Triton, Release: "24.06"}},
+	{"err-triton-unknown-release-tie", Request{Profile: Triton, Release: "25.12"}},
+	{"triton-26.06-no-doc-floor", Request{Profile: Triton, Release: "26.06"}},
+	{"triton-26.10-unsure", Request{Profile: Triton, Release: "26.10"}},
 	{"err-triton-cuda", Request{Profile: Triton, Release: "24.10", CUDA: "13"}},
 	{"err-triton-python", Request{Profile: Triton, Release: "25.06", Python: "3.10"}},
 	// a driver limit: the newest combination the driver runs
@@ -142,7 +168,7 @@ func TestResolve(t *testing.T) {
 				t.Fatalf("duplicate case name %s", tc.name)
 			}
 			seen[tc.name] = true
-			r, err := Builtin().Resolve(tc.req, customs)
+			r, err := frozen().Resolve(tc.req, customs)
 			isErr := len(tc.name) > 4 && tc.name[:4] == "err-"
 			if (err != nil) != isErr {
 				t.Fatalf("err = %v; this case expects an error: %v", err, isErr)
@@ -156,9 +182,9 @@ func TestResolve(t *testing.T) {
 // different order each time) and wants identical results.
 func TestResolveDeterministic(t *testing.T) {
 	for _, tc := range resolveCases {
-		first, ferr := Builtin().Resolve(tc.req, customs)
+		first, ferr := frozen().Resolve(tc.req, customs)
 		for i := 0; i < 20; i++ {
-			again, err := Builtin().Resolve(tc.req, customs)
+			again, err := frozen().Resolve(tc.req, customs)
 			if !reflect.DeepEqual(first, again) || !reflect.DeepEqual(ferr, err) {
 				t.Fatalf("%s: run %d differs:\n%+v\n%+v\n%v\n%v", tc.name, i, first, again, ferr, err)
 			}
@@ -215,7 +241,7 @@ func BenchmarkResolve(b *testing.B) {
 	reqs := []Request{
 		{Profile: SparkRapids},
 		{Profile: SparkRapids, Spark: "3.2.4"},
-		{Profile: SparkRapids, Spark: "3.2.4", Rapids: "25.12"},
+		{Profile: SparkRapids, Spark: "3.2.4", Rapids: "26.02"},
 		{Profile: Rapids, Release: "25.06"},
 		{Profile: Triton},
 	}
@@ -226,11 +252,11 @@ func BenchmarkResolve(b *testing.B) {
 }
 
 // TestDriverLimit checks the rule itself on the catalog: unset versions
-// resolve to a CUDA the driver runs, the production branch is used when no
+// resolve to a CUDA the driver runs, the fallback branch is used when no
 // driver is read, and versions asked for are never changed by the limit.
 func TestDriverLimit(t *testing.T) {
 	c := Builtin()
-	prod, rule := c.ProductionDriver()
+	prod, rule := c.FallbackDriver()
 	tests := []struct {
 		name     string
 		req      Request
@@ -238,10 +264,10 @@ func TestDriverLimit(t *testing.T) {
 		maxDrv   string // Requires.MinDriver must not exceed it ("" skips)
 	}{
 		{"rapids unset, H200 driver", Request{Profile: Rapids, Driver: "580.159.04", DriverRule: "x"}, "", "580.159.04"},
-		{"rapids unset, production branch", Request{Profile: Rapids, Driver: prod, DriverRule: rule}, "", prod},
-		{"triton unset, production branch", Request{Profile: Triton, Driver: prod, DriverRule: rule}, "", prod},
+		{"rapids unset, fallback branch", Request{Profile: Rapids, Driver: prod, DriverRule: rule}, "", prod},
+		{"triton unset, fallback branch", Request{Profile: Triton, Driver: prod, DriverRule: rule}, "", prod},
 		{"rapids cuda asked, limit ignored", Request{Profile: Rapids, CUDA: "13.2", Driver: prod, DriverRule: rule}, "13.2.0", ""},
-		{"no limit keeps the newest", Request{Profile: Rapids}, "13.2.0", ""},
+		{"no limit keeps the newest", Request{Profile: Rapids}, newestRapidsCUDA(c), ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -261,7 +287,7 @@ func TestDriverLimit(t *testing.T) {
 		})
 	}
 	if prod == "" || rule == "" {
-		t.Fatalf("the catalog names no production driver branch")
+		t.Fatalf("the catalog names no fallback driver branch")
 	}
 }
 
@@ -285,4 +311,11 @@ func TestResolveBuiltinMatchesTheCatalog(t *testing.T) {
 			t.Errorf("ResolveBuiltin(%+v) = %+v, %v; Builtin().Resolve = %+v, %v", req, got, gerr, want, werr)
 		}
 	}
+}
+
+// newestRapidsCUDA is the newest CUDA of the catalog's newest RAPIDS release.
+func newestRapidsCUDA(c *Catalog) string {
+	rels := c.file.Rapids.Releases
+	cudas := rels[len(rels)-1].CUDA
+	return cudas[len(cudas)-1]
 }

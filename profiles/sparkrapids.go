@@ -156,7 +156,36 @@ func (c *Catalog) resolveSparkRapids(req Request) (Resolved, error) {
 		}
 		cs = next
 	}
-	return c.buildSparkRapids(req, pickCombo(req, cs))
+	if req.Driver == "" {
+		return c.buildSparkRapids(req, pickCombo(req, cs))
+	}
+	runs := filter(cs, func(x combo) bool { return c.comboRunsOn(req, x) })
+	if len(runs) == 0 {
+		return withoutDriver(req, c.resolveSparkRapids)
+	}
+	r, err := c.buildSparkRapids(req, pickCombo(req, runs))
+	if err == nil {
+		r.Notes = append(r.Notes, c.sparkRapidsDriverNote(req, r, pickCombo(req, cs)))
+	}
+	return r, err
+}
+
+// comboRunsOn reports whether the jar a combination resolves to runs on the
+// request's driver.
+func (c *Catalog) comboRunsOn(req Request, x combo) bool {
+	cl, ok := x.rel.jarFor(cudaMajorOf(req.CUDA), archOf(req))
+	return ok && compareVersions(c.jarDriver(x.rel, cl), req.Driver) <= 0
+}
+
+// sparkRapidsDriverNote says which driver rule chose the release, and the
+// newer release matching the request that it passed over.
+func (c *Catalog) sparkRapidsDriverNote(req Request, r Resolved, newest combo) string {
+	if newest.rel.Version != r.Rapids {
+		cl, _ := newest.rel.jarFor(cudaMajorOf(req.CUDA), archOf(req))
+		return fmt.Sprintf(DriverRuleNote+"chose RAPIDS Accelerator %s (%s jar) for %s; the newer %s (%s jar) needs driver %s",
+			r.Rapids, r.JarClassifier, req.DriverRule, newest.rel.Version, cl, c.jarDriver(newest.rel, cl))
+	}
+	return fmt.Sprintf(DriverRuleNote+"RAPIDS Accelerator %s (%s jar) runs on %s", r.Rapids, r.JarClassifier, req.DriverRule)
 }
 
 // checkSparkRapidsSyntax rejects values that are not versions at all.

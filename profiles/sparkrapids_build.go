@@ -43,25 +43,43 @@ func (c *Catalog) buildSparkRapids(req Request, x combo) (Resolved, error) {
 
 	fam := c.family[cudaMajor]
 	r.Requires = Requirements{
-		MinDriver:            maxVersion(x.rel.MinDriver, fam.MinDriver),
+		MinDriver:            c.jarDriver(x.rel, cl),
 		CUDA:                 majorMinor(cuda),
-		MinComputeCapability: x.rel.MinComputeCapability,
+		MinComputeCapability: maxVersion(x.rel.MinComputeCapability, fam.MinComputeCapability),
 	}
 	r.Notes = append(r.Notes,
 		fmt.Sprintf("driver: %s or newer, the higher of RAPIDS Accelerator %s's floor (R%s) and CUDA %s minor-version compatibility (%s)",
 			r.Requires.MinDriver, x.rel.Version, x.rel.MinDriver, cudaMajor, fam.MinDriver),
-		fmt.Sprintf("gpu: compute capability %s or newer (RAPIDS Accelerator dropped Pascal in 24.02.0; Volta and later)", x.rel.MinComputeCapability))
+		gpuNote(r.Requires.MinComputeCapability, cl))
 
 	suffix := ""
 	if cl != x.rel.DefaultClassifier {
 		suffix = cl
 	}
+	repo := c.file.SparkRapids.Repositories[x.rel.Repository]
 	r.Artifacts = []Artifact{
 		sparkDist(x.spark, x.scala, line.Dist),
-		acceleratorJar(c.file.SparkRapids.MavenGroup, x.scala, x.rel.Version, suffix),
+		acceleratorJar(repo, c.file.SparkRapids.MavenGroup, x.scala, x.rel.Version, suffix),
+	}
+	if repo != "" {
+		r.Notes = append(r.Notes, fmt.Sprintf("jar: RAPIDS Accelerator %s jars are not on Maven Central; NVIDIA published them to %s (fetched through mirrors.maven when set)", x.rel.Version, repo))
 	}
 	r.Notes = append(r.Notes, c.unsureNotes(x, line)...)
 	return r, nil
+}
+
+// jarDriver is the oldest driver a release's jar of one classifier runs on:
+// the release's floor or its CUDA family's, whichever is higher.
+func (c *Catalog) jarDriver(rel *acceleratorRel, classifier string) string {
+	return maxVersion(rel.MinDriver, c.family[knownClassifiers[classifier].cuda].MinDriver)
+}
+
+func gpuNote(cc, classifier string) string {
+	if cc == "7.0" {
+		return "gpu: compute capability 7.0 or newer (RAPIDS Accelerator dropped Pascal in 24.02.0; Volta and later)"
+	}
+	return fmt.Sprintf("gpu: compute capability %s or newer (the %s jar is built with CUDA %s, which dropped Maxwell, Pascal and Volta: Turing and later)",
+		cc, classifier, knownClassifiers[classifier].cuda)
 }
 
 // choiceNotes say which release, Spark and Scala were picked for the user.
@@ -74,6 +92,9 @@ func (c *Catalog) choiceNotes(req Request, x combo) []string {
 		}
 		if req.Spark != "" {
 			q += " that supports Spark " + req.Spark
+		}
+		if req.Driver != "" {
+			q += " whose jar the driver runs"
 		}
 		notes = append(notes, fmt.Sprintf("rapids: newest RAPIDS Accelerator release%s is %s", q, x.rel.Version))
 	}
@@ -171,7 +192,7 @@ func (c *Catalog) firstWithCUDA(cudaMajor, arch string) string {
 func (c *Catalog) unsureNotes(x combo, line *sparkLine) []string {
 	var notes []string
 	if x.rel.Unsure {
-		notes = append(notes, fmt.Sprintf("catalog: RAPIDS Accelerator %s data is marked unsure (conflicting docs); check its download page", x.rel.Version))
+		notes = append(notes, fmt.Sprintf("catalog: RAPIDS Accelerator %s data is marked unsure (no release-tag pom confirms its Spark list); devenv lock checks the shims in the jar itself", x.rel.Version))
 	}
 	if line.Unsure {
 		notes = append(notes, fmt.Sprintf("catalog: Spark %s runtime requirements are marked unsure; check spark.apache.org/docs/%s", line.Line, x.spark))

@@ -80,7 +80,7 @@ func (c *Catalog) Summary() Summary {
 			MinDriver: c.toolkit[r.Toolkit].MinDriver, MinComputeCapability: r.MinComputeCapability})
 	}
 	s.Profiles = []ProfileSummary{
-		{SparkRapids, "Apache Spark with the RAPIDS Accelerator jar on a CUDA runtime image, JupyterLab optional", accel},
+		{SparkRapids, "Apache Spark with the RAPIDS Accelerator (NVIDIA cuDF plugin) jar on a CUDA runtime image, JupyterLab optional", accel},
 		{Rapids, "RAPIDS cuDF/cuML notebooks on the rapidsai/base image", rapids},
 		{Triton, "Triton Inference Server (tritonserver -py3 image)", triton},
 		{Image, "any image you name, run with devenv's GPU settings; nothing pinned by devenv", nil},
@@ -96,7 +96,7 @@ func (s Summary) Text() string {
 	for _, p := range s.Profiles {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", p.Name, p.Description, span(p.Versions))
 	}
-	fmt.Fprintln(w, "\nRAPIDS ACCELERATOR\tSCALA 2.12 SPARK\tSCALA 2.13 SPARK\tJARS\tMIN DRIVER")
+	fmt.Fprintln(w, "\nRAPIDS ACCELERATOR (CUDF PLUGIN)\tSCALA 2.12 SPARK\tSCALA 2.13 SPARK\tJARS\tMIN DRIVER")
 	for _, r := range s.SparkRapids {
 		v := r.Version
 		if r.Unsure {
@@ -107,7 +107,11 @@ func (s Summary) Text() string {
 	}
 	fmt.Fprintln(w, "\nSPARK\tRELEASES\tJAVA\tSCALA\tPYTHON")
 	for _, l := range s.Spark {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s+\n", l.Line, span(l.Releases), strings.Join(intsToStrings(l.Java), ", "), strings.Join(l.Scala, ", "), l.PythonMin)
+		py := l.PythonMin + "+"
+		if l.PythonMin == "" {
+			py = "unverifiable"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", l.Line, span(l.Releases), strings.Join(intsToStrings(l.Java), ", "), strings.Join(l.Scala, ", "), py)
 	}
 	fmt.Fprintln(w, "\nRAPIDS\tCUDA\tPYTHON")
 	for _, r := range s.Rapids {
@@ -138,4 +142,31 @@ func cloneSpark(m map[string][]string) map[string][]string {
 		out[k] = slices.Clone(v)
 	}
 	return out
+}
+
+// Known lists the releases the catalog has facts for, oldest first: what
+// `devenv profiles --outdated` compares the publishers' listings with.
+type Known struct {
+	Accelerator []string // RAPIDS Accelerator (cuDF plugin) YY.MM.P
+	Spark       []string // Apache Spark X.Y.Z
+	Rapids      []string // RAPIDS container YY.MM
+	Triton      []string // Triton -py3 YY.MM
+}
+
+// Known returns the releases the catalog knows.
+func (c *Catalog) Known() Known {
+	var k Known
+	for _, r := range c.file.SparkRapids.Releases {
+		k.Accelerator = append(k.Accelerator, r.Version)
+	}
+	for _, l := range c.file.Spark.Lines {
+		k.Spark = append(k.Spark, l.Releases...)
+	}
+	for _, r := range c.file.Rapids.Releases {
+		k.Rapids = append(k.Rapids, r.Release)
+	}
+	for _, r := range c.file.Triton.Releases {
+		k.Triton = append(k.Triton, r.Release)
+	}
+	return k
 }

@@ -70,7 +70,10 @@ func (c *Catalog) buildTriton(req Request, r *tritonRel, cands []*tritonRel) Res
 		}
 		out.Notes = append(out.Notes, fmt.Sprintf("release: newest Triton release%s%s is %s", matching(req.Release), runs, r.Release))
 	}
-	if major(t.MinDriver) != r.DocMinDriver {
+	if r.DocMinDriver == "" {
+		out.Notes = append(out.Notes, fmt.Sprintf("driver: Triton %s release notes state no driver floor; devenv requires %s, what its CUDA %s needs (CUDA toolkit release notes)",
+			r.Release, t.MinDriver, r.CUDA))
+	} else if major(t.MinDriver) != r.DocMinDriver {
 		out.Notes = append(out.Notes, fmt.Sprintf("driver: Triton %s release notes say %s or later, but its CUDA %s needs %s (CUDA toolkit release notes); devenv requires %s",
 			r.Release, r.DocMinDriver, r.CUDA, t.MinDriver, t.MinDriver))
 	}

@@ -105,6 +105,9 @@ func (c *Catalog) checkCUDA(p *problems) {
 		if f.MaxDriverExclusive != "" && compareVersions(f.MaxDriverExclusive, f.MinDriver) <= 0 {
 			p.add(where, "max_driver_exclusive %s is not above min_driver %s", f.MaxDriverExclusive, f.MinDriver)
 		}
+		if f.MinComputeCapability != "" {
+			checkVersion(p, where+".min_compute_capability", f.MinComputeCapability)
+		}
 	}
 	checkSorted(p, "cuda.families", majors)
 	for i, t := range c.file.CUDA.Toolkits {
@@ -118,6 +121,11 @@ func (c *Catalog) checkCUDA(p *problems) {
 		}
 	}
 	checkSorted(p, "cuda.toolkits", tks)
+	fd := c.file.CUDA.Fallback
+	if fd.Branch == "" || fd.Designation == "" {
+		p.add("cuda.fallback_driver", "branch and designation must be set")
+	}
+	checkVersion(p, "cuda.fallback_driver.min_driver", fd.MinDriver)
 }
 
 func (c *Catalog) checkSpark(p *problems) {
@@ -139,7 +147,9 @@ func (c *Catalog) checkSpark(p *problems) {
 				p.add(where, "unknown Scala %q (known: %s)", s, strings.Join(knownScala, ", "))
 			}
 		}
-		checkVersion(p, where+".python_min", l.PythonMin)
+		if l.PythonMin != "" || !l.Unsure {
+			checkVersion(p, where+".python_min", l.PythonMin) // empty only where the minimum is unverifiable
+		}
 		if l.Dist == "" {
 			p.add(where, "dist is empty")
 		}
@@ -196,6 +206,9 @@ func (c *Catalog) checkAcceleratorRelease(p *problems, where string, r *accelera
 		checkSorted(p, where+".spark."+scala, r.sparkVersions[scala])
 	}
 	c.checkClassifiers(p, where, r)
+	if _, ok := c.file.SparkRapids.Repositories[r.Repository]; r.Repository != "" && !ok {
+		p.add(where, "repository %q is not in spark_rapids.repositories", r.Repository)
+	}
 	checkVersion(p, where+".min_driver", r.MinDriver)
 	checkVersion(p, where+".min_compute_capability", r.MinComputeCapability)
 	for _, key := range slices.Sorted(maps.Keys(r.JDK)) {
@@ -289,6 +302,11 @@ func (c *Catalog) checkRapids(p *problems) {
 		if r.TagCUDA != "major" && r.TagCUDA != "major.minor" {
 			p.add(where, "tag_cuda %q must be major or major.minor", r.TagCUDA)
 		}
+		for _, m := range slices.Sorted(maps.Keys(r.TagCUDAByMajor)) {
+			if rule := r.TagCUDAByMajor[m]; rule != "major" && rule != "major.minor" {
+				p.add(where, "tag_cuda_by_major %s: %q must be major or major.minor", m, rule)
+			}
+		}
 	}
 	checkSorted(p, "rapids.releases", rels)
 }
@@ -307,7 +325,9 @@ func (c *Catalog) checkTriton(p *problems) {
 		if !matchesPrefix(r.CUDA, majorMinor(r.Toolkit)) {
 			p.add(where, "cuda %s does not match toolkit %s", r.CUDA, r.Toolkit)
 		}
-		checkVersion(p, where+".doc_min_driver", r.DocMinDriver)
+		if r.DocMinDriver != "" { // empty: the release notes state none
+			checkVersion(p, where+".doc_min_driver", r.DocMinDriver)
+		}
 		checkVersion(p, where+".min_compute_capability", r.MinComputeCapability)
 		checkVersion(p, where+".python", r.Python)
 	}

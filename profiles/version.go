@@ -49,6 +49,10 @@ func compareVersions(a, b string) int {
 	return 0
 }
 
+// CompareVersions orders two dotted numeric versions (-1, 0, 1), missing
+// parts counting as zero.
+func CompareVersions(a, b string) int { return compareVersions(a, b) }
+
 func part(v version, i int) int {
 	if i < len(v) {
 		return v[i]

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/profiles"
 	"github.com/devenv-dev/devenv/test/standin"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -26,10 +27,29 @@ import (
 const (
 	sparkVersion  = "3.5.1"
 	rapidsVersion = "25.08.0"
-	cudaBase      = "nvidia/cuda:12.9.1-runtime-ubuntu22.04"
 	tritonBase    = "nvidia/tritonserver:25.01-py3"
 	plainBase     = "nvidia/cuda:12.9.1-base-ubuntu22.04"
 )
+
+// cudaBase is the base image devenv's catalog resolves for the pinned Spark
+// and RAPIDS Accelerator (under nvcr.io), read from the catalog so that a
+// new CUDA update for the bases changes no test.
+var cudaBase = strings.TrimPrefix(resolved(profiles.Request{Profile: profiles.SparkRapids, Spark: sparkVersion, Rapids: rapidsVersion}).BaseImage, "nvcr.io/")
+
+func resolved(req profiles.Request) profiles.Resolved {
+	r, err := profiles.Builtin().Resolve(req, nil)
+	if err != nil {
+		panic(fmt.Sprintf("the catalog no longer resolves %+v: %v", req, err))
+	}
+	return r
+}
+
+// newestRapidsFor is the RAPIDS Accelerator release devenv lock picks for
+// an unpinned service of these versions: the newest the catalog lists.
+func newestRapidsFor(req profiles.Request) string {
+	req.Profile = profiles.SparkRapids
+	return resolved(req).Rapids
+}
 
 // world is one test's stand-in outside world.
 type world struct {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"github.com/devenv-dev/devenv/profiles"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +27,7 @@ func prodFile(t *testing.T, name string) string {
 // sets a behaviour conf prod does not have.
 func TestMirrorMakesTheServiceUseProd(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t, standin.WithSpark("3.3.0"), standin.WithRapids("26.06.0"))
+	w := newWorld(t, standin.WithSpark("3.3.0"), standin.WithRapids(newestRapidsFor(profiles.Request{Spark: "3.3.0", Scala: "2.12", Java: "8"})))
 	dir, _ := w.project(t, "services:\n  spark:\n    profile: spark-rapids   # keep this comment\n    jupyter: false\n    gpu: optional\n",
 		map[string]string{"prod/cluster.json": prodFile(t, "databricks-azure-cpu-00.json")})
 	r := w.must(t, dir, "mirror", "prod/cluster.json")

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"github.com/devenv-dev/devenv/profiles"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func TestProdSecretsNeverLeave(t *testing.T) {
 		}
 		fmt.Fprintf(&conf, "%s %s\n", key, s.Value)
 	}
-	w := newWorld(t, standin.WithSpark("3.3.0"), standin.WithRapids("26.06.0"))
+	w := newWorld(t, standin.WithSpark("3.3.0"), standin.WithRapids(newestRapidsFor(profiles.Request{Spark: "3.3.0"})))
 	dir, _ := w.project(t, "services:\n  spark:\n    profile: spark-rapids\n    spark: \"3.3.0\"\n    jupyter: false\n    gpu: optional\n",
 		map[string]string{"prod/spark-defaults.conf": conf.String()})
 	var outputs []string

@@ -15,9 +15,9 @@ import (
 )
 
 // jupyterLabVersions are the JupyterLab releases the stand-in index serves:
-// the ones devenv pins once the lock records JupyterLab (newest first by
-// pip when unpinned).
-var jupyterLabVersions = []string{"4.2.5", "4.4.9"}
+// the ones devenv may pin (read from the catalog), newest first by pip when
+// unpinned.
+var jupyterLabVersions = profiles.JupyterLabReleases()
 
 // TestEveryStarterComesUp: for each built-in profile, `devenv init
 // --profile P` then `lock` and `up --wait` bring the starter up on this
@@ -139,7 +139,7 @@ func checkAllUp(t *testing.T, dir string, env []string, name string) {
 
 // resolveHere resolves a starter's request (no version pinned) as devenv
 // does on this machine: for the NVIDIA driver `devenv gpus` reads, else for
-// the newest production driver branch, so the stand-ins serve exactly the
+// the catalog's fallback driver branch, so the stand-ins serve exactly the
 // base image devenv lock will ask for.
 func resolveHere(t *testing.T, profile string) (profiles.Resolved, error) {
 	t.Helper()

@@ -132,9 +132,14 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		return Service{}, serviceError(p, s, err)
 	}
 	for _, a := range append(res.Artifacts, arts...) {
-		la, err := lockArtifact(ctx, a, old, fetch, m)
+		la, path, err := lockArtifact(ctx, a, old, fetch, m)
 		if err != nil {
-			return Service{}, fmt.Errorf("service %q: %w", s.Name, err)
+			return Service{}, fmt.Errorf("service %q: %w", s.Name, acceleratorFetchError(res, a, m, err))
+		}
+		if a.Name == profiles.AcceleratorArtifact {
+			if err := checkAcceleratorJar(ctx, res, la, a, path, old, r, fetch, m); err != nil {
+				return Service{}, serviceError(p, s, err)
+			}
 		}
 		ls.Artifacts = append(ls.Artifacts, la)
 	}
@@ -202,19 +207,21 @@ func pinImage(ctx context.Context, ref string, old *Service, pin Pinner, m sourc
 	return &Image{Ref: ref, Digest: d}, nil
 }
 
-func lockArtifact(ctx context.Context, a profiles.Artifact, old *Service, fetch Fetcher, m sources.Mirrors) (Artifact, error) {
+// lockArtifact pins an artifact, keeping the previous lock's entry for the
+// same URL; path is the downloaded file, "" when the entry was kept.
+func lockArtifact(ctx context.Context, a profiles.Artifact, old *Service, fetch Fetcher, m sources.Mirrors) (Artifact, string, error) {
 	if old != nil {
 		for _, o := range old.Artifacts {
 			if o.URL == a.URL && o.File == a.File {
-				return o, nil
+				return o, "", nil
 			}
 		}
 	}
-	sum, _, err := fetch.Verified(ctx, m.URL(a.URL), m.URL(a.ChecksumURL), a.ChecksumAlgo)
+	sum, path, err := fetch.Verified(ctx, m.URL(a.URL), m.URL(a.ChecksumURL), a.ChecksumAlgo)
 	if err != nil {
-		return Artifact{}, fmt.Errorf("artifact %s: %w", a.Name, err)
+		return Artifact{}, "", fmt.Errorf("artifact %s: %w", a.Name, err)
 	}
-	return Artifact{Name: a.Name, URL: a.URL, File: a.File, SHA256: sum}, nil
+	return Artifact{Name: a.Name, URL: a.URL, File: a.File, SHA256: sum}, path, nil
 }
 
 // serviceError places a resolution error at the service's line in devenv.yaml.

@@ -10,6 +10,7 @@ import (
 func TestJupyterLabPinned(t *testing.T) {
 	off := false
 	spark := profiles.Resolved{Profile: profiles.SparkRapids, Python: "3.10"}
+	py38 := profiles.Resolved{Profile: profiles.SparkRapids, Python: "3.8"}
 	locked := &Service{Versions: Versions{Python: "3.10", JupyterLab: "4.3.0"}}
 	tests := []struct {
 		name string
@@ -18,9 +19,9 @@ func TestJupyterLabPinned(t *testing.T) {
 		old  *Service
 		want string
 	}{
-		{"first lock picks the newest for the Python", spec.Service{}, spark, nil, "4.4.9"},
+		{"first lock picks the newest for the Python", spec.Service{}, spark, nil, profiles.JupyterLabVersion(spark)},
 		{"a locked release is kept", spec.Service{}, spark, locked, "4.3.0"},
-		{"a new Python picks again", spec.Service{}, profiles.Resolved{Profile: profiles.SparkRapids, Python: "3.8"}, locked, "4.2.5"},
+		{"a new Python picks again", spec.Service{}, py38, locked, profiles.JupyterLabVersion(py38)},
 		{"jupyter off pins nothing", spec.Service{Jupyter: &off}, spark, nil, ""},
 		{"other profiles pin nothing", spec.Service{}, profiles.Resolved{Profile: profiles.Triton}, nil, ""},
 	}

@@ -32,6 +32,9 @@ func (f *fakeFetcher) Verified(_ context.Context, url, checksumURL, algo string)
 	if f.fail != "" && strings.Contains(url, f.fail) {
 		return "", "", errors.New("sha1 mismatch")
 	}
+	if strings.Contains(url, "/rapids-4-spark_") {
+		return strings.Repeat("a", 64), standInJarFor(url), nil
+	}
 	return strings.Repeat("a", 64), "/cache/x", nil
 }
 
@@ -118,7 +121,7 @@ func TestGenerateReportsEveryProblemAtItsLine(t *testing.T) {
   a:
     profile: spark-rapids
     spark: "3.2.4"
-    rapids: "25.12"
+    rapids: "26.02"
   b:
     profile: triton
     release: "19.01"
@@ -128,7 +131,7 @@ func TestGenerateReportsEveryProblemAtItsLine(t *testing.T) {
 		t.Fatal("impossible requests locked")
 	}
 	msg := err.Error()
-	for _, want := range []string{"devenv.yaml:4:", "25.10.0", "devenv.yaml:8:"} {
+	for _, want := range []string{"devenv.yaml:4:", "25.12.0", "devenv.yaml:8:"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error lacks %q:\n%s", want, msg)
 		}
@@ -236,17 +239,28 @@ func TestComposeImagesArePinned(t *testing.T) {
 }
 
 // TestDriverRuleChoosesUnsetVersions locks an unpinned rapids service for
-// a driver of the 580 branch and for none, and checks which CUDA each gets,
-// that the notes name the rule, and that a relock keeps the pin while
-// --upgrade moves it.
+// a driver of the 580 branch and for none, and checks that each gets what
+// the catalog resolves for that driver (read from the catalog, so a new
+// release changes no expectation), that the notes name the rule, and that a
+// relock keeps the pin while --upgrade moves it.
 func TestDriverRuleChoosesUnsetVersions(t *testing.T) {
 	p := project(t, "services:\n  nb:\n    profile: rapids\n")
+	cudaFor := func(driver string) string {
+		r, err := profiles.Builtin().Resolve(profiles.Request{Profile: profiles.Rapids, Driver: driver, DriverRule: "r"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.CUDA
+	}
+	on580, unlimited := cudaFor("580.159.04"), cudaFor("")
+	if on580 == unlimited {
+		t.Fatalf("the catalog's newest RAPIDS CUDA (%s) runs on R580: this test needs one that does not", unlimited)
+	}
 	tests := []struct {
 		name, driver, wantCUDA, wantNote string
 	}{
-		{"580 branch driver", "580.159.04", "12.9.1", `service "nb": driver rule: chose CUDA 12.9.1 for the test rule`},
-		{"595 driver", "595.45.04", "13.2.0", `service "nb": driver rule: CUDA 13.2.0 runs on the test rule`},
-		{"no limit", "", "13.2.0", ""},
+		{"580 branch driver", "580.159.04", on580, `service "nb": driver rule: chose CUDA ` + on580 + ` for the test rule`},
+		{"no limit", "", unlimited, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -271,10 +285,10 @@ func TestDriverRuleChoosesUnsetVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Driver: "595.45.04", DriverRule: "r"})
-	up, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Upgrade: true, Driver: "595.45.04", DriverRule: "r"})
-	if kept.Service("nb").Versions.CUDA != "12.9.1" || up.Service("nb").Versions.CUDA != "13.2.0" {
-		t.Errorf("relock gave CUDA %s (want the pinned 12.9.1), --upgrade %s (want 13.2.0)", kept.Service("nb").Versions.CUDA, up.Service("nb").Versions.CUDA)
+	kept, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{})
+	up, _ := Generate(t.Context(), p, old, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Upgrade: true})
+	if kept.Service("nb").Versions.CUDA != on580 || up.Service("nb").Versions.CUDA != unlimited {
+		t.Errorf("relock gave CUDA %s (want the pinned %s), --upgrade %s (want %s)", kept.Service("nb").Versions.CUDA, on580, up.Service("nb").Versions.CUDA, unlimited)
 	}
 }
 

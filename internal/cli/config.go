@@ -46,6 +46,10 @@ func lockCommand() *cli.Command {
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Lock(c.Context, app.LockOptions{Check: c.Bool("check"), Upgrade: c.Bool("upgrade"), Services: args(c)})
+			if err == nil && c.Bool("upgrade") {
+				// name what the publishers have that the catalog does not know yet
+				res.Notes = append(res.Notes, checkUpstream(c.Context, p.Mirrors()).Notes()...)
+			}
 			if err == nil {
 				warn(c, res.Notes...)
 			}

@@ -62,14 +62,14 @@ func TestConfigShowsPlacementAndMemorySplit(t *testing.T) {
 }
 
 // TestConfigSaysWhichDriverRuleChose: an unpinned rapids service resolves
-// for the driver NVML reads, and for the newest production branch when
+// for the driver NVML reads, and for the first driver of the catalog's fallback branch (R580, a long-term support branch) when
 // NVML cannot be read; config's notes say which.
 func TestConfigSaysWhichDriverRuleChose(t *testing.T) {
 	tests := []struct {
 		name, shape, want string
 	}{
 		{"NVML read", "h100x8", "this machine's (read through NVML)"},
-		{"no NVML", "", "the newest production driver branch"},
+		{"no NVML", "", "long-term support branch (this machine's driver could not be read)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

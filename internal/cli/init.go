@@ -33,7 +33,13 @@ func profilesCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "profiles",
 		Usage: "show the built-in profiles and their compatibility matrix",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "outdated", Usage: "read the publishers' listings (Maven, NGC, Apache, through the mirrors) and name releases devenv's catalog does not know yet"},
+		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("outdated") {
+				return outdated(c)
+			}
 			return show(c, profiles.Builtin().Summary(), nil, func(w io.Writer, s profiles.Summary) { _, _ = io.WriteString(w, s.Text()) })
 		},
 	}

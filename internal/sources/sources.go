@@ -16,6 +16,10 @@ const (
 	MavenCentral  = "https://repo1.maven.org/maven2"
 	ApacheArchive = "https://archive.apache.org/dist"
 	PyPI          = "https://pypi.org/simple"
+	// NVIDIAMaven is NVIDIA's Artifactory, where some RAPIDS Accelerator
+	// releases (25.08.0) were published instead of Maven Central; the Maven
+	// mirror stands in for it too.
+	NVIDIAMaven = "https://edge.urm.nvidia.com/artifactory/sw-spark-maven"
 )
 
 // Mirrors says where to fetch from instead of the canonical upstreams.
@@ -56,10 +60,13 @@ func FromEnv(m Mirrors, getenv func(string) string) Mirrors {
 	return out
 }
 
-// URL rewrites a canonical artifact URL through the Maven or Apache mirror.
+// URL rewrites a canonical artifact URL through the Maven or Apache mirror
+// (Maven Central and NVIDIA's Artifactory both go through the Maven mirror).
 func (m Mirrors) URL(u string) string {
-	if m.Maven != "" && strings.HasPrefix(u, MavenCentral+"/") {
-		return strings.TrimRight(m.Maven, "/") + strings.TrimPrefix(u, MavenCentral)
+	for _, repo := range []string{MavenCentral, NVIDIAMaven} {
+		if m.Maven != "" && strings.HasPrefix(u, repo+"/") {
+			return strings.TrimRight(m.Maven, "/") + strings.TrimPrefix(u, repo)
+		}
 	}
 	if m.Apache != "" && strings.HasPrefix(u, ApacheArchive+"/") {
 		return strings.TrimRight(m.Apache, "/") + strings.TrimPrefix(u, ApacheArchive)

@@ -235,12 +235,8 @@ func (s *ArtifactServer) addRapids(cfg artifactConfig, version string) error {
 			continue
 		}
 		for _, sc := range cfg.scala {
-			switch {
-			case sc != "2.12" && sc != "2.13":
-			case cfg.rapidsSize > 0:
-				errs = multierror.Append(errs, s.addLargeJar(rapidsCoord(sc, version, cl), cfg.rapidsSize))
-			default:
-				errs = multierror.Append(errs, s.addJar(rapidsCoord(sc, version, cl)))
+			if sc == "2.12" || sc == "2.13" {
+				errs = multierror.Append(errs, s.addRapidsJar(rapidsCoord(sc, version, cl), cfg.rapidsShims(version, sc), cfg.rapidsSize))
 			}
 		}
 	}
@@ -260,10 +256,9 @@ func (s *ArtifactServer) addLargeSpark(cfg artifactConfig, d sparkDist) error {
 	return nil
 }
 
-// addLargeJar serves a generated RAPIDS jar of n bytes from disk.
-func (s *ArtifactServer) addLargeJar(c mavenCoord, n int64) error {
-	f, err := largeJar(c, entry{Name: "rapids4spark-version-info.properties",
-		Body: "version=" + c.Version + "\nclassifier=" + c.Classifier + "\nnote=devenv test stand-in\n"}, n)
+// addLargeJar serves small, a generated RAPIDS jar, grown to n bytes, from disk.
+func (s *ArtifactServer) addLargeJar(c mavenCoord, small []byte, n int64) error {
+	f, err := largeJar(c, small, n)
 	if err != nil {
 		return err
 	}
@@ -283,6 +278,23 @@ func (s *ArtifactServer) addJar(c mavenCoord) error {
 	data, err := jar(c.Group+":"+c.Artifact+" (devenv stand-in)", c.Version, props)
 	if err != nil {
 		return errorf("generating %s: %v", c.Path(), err)
+	}
+	p := "maven2/" + c.Path()
+	s.files[p] = data
+	s.files[p+".sha1"] = []byte(sha1File(data))
+	s.sums[p+".sha1"] = p
+	return nil
+}
+
+// addRapidsJar serves a RAPIDS Accelerator jar with the real shim layout
+// and its Maven .sha1.
+func (s *ArtifactServer) addRapidsJar(c mavenCoord, sparks []string, size int64) error {
+	data, err := RapidsJar(c.Group+":"+c.Artifact+" (devenv stand-in)", c.Version, sparks)
+	if err != nil {
+		return errorf("generating %s: %v", c.Path(), err)
+	}
+	if size > 0 {
+		return s.addLargeJar(c, data, size)
 	}
 	p := "maven2/" + c.Path()
 	s.files[p] = data

@@ -14,6 +14,7 @@ type artifactConfig struct {
 	sha512Format SHA512Format
 	sparkSize    int64 // WithSizes: generated distributions of this size, served from disk
 	rapidsSize   int64
+	shims        map[string][]string // "version/scala" -> Spark versions with a shim
 }
 
 func defaultArtifactConfig() artifactConfig {
@@ -41,6 +42,19 @@ func WithScala(versions ...string) ArtifactOption {
 // (default 25.06.0).
 func WithRapids(versions ...string) ArtifactOption {
 	return func(c *artifactConfig) { c.rapids = versions }
+}
+
+// WithRapidsShims makes the stand-in jars of one RAPIDS Accelerator release
+// and Scala version carry shims for exactly these Spark versions (default:
+// the catalog's list for the release), e.g. to serve a jar without the
+// locked Spark's shim.
+func WithRapidsShims(version, scala string, sparks ...string) ArtifactOption {
+	return func(c *artifactConfig) {
+		if c.shims == nil {
+			c.shims = map[string][]string{}
+		}
+		c.shims[version+"/"+scala] = sparks
+	}
 }
 
 // WithRapidsClassifiers sets the jar classifiers served for each RAPIDS

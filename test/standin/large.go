@@ -3,6 +3,7 @@ package standin
 import (
 	"archive/tar"
 	"archive/zip"
+	"bytes"
 	"compress/gzip"
 	"crypto/sha1"
 	"crypto/sha256"
@@ -135,20 +136,18 @@ func largeSpark(d sparkDist, n int64) (largeFile, error) {
 	})
 }
 
-// largeJar writes a jar of coordinate c with a stored padding entry of n bytes.
-func largeJar(c mavenCoord, props entry, n int64) (largeFile, error) {
-	name := fmt.Sprintf("%s-%s-%s-%d.jar", c.Artifact, c.Version, c.Classifier, n)
+// largeJar writes the jar small with a stored padding entry of n bytes
+// added after its own entries.
+func largeJar(c mavenCoord, small []byte, n int64) (largeFile, error) {
+	zr, err := zip.NewReader(bytes.NewReader(small), int64(len(small)))
+	if err != nil {
+		return largeFile{}, errorf("the stand-in jar of %s: %v", c.Path(), err)
+	}
+	name := fmt.Sprintf("%s-%s-%s-%s-%d.jar", c.Artifact, c.Version, c.Classifier, sha256Hex(small)[:12], n)
 	return generateLarge(name, func(w io.Writer) error {
 		zw := zip.NewWriter(w)
-		manifest := "Manifest-Version: 1.0\r\nImplementation-Title: " + c.Group + ":" + c.Artifact +
-			" (devenv stand-in)\r\nImplementation-Version: " + c.Version + "\r\nCreated-By: devenv test stand-in\r\n\r\n"
-		for _, e := range []entry{{Name: "META-INF/MANIFEST.MF", Body: manifest}, props} {
-			fh := &zip.FileHeader{Name: e.Name, Method: zip.Deflate, Modified: archiveTime}
-			fw, err := zw.CreateHeader(fh)
-			if err != nil {
-				return err
-			}
-			if _, err := io.WriteString(fw, e.Body); err != nil {
+		for _, f := range zr.File {
+			if err := zw.Copy(f); err != nil {
 				return err
 			}
 		}
