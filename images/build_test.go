@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -324,5 +326,23 @@ func TestBuildCredentialsRefusedOnARemoteEngine(t *testing.T) {
 	}
 	if eng.count() != 0 {
 		t.Error("the build reached the remote engine")
+	}
+}
+
+func TestHostUser(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		if HostUser("") != nil {
+			t.Error("HostUser off Linux, where Docker Desktop maps file ownership itself, is not nil")
+		}
+		return
+	}
+	me := &UserIDs{UID: os.Getuid(), GID: os.Getgid()}
+	for host, want := range map[string]*UserIDs{
+		"": me, "unix:///var/run/docker.sock": me, "tcp://127.0.0.1:2375": me,
+		"tcp://gpubox:2376": nil, "ssh://me@gpubox": nil,
+	} {
+		if got := HostUser(host); (got == nil) != (want == nil) || (got != nil && *got != *want) {
+			t.Errorf("HostUser(%q) = %v, want %v", host, got, want)
+		}
 	}
 }
