@@ -67,6 +67,7 @@ func TestJarChangeRebuildsOnlyTheLayersAfterIt(t *testing.T) {
 
 	// Its weight is reported layer by layer, and no layer keeps what a later
 	// one deletes.
+	t.Logf("devenv images:\n%s", w.must(t, dir, "images").Stdout)
 	imgs := decode[[]app.ImageReport](t, w.must(t, dir, "images", "--json").Stdout)
 	if len(imgs) == 0 || imgs[0].ID != after.ID || imgs[0].Size != after.Size || !holdsLayerCopying(imgs[0], "/opt/spark/jars/") {
 		t.Errorf("devenv images reports %+v, want the image %s of %d bytes first, with its jar layers", imgs, after.ID, after.Size)
