@@ -42,8 +42,20 @@ func (d *docker) ImageDetail(ctx context.Context, ref string) (ImageDetail, erro
 	}
 	out := ImageDetail{ID: img.ID, Size: img.Size}
 	for _, h := range slices.Backward(hist) {
-		by := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(h.CreatedBy, "/bin/sh -c #(nop) "), "/bin/sh -c "))
-		out.Layers = append(out.Layers, Layer{CreatedBy: by, Size: h.Size, Created: time.Unix(h.Created, 0).UTC()})
+		out.Layers = append(out.Layers, Layer{CreatedBy: instruction(h.CreatedBy), Size: h.Size, Created: time.Unix(h.Created, 0).UTC()})
 	}
 	return out, nil
+}
+
+// instruction is a history entry's command as the Dockerfile wrote it: the
+// classic builder records RUN as "[|N ARG=v ...] /bin/sh -c cmd" and other
+// steps as "/bin/sh -c #(nop) STEP".
+func instruction(createdBy string) string {
+	if _, after, ok := strings.Cut(createdBy, "/bin/sh -c "); ok && (strings.HasPrefix(createdBy, "/bin/sh") || strings.HasPrefix(createdBy, "|")) {
+		if step, nop := strings.CutPrefix(after, "#(nop) "); nop {
+			return strings.TrimSpace(step)
+		}
+		return "RUN " + strings.TrimSpace(after)
+	}
+	return strings.TrimSpace(createdBy)
 }

@@ -26,6 +26,9 @@ func Images(w io.Writer, imgs []app.ImageReport) {
 				continue
 			}
 			by := strings.Join(strings.Fields(l.CreatedBy), " ")
+			if by == "" {
+				by = "(base image)"
+			}
 			if len(by) > 100 {
 				by = by[:97] + "..."
 			}
