@@ -74,15 +74,15 @@ func (in Input) needsBuild() bool {
 	return in.Resolved.Profile != profiles.Image || in.UserDockerfile != ""
 }
 
-// HostUser is the image user for an engine at dockerHost (DOCKER_HOST): on
-// Linux with an engine of this machine, this process's uid and gid, as Dev
+// HostUser is the image user for an engine of this machine (local) or
+// another: on Linux with a local engine, this process's uid and gid, as Dev
 // Containers' updateRemoteUserUID does, so that what the container writes
 // under the bind-mounted /workspace belongs to the host user (root in CI, an
 // LDAP uid on a workstation). Elsewhere nil, DefaultUser: a remote engine
-// does not see this machine's files, and Docker Desktop maps ownership on its
-// file shares itself.
-func HostUser(dockerHost string) *UserIDs {
-	if runtime.GOOS != "linux" || !localEngine(dockerHost) {
+// does not see this machine's files (its synced volume is the image user's),
+// and Docker Desktop maps ownership on its file shares itself.
+func HostUser(local bool) *UserIDs {
+	if runtime.GOOS != "linux" || !local {
 		return nil
 	}
 	return &UserIDs{UID: os.Getuid(), GID: os.Getgid()}

@@ -28,7 +28,11 @@ func (c *Catalog) Resolve(req Request, custom map[string]*Custom) (Resolved, err
 	var r Resolved
 	switch req.Profile {
 	case SparkRapids:
-		r, err = c.resolveSparkRapids(req)
+		if req.Prefer != nil {
+			r, err = c.resolvePreferred(req)
+		} else {
+			r, err = c.resolveSparkRapids(req)
+		}
 	case Rapids:
 		r, err = c.resolveRapids(req)
 	case Triton:
@@ -64,7 +68,7 @@ func applyCustom(req Request, custom map[string]*Custom) (Request, *Custom, erro
 	out := Request{Profile: cp.Extends, Arch: or(req.Arch, d.Arch),
 		Spark: or(req.Spark, d.Spark), Rapids: or(req.Rapids, d.Rapids), Scala: or(req.Scala, d.Scala),
 		Java: or(req.Java, d.Java), Python: or(req.Python, d.Python), CUDA: or(req.CUDA, d.CUDA),
-		Release: or(req.Release, d.Release)}
+		Release: or(req.Release, d.Release), Prefer: req.Prefer}
 	return out, cp, nil
 }
 

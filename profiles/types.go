@@ -30,6 +30,11 @@ type Request struct {
 	// asks for, so neither is hashed into the lock.
 	Driver     string `json:"-"`
 	DriverRule string `json:"-"`
+	// Prefer is prod's stack (a service's mirror:): spark-rapids takes it
+	// where the fields above are open, or the nearest the catalog builds,
+	// and lists what differs in Resolved.Deviations. Not hashed either: the
+	// mirror file's own hash is a lock input.
+	Prefer *Prefer `json:"-"`
 }
 
 // Requirements is what a resolved service needs from the host.
@@ -72,6 +77,8 @@ type Resolved struct {
 	Conf          map[string]string `json:"conf,omitempty"`
 	CACerts       []string          `json:"ca_certs,omitempty"` // project-relative paths
 	Notes         []string          `json:"notes,omitempty"`    // what was chosen for the user and why
+	// Deviations: where the versions differ from Request.Prefer (prod's), and why.
+	Deviations []Deviation `json:"deviations,omitempty"`
 }
 
 // Custom is a team's own profile: it extends a built-in one.

@@ -42,8 +42,12 @@ func TestReproComparesTheJobWithProd(t *testing.T) {
 	if !res.Reproduced || res.Prod.Signature != "gpu-oom" || res.Local == nil || res.Local.ExitCode != 1 {
 		t.Fatalf("result %+v", res)
 	}
-	if !strings.Contains(readFile(t, filepath.Join(dir, "devenv.yaml")), "mirror: prod/eventlog") {
-		t.Error("repro did not record the mirror in devenv.yaml")
+	if y := readFile(t, filepath.Join(dir, "devenv.yaml")); !strings.Contains(y, "mirror: prod/eventlog") || !strings.Contains(y, "mirror_format: eventlog") {
+		t.Errorf("repro did not record the mirror and its format in devenv.yaml:\n%s", y)
+	}
+	// The lock repro wrote is the one mirror writes: prod's versions.
+	if lk := readFile(t, filepath.Join(dir, "devenv.lock")); !strings.Contains(lk, `"spark": "`+sparkVersion+`"`) || !strings.Contains(lk, `"rapids": "`+rapidsVersion+`"`) {
+		t.Errorf("the lock does not hold prod's spark %s and rapids %s:\n%s", sparkVersion, rapidsVersion, lk)
 	}
 	if !strings.Contains(r.Stderr, "GpuRetryOOM") {
 		t.Errorf("the job's output was not shown:\n%s", r.Stderr)

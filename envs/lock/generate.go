@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/maven"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
@@ -36,6 +40,8 @@ type Options struct {
 	// Local reads image IDs from this machine's engine, for compose images
 	// no registry has; nil: such images cannot be locked.
 	Local LocalImages
+	// POMs reads POMs for jar resolution (nil: HTTP through mirrors.maven).
+	POMs maven.Source
 	// Driver is the NVIDIA driver that versions devenv.yaml leaves unset are
 	// resolved for (profiles.Request.Driver), and DriverRule where it came
 	// from; the lock's notes say which rule chose each service's versions.
@@ -94,19 +100,20 @@ func previous(prev *File, name string, opts Options) *Service {
 
 func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Service, r Resolver, pin Pinner, fetch Fetcher, opts Options, notes *[]string) (Service, error) {
 	m := opts.Mirrors
-	req, mnotes, err := mirroredRequest(s, s.Request(), r, p.Profiles)
+	req, err := mirroredRequest(s, s.Request())
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
-	*notes = append(*notes, mnotes...)
 	req.Driver, req.DriverRule = opts.Driver, opts.DriverRule
 	res, err := resolveKeeping(req, old, r, p.Profiles)
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
+	*notes = append(*notes, mirrorNotes(s.Name, req, res)...)
 	for _, n := range profiles.DriverRuleNotes(res) {
 		*notes = append(*notes, fmt.Sprintf("service %q: %s", s.Name, n))
 	}
+	*notes = append(*notes, droppedPinNotes(s.Name, old, req, res)...)
 	in, err := serviceInputs(p, s)
 	if err != nil {
 		return Service{}, err
@@ -115,7 +122,7 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		Spark: res.Spark, Scala: res.Scala, ScalaFull: res.ScalaFull, Java: res.Java, Python: res.Python,
 		Rapids: res.Rapids, CUDA: res.CUDA, Release: res.Release, JarClassifier: res.JarClassifier,
 		JupyterLab: JupyterLab(s, res, old),
-	}}
+	}, Deviations: res.Deviations}
 	base := res.BaseImage
 	if res.Profile == profiles.Image {
 		base = s.Image
@@ -127,11 +134,10 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		}
 		ls.Base = img
 	}
-	arts, err := userJars(s)
-	if err != nil {
-		return Service{}, serviceError(p, s, err)
-	}
-	for _, a := range append(res.Artifacts, arts...) {
+	for _, a := range res.Artifacts {
+		if strings.HasPrefix(a.Name, "jar:") {
+			continue // a custom profile's jars: resolved with their dependencies below
+		}
 		la, path, err := lockArtifact(ctx, a, old, fetch, m)
 		if err != nil {
 			return Service{}, fmt.Errorf("service %q: %w", s.Name, acceleratorFetchError(res, a, m, err))
@@ -143,6 +149,11 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		}
 		ls.Artifacts = append(ls.Artifacts, la)
 	}
+	jars, err := lockJars(ctx, s, res, in, old, fetch, opts, notes)
+	if err != nil {
+		return Service{}, serviceError(p, s, err)
+	}
+	ls.Artifacts = append(ls.Artifacts, jars...)
 	return ls, nil
 }
 
@@ -159,41 +170,78 @@ func JupyterLab(s *spec.Service, res profiles.Resolved, old *Service) string {
 }
 
 // resolveKeeping resolves with the previously locked versions filling what
-// devenv.yaml leaves open; if that combination no longer resolves, it
-// resolves afresh.
+// devenv.yaml leaves open, except versions devenv.yaml pinned before and
+// no longer does: removing a pin returns the default. If that combination
+// no longer resolves, it resolves afresh.
 func resolveKeeping(req profiles.Request, old *Service, r Resolver, custom map[string]*profiles.Custom) (profiles.Resolved, error) {
 	if old != nil {
-		keep := req
-		fill(&keep.Spark, old.Versions.Spark)
-		fill(&keep.Rapids, old.Versions.Rapids)
-		fill(&keep.Scala, old.Versions.Scala)
-		fill(&keep.Java, old.Versions.Java)
-		fill(&keep.Python, old.Versions.Python)
-		fill(&keep.CUDA, old.Versions.CUDA)
-		fill(&keep.Release, old.Versions.Release)
-		if res, err := r.Resolve(keep, custom); err == nil {
+		if res, err := r.Resolve(withLocked(req, old, notKept(req, old)), custom); err == nil {
 			return res, nil
 		}
 	}
 	return r.Resolve(req, custom)
 }
 
+// notKept are the version keys the previous lock must not fill: those
+// devenv.yaml pinned before and no longer does (removing a pin returns the
+// default), and those prod states (prod's versions decide, not the previous
+// lock's).
+func notKept(req profiles.Request, old *Service) map[string]bool {
+	out := map[string]bool{}
+	for k := range droppedPins(req, old) {
+		out[k] = true
+	}
+	if p := req.Prefer; p != nil {
+		for k, v := range map[string]string{"spark": p.Spark, "rapids": p.Rapids, "scala": p.Scala, "java": p.Java, "python": p.Python} {
+			if v != "" {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// droppedPinNotes say, for each version pin devenv.yaml removed, what the
+// version is now, and why when it stayed.
+func droppedPinNotes(service string, old *Service, req profiles.Request, res profiles.Resolved) []string {
+	if old == nil {
+		return nil
+	}
+	got := map[string]string{"spark": res.Spark, "rapids": res.Rapids, "scala": res.Scala, "java": res.Java,
+		"python": res.Python, "cuda": res.CUDA, "release": res.Release}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(droppedPins(req, old))) {
+		was := old.Inputs.Versions[k]
+		if got[k] == was || strings.HasPrefix(got[k], was+".") {
+			out = append(out, fmt.Sprintf("service %q: %s is no longer pinned, and stays %s: it is what the other versions resolve to", service, k, got[k]))
+			continue
+		}
+		out = append(out, fmt.Sprintf("service %q: %s is no longer pinned (was %s): %s is the default now", service, k, was, orUnset(got[k])))
+	}
+	return out
+}
+
+// droppedPins are the version keys the old entry's devenv.yaml pinned and
+// req leaves open.
+func droppedPins(req profiles.Request, old *Service) map[string]bool {
+	if old.Inputs == nil {
+		return nil
+	}
+	now := map[string]string{"spark": req.Spark, "rapids": req.Rapids, "scala": req.Scala, "java": req.Java,
+		"python": req.Python, "cuda": req.CUDA, "release": req.Release}
+	out := map[string]bool{}
+	for k, v := range old.Inputs.Versions {
+		if v != "" && now[k] == "" {
+			out[k] = true
+		}
+	}
+	return out
+}
+
 func fill(dst *string, v string) {
 	if *dst == "" {
 		*dst = v
 	}
-}
-
-func userJars(s *spec.Service) ([]profiles.Artifact, error) {
-	var out []profiles.Artifact
-	for _, c := range s.Jars {
-		a, err := profiles.MavenJar(c)
-		if err != nil {
-			return nil, &profiles.ResolveError{Field: "jars", Msg: err.Error(), Hint: "write Maven coordinates as group:artifact:version"}
-		}
-		out = append(out, a)
-	}
-	return out, nil
 }
 
 func pinImage(ctx context.Context, ref string, old *Service, pin Pinner, m sources.Mirrors) (*Image, error) {

@@ -6,13 +6,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -27,7 +27,9 @@ type Inputs struct {
 	Image    string            `json:"image,omitempty"`    // profile image, or a compose service's image
 	Jars     []string          `json:"jars,omitempty"`
 	Custom   string            `json:"custom,omitempty"` // sha256 of the custom profile's parts that are inputs
-	Mirror   string            `json:"mirror,omitempty"` // sha256 of the production description (mirror:)
+	Mirror   string            `json:"mirror,omitempty"` // sha256 of the production description (mirror:), a file or an event log directory
+	// MirrorFormat is mirror_format:, the source's forced format.
+	MirrorFormat string `json:"mirror_format,omitempty"`
 }
 
 // serviceInputs gathers a devenv.yaml service's inputs.
@@ -47,11 +49,11 @@ func serviceInputs(p *spec.Project, s *spec.Service) (Inputs, error) {
 		in.Custom = customHash(c)
 	}
 	if s.Mirror != "" {
-		data, err := os.ReadFile(s.Mirror)
+		sum, err := mirror.SourceDigest(s.Mirror)
 		if err != nil {
 			return in, fmt.Errorf("service %q: read its mirror: %w", s.Name, err)
 		}
-		in.Mirror = sha(data)
+		in.Mirror, in.MirrorFormat = sum, s.MirrorFormat
 	}
 	return in, nil
 }
@@ -182,6 +184,9 @@ func inputChanges(service string, was, now Inputs) []string {
 	}
 	if was.Mirror != now.Mirror {
 		out = append(out, fmt.Sprintf("service %q: the production description it mirrors changed", service))
+	}
+	if was.MirrorFormat != now.MirrorFormat {
+		say("mirror_format", was.MirrorFormat, now.MirrorFormat)
 	}
 	return out
 }

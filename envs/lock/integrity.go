@@ -15,11 +15,14 @@ import (
 // path, hashes that do not add up): it was edited by hand or damaged.
 type IntegrityError struct {
 	Problems []string
+	// Services are those whose entries are at fault; empty when the
+	// lock as a whole is.
+	Services map[string]bool `json:"-"`
 }
 
 func (e *IntegrityError) Error() string {
 	return "devenv.lock is not consistent: " + strings.Join(e.Problems, "; ") +
-		"; do not edit it by hand: run `devenv lock --upgrade` to write it again"
+		"; do not edit it by hand: run `devenv lock` to write those entries again"
 }
 
 // Verify checks the lock's own consistency without the network: artifact
@@ -29,22 +32,26 @@ func (e *IntegrityError) Error() string {
 // by Parse already.
 func Verify(f *File, m sources.Mirrors) error {
 	var problems []string
+	damaged := map[string]bool{}
 	for _, s := range f.Services {
-		problems = append(problems, verifyService(s, m)...)
+		if p := verifyService(s, m); len(p) > 0 {
+			problems = append(problems, p...)
+			damaged[s.Name] = true
+		}
 	}
 	if allHashed(f) {
 		var names, hashes []string
 		for _, s := range f.Services {
 			names, hashes = append(names, s.Name), append(hashes, s.InputHash)
 		}
-		if summaryHash(f.Project, names, hashes) != f.InputHash {
+		if summaryHash(f.Project, names, hashes) != f.InputHash && len(damaged) == 0 {
 			problems = append(problems, "input_hash does not match the services' input hashes")
 		}
 	}
 	if len(problems) == 0 {
 		return nil
 	}
-	return &IntegrityError{Problems: problems}
+	return &IntegrityError{Problems: problems, Services: damaged}
 }
 
 // allHashed reports whether every service records its inputs: locks

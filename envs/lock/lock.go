@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/lazy"
@@ -48,6 +49,8 @@ type Service struct {
 	Base      *Image                `json:"base,omitempty"`
 	Artifacts []Artifact            `json:"artifacts,omitempty"`
 	Requires  profiles.Requirements `json:"requires"`
+	// Deviations: where a mirroring service's versions differ from prod's, and why.
+	Deviations []profiles.Deviation `json:"deviations,omitempty"`
 }
 
 // Versions are the resolved versions, every one explicit.
@@ -150,6 +153,13 @@ func Parse(name string, data []byte) (*File, error) {
 	if probe.Version > SchemaVersion {
 		return nil, fmt.Errorf("%s: written by a newer devenv (lock version %d, this devenv reads %d): upgrade devenv", name, probe.Version, SchemaVersion)
 	}
+	dups, err := duplicateKeys(data)
+	if err != nil {
+		return nil, invalid(name, "it is not valid JSON: %v", err)
+	}
+	if len(dups) > 0 {
+		return nil, invalid(name, "key %s is given twice", strings.Join(dups, ", key "))
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var f File
@@ -162,9 +172,19 @@ func Parse(name string, data []byte) (*File, error) {
 	return &f, nil
 }
 
+// InvalidError says a lock cannot be read at all (not JSON, a key given
+// twice, a field of the wrong form): `devenv lock` writes it again from
+// devenv.yaml.
+type InvalidError struct {
+	Name, Problem string
+}
+
+func (e *InvalidError) Error() string {
+	return fmt.Sprintf("%s is not a valid lock (%s): do not edit it by hand; run `devenv lock` to write it again", e.Name, e.Problem)
+}
+
 func invalid(name, format string, args ...any) error {
-	return fmt.Errorf("%s is not a valid lock (%s): do not edit it by hand; run `devenv lock --upgrade` to write it again",
-		name, fmt.Sprintf(format, args...))
+	return &InvalidError{Name: name, Problem: fmt.Sprintf(format, args...)}
 }
 
 var (

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/internal/goldenfile"
+	"github.com/devenv-dev/devenv/internal/maven"
 
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/profiles"
@@ -69,7 +70,7 @@ func project(t *testing.T, text string) *spec.Project {
 func TestGenerateGoldenAndDeterministic(t *testing.T) {
 	p := project(t, yamlText)
 	pin, fetch := &fakePinner{}, &fakeFetcher{}
-	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, fetch, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, fetch, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestGenerateGoldenAndDeterministic(t *testing.T) {
 			t.Errorf("fetched %s without the maven mirror", c)
 		}
 	}
-	again, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	again, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	data2, _ := Marshal(again)
 	if string(data) != string(data2) {
 		t.Fatal("same input gave different locks")
@@ -97,12 +98,12 @@ func TestGenerateGoldenAndDeterministic(t *testing.T) {
 
 func TestRelockKeepsPinsAndUpgradeDropsThem(t *testing.T) {
 	p := project(t, yamlText)
-	prev, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	prev, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pin, fetch := &fakePinner{}, &fakeFetcher{}
-	if _, err := Generate(t.Context(), p, prev, profiles.Builtin(), pin, fetch, Options{Mirrors: mirrors(p)}); err != nil {
+	if _, err := Generate(t.Context(), p, prev, profiles.Builtin(), pin, fetch, Options{POMs: testPOMs{}, Mirrors: mirrors(p)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(pin.calls)+len(fetch.calls) != 0 {
@@ -126,7 +127,7 @@ func TestGenerateReportsEveryProblemAtItsLine(t *testing.T) {
     profile: triton
     release: "19.01"
 `)
-	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{})
+	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}})
 	if err == nil {
 		t.Fatal("impossible requests locked")
 	}
@@ -143,7 +144,7 @@ func TestGenerateReportsEveryProblemAtItsLine(t *testing.T) {
 
 func TestChecksumFailureFailsTheLock(t *testing.T) {
 	p := project(t, yamlText)
-	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{fail: "rapids-4-spark"}, Options{Mirrors: mirrors(p)})
+	_, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{fail: "rapids-4-spark"}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err == nil || !strings.Contains(err.Error(), "mismatch") || !strings.Contains(err.Error(), "spark") {
 		t.Fatalf("want the checksum failure named, got %v", err)
 	}
@@ -151,7 +152,7 @@ func TestChecksumFailureFailsTheLock(t *testing.T) {
 
 func TestWriteOnlyWhenChangedAndRead(t *testing.T) {
 	p := project(t, yamlText)
-	f, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, _ := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	path := filepath.Join(t.TempDir(), FileName)
 	if wrote, err := Write(path, f); err != nil || !wrote {
 		t.Fatalf("first write: %v %v", wrote, err)
@@ -215,7 +216,7 @@ func TestComposeImagesArePinned(t *testing.T) {
 		t.Fatal(err)
 	}
 	pin := &fakePinner{}
-	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, &fakeFetcher{}, Options{})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), pin, &fakeFetcher{}, Options{POMs: testPOMs{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +306,7 @@ func TestStaleOnlyForInputs(t *testing.T) {
 `
 	base = strings.Replace(base, "  db:\n", "  etl:\n    profile: team\n  db:\n", 1)
 	p := project(t, base)
-	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +360,7 @@ func TestStaleOnlyForInputs(t *testing.T) {
 func TestVerifyFindsHandEdits(t *testing.T) {
 	p := project(t, yamlText)
 	gen := func() *File {
-		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -406,7 +407,7 @@ func TestVerifyFindsHandEdits(t *testing.T) {
 // --check exits 5.
 func TestLockWithoutInputsIsStaleNotDamaged(t *testing.T) {
 	p := project(t, yamlText)
-	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{Mirrors: mirrors(p)})
+	f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}, Mirrors: mirrors(p)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +440,7 @@ func TestComposeProfilesDoNotMakeTheLockStale(t *testing.T) {
 	}
 	for _, lockedWith := range []string{"", "debug"} {
 		t.Setenv("COMPOSE_PROFILES", lockedWith)
-		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{})
+		f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{}, Options{POMs: testPOMs{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -453,4 +454,20 @@ func TestComposeProfilesDoNotMakeTheLockStale(t *testing.T) {
 			}
 		}
 	}
+}
+
+// testPOMs serves the POMs of internal/maven's test repository (written
+// after the ones Maven Central publishes) for any repository base.
+type testPOMs struct{}
+
+func (testPOMs) Get(_ context.Context, url string) ([]byte, error) {
+	_, rel, ok := strings.Cut(url, "/maven2/")
+	if !ok {
+		return nil, fmt.Errorf("get %s: %w", url, maven.ErrNotFound)
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "internal", "maven", "testdata", "repo", filepath.FromSlash(rel)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("get %s: %w", url, maven.ErrNotFound)
+	}
+	return data, err
 }

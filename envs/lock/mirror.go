@@ -9,74 +9,56 @@ import (
 	"github.com/devenv-dev/devenv/profiles"
 )
 
-// mirroredRequest fills what devenv.yaml leaves open with the production
-// versions the service mirrors (`mirror:`), relaxing them step by step to
-// the nearest combination the catalog has, and says what it changed.
-func mirroredRequest(s *spec.Service, req profiles.Request, r Resolver, custom map[string]*profiles.Custom) (profiles.Request, []string, error) {
+// mirroredRequest gives the request prod's versions as the ones it prefers
+// (profiles.Prefer) for the service mirroring prod (`mirror:`): resolution
+// takes them exactly where devenv.yaml leaves them open and the catalog
+// builds them together, else the nearest, listing each deviation.
+func mirroredRequest(s *spec.Service, req profiles.Request) (profiles.Request, error) {
 	if s.Mirror == "" {
-		return req, nil, nil
+		return req, nil
 	}
-	prof, err := mirror.Import(s.Mirror, mirror.Options{})
+	prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
 	if err != nil {
-		return req, nil, &profiles.ResolveError{Field: "mirror", Msg: err.Error(), Hint: "check the file, or force its format with devenv mirror --format"}
+		return req, &profiles.ResolveError{Field: "mirror", Msg: err.Error(), Hint: "check the file, or force its format with devenv mirror --format"}
 	}
-	want := req
-	fill(&want.Spark, prof.Runtime.Spark)
-	fill(&want.Scala, prof.Runtime.Scala)
-	fill(&want.Java, prof.Runtime.Java)
-	fill(&want.Rapids, prof.GPU.Rapids)
-	for _, try := range relaxations(req, want) {
-		if _, err := r.Resolve(try.req, custom); err == nil {
-			return try.req, notesFor(s.Name, try.dropped, want), nil
-		}
-	}
-	return req, []string{fmt.Sprintf("%s: prod's versions (spark %s, rapids %s) are not in the catalog; resolved as devenv.yaml says",
-		s.Name, want.Spark, want.Rapids)}, nil
+	req.Prefer = PreferOf(prof)
+	return req, nil
 }
 
-type relaxed struct {
-	req     profiles.Request
-	dropped []string
+// PreferOf is what a mirrored profile says of the versions to run.
+func PreferOf(p *mirror.Profile) *profiles.Prefer {
+	return &profiles.Prefer{Spark: p.Runtime.Spark, Scala: p.Runtime.Scala, Java: p.Runtime.Java,
+		Python: p.Runtime.Python, Rapids: p.GPU.Rapids}
 }
 
-// relaxations lists requests from prod's exact versions to looser ones;
-// what devenv.yaml pins itself is never relaxed.
-func relaxations(user, prod profiles.Request) []relaxed {
-	out := []relaxed{{req: prod}}
-	step := prod
-	var dropped []string
-	relax := func(field string, dst *string, userVal string, loose string) {
-		if userVal != "" || *dst == loose {
-			return
-		}
-		*dst = loose
-		dropped = append(dropped, field)
-		out = append(out, relaxed{req: step, dropped: append([]string(nil), dropped...)})
+// mirrorNotes say, for the lock's notes, whether the service runs prod's
+// versions exactly or where it deviates and why.
+func mirrorNotes(service string, req profiles.Request, res profiles.Resolved) []string {
+	if req.Prefer == nil || res.Profile != profiles.SparkRapids {
+		return nil
 	}
-	relax("rapids", &step.Rapids, user.Rapids, minor(prod.Rapids))
-	relax("spark", &step.Spark, user.Spark, minor(prod.Spark))
-	relax("java", &step.Java, user.Java, "")
-	relax("rapids", &step.Rapids, user.Rapids, "")
-	relax("scala", &step.Scala, user.Scala, "")
-	relax("spark", &step.Spark, user.Spark, "")
+	if len(res.Deviations) == 0 {
+		p := req.Prefer
+		return []string{fmt.Sprintf("service %q: runs prod's versions (spark %s, scala %s, java %s, python %s, rapids %s)",
+			service, orUnknown(p.Spark), orUnknown(p.Scala), orUnknown(p.Java), orUnknown(p.Python), orNone(p.Rapids))}
+	}
+	out := make([]string, 0, len(res.Deviations))
+	for _, d := range res.Deviations {
+		out = append(out, fmt.Sprintf("service %q: deviates from prod: %s", service, d))
+	}
 	return out
 }
 
-func minor(v string) string {
-	parts := strings.Split(v, ".")
-	if len(parts) < 2 {
-		return v
+// MajorDeviations names the fields whose deviation changes Spark's
+// major.minor or Scala ("spark", "scala").
+func MajorDeviations(ds []profiles.Deviation) []string {
+	var out []string
+	for _, d := range ds {
+		if d.Major {
+			out = append(out, d.Field)
+		}
 	}
-	return parts[0] + "." + parts[1]
-}
-
-func notesFor(service string, dropped []string, prod profiles.Request) []string {
-	if len(dropped) == 0 {
-		return []string{fmt.Sprintf("%s: mirrors prod exactly (spark %s, scala %s, java %s, rapids %s)",
-			service, prod.Spark, prod.Scala, prod.Java, orNone(prod.Rapids))}
-	}
-	return []string{fmt.Sprintf("%s: prod's exact %s is not available with the rest of prod's stack; using the nearest the catalog has (see devenv config %s, devenv diff)",
-		service, strings.Join(unique(dropped), ", "), service)}
+	return out
 }
 
 func orNone(s string) string {
@@ -86,14 +68,9 @@ func orNone(s string) string {
 	return s
 }
 
-func unique(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
+func orUnknown(s string) string {
+	if s == "" {
+		return "not stated"
 	}
-	return out
+	return strings.TrimSpace(s)
 }

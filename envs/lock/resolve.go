@@ -13,7 +13,7 @@ import (
 // `devenv lock` would pick. driver and rule are the NVIDIA driver that
 // versions left unset are resolved for, and why (Options.Driver).
 func Resolve(p *spec.Project, s *spec.Service, r Resolver, driver, rule string) (profiles.Resolved, []string, error) {
-	req, notes, err := mirroredRequest(s, s.Request(), r, p.Profiles)
+	req, err := mirroredRequest(s, s.Request())
 	if err != nil {
 		return profiles.Resolved{}, nil, serviceError(p, s, err)
 	}
@@ -22,5 +22,5 @@ func Resolve(p *spec.Project, s *spec.Service, r Resolver, driver, rule string) 
 	if err != nil {
 		return profiles.Resolved{}, nil, serviceError(p, s, err)
 	}
-	return res, notes, nil
+	return res, mirrorNotes(s.Name, req, res), nil
 }

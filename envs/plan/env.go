@@ -3,11 +3,13 @@ package plan
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -32,8 +34,14 @@ func serviceEnv(p *spec.Project, s *spec.Service, res profiles.Resolved) (map[st
 	return env, nil
 }
 
+// MaxEnvLine is the longest env_file line devenv reads (1 MiB); a longer
+// one is refused with its line number, as is a NUL byte, which no
+// environment variable can hold.
+const MaxEnvLine = 1 << 20
+
 // ReadEnvFile reads KEY=VALUE lines (comments, blank lines, `export `,
-// single or double quotes). Errors name the file and line.
+// single or double quotes). Errors name the file and line, and are
+// invalid-input errors (exit 2).
 func ReadEnvFile(path string) (map[string]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -41,21 +49,36 @@ func ReadEnvFile(path string) (map[string]string, error) {
 	}
 	out := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	sc.Buffer(make([]byte, 64*1024), MaxEnvLine)
+	n := 1
+	for ; sc.Scan(); n++ {
+		if err := envLine(out, sc.Text()); err != nil {
+			return nil, exitcode.With(exitcode.Usage, fmt.Errorf("%s:%d: %w", path, n, err))
 		}
-		line = strings.TrimPrefix(line, "export ")
-		k, v, ok := strings.Cut(line, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return nil, fmt.Errorf("%s:%d: not KEY=VALUE; write one variable a line, e.g. TZ=UTC", path, n)
-		}
-		out[k] = unquote(strings.TrimSpace(v))
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, exitcode.With(exitcode.Usage, fmt.Errorf("%s:%d: the line is longer than %d bytes; an env_file holds one short KEY=VALUE a line", path, n, MaxEnvLine))
 	}
 	return out, sc.Err()
+}
+
+// envLine reads one line of an env_file into out.
+func envLine(out map[string]string, line string) error {
+	if strings.IndexByte(line, 0) >= 0 {
+		return errors.New("the line holds a NUL byte, which no environment variable can hold; is this a binary file?")
+	}
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return nil
+	}
+	line = strings.TrimPrefix(line, "export ")
+	k, v, ok := strings.Cut(line, "=")
+	k = strings.TrimSpace(k)
+	if !ok || k == "" || strings.ContainsAny(k, " \t") {
+		return errors.New("not KEY=VALUE; write one variable a line, e.g. TZ=UTC")
+	}
+	out[k] = unquote(strings.TrimSpace(v))
+	return nil
 }
 
 func unquote(v string) string {

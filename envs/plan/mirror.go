@@ -12,20 +12,35 @@ import (
 // mirroredLayer is the production conf the service mirrors (`mirror:`),
 // scaled to the service's share of this machine, with secrets and
 // prod-only keys already left out; nil when it mirrors nothing.
-func mirroredLayer(p *spec.Project, s *spec.Service, hw sparkconf.Hardware) (*sparkconf.Layer, error) {
+func mirroredLayer(p *spec.Project, s *spec.Service, hw sparkconf.Hardware, spark string) (*sparkconf.Layer, error) {
 	if s.Mirror == "" {
 		return nil, nil
 	}
-	prof, err := mirror.Import(s.Mirror, mirror.Options{})
+	prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
 	if err != nil {
 		return nil, fmt.Errorf("mirror %s: %w", s.Mirror, err)
 	}
-	local := prof.Localize(MirrorHost(hw))
+	h := MirrorHost(hw)
+	h.Spark = spark
+	local := prof.Localize(h)
 	rel, err := filepath.Rel(p.Dir, s.Mirror)
 	if err != nil {
 		rel = s.Mirror
 	}
-	return &sparkconf.Layer{Source: filepath.ToSlash(rel), Conf: local.Conf}, nil
+	conf, rules := map[string]string{}, map[string]string{}
+	for k, v := range local.Conf {
+		if !sparkconf.SizedForHost(k) {
+			conf[k], rules[k] = v, local.Sources[k]
+		}
+	}
+	for k, v := range prof.Conf {
+		if sparkconf.SizedForHost(k) {
+			// devenv sizes it itself: the layer carries prod's own value
+			// (so explain names it), never one devenv computed
+			conf[k], rules[k] = v, mirror.SourceProdValue
+		}
+	}
+	return &sparkconf.Layer{Source: filepath.ToSlash(rel), Conf: conf, Rules: rules, Prod: true}, nil
 }
 
 // MirrorHost is the service's hardware share as the mirror scaler sees it.

@@ -49,6 +49,10 @@ type Options struct {
 	// ImageUser is who the image user of spark-rapids images is (the host
 	// user on a local Linux engine, images.HostUser); nil: images.DefaultUser.
 	ImageUser *images.UserIDs
+	// Remote says the engine runs on another machine: the project directory
+	// reaches containers as WorkspaceVolume (devenv syncs it), and bind
+	// mounts of this machine's paths are refused.
+	Remote bool
 }
 
 // Plan is the desired state of a project.
@@ -171,6 +175,9 @@ func MakeFor(p *spec.Project, lf *lock.File, host func() (Host, error), opts Opt
 		return nil, err
 	}
 	pl.Volumes = uniqueSorted(append(namedVolumes(p), composeVolumes(p, composed)...))
+	if opts.Remote && len(p.Services) > 0 {
+		pl.Volumes = uniqueSorted(append(pl.Volumes, WorkspaceVolume(p.Name)))
+	}
 	for _, s := range pl.Services {
 		if s.CPUFallback {
 			pl.Warnings = append(pl.Warnings, fmt.Sprintf("%s runs on the CPU: %s", s.Name, s.Reason))

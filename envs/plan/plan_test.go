@@ -291,7 +291,7 @@ func TestStandaloneWorkers(t *testing.T) {
 		t.Errorf("the two workers share a GPU: %v", seen)
 	}
 	conf := string(master.Generated["spark-defaults.conf"])
-	if !strings.Contains(conf, "spark.master spark://spark:7077") {
+	if !strings.Contains(conf, "spark.master spark\\://spark\\:7077") {
 		t.Errorf("spark-defaults does not point at the standalone master:\n%s", conf)
 	}
 }

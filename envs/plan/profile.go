@@ -29,7 +29,7 @@ func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *s
 	case profiles.SparkRapids:
 		return sparkDefaults(ps, c, p, s, res, h, a, env, opts)
 	case profiles.Triton:
-		tritonDefaults(ps, c, a, env)
+		tritonDefaults(ps, c, a, env, remoteModelRepository(p, s, res.Profile, opts))
 	case profiles.Rapids:
 		env["PYTHONPATH"] = extraDir
 		if a != nil && !ps.CPUFallback {
@@ -123,7 +123,7 @@ func sparkInput(p *spec.Project, s *spec.Service, res profiles.Resolved, h Host,
 	if len(res.Conf) > 0 {
 		in.Mirrored = append(in.Mirrored, sparkconf.Layer{Source: "profile " + res.Custom, Conf: res.Conf})
 	}
-	layer, err := mirroredLayer(p, s, hw)
+	layer, err := mirroredLayer(p, s, hw, res.Spark)
 	if err != nil {
 		return in, err
 	}
@@ -162,8 +162,15 @@ func gpuShare(s *spec.Service, h Host, a *gpu.Assignment) (int, int64) {
 	return n, mem
 }
 
-func tritonDefaults(ps *Service, c *engine.ContainerSpec, a *gpu.Assignment, env map[string]string) {
-	c.Cmd = []string{"tritonserver", "--model-repository=/models"}
+// tritonDefaults starts tritonserver on /models; on a remote engine whose
+// model repository is a synced project folder (repo), on that folder in
+// poll mode, so models synced there are loaded, reloaded and unloaded as
+// they change.
+func tritonDefaults(ps *Service, c *engine.ContainerSpec, a *gpu.Assignment, env map[string]string, repo string) {
+	c.Cmd = []string{"tritonserver", "--model-repository=" + tritonModels}
+	if repo != "" {
+		c.Cmd = []string{"tritonserver", "--model-repository=" + repo, "--model-control-mode=poll", "--repository-poll-secs=5"}
+	}
 	if ps.CPUFallback {
 		env["DEVENV_CPU_FALLBACK"] = "1"
 	} else if a != nil {

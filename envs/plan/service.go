@@ -5,8 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -15,7 +13,9 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/hashicorp/go-multierror"
 )
 
 // Paths inside containers.
@@ -40,6 +40,10 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 	if err != nil {
 		return nil, err
 	}
+	mnts, err := mounts(p, s, res.Profile, opts)
+	if err != nil {
+		return nil, err
+	}
 	c := engine.ContainerSpec{
 		Name:        ContainerName(p.Name, s.Name),
 		Labels:      Labels(p.Name, s.Name),
@@ -48,7 +52,7 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 		Aliases:     []string{s.Name},
 		WorkingDir:  Workspace,
 		Ports:       ports(s),
-		Mounts:      mounts(p, s, opts),
+		Mounts:      mnts,
 		Healthcheck: healthcheck(s.Healthcheck),
 		MemoryBytes: memoryBytes(s.Memory),
 		Init:        needsInit(res.Profile),
@@ -178,17 +182,56 @@ func ports(s *spec.Service) []engine.PortBinding {
 	return out
 }
 
-func mounts(p *spec.Project, s *spec.Service, opts Options) []engine.Mount {
+// mounts are the project directory at /workspace (a bind mount, or on a
+// remote engine the project's synced volume) and the service's volumes. A
+// remote engine's machine has none of this machine's paths: a bind mount of
+// one is refused, naming what to do instead.
+func mounts(p *spec.Project, s *spec.Service, profile string, opts Options) ([]engine.Mount, error) {
 	out := []engine.Mount{{Type: engine.MountBind, Source: p.Dir, Target: Workspace}}
+	if opts.Remote {
+		out[0] = engine.Mount{Type: engine.MountVolume, Source: WorkspaceVolume(p.Name), Target: Workspace}
+	}
+	var errs *multierror.Error
 	for _, v := range s.Volumes {
 		m := engine.Mount{Type: engine.MountBind, Source: v.Source, Target: v.Target, ReadOnly: v.ReadOnly}
 		if v.Named {
 			m.Type, m.Source = engine.MountVolume, VolumeName(p.Name, v.Source)
+		} else if opts.Remote && remoteModelRepository(p, s, profile, opts) != "" && v.Target == tritonModels {
+			continue // Triton reads the synced copy under /workspace instead
+		} else if opts.Remote {
+			errs = multierror.Append(errs, fmt.Errorf("volume %s:%s is a path on this machine, and the engine is on another one: "+
+				"keep the files under the project (synced to %s by `devenv watch` or `up --watch`) or use a named volume", v.Source, v.Target, Workspace))
+			continue
 		}
 		out = append(out, m)
 	}
-	return out
+	return out, errs.ErrorOrNil()
 }
+
+// tritonModels is where devenv's Triton reads its model repository.
+const tritonModels = "/models"
+
+// remoteModelRepository is, for a Triton service on a remote engine whose
+// model repository is a folder of the project (`./models:/models`), that
+// folder's synced copy under /workspace; "" otherwise.
+func remoteModelRepository(p *spec.Project, s *spec.Service, profile string, opts Options) string {
+	if !opts.Remote || profile != profiles.Triton {
+		return ""
+	}
+	for _, v := range s.Volumes {
+		if v.Named || v.Target != tritonModels {
+			continue
+		}
+		if rel, ok := projpath.Within(p.Dir, v.Source); ok {
+			return path.Join(Workspace, rel)
+		}
+	}
+	return ""
+}
+
+// WorkspaceVolume is the volume holding the project's files on a remote
+// engine, mounted at /workspace in place of the project directory.
+func WorkspaceVolume(project string) string { return VolumeName(project, "workspace") }
 
 // GeneratedDir is where a service's generated files are written on the
 // host, for people and tools to read; the container gets its own copy.
@@ -228,24 +271,8 @@ func memoryBytes(s string) int64 {
 	if s == "" {
 		return 0
 	}
-	s = strings.ToLower(strings.TrimSuffix(strings.ToLower(s), "b"))
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "k"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "k")
-	case strings.HasSuffix(s, "m"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "m")
-	case strings.HasSuffix(s, "g"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "g")
-	case strings.HasSuffix(s, "t"):
-		mult, s = 1<<40, strings.TrimSuffix(s, "t")
-	}
-	// spec checked the form ("1.5g" included); Sscan into an int read "1".
-	n, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0
-	}
-	return int64(n * float64(mult))
+	n, _ := spec.MemoryBytes(s) // spec refused sizes that do not parse or fit
+	return n
 }
 
 func envList(env map[string]string) []string {

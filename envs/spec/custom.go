@@ -33,7 +33,7 @@ var customKeys = map[string]handler[*customNodes]{
 	"pip":  func(d *decoder, t *customNodes, f field) { t.c.Pip = d.pipList(f) },
 	"jars": func(d *decoder, t *customNodes, f field) { t.c.Jars = d.jarList(f) },
 	"env":  func(d *decoder, t *customNodes, f field) { t.c.Env = d.strMap(f, "env", d.checkEnvName) },
-	"conf": func(d *decoder, t *customNodes, f field) { t.c.Conf = d.strMap(f, "conf", nil) },
+	"conf": func(d *decoder, t *customNodes, f field) { t.c.Conf = d.confMap(f) },
 	"ca_certs": func(d *decoder, t *customNodes, f field) {
 		t.c.CACerts = d.fileList(f, "ca_certs")
 	},
@@ -90,8 +90,8 @@ func (d *decoder) jarList(f field) []string {
 	items, nodes := d.strList(f, "jars")
 	var out []string
 	for i, s := range items {
-		if !mavenCoordRE().MatchString(s) {
-			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q is not a Maven coordinate", s)
+		if why := jarProblem(s); why != "" {
+			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q %s", s, why)
 			continue
 		}
 		out = append(out, s)

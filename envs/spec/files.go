@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -41,6 +42,11 @@ func (d *decoder) projectPath(n *yaml.Node, key, rel string, mayBeMissing bool) 
 	case err != nil:
 		d.errAt(n, "check its permissions", "%s %q cannot be read: %v", key, rel, err)
 		return "", false
+	case key == "mirror" && info.IsDir():
+		if !holdsEventLog(abs) {
+			d.errAt(n, "name a file, or an eventlog_v2_* directory (events_<n>_<app id> files) or a Databricks eventlog directory", "mirror %q is a directory without event log files", rel)
+			return "", false
+		}
 	case !info.Mode().IsRegular():
 		d.errAt(n, "name a file, not a directory", "%s %q is not a regular file", key, rel)
 		return "", false
@@ -144,4 +150,21 @@ func decodeProfileFiles(d *decoder, l *loader, f field) {
 		}
 		l.decodeCustoms(pd, root)
 	}
+}
+
+// holdsEventLog reports whether dir holds the files of a rolling event log
+// (events_<n>_<app id>) or of a Databricks event log directory (eventlog,
+// eventlog-<date>); internal/mirror reads them in order.
+func holdsEventLog(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if e.Type().IsRegular() && (strings.HasPrefix(n, "events_") || n == "eventlog" || strings.HasPrefix(n, "eventlog-")) {
+			return true
+		}
+	}
+	return false
 }

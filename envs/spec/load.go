@@ -134,6 +134,7 @@ func (d *decoder) parseYAML(data []byte) *yaml.Node {
 	if d.nulBytes(doc.Content[0]) {
 		return nil
 	}
+	d.unsupportedTags(doc.Content[0])
 	return doc.Content[0]
 }
 

@@ -2,7 +2,8 @@ package spec
 
 import (
 	"fmt"
-	"time"
+	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -54,32 +55,33 @@ func fileKey(dst func(*Service) *string) handler[*svcNodes] {
 }
 
 var serviceKeys = map[string]handler[*svcNodes]{
-	"profile":      decodeProfileKey,
-	"spark":        versionKey(func(s *Service) *string { return &s.Spark }),
-	"rapids":       versionKey(func(s *Service) *string { return &s.Rapids }),
-	"scala":        versionKey(func(s *Service) *string { return &s.Scala }),
-	"java":         versionKey(func(s *Service) *string { return &s.Java }),
-	"python":       versionKey(func(s *Service) *string { return &s.Python }),
-	"cuda":         versionKey(func(s *Service) *string { return &s.CUDA }),
-	"release":      versionKey(func(s *Service) *string { return &s.Release }),
-	"image":        decodeImage,
-	"build":        fileKey(func(s *Service) *string { return &s.Build }),
-	"env_file":     fileKey(func(s *Service) *string { return &s.EnvFile }),
-	"requirements": fileKey(func(s *Service) *string { return &s.Requirements }),
-	"mirror":       fileKey(func(s *Service) *string { return &s.Mirror }),
-	"gpus":         decodeGPUs,
-	"gpu":          decodeGPUMode,
-	"ports":        decodePorts,
-	"volumes":      decodeVolumes,
-	"env":          decodeEnv,
-	"jars":         decodeJars,
-	"conf":         func(d *decoder, t *svcNodes, f field) { t.s.Conf = d.strMap(f, "conf", nil) },
-	"depends_on":   decodeDependsOn,
-	"command":      func(d *decoder, t *svcNodes, f field) { t.s.Command, _ = d.strList(f, "command") },
-	"workers":      decodeWorkers,
-	"jupyter":      decodeJupyter,
-	"memory":       decodeMemory,
-	"healthcheck":  decodeHealthcheck,
+	"profile":       decodeProfileKey,
+	"spark":         versionKey(func(s *Service) *string { return &s.Spark }),
+	"rapids":        versionKey(func(s *Service) *string { return &s.Rapids }),
+	"scala":         versionKey(func(s *Service) *string { return &s.Scala }),
+	"java":          versionKey(func(s *Service) *string { return &s.Java }),
+	"python":        versionKey(func(s *Service) *string { return &s.Python }),
+	"cuda":          versionKey(func(s *Service) *string { return &s.CUDA }),
+	"release":       versionKey(func(s *Service) *string { return &s.Release }),
+	"image":         decodeImage,
+	"build":         fileKey(func(s *Service) *string { return &s.Build }),
+	"env_file":      fileKey(func(s *Service) *string { return &s.EnvFile }),
+	"requirements":  fileKey(func(s *Service) *string { return &s.Requirements }),
+	"mirror":        fileKey(func(s *Service) *string { return &s.Mirror }),
+	"mirror_format": decodeMirrorFormat,
+	"gpus":          decodeGPUs,
+	"gpu":           decodeGPUMode,
+	"ports":         decodePorts,
+	"volumes":       decodeVolumes,
+	"env":           decodeEnv,
+	"jars":          decodeJars,
+	"conf":          func(d *decoder, t *svcNodes, f field) { t.s.Conf = d.confMap(f) },
+	"depends_on":    decodeDependsOn,
+	"command":       func(d *decoder, t *svcNodes, f field) { t.s.Command, _ = d.strList(f, "command") },
+	"workers":       decodeWorkers,
+	"jupyter":       decodeJupyter,
+	"memory":        decodeMemory,
+	"healthcheck":   decodeHealthcheck,
 }
 
 // decodeService reads one entry under services:.
@@ -170,6 +172,26 @@ func decodeGPUMode(d *decoder, t *svcNodes, f field) {
 	t.s.GPU = v
 }
 
+// MirrorFormats are the formats `mirror_format:` accepts: those of devenv
+// mirror --format (internal/mirror.Formats, which a test holds equal).
+var MirrorFormats = []string{"databricks", "emr", "emr-configurations", "dataproc", "spark-operator",
+	"spark-defaults", "spark-submit", "eventlog", "tools-cluster"}
+
+// decodeMirrorFormat reads mirror_format:, the format devenv mirror
+// --format forced, so every later read of the source uses it too.
+func decodeMirrorFormat(d *decoder, t *svcNodes, f field) {
+	v, ok := d.str(f, "mirror_format")
+	if !ok {
+		return
+	}
+	if !slices.Contains(MirrorFormats, v) {
+		d.errAt(f.val, "use one of "+strings.Join(MirrorFormats, ", ")+", or remove it to detect the format from the content",
+			"mirror_format %q is not a format devenv mirror reads", v)
+		return
+	}
+	t.s.MirrorFormat = v
+}
+
 func decodePorts(d *decoder, t *svcNodes, f field) {
 	if f.val.Kind != yaml.SequenceNode {
 		d.errAt(f.val, `e.g. ports: ["4040:4040", "8888"]`, "ports must be a list, got %s", kindName(f.val))
@@ -221,8 +243,8 @@ func decodeEnv(d *decoder, t *svcNodes, f field) {
 func decodeJars(d *decoder, t *svcNodes, f field) {
 	items, nodes := d.strList(f, "jars")
 	for i, s := range items {
-		if !mavenCoordRE().MatchString(s) {
-			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q is not a Maven coordinate", s)
+		if why := jarProblem(s); why != "" {
+			d.errAt(nodes[i], `write group:artifact:version[:classifier], e.g. "io.delta:delta-spark_2.12:3.2.0"`, "jar %q %s", s, why)
 			continue
 		}
 		t.s.Jars = append(t.s.Jars, s)
@@ -267,6 +289,10 @@ func decodeMemory(d *decoder, t *svcNodes, f field) {
 		d.errAt(n, `write a size such as "16g" or "512m"`, "memory must be a size, got %s", kindName(n))
 		return
 	}
+	if msg, hint := checkMemory(n.Value); msg != "" {
+		d.errAt(n, hint, "%s", msg)
+		return
+	}
 	t.s.Memory = n.Value
 }
 
@@ -298,8 +324,8 @@ func durationKey(dst func(*Healthcheck) *string) handler[*Healthcheck] {
 		if !ok {
 			return
 		}
-		if dur, err := time.ParseDuration(v); err != nil || dur < 0 {
-			d.errAt(f.val, `write a duration such as "10s" or "1m30s"`, "healthcheck.%s %q is not a duration", f.name, v)
+		if msg, hint := checkHealthDuration(f.name, v); msg != "" {
+			d.errAt(f.val, hint, "%s", msg)
 			return
 		}
 		*dst(h) = v

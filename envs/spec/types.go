@@ -72,6 +72,7 @@ type Service struct {
 	Command                                           []string
 	Workers                                           int    // spark-rapids: standalone workers (0 = local[*])
 	Mirror                                            string // production description (devenv mirror), absolute after Load, inside Dir
+	MirrorFormat                                      string // the format of Mirror when forced (mirror_format:, devenv mirror --format); "" detects it
 	Jupyter                                           *bool  // spark-rapids: install and start JupyterLab (default true)
 	Healthcheck                                       *Healthcheck
 	Memory                                            string // memory limit, e.g. "16g" (empty: no limit)

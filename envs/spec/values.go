@@ -186,6 +186,9 @@ func parseVolume(s string) (Volume, error) {
 		return v, fmt.Errorf("target %q must be an absolute path in the container", v.Target)
 	}
 	v.Target = path.Clean(v.Target)
+	if v.Target == "/" {
+		return v, fmt.Errorf("target / would hide the container's whole file system; the Docker engine refuses it (mount at a directory such as /data)")
+	}
 	switch {
 	case strings.HasPrefix(v.Source, "~"):
 		return v, fmt.Errorf("'~' is not expanded; write an absolute path or one relative to the project")

@@ -37,12 +37,15 @@ type Options struct {
 	Out *ui.Printer // progress, notes and warnings; nil: discarded
 
 	// Injected access to the world; nil means the real thing.
-	Engine    func(ctx context.Context) (engine.Engine, error) // default engine.Connect
-	GPUs      func() (gpu.Inventory, error)                    // default gpu.Open
-	LocalHost func() doctor.HostFacts                          // default doctor.LocalHost
-	Pinner    lock.Pinner                                      // default registry.Pinner
-	Fetcher   lock.Fetcher                                     // default the artifact cache
-	Catalog   lock.Resolver                                    // default profiles.Builtin()
+	Engine func(ctx context.Context) (engine.Engine, error) // default engine.Connect
+	GPUs   func() (gpu.Inventory, error)                    // default gpu.Open
+	// EngineGPUs reads the GPUs through a remote engine (default: its /info
+	// and devenv's probe container, enginegpu).
+	EngineGPUs func(ctx context.Context, eng engine.Engine) (gpu.Inventory, error)
+	LocalHost  func() doctor.HostFacts // default doctor.LocalHost
+	Pinner     lock.Pinner             // default registry.Pinner
+	Fetcher    lock.Fetcher            // default the artifact cache
+	Catalog    lock.Resolver           // default profiles.Builtin()
 	// Machine is the CPU count and memory used when no engine is asked
 	// (config, diff, explain, export); nil reads this machine.
 	Machine func() (cpus int, memoryBytes int64)
@@ -136,6 +139,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.GPUs == nil {
 		o.GPUs = gpu.Open
+	}
+	if o.EngineGPUs == nil {
+		o.EngineGPUs = openEngineGPUs
 	}
 	if o.LocalHost == nil {
 		o.LocalHost = doctor.LocalHost

@@ -99,6 +99,7 @@ func (p *Project) resolveServices(ctx context.Context, cfg *Config, lf *lock.Fil
 		if ls := lockedService(lf, s.Name); ls != nil {
 			sc.Locked = true
 			applyLock(&sc.Resolved, ls)
+			sc.Resolved.Deviations = ls.Deviations
 			if ls.Base != nil {
 				sc.Base = ls.Base.Pinned()
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
+	"github.com/devenv-dev/devenv/profiles"
 )
 
 // DiffOptions steer Diff.
@@ -25,6 +26,8 @@ type DiffResult struct {
 	Items   []mirror.Drift `json:"items"`
 	// Hardware: prod's GPUs per node against this machine's (not drift).
 	Hardware []mirror.Drift `json:"hardware,omitempty"`
+	// Deviations: why the locked versions differ from prod's (devenv.lock).
+	Deviations []profiles.Deviation `json:"deviations,omitempty"`
 }
 
 // Diff compares the service as up would run it (the same plan, the same
@@ -34,14 +37,17 @@ func (p *Project) Diff(ctx context.Context, o DiffOptions) (*DiffResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	src := o.Source
+	src, format := o.Source, o.Format
 	if src == "" {
 		if svc.Mirror == "" {
 			return nil, exitcode.Newf(exitcode.Usage, "service %s mirrors nothing: name a SOURCE, or run devenv mirror SOURCE first", svc.Name)
 		}
 		src = svc.Mirror
+		if format == "" {
+			format = svc.MirrorFormat // what devenv mirror --format recorded
+		}
 	}
-	prod, err := mirror.Import(src, mirror.Options{Format: o.Format})
+	prod, err := mirror.Import(src, mirror.Options{Format: format})
 	if err != nil {
 		return nil, err
 	}
@@ -61,11 +67,25 @@ func (p *Project) Diff(ctx context.Context, o DiffOptions) (*DiffResult, error) 
 	local := mirror.LocalEnv{Spark: v.Spark, Scala: v.Scala, Java: v.Java, Rapids: v.Rapids, CUDA: v.CUDA, Conf: sparkMap(ps)}
 	rep := mirror.Diff(local, prod, shareOf(ps))
 	rep.Items = ownTuning(rep.Items, ps)
-	res := &DiffResult{Service: svc.Name, Source: src, Drifted: rep.Drifted(), Items: rep.Items, Hardware: rep.Hardware}
+	devs := lf.Service(svc.Name).Deviations
+	explainVersions(rep.Items, devs)
+	res := &DiffResult{Service: svc.Name, Source: src, Drifted: rep.Drifted(), Items: rep.Items, Hardware: rep.Hardware, Deviations: devs}
 	if res.Items == nil {
 		res.Items = []mirror.Drift{}
 	}
 	return res, nil
+}
+
+// explainVersions gives each version drift the reason devenv.lock keeps
+// for it (the catalog builds nothing nearer).
+func explainVersions(items []mirror.Drift, devs []profiles.Deviation) {
+	for i, d := range items {
+		for _, dv := range devs {
+			if d.Kind == "version" && d.Key == dv.Field && d.Why == "" {
+				items[i].Why = dv.Why
+			}
+		}
+	}
 }
 
 // shareOf is the service's share of the machine as the plan sized its

@@ -5,6 +5,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 )
 
@@ -31,7 +32,10 @@ func Doctor(ctx context.Context, opts Options, services []string) (doctor.Report
 	if in.Engine, in.EngineErr = opts.Engine(ctx); in.EngineErr == nil {
 		defer func() { _ = in.Engine.Close() }()
 	}
-	in.GPUs, in.GPUErr = readGPUs(ctx, opts.GPUs)
+	in.GPUs, in.GPUPath, in.GPUErr = hostGPUs(ctx, opts, in.Engine, nil)
+	if in.Engine != nil {
+		in.Endpoint = engine.EndpointOf(in.Engine)
+	}
 	rep := doctor.Run(ctx, in)
 	if p != nil {
 		rep.Checks = append(rep.Checks, prodGPUChecks(p.Spec, in.GPUs)...)

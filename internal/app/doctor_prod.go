@@ -20,7 +20,7 @@ func prodGPUChecks(p *spec.Project, gh *gpu.Host) []doctor.Check {
 			continue
 		}
 		c := doctor.Check{ID: "prod-gpus", Title: "GPUs against prod", Service: s.Name}
-		prof, err := mirror.Import(s.Mirror, mirror.Options{})
+		prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
 		if err != nil {
 			c.Status, c.Message = doctor.Skip, fmt.Sprintf("cannot read %s: %v", s.Mirror, err)
 		} else {

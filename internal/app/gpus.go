@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -28,13 +29,35 @@ func NoGPUNote(err error) string {
 type GPUsResult struct {
 	gpu.Host
 	Note string `json:"note,omitempty"`
+	// Source is how the GPUs were read: "nvml" (this machine) or "engine"
+	// (the engine's machine, through a probe container).
+	Source string `json:"source"`
+	// Engine names the engine whose GPUs these are, when it is not local.
+	Engine string `json:"engine,omitempty"`
 }
 
-// GPUs reads the machine's inventory; no NVML or no GPU is a note, not an
-// error.
-func GPUs(ctx context.Context, open func() (gpu.Inventory, error)) GPUsResult {
+// GPUs reads the inventory of the engine's machine by chooseGPUs' rule: this
+// machine's NVML for a local engine (or none reachable), the engine's side
+// for a remote one; no NVML or no GPU is a note, not an error.
+func GPUs(ctx context.Context, opts Options) GPUsResult {
+	opts = opts.withDefaults()
 	res := GPUsResult{Host: gpu.Host{GPUs: []gpu.GPU{}}}
-	h, err := readGPUs(ctx, open)
+	eng, engErr := opts.Engine(ctx)
+	if engine.NotThisMachine(engErr) {
+		first, _, _ := strings.Cut(engErr.Error(), "\n")
+		res.Source, res.Note = GPUPathEngine, "the GPUs of the engine devenv uses cannot be read, and this machine's are not its: "+first
+		return res
+	}
+	if engErr != nil {
+		eng = nil
+	} else {
+		defer func() { _ = eng.Close() }()
+		if ep := engine.EndpointOf(eng); !ep.Local {
+			res.Engine = ep.String()
+		}
+	}
+	h, path, err := hostGPUs(ctx, opts, eng, nil)
+	res.Source = path
 	if err != nil {
 		res.Note = NoGPUNote(err)
 		return res
@@ -94,7 +117,10 @@ func Sample(ctx context.Context, inv gpu.Inventory, eng engine.Engine, procRoot 
 
 func describeProcess(p gpu.Process, owners map[string]engine.Object, procRoot string) TopProcess {
 	tp := TopProcess{Process: p}
-	id, ok := gpu.ContainerOfPID(procRoot, p.PID)
+	id, ok := p.ContainerID, p.ContainerID != ""
+	if !ok {
+		id, ok = gpu.ContainerOfPID(procRoot, p.PID)
+	}
 	if !ok {
 		return tp
 	}

@@ -16,7 +16,8 @@ import (
 
 type hostFacts struct {
 	plan.Host
-	gpuErr error // why NVML could not be read, if it could not
+	gpuErr  error  // why NVML could not be read, if it could not
+	gpuPath string // GPUPathNVML or GPUPathEngine
 }
 
 // Host is the one computation of this machine's facts that every plan is
@@ -39,9 +40,9 @@ func (p *Project) facts(ctx context.Context) *hostFacts {
 		h.CPUs, h.MemoryBytes = p.opts.Machine()
 	}
 	h.NoGPURuntime = doctor.NoGPURuntime(info, p.opts.LocalHost())
-	h.GPUs, h.gpuErr = readGPUs(ctx, p.opts.GPUs)
+	h.GPUs, h.gpuPath, h.gpuErr = hostGPUs(ctx, p.opts, p.eng, p.info)
 	if h.gpuErr != nil {
-		p.out.Debugf("NVML: %v", h.gpuErr)
+		p.out.Debugf("GPUs (%s): %v", h.gpuPath, h.gpuErr)
 	}
 	p.host = h
 	return h

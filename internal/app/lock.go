@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -27,6 +28,9 @@ type LockResult struct {
 	// Notes are what the new lock says about its pins (a local image
 	// pinned by ID, ...).
 	Notes []string `json:"notes,omitempty"`
+	// Changes say what the new lock pins differently from the one before
+	// ("service spark: java 17 -> 11"); a first lock lists its services.
+	Changes []string `json:"changes,omitempty"`
 	// UpToDate: devenv.lock already matched devenv.yaml, nothing was resolved.
 	UpToDate bool `json:"-"`
 }
@@ -45,7 +49,7 @@ func (p *Project) Stale(lf *lock.File) error {
 	if lf == nil {
 		return &lock.StaleError{Reasons: []string{"there is no devenv.lock"}}
 	}
-	return lock.Check(p.Spec, lf)
+	return lock.CheckAgainst(p.Spec, lf, p.catalog())
 }
 
 // Lock writes devenv.lock when it changes (or, with Check, only checks it).
@@ -56,21 +60,28 @@ func (p *Project) Lock(ctx context.Context, o LockOptions) (*LockResult, error) 
 	if len(o.Services) > 0 && !o.Upgrade {
 		return nil, exitcode.Newf(exitcode.Usage, "naming services needs --upgrade (devenv lock --upgrade %s)", o.Services[0])
 	}
-	prev, err := p.ReadLock()
-	if err != nil && (o.Check || !o.Upgrade) {
-		return nil, err
-	}
-	if o.Check || (!o.Upgrade && prev != nil && p.Stale(prev) == nil) {
+	prev, readErr := p.ReadLock()
+	if o.Check {
+		if readErr != nil {
+			return nil, readErr
+		}
 		if err := p.Stale(prev); err != nil {
 			return nil, err
 		}
-		res := &LockResult{File: p.LockPath(), Fresh: true, UpToDate: true}
-		if !o.Check {
-			res.Services = prev.Services
-		}
-		return res, nil
+		return &LockResult{File: p.LockPath(), Fresh: true, UpToDate: true}, nil
 	}
-	f, err := p.generate(ctx, p.Spec, prev, o)
+	if _, _, damaged := lock.Damaged(readErr); readErr != nil && !damaged && !o.Upgrade {
+		return nil, readErr
+	}
+	why := readErr
+	if prev != nil {
+		why = p.Stale(prev)
+		if why == nil && !o.Upgrade {
+			return &LockResult{File: p.LockPath(), Fresh: true, UpToDate: true, Services: prev.Services}, nil
+		}
+	}
+	keep, repairNotes := trusted(prev, why)
+	f, err := p.generate(ctx, p.Spec, keep, o)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +89,32 @@ func (p *Project) Lock(ctx context.Context, o LockOptions) (*LockResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &LockResult{File: p.LockPath(), Changed: changed, Fresh: true, Services: f.Services, Notes: f.Notes}, nil
+	return &LockResult{File: p.LockPath(), Changed: changed, Fresh: true, Services: f.Services,
+		Notes: append(repairNotes, f.Notes...), Changes: lock.Changes(prev, f)}, nil
+}
+
+// trusted is what of prev a relock may keep: all of it unless why says it
+// is damaged, then nothing of the damaged services (or of the whole file),
+// with a note saying so.
+func trusted(prev *lock.File, why error) (*lock.File, []string) {
+	services, all, damaged := lock.Damaged(why)
+	if !damaged {
+		return prev, nil
+	}
+	if all || prev == nil {
+		return nil, []string{"devenv.lock could not be trusted (" + why.Error() + "); it was written again from devenv.yaml"}
+	}
+	keep := *prev
+	keep.Services = nil
+	var names []string
+	for _, s := range prev.Services {
+		if services[s.Name] {
+			names = append(names, s.Name)
+			continue
+		}
+		keep.Services = append(keep.Services, s)
+	}
+	return &keep, []string{fmt.Sprintf("devenv.lock's entries for %s did not agree with the catalog or themselves; they were resolved again", strings.Join(names, ", "))}
 }
 
 // FreshLock is the lock up, build and repro run from: with frozen a

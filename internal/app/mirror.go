@@ -14,6 +14,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/internal/projpath"
+	"github.com/devenv-dev/devenv/profiles"
 	"gopkg.in/yaml.v3"
 )
 
@@ -26,6 +27,9 @@ type MirrorOptions struct {
 	// MaxWindowMB allows zstd event logs with a window over
 	// mirror.DefaultMaxWindowMB (0: the default).
 	MaxWindowMB int
+	// AcceptDeviation mirrors even when the nearest stack the catalog
+	// builds changes prod's Spark major.minor or Scala (else exit 5).
+	AcceptDeviation bool
 }
 
 // MirrorResult is what Mirror recorded and locked.
@@ -35,6 +39,9 @@ type MirrorResult struct {
 	Profile *mirror.Profile `json:"profile"`
 	Locked  *lock.Service   `json:"locked"`
 	Notes   []string        `json:"notes,omitempty"` // what the lock took from prod
+	// Deviations: where the locked versions differ from prod's, and why
+	// (also in devenv.lock).
+	Deviations []profiles.Deviation `json:"deviations"`
 }
 
 // Import reads a production description into one normalized profile; it
@@ -72,7 +79,7 @@ func (p *Project) Mirror(ctx context.Context, o MirrorOptions) (*MirrorResult, e
 	if !ok {
 		return nil, exitcode.Newf(exitcode.Usage, "%s is outside the project %s: copy it into the project (for example prod/), check it holds no secrets you would not commit, and run devenv mirror on the copy", src, p.Spec.Dir)
 	}
-	next, data, err := recordMirror(p.Spec, svc.Name, rel)
+	next, data, err := recordMirror(p.Spec, svc.Name, rel, o.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -81,10 +88,23 @@ func (p *Project) Mirror(ctx context.Context, o MirrorOptions) (*MirrorResult, e
 	if err != nil {
 		return nil, fmt.Errorf("devenv.yaml and devenv.lock were left as they were: %w", err)
 	}
+	locked := lf.Service(svc.Name)
+	devs := []profiles.Deviation{}
+	if locked != nil && locked.Deviations != nil {
+		devs = locked.Deviations
+	}
+	if major := lock.MajorDeviations(devs); len(major) > 0 && !o.AcceptDeviation {
+		all := make([]string, len(devs))
+		for i, d := range devs {
+			all[i] = d.String()
+		}
+		return nil, exitcode.Newf(exitcode.Drift, "devenv.yaml and devenv.lock were left as they were: the nearest stack devenv can build changes prod's %s:\n  %s\nrun devenv mirror %s --accept-deviation to mirror it anyway, or pin the versions in devenv.yaml",
+			strings.Join(major, " and "), strings.Join(all, "\n  "), o.Source)
+	}
 	if err := p.commit(next, data, lf); err != nil {
 		return nil, err
 	}
-	return &MirrorResult{Service: svc.Name, Source: rel, Profile: prof, Locked: lf.Service(svc.Name), Notes: lf.Notes}, nil
+	return &MirrorResult{Service: svc.Name, Source: rel, Profile: prof, Locked: locked, Notes: lf.Notes, Deviations: devs}, nil
 }
 
 // commit writes the edited devenv.yaml and its lock, and makes the
@@ -104,9 +124,11 @@ func (p *Project) commit(next *spec.Project, data []byte, lf *lock.File) error {
 	return nil
 }
 
-// recordMirror returns devenv.yaml with `mirror: rel` set in the service,
-// keeping the file's comments, and the project it loads as.
-func recordMirror(p *spec.Project, service, rel string) (*spec.Project, []byte, error) {
+// recordMirror returns devenv.yaml with `mirror: rel` set in the service
+// (and `mirror_format:` when the format was forced, so lock, up, diff and
+// repro read the source the same way), keeping the file's comments, and
+// the project it loads as.
+func recordMirror(p *spec.Project, service, rel, format string) (*spec.Project, []byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(p.Raw, &doc); err != nil || len(doc.Content) == 0 {
 		return nil, nil, fmt.Errorf("read %s: %w", p.File, err)
@@ -116,6 +138,11 @@ func recordMirror(p *spec.Project, service, rel string) (*spec.Project, []byte, 
 		return nil, nil, fmt.Errorf("service %q not found in %s", service, p.File)
 	}
 	setScalar(svc, "mirror", rel)
+	if format != "" {
+		setScalar(svc, "mirror_format", format)
+	} else {
+		deleteKey(svc, "mirror_format") // detected again from the new source
+	}
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -140,6 +167,15 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+func deleteKey(m *yaml.Node, key string) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			return
+		}
+	}
 }
 
 func setScalar(m *yaml.Node, key, value string) {

@@ -62,7 +62,7 @@ func (p *Project) portsFreeToStart(ctx context.Context, starting []engine.Object
 				HostIP: b.HostIP, HostPort: b.HostPort, Protocol: b.Protocol})
 		}
 	}
-	return doctor.PortsFree(ctx, p.eng, p.Spec.Name, wants, p.opts.LocalHost().PortFree, "nothing was started")
+	return doctor.PortsFree(ctx, p.eng, p.Spec.Name, wants, p.portFree(), "nothing was started")
 }
 
 // Rm removes the services' stopped containers (running ones too with Stop).

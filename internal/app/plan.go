@@ -13,6 +13,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
@@ -114,8 +115,14 @@ func (p *Project) planLock(given *lock.File) (*lock.File, string, error, error) 
 	return lf, FromLock, nil, nil
 }
 
+// RemoteEngine reports whether the connected engine runs on another
+// machine (false before a connection: plans made without an engine, such
+// as config's, are this machine's).
+func (p *Project) RemoteEngine() bool { return p.eng != nil && !engine.EndpointOf(p.eng).Local }
+
 func (p *Project) planOptions(mint bool) (plan.Options, error) {
-	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), ImageUser: images.HostUser(os.Getenv("DOCKER_HOST"))}
+	remote := p.RemoteEngine()
+	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), Remote: remote, ImageUser: images.HostUser(!remote)}
 	if cache, err := p.artifactCache(); err == nil {
 		opts.ArtifactPath = cache.Path
 	}

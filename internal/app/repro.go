@@ -61,7 +61,8 @@ type ReproResult struct {
 // bring the service up, run the job with the same confs and compare how
 // it ends with prod's failure signature.
 func (p *Project) Repro(ctx context.Context, o ReproOptions) (*ReproResult, error) {
-	mo := MirrorOptions{Source: o.EventLog, Service: o.Service, Format: mirror.FormatEventLog, Full: true, MaxWindowMB: o.MaxWindowMB}
+	mo := MirrorOptions{Source: o.EventLog, Service: o.Service, Format: mirror.FormatEventLog, Full: true, MaxWindowMB: o.MaxWindowMB,
+		AcceptDeviation: true} // a reproduction runs on the nearest stack and lists what differs
 	mres, err := p.Mirror(ctx, mo)
 	if err != nil {
 		return nil, err
@@ -126,6 +127,9 @@ func (p *Project) reproDrift(ctx context.Context, res *ReproResult) error {
 		return err
 	}
 	res.ConfDrift, res.Hardware = d.Items, d.Hardware
+	for _, dv := range d.Deviations {
+		res.CannotMatch = append(res.CannotMatch, "versions: "+dv.String())
+	}
 	for _, h := range d.Hardware {
 		res.CannotMatch = append(res.CannotMatch, fmt.Sprintf("prod has %s, here %s", h.Prod, h.Local))
 	}

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,5 +41,43 @@ func TestReproVerdict(t *testing.T) {
 	}
 	if p := prodOutcome(&mirror.Profile{Failures: []mirror.Failure{job, oom}}); p.Failure.Kind != mirror.FailTask {
 		t.Errorf("main failure %+v, want the task's own exception", p.Failure)
+	}
+}
+
+// TestReproReadsARealGPUOOMLog: the prod side of repro on a real GPU
+// out-of-memory event log (spark-rapids-tools' gpu_oom_eventlog): the
+// failure to reproduce is the tasks' GpuSplitAndRetryOOM, signature
+// gpu-oom, and mirroring it for repro records the format and locks the
+// service from the same lock path as devenv mirror.
+func TestReproReadsARealGPUOOMLog(t *testing.T) {
+	log, err := os.ReadFile(filepath.Join("..", "mirror", "testdata", "real", "gpu_oom_eventlog.zstd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t, optionalSpark, map[string]string{"prod/gpu_oom_eventlog.zstd": string(log)})
+	src := filepath.Join(w.dir, "prod", "gpu_oom_eventlog.zstd")
+	res, err := w.open(t).Mirror(t.Context(), MirrorOptions{Source: src, Format: mirror.FormatEventLog, Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prod := prodOutcome(res.Profile)
+	if !prod.Failed || prod.Signature != "gpu-oom" || prod.Failure.Kind != mirror.FailTask || !strings.Contains(prod.Failure.Reason, "GpuSplitAndRetryOOM") {
+		t.Fatalf("prod outcome %+v", prod)
+	}
+	yaml, _ := os.ReadFile(filepath.Join(w.dir, "devenv.yaml"))
+	if !strings.Contains(string(yaml), "mirror_format: eventlog") {
+		t.Errorf("repro's mirror did not record the format:\n%s", yaml)
+	}
+	lk, err := w.open(t).ReadLock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lk.Service("spark"); got == nil || got.Inputs == nil || got.Inputs.MirrorFormat != "eventlog" {
+		t.Errorf("the lock was not written from the mirror with its format: %+v", got)
+	}
+	// The catalog builds prod's exact stack, so the lock takes it, not the newest.
+	v := res.Locked.Versions
+	if v.Spark != "3.3.1" || v.Rapids != "25.02.0" || v.Java != "8" || v.Scala != "2.12" || v.JarClassifier != "cuda11" {
+		t.Errorf("the lock has %+v, want prod's spark 3.3.1, rapids 25.02.0 (cuda11), java 8, scala 2.12 (notes %q)", v, res.Notes)
 	}
 }

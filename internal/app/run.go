@@ -9,6 +9,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/filelock"
 )
 
@@ -53,6 +54,9 @@ type Result struct {
 	Endpoints []ServiceEndpoint  `json:"endpoints,omitempty"`
 	Warnings  []string           `json:"warnings,omitempty"`
 	DryRun    bool               `json:"dry_run,omitempty"` // the changes are what would be made; none was
+	// RemoteEngine names the engine when it runs on another machine: the
+	// endpoints' addresses are that machine's until forwarded.
+	RemoteEngine string `json:"remote_engine,omitempty"`
 }
 
 // ServiceEndpoint is something a person can open in a service.
@@ -97,7 +101,7 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	defer run.release()
 	if !o.NoStart {
 		// before anything is pulled, built or created, as doctor checks them
-		if err := doctor.PortPreflight(ctx, p.eng, run.plan.Plan, o.Services, p.opts.LocalHost().PortFree); err != nil {
+		if err := doctor.PortPreflight(ctx, p.eng, run.plan.Plan, o.Services, p.portFree()); err != nil {
 			return nil, err
 		}
 	}
@@ -109,6 +113,11 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	for _, w := range p.warningsToPrint(run.plan.Plan) {
 		p.out.Warn("%s", w)
 	}
+	if hasGPUService(run.plan.Plan) {
+		if err := p.recreateLostGPUs(ctx, p.dependencyOrder(o.Services)); err != nil {
+			return nil, err
+		}
+	}
 	res, err := run.runner.Up(ctx, run.plan.Plan, reconcile.UpOptions{
 		Services: o.Services, NoStart: o.NoStart, Wait: o.Wait, WaitTimeout: o.WaitTimeout,
 		Build: reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull},
@@ -116,8 +125,12 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: run.plan.Warnings,
-		Endpoints: endpoints(run.plan.Plan, o.Services)}, nil
+	out := &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: run.plan.Warnings,
+		Endpoints: endpoints(run.plan.Plan, o.Services)}
+	if p.RemoteEngine() {
+		out.RemoteEngine = engine.EndpointOf(p.eng).String()
+	}
+	return out, nil
 }
 
 // Down removes every object labelled for the project, and nothing else.

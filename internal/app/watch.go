@@ -10,6 +10,10 @@ import (
 	"github.com/devenv-dev/devenv/internal/gpu"
 )
 
+// MinEngineInterval is the shortest time between top's samples read
+// through the engine: each one runs a probe container there.
+const MinEngineInterval = 5 * time.Second
+
 // TopOptions steer Top.
 type TopOptions struct {
 	ProcRoot string        // where processes' cgroups are read: /proc
@@ -23,11 +27,6 @@ type TopOptions struct {
 // (opts.Engine) processes show container ids only, which opts.Out says.
 func Top(ctx context.Context, opts Options, o TopOptions, emit func(TopSample) error) error {
 	opts = opts.withDefaults()
-	inv, err := opts.GPUs()
-	if err != nil {
-		return emit(TopSample{Time: time.Now().UTC(), GPUs: []TopGPU{}, Note: NoGPUNote(err)})
-	}
-	defer func() { _ = inv.Close() }()
 	eng, err := opts.Engine(ctx)
 	if err != nil {
 		first, _, _ := strings.Cut(err.Error(), "\n")
@@ -35,6 +34,15 @@ func Top(ctx context.Context, opts Options, o TopOptions, emit func(TopSample) e
 		eng = nil
 	} else {
 		defer func() { _ = eng.Close() }()
+	}
+	inv, path, err := chooseGPUs(ctx, opts, eng, nil)
+	if err != nil {
+		return emit(TopSample{Time: time.Now().UTC(), GPUs: []TopGPU{}, Note: NoGPUNote(err)})
+	}
+	defer func() { _ = inv.Close() }()
+	if path == GPUPathEngine && !o.Once && o.Interval < MinEngineInterval {
+		opts.Out.Say("sampling the engine's GPUs every %s (each sample is a probe container there)", MinEngineInterval)
+		o.Interval = MinEngineInterval
 	}
 	return Watch(ctx, inv, eng, o.ProcRoot, o.Interval, o.Once, emit)
 }

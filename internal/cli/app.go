@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/devenv-dev/devenv/internal/argv"
+	"github.com/devenv-dev/devenv/internal/envvars"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -45,7 +46,22 @@ func Run(ctx context.Context, args []string, s Streams) error {
 	if len(args) > 0 && args[len(args)-1] == completeFlag {
 		return app.RunContext(ctx, args) // shell completion: the words as typed
 	}
+	if err := envvars.Check(os.Environ()); err != nil && !helpOrVersion(args) {
+		return exitcode.With(exitcode.Usage, err)
+	}
 	return app.RunContext(ctx, commandLine(app).Reorder(args))
+}
+
+// helpOrVersion reports whether args only ask for help or the version,
+// which need no DEVENV_* variable and work whatever they hold.
+func helpOrVersion(args []string) bool {
+	for _, a := range args[1:] {
+		switch a {
+		case "help", "h", "--help", "-h", "version", "--version", "-v":
+			return true
+		}
+	}
+	return len(args) < 2
 }
 
 // commandLine is devenv's grammar for reading flags after arguments: as
@@ -87,6 +103,7 @@ func commands() []*cli.Command {
 		mirrorCommand(), reproCommand(), diffCommand(), exportCommand(),
 	}
 	cmds = append(cmds, serviceCommands()...)
+	cmds = append(cmds, remoteCommands()...)
 	cmds = append(cmds, completionCommand())
 	return append(cmds, gpuCommands()...)
 }

@@ -28,6 +28,7 @@ type badCase struct {
 	// (old => new) applied to its text.
 	lock  string
 	edits [][2]string
+	env   [][2]string // env: NAME=VALUE lines, set for the run
 }
 
 // readBadCases parses the catalogue. Its format, one case after another:
@@ -39,6 +40,7 @@ type badCase struct {
 //	lock: fresh               (optional: lock devenv.yaml offline first;
 //	                           "lock: old.yaml" locks that file instead)
 //	lockedit: old => new      (optional, repeatable: then edit the lock)
+//	env: NAME=VALUE           (optional, repeatable: set for the run)
 //	file devenv.yaml:         (repeatable: the lines up to the next
 //	...                        "file", "===" or end are the file)
 func readBadCases(t *testing.T, path string) []*badCase {
@@ -101,6 +103,9 @@ func (c *badCase) header(t *testing.T, path string, n int, line string) {
 		c.want = append(c.want, val)
 	case "lock":
 		c.lock = val
+	case "env":
+		k, v, _ := strings.Cut(val, "=")
+		c.env = append(c.env, [2]string{k, v})
 	case "lockedit":
 		old, new, ok := strings.Cut(val, " => ")
 		if !ok {
@@ -140,6 +145,9 @@ func TestBadInputCatalogue(t *testing.T) {
 			if c.lock != "" {
 				writeCaseLock(t, dir, c.lock, c.edits)
 			}
+			for _, kv := range c.env {
+				t.Setenv(kv[0], kv[1])
+			}
 			t.Chdir(dir)
 			out, errOut, code := runCLI(t, c.args...)
 			all := out + errOut
@@ -169,7 +177,7 @@ func writeCaseLock(t *testing.T, dir, from string, edits [][2]string) {
 	if err != nil {
 		t.Fatalf("lock: fresh needs a valid devenv.yaml: %v", err)
 	}
-	f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{})
+	f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{POMs: noPOMs{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"github.com/devenv-dev/devenv/test/standin"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,13 +12,22 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/maven"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/devenv-dev/devenv/test/standin"
 )
 
 type fakePinner struct{}
 
 func (fakePinner) Digest(context.Context, string) (string, error) {
 	return "sha256:" + strings.Repeat("e", 64), nil
+}
+
+// noPOMs answers like a repository without POMs: each jar is locked alone.
+type noPOMs struct{}
+
+func (noPOMs) Get(_ context.Context, url string) ([]byte, error) {
+	return nil, fmt.Errorf("get %s: %w", url, maven.ErrNotFound)
 }
 
 type fakeFetcher struct{}
@@ -41,7 +50,7 @@ func project(t *testing.T, yaml string, locked bool) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{})
+		f, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), fakePinner{}, fakeFetcher{}, lock.Options{POMs: noPOMs{}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -124,7 +125,7 @@ func TestDoctorOutsideProject(t *testing.T) {
 			fake := enginetest.New()
 			fake.InfoValue.NvidiaRuntime = tt.nvidia
 			fake.InfoValue.MemTotal = tt.memory
-			replace(t, &connectEngine, func(context.Context) (engine.Engine, error) { return fake, nil })
+			replace(t, &connectEngine, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
 			replace(t, &localHost, func() doctor.HostFacts {
 				h := doctor.LocalHost()
 				h.MemoryBytes, h.DockerHost, h.WSL = tt.memory, "", false

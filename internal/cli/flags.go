@@ -17,6 +17,8 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "debug", Usage: "print debugging detail and error chains"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show build output and progress in plain mode"},
 		&cli.BoolFlag{Name: "version", Usage: "print devenv's version"},
+		&cli.StringFlag{Name: "context", Usage: "the docker `CONTEXT` to use (default: $DOCKER_CONTEXT, else `docker context use`'s)"},
+		&cli.StringFlag{Name: "host", Aliases: []string{"H"}, Usage: "the Docker Engine's `ADDRESS` (unix://, tcp:// or ssh://user@host; default: $DOCKER_HOST)"},
 		composeProfileFlag(),
 	}
 }
@@ -51,6 +53,7 @@ func localCopies() []cli.Flag {
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
 		&cli.BoolFlag{Name: "debug", Hidden: true},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Hidden: true},
+		&cli.StringFlag{Name: "context", Hidden: true},
 	}
 }
 

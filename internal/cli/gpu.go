@@ -20,7 +20,7 @@ func gpuCommands() []*cli.Command {
 			Name:  "gpus",
 			Usage: "show this machine's NVIDIA driver, GPUs and how they are linked",
 			Action: func(c *cli.Context) error {
-				return show(c, app.GPUs(c.Context, openGPUs), nil, view.GPUs)
+				return show(c, app.GPUs(c.Context, options(c)), nil, view.GPUs)
 			},
 		},
 		topCommand(),

@@ -46,6 +46,7 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "skip-gpu-check", Usage: "let the engine decide whether it can give GPUs"},
 			composeProfileFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be pulled, built, created, recreated or started, and change nothing (a stale lock is refused as with --frozen)"},
+			&cli.BoolFlag{Name: "watch", Usage: "then, on a remote engine, sync the project and forward its ports until Ctrl-C (devenv watch)"},
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Up(c.Context, app.UpOptions{
@@ -53,7 +54,10 @@ func upCommand() *cli.Command {
 				WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), SkipGPUCheck: c.Bool("skip-gpu-check"),
 				LockTimeout: lockTimeout(c), DryRun: c.Bool("dry-run"),
 			})
-			return show(c, res, err, view.Up)
+			if err := show(c, res, err, view.Up); err != nil || !c.Bool("watch") || c.Bool("dry-run") {
+				return err
+			}
+			return watch(c, p, app.WatchOptions{})
 		}),
 	}
 }

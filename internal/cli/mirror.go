@@ -23,6 +23,7 @@ func mirrorCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "force the format: " + strings.Join(mirror.Formats, ", ")},
 			&cli.BoolFlag{Name: "full", Usage: "scan a whole event log (executor and GPU facts across the run)"},
 			&cli.BoolFlag{Name: "print", Usage: "only print the normalized cluster profile; change nothing"},
+			&cli.BoolFlag{Name: "accept-deviation", Usage: "mirror even when devenv cannot build prod's Spark line or Scala and takes the nearest (else exit 5)"},
 			maxWindowFlag,
 		},
 		Action: checked(argsExactly(1), "usage: devenv mirror SOURCE [--service S] [--print]", runMirror),
@@ -30,7 +31,8 @@ func mirrorCommand() *cli.Command {
 }
 
 func runMirror(c *cli.Context) error {
-	o := app.MirrorOptions{Source: c.Args().First(), Service: c.String("service"), Format: c.String("format"), Full: c.Bool("full"), MaxWindowMB: c.Int("max-window")}
+	o := app.MirrorOptions{Source: c.Args().First(), Service: c.String("service"), Format: c.String("format"), Full: c.Bool("full"), MaxWindowMB: c.Int("max-window"),
+		AcceptDeviation: c.Bool("accept-deviation")}
 	if c.Bool("print") {
 		o.Full = true // an event log is read whole, for what failed in prod (GB/s)
 		prof, err := app.Import(o.Source, o)

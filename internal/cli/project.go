@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/gpu"
@@ -15,7 +17,7 @@ import (
 // The world the application layer reaches, as hooks tests replace: the
 // Docker engine, the machine's NVML and its CPU, memory and tools.
 var (
-	connectEngine = engine.Connect
+	connectEngine = engine.ConnectTo
 	openGPUs      = gpu.Open
 	localHost     = doctor.LocalHost
 )
@@ -30,7 +32,15 @@ func printer(c *cli.Context) *ui.Printer {
 func options(c *cli.Context) app.Options {
 	_ = applyComposeProfiles(c) // Setenv fails only on a malformed name
 	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), Out: printer(c),
-		Engine: connectEngine, GPUs: openGPUs, LocalHost: localHost}
+		Engine: engineFor(c), GPUs: openGPUs, LocalHost: localHost}
+}
+
+// engineFor connects to the engine the docker CLI would use with the
+// --context and --host flags given (DOCKER_CONTEXT, DOCKER_HOST and
+// `docker context use` otherwise).
+func engineFor(c *cli.Context) func(context.Context) (engine.Engine, error) {
+	o := endpoint.Options{Context: stringOpt(c, "context"), Host: stringOpt(c, "host")}
+	return func(ctx context.Context) (engine.Engine, error) { return connectEngine(ctx, o) }
 }
 
 // openProject opens the project the flags name.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -84,7 +85,7 @@ func TestUpPrintsOnlyWhatCanBeOpened(t *testing.T) {
 	}
 	fake := enginetest.New()
 	fake.AddImage(pl.Service("spark").Image, nil) // built already
-	replace(t, &connectEngine, func(context.Context) (engine.Engine, error) { return fake, nil })
+	replace(t, &connectEngine, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
 	out, errOut, code := runCLI(t, "up")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

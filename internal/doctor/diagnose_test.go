@@ -75,6 +75,10 @@ func TestClassify(t *testing.T) {
 		{"java.lang.OutOfMemoryError: could not allocate 2147483648 bytes of pinned host memory", "pinned-pool"},
 		{"!Exec <SortExec> cannot run on GPU because sort order is not supported", "gpu-fallback"},
 		{"first line\nsecond: GpuOutOfMemoryError", "gpu-oom"},
+		{"Failed to initialize NVML: Unknown Error", SignatureNVMLLost},
+		{"nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", "runtime-without-gpu"},
+		{"No devices were found", "runtime-without-gpu"},
+		{"could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices nvidia.com/gpu=1", "runtime-without-gpu"},
 		{"Pinned memory pool is created at '0x7f' with size 268435456", ""},
 		{"java.lang.ArithmeticException: divide by zero", ""},
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 )
@@ -20,6 +21,12 @@ const (
 	Warn = "warn"
 	Fail = "fail"
 	Skip = "skip"
+)
+
+// GPU fact paths (Inputs.GPUPath).
+const (
+	GPUPathNVML   = "nvml"
+	GPUPathEngine = "engine"
 )
 
 // Check IDs, stable for scripts reading `devenv doctor --json`.
@@ -44,9 +51,14 @@ type Inputs struct {
 	EngineErr error         // why Engine is nil (or Info failed)
 	// Info is the engine's answer to /info when the caller has it already;
 	// nil: doctor asks Engine.
-	Info     *engine.Info
-	GPUs     *gpu.Host     // nil when NVML could not be read
-	GPUErr   error         // why GPUs is nil
+	Info   *engine.Info
+	GPUs   *gpu.Host // nil when NVML could not be read
+	GPUErr error     // why GPUs is nil
+	// GPUPath says how GPUs were read: GPUPathNVML ("" too) or GPUPathEngine.
+	GPUPath string
+	// Endpoint is the engine's address and whether it is local; nil: judged
+	// from Host.DockerHost.
+	Endpoint *endpoint.Endpoint
 	Project  *spec.Project // nil outside a project
 	Lock     *lock.File    // nil without devenv.lock
 	Services []string      // limit the service checks to these; empty means all

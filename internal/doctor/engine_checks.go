@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
@@ -25,6 +26,9 @@ func checkEngine(e *env) []Check {
 	c := Check{ID: IDEngine, Title: "Docker engine"}
 	if e.info == nil {
 		c.Status, c.Fix = Fail, fixStartDocker
+		if ep := engine.RemoteEndpoint(e.infoErr); ep != nil {
+			c.Fix = remoteFix(ep)
+		}
 		c.Message = "unreachable"
 		if e.infoErr != nil {
 			c.Message += ": " + firstLine(e.infoErr.Error())
@@ -36,7 +40,24 @@ func checkEngine(e *env) []Check {
 	if e.info.OS != "" {
 		c.Message += " on " + e.info.OS
 	}
+	if ep := e.in.Endpoint; ep != nil && (ep.Context != endpoint.DefaultContext || !ep.Local) {
+		where := "remote"
+		if ep.Local {
+			where = "local"
+		}
+		c.Message += fmt.Sprintf(", at %s (%s, from %s)", ep, where, ep.Source)
+	}
 	return []Check{c}
+}
+
+// remoteFix is what to do about an engine of a context or another machine
+// that does not answer.
+func remoteFix(ep *endpoint.Endpoint) string {
+	fix := "devenv uses " + ep.String() + " (from " + ep.Source + "): check that its engine runs (`" + ep.DockerCommand() + " info`)"
+	if ep.SSH != nil {
+		fix += " and that `" + ep.SSH.SSHCommand() + " docker version` works without a prompt"
+	}
+	return fix + "; pick another engine with --context, DOCKER_CONTEXT or `docker context use`"
 }
 
 func checkGPURuntime(e *env) []Check {
@@ -50,7 +71,7 @@ func checkGPURuntime(e *env) []Check {
 		c.Status, c.Message = Pass, "the engine has CDI enabled (spec dirs "+strings.Join(e.info.CDISpecDirs, ", ")+")"
 	case !e.localEngine():
 		c.Status = Warn
-		c.Message = "docker info at " + e.in.Host.DockerHost + " shows no nvidia runtime and no CDI; " +
+		c.Message = "docker info at " + e.engineName() + " shows no nvidia runtime and no CDI; " +
 			"the toolkit's hook alone would not show, so the engine's answer to a GPU request decides"
 		c.Fix = "on the engine's host, check `docker run --rm --gpus all nvidia/cuda:12.9.1-base-ubuntu22.04 nvidia-smi`"
 	default:

@@ -48,6 +48,17 @@ func newEnv(ctx context.Context, in Inputs) *env {
 	return e
 }
 
+// engineName is the engine for messages: its context and address.
+func (e *env) engineName() string {
+	if e.in.Endpoint != nil {
+		return e.in.Endpoint.String()
+	}
+	if ep := engine.RemoteEndpoint(e.infoErr); ep != nil {
+		return ep.String()
+	}
+	return e.in.Host.DockerHost
+}
+
 func (e *env) goos() string {
 	if e.in.Host.GOOS != "" {
 		return e.in.Host.GOOS
@@ -58,6 +69,12 @@ func (e *env) goos() string {
 // localEngine reports whether the engine runs on this machine, so that this
 // machine's GPUs and PATH are the engine's.
 func (e *env) localEngine() bool {
+	if e.in.Endpoint != nil {
+		return e.in.Endpoint.Local
+	}
+	if ep := engine.RemoteEndpoint(e.infoErr); ep != nil {
+		return ep.Local
+	}
 	h := e.in.Host.DockerHost
 	return h == "" || strings.HasPrefix(h, "unix://")
 }

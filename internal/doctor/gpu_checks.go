@@ -1,9 +1,11 @@
 package doctor
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/enginegpu"
 	"github.com/devenv-dev/devenv/internal/gpu"
 )
 
@@ -21,10 +23,18 @@ const otherHostCmd = "`docker run --rm --gpus all nvidia/cuda:12.9.1-base-ubuntu
 // and the reason they cannot be judged.
 func (e *env) gpuHost() (*gpu.Host, string) {
 	switch {
+	case e.in.GPUPath == GPUPathEngine && e.in.GPUs != nil:
+		return e.in.GPUs, ""
+	case e.in.GPUPath == GPUPathEngine:
+		why := "the engine's GPUs could not be read"
+		if e.in.GPUErr != nil {
+			why += ": " + firstLine(e.in.GPUErr.Error())
+		}
+		return nil, why
 	case e.goos() != "linux":
 		return nil, "GPU facts come from the engine's host (Docker Desktop / WSL2), not " + e.goos() + "; run " + otherHostCmd + " to see them"
 	case !e.localEngine():
-		return nil, "the engine at " + e.in.Host.DockerHost + " is remote; this machine's GPUs are not the ones its containers get; run " + otherHostCmd
+		return nil, "the engine at " + e.engineName() + " is remote; this machine's GPUs are not the ones its containers get; run " + otherHostCmd
 	case e.in.GPUs == nil:
 		return nil, "NVML could not be read"
 	}
@@ -33,8 +43,21 @@ func (e *env) gpuHost() (*gpu.Host, string) {
 
 func checkNVML(e *env) []Check {
 	c := Check{ID: IDNVML, Title: "NVIDIA driver (NVML)"}
+	if e.in.GPUPath == GPUPathEngine {
+		c.Title = "NVIDIA driver (from the engine: /info and a probe container's nvidia-smi)"
+	}
 	h, why := e.gpuHost()
 	switch {
+	case h == nil && e.in.GPUPath == GPUPathEngine && e.in.GPUErr != nil:
+		c.Status, c.Message = Warn, why
+		c.Fix = "on the engine's machine, check " + otherHostCmd
+		if errors.Is(e.in.GPUErr, enginegpu.ErrNoGPU) {
+			c.Message = "the engine's NVIDIA runtime is there but its machine shows no GPU (nvidia-smi in devenv's probe container listed none)"
+			c.Fix = "on the engine's machine `nvidia-smi` must list the GPUs: load the driver or reboot, then regenerate the CDI spec (`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`)"
+		}
+		if e.needsGPU() {
+			c.Status = Fail
+		}
 	case h == nil && e.goos() == "linux" && e.localEngine() && e.in.GPUErr != nil:
 		c.Status, c.Message, c.Fix = Warn, firstLine(e.in.GPUErr.Error()), fixInstallDriver
 		if e.in.Host.WSL {
@@ -54,6 +77,9 @@ func checkNVML(e *env) []Check {
 	default:
 		c.Status = Pass
 		c.Message = fmt.Sprintf("driver %s (CUDA %s), %d GPU(s): %s", h.DriverVersion, h.CUDADriverVersion, len(h.GPUs), gpuNames(h))
+		if e.in.GPUPath == GPUPathEngine {
+			c.Message += "; read on the engine's machine through a probe container"
+		}
 	}
 	return []Check{c}
 }

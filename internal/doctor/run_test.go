@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,7 +10,9 @@ import (
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/enginegpu"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -36,7 +39,24 @@ func sparkOnly(h *gpu.Host, req profiles.Requirements) Inputs {
 	return inputs(h, p, lf)
 }
 
+// remoteEngine is an ssh context's endpoint.
+var remoteEngine = &endpoint.Endpoint{Context: "gpu", Source: "DOCKER_CONTEXT", Host: "ssh://me@gpubox", Kind: endpoint.SSH,
+	SSH: &endpoint.SSHTarget{User: "me", Host: "gpubox"}}
+
 var scenarios = []scenario{
+	{name: "remote-engine-facts", in: func() Inputs {
+		in := sparkOnly(gputest.Workstation(), cuda128)
+		in.Endpoint, in.GPUPath = remoteEngine, GPUPathEngine
+		return in
+	}, want: map[string]string{"engine": Pass, "nvml": Pass, "driver/spark": Pass},
+		msg: map[string]string{"engine": `context "gpu" (ssh://me@gpubox)`, "nvml": "through a probe container"}},
+	{name: "remote-runtime-without-gpu", in: func() Inputs {
+		in := sparkOnly(nil, cuda128)
+		in.Endpoint, in.GPUPath = remoteEngine, GPUPathEngine
+		in.GPUErr = fmt.Errorf("read the GPUs of the engine: %w", enginegpu.ErrNoGPU)
+		return in
+	}, want: map[string]string{"nvml": Fail}, fix: map[string]string{"nvml": "nvidia-ctk cdi generate"},
+		msg: map[string]string{"nvml": "runtime is there but its machine shows no GPU"}},
 	{name: "workstation-ok", in: func() Inputs { return sparkAndTriton(gputest.Workstation()) },
 		want: map[string]string{"engine": Pass, "gpu-runtime": Pass, "nvml": Pass, "driver/spark": Pass, "driver/serve": Pass,
 			"compute-capability/spark": Pass, "gpu-memory": Pass, "host-memory": Pass, "disk": Pass, "ports/spark": Pass, "wsl": Skip}},
@@ -286,5 +306,21 @@ func TestNoGPURuntime(t *testing.T) {
 		if got := NoGPURuntime(tt.info, tt.host); got != tt.want {
 			t.Errorf("%s: NoGPURuntime = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestUnreachableRemoteEngineFix: a context's engine that does not answer
+// gets a fix about that engine and its ssh, not "start Docker" here.
+func TestUnreachableRemoteEngineFix(t *testing.T) {
+	ep := &endpoint.Endpoint{Context: "gpu", Source: "--context", Host: "ssh://me@gpubox:2222", Kind: endpoint.SSH,
+		SSH: &endpoint.SSHTarget{User: "me", Host: "gpubox", Port: "2222"}}
+	in := Inputs{EngineErr: &engine.Error{Op: "connect", Kind: engine.ErrUnreachable, Err: errors.New("ssh: connect to host gpubox port 2222: Connection refused"), Endpoint: ep},
+		Host: goodHost(), GPUErr: errNoNVML}
+	got := index(Run(t.Context(), in))
+	if c := got["engine"]; c.Status != Fail || !strings.Contains(c.Fix, "ssh -p 2222 me@gpubox docker version") || !strings.Contains(c.Fix, "docker --context gpu info") {
+		t.Errorf("engine check %+v", c)
+	}
+	if c := got["nvml"]; c.Status != Skip || !strings.Contains(c.Message, `context "gpu"`) {
+		t.Errorf("nvml check %+v: this machine's NVML is not the engine's", c)
 	}
 }

@@ -2,6 +2,10 @@ package doctor
 
 import "github.com/devenv-dev/devenv/internal/lazy"
 
+// SignatureNVMLLost is the finding of a container that lost its GPUs
+// ("Failed to initialize NVML: Unknown Error"); up recreates such containers.
+const SignatureNVMLLost = "nvml-lost"
+
 // signatures are checked against every log line, in this order.
 var signatures = []signature{
 	{
@@ -23,6 +27,22 @@ var signatures = []signature{
 			`system has unsupported display driver / cuda driver combination`),
 		meaning: "CUDA in the container is newer than the host's NVIDIA driver can run (GpuDeviceManager / cuDF could not initialise CUDA)",
 		fix:     "run `devenv doctor` to see the driver each service needs; upgrade the driver, or lock an older CUDA and `devenv up --build`",
+	},
+	{
+		id: SignatureNVMLLost,
+		re: lazy.Regexp(`Failed to initialize NVML: Unknown Error`),
+		meaning: "the container lost its GPUs while running: on hosts whose Docker uses the systemd cgroup driver, a " +
+			"`systemctl daemon-reload` (package upgrades run one) drops the GPU devices from running containers' cgroups",
+		fix: "`devenv up` recreates the service's container; to stop it recurring, run the NVIDIA runtime in CDI mode " +
+			"(`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`) or give dockerd `\"exec-opts\": [\"native.cgroupdriver=cgroupfs\"]`",
+	},
+	{
+		id: "runtime-without-gpu",
+		re: lazy.Regexp(`nvidia-container-cli: (initialization|device) error|No devices were found|unresolvable CDI devices`),
+		meaning: "the NVIDIA container runtime is there but found no usable GPU on the engine's machine " +
+			"(driver not loaded, a GPU fallen off the bus, or a CDI spec naming devices that are gone)",
+		fix: "on the engine's machine `nvidia-smi` must list the GPUs (load the driver or reboot); after a driver change regenerate the CDI spec " +
+			"(`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`); `devenv doctor` shows what the engine sees",
 	},
 	{
 		id:      "no-cuda-device",

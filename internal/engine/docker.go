@@ -9,33 +9,47 @@ import (
 	"time"
 
 	"github.com/docker/docker/client"
+
+	"github.com/devenv-dev/devenv/internal/endpoint"
 )
 
 // docker is the Engine backed by the Docker Engine API.
 type docker struct {
 	cli       *client.Client
-	host      string
+	ep        *endpoint.Endpoint
+	host      string // the engine as messages name it: context and address
 	engineAPI string // the newest API version the engine speaks
 }
 
-// Connect reaches the Docker Engine the way the docker CLI does (DOCKER_HOST,
-// DOCKER_TLS_VERIFY, DOCKER_CERT_PATH, DOCKER_API_VERSION, else the local
-// socket), pings it and negotiates the API version, so both old (API 1.41)
-// and new engines work. An engine that does not answer yields ErrUnreachable.
-func Connect(ctx context.Context) (Engine, error) {
-	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation(), withAnswerTimeout(AnswerTimeout()))
+// Connect reaches the Docker Engine the docker CLI would use (ConnectTo
+// with no flags).
+func Connect(ctx context.Context) (Engine, error) { return ConnectTo(ctx, endpoint.Options{}) }
+
+// ConnectTo reaches the engine that docker/cli's resolution picks for o
+// (--context, --host, DOCKER_HOST with DOCKER_TLS_VERIFY and DOCKER_CERT_PATH,
+// DOCKER_CONTEXT, `docker context use`, else the local socket; ssh:// through
+// docker/cli's ssh helper), pings it and negotiates the API version, so both
+// old (API 1.41) and new engines work. An engine that does not answer yields
+// ErrUnreachable naming the context and address.
+func ConnectTo(ctx context.Context, o endpoint.Options) (Engine, error) {
+	ep, err := endpoint.Resolve(o)
 	if err != nil {
-		return nil, &Error{Op: "configure the Docker client", Kind: ErrUnreachable, Err: err,
-			Hint: "Check DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_TLS_VERIFY."}
+		return nil, &Error{Op: opFind, Kind: ErrUnreachable, Err: err,
+			Hint: "Check `docker context ls`, DOCKER_CONTEXT, DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_TLS_VERIFY."}
 	}
-	d := &docker{cli: cli, host: cli.DaemonHost()}
+	cli, err := newClient(ep)
+	if err != nil {
+		return nil, &Error{Op: "configure the Docker client", Kind: ErrUnreachable, Err: err, Where: ep.String(), Endpoint: ep,
+			Hint: "Check DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_TLS_VERIFY, or the context's TLS material (`docker context inspect`)."}
+	}
+	d := &docker{cli: cli, ep: ep, host: ep.String()}
 	pingCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	ping, err := cli.Ping(pingCtx)
 	if err != nil {
 		_ = cli.Close()
 		if ctx.Err() == nil && pingCtx.Err() != nil {
-			err = &Error{Op: "connect to the Docker Engine", Kind: ErrUnreachable, Err: pingCtx.Err(), Hint: hintUnreachable, Where: d.host}
+			err = &Error{Op: "connect to the Docker Engine", Kind: ErrUnreachable, Err: pingCtx.Err(), Hint: hintFor(ep), Where: d.host, Endpoint: ep}
 			return nil, err
 		}
 		return nil, d.wrapUnreachable("connect to the Docker Engine", err)
@@ -43,6 +57,38 @@ func Connect(ctx context.Context) (Engine, error) {
 	cli.NegotiateAPIVersionPing(ping)
 	d.engineAPI = ping.APIVersion
 	return d, nil
+}
+
+// newClient is the Docker client for ep: its address, its transport (TLS, or
+// the ssh helper's connections), DOCKER_API_VERSION, version negotiation and
+// the answer timeout.
+func newClient(ep *endpoint.Endpoint) (*client.Client, error) {
+	hc, err := ep.HTTPClient(AnswerTimeout())
+	if err != nil {
+		return nil, err
+	}
+	opts := []client.Opt{client.WithHost(ep.DialHost())}
+	if hc != nil {
+		opts = append(opts, client.WithHTTPClient(hc))
+		if d, ok := hc.Transport.(*http.Transport); ok && ep.Kind == endpoint.SSH {
+			opts = append(opts, client.WithDialContext(d.DialContext))
+		}
+	}
+	opts = append(opts, client.WithVersionFromEnv(), client.WithAPIVersionNegotiation(), withAnswerTimeout(AnswerTimeout()))
+	return client.NewClientWithOpts(opts...)
+}
+
+// Endpoint is the engine's address and what it is (local or not, its
+// context, its ssh target).
+func (d *docker) Endpoint() *endpoint.Endpoint { return d.ep }
+
+// EndpointOf is the endpoint of e when it knows one (the Docker adapter and
+// fakes that set one), else a local unix socket.
+func EndpointOf(e Engine) *endpoint.Endpoint {
+	if h, ok := e.(interface{ Endpoint() *endpoint.Endpoint }); ok && h.Endpoint() != nil {
+		return h.Endpoint()
+	}
+	return &endpoint.Endpoint{Context: endpoint.DefaultContext, Host: "unix:///var/run/docker.sock", Kind: endpoint.Unix, Local: true, Source: "the default socket"}
 }
 
 // AnswerTimeout is how long devenv waits for the engine to start answering a
@@ -73,8 +119,16 @@ func withAnswerTimeout(d time.Duration) client.Opt {
 func (d *docker) wrapUnreachable(op string, err error) error {
 	w := wrap(op, d.host, err)
 	var e *Error
-	if errors.As(w, &e) && e.Kind == nil {
-		e.Kind, e.Hint, e.Where = ErrUnreachable, hintUnreachable, d.host
+	if errors.As(w, &e) {
+		if e.Kind == nil {
+			e.Kind, e.Hint, e.Where = ErrUnreachable, hintFor(d.ep), d.host
+		}
+		if errors.Is(e.Kind, ErrUnreachable) {
+			e.Endpoint = d.ep
+			if NotThisMachine(e) {
+				e.Hint = hintFor(d.ep)
+			}
+		}
 	}
 	return w
 }
@@ -97,19 +151,24 @@ func (d *docker) Info(ctx context.Context) (Info, error) {
 	}
 	sort.Strings(runtimes)
 	_, nvidia := in.Runtimes["nvidia"]
+	var devices []string
+	for _, dev := range in.DiscoveredDevices {
+		devices = append(devices, dev.Source+":"+dev.ID)
+	}
 	return Info{
-		ServerVersion:  in.ServerVersion,
-		APIVersion:     d.cli.ClientVersion(),
-		EngineAPI:      d.engineAPI,
-		OS:             in.OperatingSystem,
-		OSType:         in.OSType,
-		Architecture:   in.Architecture,
-		DockerRootDir:  in.DockerRootDir,
-		NCPU:           in.NCPU,
-		MemTotal:       in.MemTotal,
-		Runtimes:       runtimes,
-		DefaultRuntime: in.DefaultRuntime,
-		CDISpecDirs:    in.CDISpecDirs,
-		NvidiaRuntime:  nvidia || in.DefaultRuntime == "nvidia",
+		ServerVersion:     in.ServerVersion,
+		APIVersion:        d.cli.ClientVersion(),
+		EngineAPI:         d.engineAPI,
+		OS:                in.OperatingSystem,
+		OSType:            in.OSType,
+		Architecture:      in.Architecture,
+		DockerRootDir:     in.DockerRootDir,
+		NCPU:              in.NCPU,
+		MemTotal:          in.MemTotal,
+		Runtimes:          runtimes,
+		DefaultRuntime:    in.DefaultRuntime,
+		CDISpecDirs:       in.CDISpecDirs,
+		NvidiaRuntime:     nvidia || in.DefaultRuntime == "nvidia",
+		DiscoveredDevices: devices,
 	}, nil
 }

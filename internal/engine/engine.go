@@ -84,6 +84,10 @@ type Info struct {
 	Runtimes       []string // configured runtimes, sorted
 	DefaultRuntime string   // e.g. "runc"
 	CDISpecDirs    []string // CDI spec directories (empty before API 1.44 or with CDI off)
+	// DiscoveredDevices are the devices the engine's device drivers found,
+	// as "source:id" (e.g. "cdi:nvidia.com/gpu=0"); Docker 28.2 (API 1.50)
+	// and later only.
+	DiscoveredDevices []string `json:",omitempty"`
 	// NvidiaRuntime is true when an "nvidia" runtime is configured. It is a
 	// hint only: device requests also work with the toolkit's hook alone.
 	NvidiaRuntime bool
@@ -132,9 +136,10 @@ type ContainerSpec struct {
 	Aliases      []string // DNS aliases on Network
 	GPU          *GPURequest
 	Healthcheck  *Healthcheck
-	MemoryBytes  int64 // memory limit; 0 means none
-	ShmSizeBytes int64 // size of /dev/shm; 0 means the engine's default
-	Init         bool  // run an init process as PID 1
+	MemoryBytes  int64  // memory limit; 0 means none
+	ShmSizeBytes int64  // size of /dev/shm; 0 means the engine's default
+	Init         bool   // run an init process as PID 1
+	PidMode      string `json:",omitempty"` // "host" to see the host's processes (devenv's GPU probe); "" for the container's own
 	Tty          bool
 	OpenStdin    bool
 	// Files are copied into the container after it is created and before

@@ -1,6 +1,11 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/devenv-dev/devenv/internal/endpoint"
+)
 
 // Sentinel errors. Errors returned by this package wrap one of them where it
 // applies, so callers test with errors.Is and still print the full message.
@@ -25,6 +30,32 @@ type Error struct {
 	Err   error  // the engine's own error
 	Hint  string // what to do, or ""
 	Where string // the engine address tried, for ErrUnreachable
+	// Endpoint is the engine tried, when it was resolved (ErrUnreachable).
+	Endpoint *endpoint.Endpoint
+}
+
+// opFind is the operation of an engine that could not even be resolved (a
+// context that does not exist, an address that is not one).
+const opFind = "find the Docker Engine"
+
+// NotThisMachine reports whether err is about an engine other than this
+// machine's default socket: one that could not be resolved (a context named
+// that does not exist) or a context or remote address that did not answer.
+// Facts of this machine stand in for such an engine nowhere.
+func NotThisMachine(err error) bool {
+	var e *Error
+	return RemoteEndpoint(err) != nil || (errors.As(err, &e) && e.Op == opFind)
+}
+
+// RemoteEndpoint is the endpoint an unreachable-engine error names when
+// that engine is not this machine's default socket (a context, or an
+// address elsewhere); nil otherwise.
+func RemoteEndpoint(err error) *endpoint.Endpoint {
+	var e *Error
+	if !errors.As(err, &e) || e.Endpoint == nil || (e.Endpoint.Local && e.Endpoint.Context == endpoint.DefaultContext) {
+		return nil
+	}
+	return e.Endpoint
 }
 
 // Error formats the failure as "op: cause (hint)".
@@ -45,6 +76,24 @@ func (e *Error) Unwrap() []error {
 		return []error{e.Err}
 	}
 	return []error{e.Kind, e.Err}
+}
+
+// hintFor is what to do when the engine ep names does not answer: for a
+// local socket, start Docker; for a context or a remote address, check that
+// machine and the context.
+func hintFor(ep *endpoint.Endpoint) string {
+	if ep == nil || (ep.Local && ep.Context == endpoint.DefaultContext) {
+		return hintUnreachable
+	}
+	where := "the engine at " + ep.Host
+	if ep.Context != endpoint.DefaultContext {
+		where = fmt.Sprintf("docker context %q (%s, chosen by %s)", ep.Context, ep.Host, ep.Source)
+	}
+	h := "devenv uses " + where + ". Check that its engine runs (`" + ep.DockerCommand() + " info`)"
+	if ep.SSH != nil {
+		h += ", that `" + ep.SSH.SSHCommand() + " docker version` works without a password prompt (an ssh-agent key or ~/.ssh/config)"
+	}
+	return h + "; choose another engine with --context, DOCKER_CONTEXT or `docker context use`."
 }
 
 // Hints attached to the sentinels.

@@ -54,6 +54,7 @@ func toCreateRequest(spec ContainerSpec) (createRequest, error) {
 		PortBindings: bindings,
 		Mounts:       mounts,
 		ShmSize:      spec.ShmSizeBytes,
+		PidMode:      container.PidMode(spec.PidMode),
 		Resources:    container.Resources{Memory: spec.MemoryBytes, DeviceRequests: devices},
 	}
 	if spec.Init {

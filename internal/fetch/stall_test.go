@@ -54,3 +54,29 @@ func TestGetWithAStallingServer(t *testing.T) {
 		})
 	}
 }
+
+// TestDownloadRestartsShareTheBudget: a server that sends half of every
+// file and stops, asked for three files, each download started again up
+// to three times and each request tried three times, gives up in about the
+// budget rather than 3 x 3 x 3 idle limits.
+func TestDownloadRestartsShareTheBudget(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("half a file"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	budget := httpx.NewBudget(700 * time.Millisecond)
+	c := &Cache{Dir: t.TempDir(), Client: httpx.Client(httpx.Limits{Connect: time.Second, Header: time.Second, Idle: 200 * time.Millisecond, Attempts: 3, Backoff: 10 * time.Millisecond, Budget: budget})}
+	start := time.Now()
+	for _, f := range []string{"a.jar", "b.jar", "c.tgz"} {
+		_, err := c.Get(t.Context(), srv.URL+"/"+f, strings.Repeat("0", 64))
+		if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(srv.URL, "http://")) {
+			t.Fatalf("%s: %v, want a stall naming the server", f, err)
+		}
+	}
+	// Without the budget: 3 files x 3 restarts x 200ms idle = 1.8 s at least.
+	if d := time.Since(start); d > budget.Total()+400*time.Millisecond {
+		t.Errorf("three stalled downloads took %s, want about the budget %s", d, budget.Total())
+	}
+}

@@ -27,8 +27,18 @@ func ContainerOfPID(procRoot string, pid int) (string, bool) {
 		return "", false
 	}
 	defer func() { _ = f.Close() }()
+	id := containerOfCgroup(bufio.NewScanner(io.LimitReader(f, maxCgroupFile)))
+	return id, id != ""
+}
+
+// ContainerOfCgroup is ContainerOfPID for the text of a cgroup file read
+// elsewhere (devenv's GPU probe reads it on a remote engine's machine).
+func ContainerOfCgroup(text string) string {
+	return containerOfCgroup(bufio.NewScanner(io.LimitReader(strings.NewReader(text), maxCgroupFile)))
+}
+
+func containerOfCgroup(sc *bufio.Scanner) string {
 	id := ""
-	sc := bufio.NewScanner(io.LimitReader(f, maxCgroupFile))
 	for sc.Scan() {
 		parts := strings.SplitN(sc.Text(), ":", 3)
 		if len(parts) != 3 {
@@ -38,7 +48,7 @@ func ContainerOfPID(procRoot string, pid int) (string, bool) {
 			id = found
 		}
 	}
-	return id, id != ""
+	return id
 }
 
 // containerInPath returns the innermost Docker container id in a cgroup

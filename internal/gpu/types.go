@@ -104,4 +104,8 @@ type Process struct {
 	PID        int    `json:"pid"`
 	UsedMemory uint64 `json:"used_memory,omitempty"`
 	Type       string `json:"type"` // "compute", "graphics" or "compute+graphics"
+	// ContainerID is the container the process runs in when the inventory
+	// knows it (the engine's probe reads it on the engine's machine); ""
+	// means look it up in this machine's /proc.
+	ContainerID string `json:"-"`
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // fakeExec runs jobs in memory: a command "exit N" ends with code N after
-// hold; "block" runs until killed or cancelled; "error" fails to run. It
+// hold; "block" runs until killed or cancelled; "stubborn" too, but only
+// SIGKILL (Kill with force) ends it; "error" fails to run. It
 // records every start and end and which jobs ran at the same time.
 type fakeExec struct {
 	hold time.Duration
@@ -26,6 +27,7 @@ type fakeExec struct {
 	running  map[string]bool
 	overlaps map[[2]string]bool
 	killed   []string
+	forced   []string
 	kill     map[string]chan struct{}
 }
 
@@ -64,12 +66,15 @@ func (f *fakeExec) Run(ctx context.Context, j Job, out io.Writer) (int, error) {
 	defer f.end(j.ID)
 	fmt.Fprintf(out, "output of job %s\n", j.ID)
 	wait := f.hold
-	if j.Command[0] == "block" {
+	if j.Command[0] == "block" || j.Command[0] == "stubborn" {
 		wait = time.Hour
 	}
 	select {
 	case <-time.After(wait):
 	case <-kill:
+		if j.Command[0] == "stubborn" {
+			return 137, nil
+		}
 		return 143, nil
 	case <-ctx.Done():
 		return -1, ctx.Err()
@@ -81,10 +86,16 @@ func (f *fakeExec) Run(ctx context.Context, j Job, out io.Writer) (int, error) {
 	return code, nil
 }
 
-func (f *fakeExec) Kill(ctx context.Context, j Job) error {
+func (f *fakeExec) Kill(ctx context.Context, j Job, force bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.killed = append(f.killed, j.ID)
+	if force {
+		f.forced = append(f.forced, j.ID)
+	}
+	if j.Command[0] == "stubborn" && !force {
+		return nil // ignores SIGTERM
+	}
 	if k, ok := f.kill[j.ID]; ok {
 		close(k)
 		delete(f.kill, j.ID)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/filelock"
@@ -18,8 +19,9 @@ type Executor interface {
 	// Run runs j.Command in j.Service, writing its output to out, and
 	// returns its exit code. An error means it could not be run or followed.
 	Run(ctx context.Context, j Job, out io.Writer) (int, error)
-	// Kill asks a running (or orphaned) job's process to stop.
-	Kill(ctx context.Context, j Job) error
+	// Kill asks a running (or orphaned) job's processes, its whole
+	// process group, to stop: SIGTERM, or SIGKILL when force.
+	Kill(ctx context.Context, j Job, force bool) error
 }
 
 // Runner runs a project's queue. Jobs whose Resources conflict run one after
@@ -32,8 +34,9 @@ type Runner struct {
 	Resources func(ctx context.Context, service string) Resources
 	// Poll is how often the queue is re-read for new and cancelled jobs.
 	Poll time.Duration
-	// KillGrace is how long a cancelled job may take to stop after Kill
-	// before the runner stops following it.
+	// KillGrace is how long a cancelled job may take to stop after
+	// SIGTERM before its process group is killed (SIGKILL), and then how
+	// long the runner waits for that before it stops following the job.
 	KillGrace time.Duration
 	// Say reports what the runner does, for people; may be nil.
 	Say func(format string, args ...any)
@@ -49,6 +52,7 @@ type active struct {
 	cancel  context.CancelFunc
 	ended   chan struct{} // closed when Exec.Run has returned
 	killing bool
+	forced  atomic.Bool // SIGKILL was sent: the job did not stop on SIGTERM
 }
 
 type outcome struct {
@@ -231,7 +235,7 @@ func (r *Runner) recoverOrphans(ctx context.Context) {
 		}); err == nil {
 			r.Say("job %s failed: %s", j.ID, reason)
 			kctx, cancel := context.WithTimeout(ctx, r.KillGrace)
-			_ = r.Exec.Kill(kctx, j)
+			_ = r.Exec.Kill(kctx, j, true) // nobody follows it any more: no grace
 			cancel()
 		}
 	}
@@ -250,27 +254,39 @@ func (r *Runner) handleCancels(ctx context.Context, list []Job, running map[stri
 	}
 }
 
-// kill asks a's process to stop, again every Poll until the job ends: a
-// cancel that comes as the job starts may reach Exec.Kill before the
-// process exists. After KillGrace (or when ctx ends) the runner stops
-// following the job.
+// kill asks a's process group to stop (SIGTERM), again every Poll until
+// the job ends: a cancel that comes as the job starts may reach Exec.Kill
+// before the process exists. After KillGrace the group is killed
+// (SIGKILL, recorded on the job), and after another KillGrace (or when
+// ctx ends) the runner stops following the job.
 func (r *Runner) kill(ctx context.Context, a *active) {
 	defer a.cancel()
+	if r.signalUntilEnded(ctx, a, false) {
+		return
+	}
+	a.forced.Store(true)
+	r.Say("job %s did not stop within %s of SIGTERM: killing its processes (SIGKILL)", a.job.ID, r.KillGrace)
+	r.signalUntilEnded(ctx, a, true)
+}
+
+// signalUntilEnded signals a's job every Poll for KillGrace; it reports
+// whether the job ended (or ctx did) meanwhile.
+func (r *Runner) signalUntilEnded(ctx context.Context, a *active, force bool) bool {
 	grace := time.NewTimer(r.KillGrace)
 	defer grace.Stop()
 	tick := time.NewTicker(r.Poll)
 	defer tick.Stop()
 	for {
 		kctx, cancel := context.WithTimeout(ctx, r.KillGrace)
-		_ = r.Exec.Kill(kctx, a.job)
+		_ = r.Exec.Kill(kctx, a.job, force)
 		cancel()
 		select {
 		case <-a.ended:
-			return
-		case <-grace.C:
-			return
+			return true
 		case <-ctx.Done():
-			return
+			return true
+		case <-grace.C:
+			return false
 		case <-tick.C:
 		}
 	}
@@ -365,20 +381,30 @@ func (r *Runner) start(ctx context.Context, j Job, res Resources, done chan<- ou
 func (r *Runner) finish(o outcome, running map[string]*active, interrupted error) {
 	a := running[o.id]
 	delete(running, o.id)
+	forced := false
 	if a != nil {
 		a.cancel()
+		forced = a.forced.Load()
 	}
-	r.finishJob(o.id, o.code, o.err, interrupted)
+	r.finishJobHow(o.id, o.code, o.err, interrupted, forced)
 }
 
 // finishJob records how a job ended.
 func (r *Runner) finishJob(id string, code int, runErr, interrupted error) {
+	r.finishJobHow(id, code, runErr, interrupted, false)
+}
+
+// finishJobHow records how a job ended; forced says the runner had to
+// SIGKILL it after SIGTERM did not stop it.
+func (r *Runner) finishJobHow(id string, code int, runErr, interrupted error, forced bool) {
 	j, err := r.Store.update(id, func(s *Job) error {
 		s.Finished = ptr(r.Store.now().UTC())
 		if code >= 0 {
 			s.ExitCode = ptr(code)
 		}
 		switch {
+		case s.CancelRequested && forced:
+			s.State, s.Reason = Cancelled, fmt.Sprintf("cancelled by the user; it did not stop within %s of SIGTERM, so its processes were killed (SIGKILL)", r.KillGrace)
 		case s.CancelRequested:
 			s.State, s.Reason = Cancelled, "cancelled by the user"
 		case interrupted != nil:
@@ -386,7 +412,7 @@ func (r *Runner) finishJob(id string, code int, runErr, interrupted error) {
 		case runErr != nil:
 			s.State, s.Reason = Failed, runErr.Error()
 		case code != 0:
-			s.State, s.Reason = Failed, fmt.Sprintf("exited with code %d", code)
+			s.State, s.Reason = Failed, exitReason(code)
 		default:
 			s.State = Done
 		}
@@ -397,6 +423,24 @@ func (r *Runner) finishJob(id string, code int, runErr, interrupted error) {
 		return
 	}
 	r.Say("job %s %s%s", id, j.State, reasonSuffix(j))
+}
+
+// exitReason says why a job that nobody cancelled ended with code: a
+// signal's death (128 + its number, as the engine reports it) is named
+// with what usually sends it.
+func exitReason(code int) string {
+	switch code {
+	case 137:
+		return "killed by SIGKILL (exit code 137): its container was stopped, recreated or removed while it ran, or it ran out of memory (see devenv logs --diagnose)"
+	case 143:
+		return "killed by SIGTERM (exit code 143): its container was stopped or restarted while it ran, or something in it stopped the job"
+	case 130:
+		return "interrupted by SIGINT (exit code 130)"
+	}
+	if code > 128 && code < 128+65 {
+		return fmt.Sprintf("killed by signal %d (exit code %d)", code-128, code)
+	}
+	return fmt.Sprintf("exited with code %d", code)
 }
 
 func reasonSuffix(j Job) string {

@@ -60,6 +60,9 @@ func (p *Profile) drop(key, value, reason string) {
 // replacing facts a more direct source already set.
 func (p *Profile) deriveFromConf() {
 	c := p.Conf
+	if p.Topology.ExecutorCores == 0 && p.Topology.Executors == 0 {
+		p.applyLocalMaster(0) // local[N] in confs; an event log's executors already said
+	}
 	prov := func(k string) string { return "conf:" + k }
 	if v, ok := c["spark.executor.cores"]; ok {
 		n, _ := strconv.Atoi(strings.TrimSpace(v))
@@ -93,6 +96,7 @@ func (p *Profile) deriveFromConf() {
 	if p.Env != nil {
 		p.rapidsFromValues(p.Env, "env:")
 	}
+	p.factsOutsideConf()
 }
 
 // rapidsFromValues looks for a RAPIDS jar name in any value.
@@ -110,6 +114,10 @@ func (p *Profile) setRapidsJar(j rapidsJar, src string) {
 		return
 	}
 	p.GPU.Rapids, p.GPU.RapidsProvenance, p.GPU.RapidsJar = j.Version, src, j.File
+	if cuda, ok := strings.CutPrefix(j.Classifier, "cuda"); ok && cuda != "" {
+		cuda, _, _ = strings.Cut(cuda, "-") // cuda12-arm64
+		setStr(&p.GPU.CUDA, &p.GPU.CUDAProvenance, cuda, src+" (jar classifier "+j.Classifier+")", false)
+	}
 	if j.Scala != "" && p.Runtime.Scala == "" {
 		p.Runtime.Scala, p.Runtime.ScalaProvenance = j.Scala, src+" (jar name)"
 	}

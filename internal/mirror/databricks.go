@@ -29,6 +29,7 @@ func importDatabricks(path string, data []byte) (*Profile, error) {
 		p.warn(fmt.Sprintf("using the cluster at %s", where))
 	}
 	readDatabricksCluster(p, cluster)
+	readDatabricksLibraries(p, root)
 	return p, nil
 }
 
@@ -110,5 +111,27 @@ func readDatabricksCluster(p *Profile, c map[string]any) {
 	}
 	if img := str(asMap(c["docker_image"])["url"]); img != "" {
 		p.warn(fmt.Sprintf("the cluster uses the custom image %s; devenv builds its own image", img))
+	}
+}
+
+// readDatabricksLibraries records the Maven libraries of a job's tasks
+// (tasks[].libraries[].maven.coordinates; also under "settings").
+func readDatabricksLibraries(p *Profile, root map[string]any) {
+	if s := asMap(root["settings"]); s != nil {
+		root = s
+	}
+	for i, t := range asList(root["tasks"]) {
+		for j, lib := range asList(asMap(t)["libraries"]) {
+			mv := asMap(asMap(lib)["maven"])
+			if c := str(mv["coordinates"]); c != "" {
+				if p.libraries == nil {
+					p.libraries = map[string]string{}
+				}
+				p.libraries[c] = fmt.Sprintf("databricks:tasks[%d].libraries[%d].maven", i, j)
+				for _, ex := range asList(mv["exclusions"]) {
+					p.PackageExcludes = append(p.PackageExcludes, str(ex))
+				}
+			}
+		}
 	}
 }

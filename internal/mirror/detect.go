@@ -48,6 +48,9 @@ func sniffFile(path string) (string, error) {
 	if f := detectBytes(data); f != "" {
 		return f, nil
 	}
+	if why := yamlProblem(data); why != "" {
+		return "", unsupported(path, why)
+	}
 	return "", unsupported(path, "the content matches no supported format")
 }
 
@@ -154,8 +157,12 @@ func detectTree(v any) string {
 	return ""
 }
 
-// looksLikeSubmit reports whether text is a spark-submit command line.
+// looksLikeSubmit reports whether text is a spark-submit command line: a
+// script with a spark-submit command in it, or bare options.
 func looksLikeSubmit(text string) bool {
+	if _, err := readScript(text); !errors.Is(err, errNoSubmit) {
+		return true // a script that runs spark-submit (a quoting error is then said by the importer)
+	}
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -182,4 +189,25 @@ func looksLikeProperties(text string) bool {
 		}
 	}
 	return spark > 0 && spark >= other
+}
+
+// yamlProblem explains a file that looks like a YAML description (it has
+// apiVersion:, kind: or a cluster's keys) but does not parse, often a
+// template whose {PLACEHOLDERS} were not filled in.
+func yamlProblem(data []byte) string {
+	text := string(data)
+	if !strings.Contains(text, "kind:") && !strings.Contains(text, "apiVersion:") && !strings.Contains(text, "clusterName:") {
+		return ""
+	}
+	var v any
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		err := dec.Decode(&v)
+		if errors.Is(err, io.EOF) {
+			return ""
+		}
+		if err != nil {
+			return fmt.Sprintf("it looks like YAML but does not parse (%v): is it a template whose placeholders were not filled in? fill them, then mirror it again", err)
+		}
+	}
 }

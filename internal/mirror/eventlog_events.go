@@ -30,7 +30,7 @@ type resourceRequest struct {
 }
 
 type resourceProfileEvent struct {
-	ID       int                        `json:"Resource Profile Id"`
+	ID       int                        `json:"Resource Profile Id"` // 0 is the default profile
 	Executor map[string]resourceRequest `json:"Executor Resource Requests"`
 	Task     map[string]resourceRequest `json:"Task Resource Requests"`
 }
@@ -38,8 +38,10 @@ type resourceProfileEvent struct {
 type executorAddedEvent struct {
 	ID   string `json:"Executor ID"`
 	Info struct {
-		Host       string `json:"Host"`
-		TotalCores int    `json:"Total Cores"`
+		Host       string            `json:"Host"`
+		TotalCores int               `json:"Total Cores"`
+		Profile    int               `json:"Resource Profile Id"`
+		Attributes map[string]string `json:"Attributes"` // YARN: CONTAINER_ID, NM_HOST, ...
 		Resources  map[string]struct {
 			Addresses []string `json:"addresses"`
 		} `json:"Resources"`

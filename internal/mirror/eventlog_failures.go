@@ -62,9 +62,10 @@ func (f *failureLog) add(kind, reason, where, detail string) {
 	f.list = append(f.list, x)
 }
 
-var digitsRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+`) })
+var digitsRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`0x[0-9a-fA-F]+|\d+`) })
 
-// normalizeReason groups messages differing only in ids and numbers.
+// normalizeReason groups messages differing only in ids, numbers and
+// addresses (GpuSplitAndRetryOOM names the buffer's 0x7fa9046c3010).
 func normalizeReason(r string) string { return digitsRe().ReplaceAllString(r, "N") }
 
 func firstLine(s string) string {

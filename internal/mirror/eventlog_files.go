@@ -36,8 +36,8 @@ func eventLogFiles(path string) ([]string, error) {
 	var dbx []string
 	current := ""
 	for _, e := range entries {
-		if e.IsDir() {
-			continue
+		if !e.Type().IsRegular() {
+			continue // subdirectories, and links that could lead out of the project
 		}
 		name := e.Name()
 		if m := rollingEventsRe().FindStringSubmatch(name); m != nil {

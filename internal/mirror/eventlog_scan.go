@@ -29,22 +29,25 @@ type logScan struct {
 	versionSrc         string
 	sparkBuild         string
 	env                envEvent
-	rp                 *resourceProfileEvent
+	rps                map[int]*resourceProfileEvent // by id, as added
 	appID              string
 	buildRapids        string
 	buildCudf          string
 	failures           failureLog
 
 	executors   map[string]string // executor id -> host (non-driver)
+	shapes      executorShapes
 	live, peak  int
 	execGPUs    int
 	firstExec   bool
 	hosts       map[string]bool
 	driverCores int
+	yarnAttrs   bool // executors carry NodeManager attributes
 }
 
 func newLogScan(full bool) *logScan {
-	return &logScan{full: full, codecs: map[string]bool{}, executors: map[string]string{}, hosts: map[string]bool{}}
+	return &logScan{full: full, codecs: map[string]bool{}, executors: map[string]string{}, hosts: map[string]bool{},
+		rps: map[int]*resourceProfileEvent{}}
 }
 
 // done reports whether an early read has what it needs.
@@ -90,10 +93,7 @@ func (s *logScan) handle(line []byte, last bool) {
 			s.readEnv(line)
 		}
 	case evRP:
-		var e resourceProfileEvent
-		if s.decodeInto(line, &e) && s.rp == nil {
-			s.rp = &e
-		}
+		s.resourceProfileAdded(line)
 	case evExecAdded:
 		s.executorAdded(line)
 	case evExecRemoved:
@@ -171,27 +171,6 @@ func (s *logScan) longLine(head []byte, rest io.Reader) longLine {
 // wants reports whether handle decodes events of this name.
 func (s *logScan) wants(name string) bool {
 	return decoded[name] || s.full && failureEvents[name]
-}
-
-func (s *logScan) executorAdded(line []byte) {
-	var e executorAddedEvent
-	if !s.decodeInto(line, &e) {
-		return
-	}
-	if e.ID == "driver" {
-		s.driverCores = e.Info.TotalCores
-		return
-	}
-	s.firstExec = true
-	s.executors[e.ID] = e.Info.Host
-	s.hosts[e.Info.Host] = true
-	s.live++
-	if s.live > s.peak {
-		s.peak = s.live
-	}
-	if n := len(e.Info.Resources["gpu"].Addresses); n > s.execGPUs {
-		s.execGPUs = n
-	}
 }
 
 // apply writes what the scan found into p.
@@ -275,26 +254,6 @@ func (s *logScan) applyClasspath(p *Profile) {
 	}
 }
 
-func (s *logScan) applyResources(p *Profile) {
-	if s.rp != nil {
-		src := "eventlog:" + evRP
-		ex := s.rp.Executor
-		setInt(&p.Topology.ExecutorCores, &p.Topology.ExecutorCoresProvenance, int(ex["cores"].Amount), src, true)
-		if mb := int64(ex["memory"].Amount); mb > 0 {
-			p.Topology.ExecutorMemoryMB, p.Topology.ExecutorMemoryMBProvenance = mb, src
-		}
-		setFloat(&p.GPU.ExecutorGPUs, &p.GPU.ExecutorGPUsProvenance, ex["gpu"].Amount, src, true)
-		setFloat(&p.GPU.TaskGPU, &p.GPU.TaskGPUProvenance, s.rp.Task["gpu"].Amount, src, true)
-	}
-	src := "eventlog:" + evExecAdded
-	setFloat(&p.GPU.ExecutorGPUs, &p.GPU.ExecutorGPUsProvenance, float64(s.execGPUs), src+" (gpu addresses)", false)
-	if s.full {
-		setInt(&p.Topology.Executors, &p.Topology.ExecutorsProvenance, s.peak, src+" (most at once)", true)
-		p.Topology.Hosts = len(s.hosts)
-		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, len(s.hosts), src+" (distinct hosts)", false)
-	}
-}
-
 // applyPlatform recognizes the platform from fingerprints in confs,
 // versions and paths.
 func (s *logScan) applyPlatform(p *Profile) {
@@ -318,9 +277,44 @@ func (s *logScan) applyPlatform(p *Profile) {
 		p.Source.Platform, p.Source.Cloud = "emr", "aws"
 	case hasPrefixKey(c, "spark.dataproc.") || s.classpathHas("/usr/local/share/google/dataproc"):
 		p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
+	case s.systemHasEMRCluster():
+		p.Source.Platform, p.Source.Cloud = "emr", "aws"
 	default:
 		p.platformFromMaster()
+		if p.Source.Platform == "" && (s.yarnAttrs || yarnAppRe().MatchString(s.appID)) {
+			p.Source.Platform = "yarn"
+		}
 	}
+	if p.Source.Cloud == "" {
+		p.Source.Cloud = s.cloudFromHosts()
+	}
+}
+
+// systemHasEMRCluster reports whether a system property names an EMR
+// cluster id (j-...), as EMR's JVM options do.
+func (s *logScan) systemHasEMRCluster() bool {
+	for k, v := range s.env.System {
+		sv := str(v)
+		if (strings.Contains(strings.ToLower(k), "emr") || strings.Contains(strings.ToLower(sv), "emr")) && emrClusterRe().MatchString(sv) {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudFromHosts names the cloud from the executors' internal host names.
+func (s *logScan) cloudFromHosts() string {
+	for _, h := range slices.Sorted(maps.Keys(s.hosts)) {
+		switch {
+		case strings.HasSuffix(h, ".ec2.internal") || strings.HasSuffix(h, ".compute.internal"):
+			return "aws"
+		case strings.Contains(h, ".c.") && strings.HasSuffix(h, ".internal"):
+			return "gcp"
+		case strings.HasSuffix(h, ".internal.cloudapp.net"):
+			return "azure"
+		}
+	}
+	return ""
 }
 
 func hasPrefixKey(m map[string]string, prefix string) bool {

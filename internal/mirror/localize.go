@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // Host is what the local machine offers.
@@ -15,6 +17,10 @@ type Host struct {
 	MemoryMB    int64
 	GPUs        int
 	GPUMemoryMB int64
+	// Spark is the Spark version the local environment runs (the lock's):
+	// class names built per Spark version (the RAPIDS shuffle manager's
+	// shim) are rewritten to it. Empty: prod's are kept.
+	Spark string
 }
 
 // Local is a profile made to fit the host: versions to pin and the confs to
@@ -22,10 +28,13 @@ type Host struct {
 type Local struct {
 	Spark, Scala, Java, Python, Rapids string
 	Conf                               map[string]string
-	Sources                            map[string]string // key -> "kept" | "scaled: <why>"
-	Dropped                            map[string]string // key -> reason
-	Redacted                           []string
-	Warnings                           []string
+	// Sources says where each value comes from: SourceProdValue, "scaled
+	// from prod's X: why", or "computed for this machine; prod does not set
+	// it ..." — never a computed value credited to prod.
+	Sources  map[string]string
+	Dropped  map[string]string // key -> reason
+	Redacted []string
+	Warnings []string
 }
 
 // shape is an executor layout.
@@ -50,7 +59,7 @@ func (p *Profile) Localize(h Host) Local {
 	portable.Conf = map[string]string{}
 	for _, k := range append(append([]string{}, pt.Kept...), pt.SizedHere...) {
 		if v, ok := p.Conf[k]; ok && !scaledKey(k) {
-			l.Conf[k], l.Sources[k] = v, "kept"
+			l.Conf[k], l.Sources[k] = v, SourceProdValue
 			portable.Conf[k] = v
 		}
 	}
@@ -62,7 +71,33 @@ func (p *Profile) Localize(h Host) Local {
 	if len(pt.Scaled)+len(pt.SizedHere) > 0 || p.Topology.ExecutorCores > 0 || p.GPU.ExecutorGPUs > 0 {
 		l.applyScaled(&portable, h)
 	}
+	l.rewriteShuffleShim(h.Spark)
 	return l
+}
+
+// SourceProdValue marks a conf Localize copies as prod has it.
+const SourceProdValue = "prod's value"
+
+var rapidsShuffleRe = lazy.Regexp(`^com\.nvidia\.spark\.rapids\.spark[0-9a-z]+\.RapidsShuffleManager$`)
+
+// RapidsShuffleShim is the RAPIDS shuffle manager class for a Spark
+// release: com.nvidia.spark.rapids.spark350.RapidsShuffleManager for 3.5.0.
+func RapidsShuffleShim(spark string) string {
+	return "com.nvidia.spark.rapids.spark" + strings.ReplaceAll(spark, ".", "") + ".RapidsShuffleManager"
+}
+
+// rewriteShuffleShim points prod's RAPIDS shuffle manager at the local
+// Spark's shim: the class prod named exists only in a jar built for prod's
+// Spark (spark321db is Databricks 10.4's).
+func (l *Local) rewriteShuffleShim(spark string) {
+	const k = "spark.shuffle.manager"
+	v := strings.TrimSpace(l.Conf[k])
+	if spark == "" || !rapidsShuffleRe().MatchString(v) {
+		return
+	}
+	if shim := RapidsShuffleShim(spark); shim != v {
+		l.Conf[k], l.Sources[k] = shim, fmt.Sprintf("rewritten from prod's %s: the RAPIDS shuffle manager of the local Spark %s", v, spark)
+	}
 }
 
 // prodShape reads the prod executor layout from the profile.
@@ -77,6 +112,11 @@ func prodShape(p *Profile) shape {
 	}
 	if v, ok := p.Conf["spark.executor.memoryOverhead"]; ok {
 		s.overMB, _ = parseSizeMB(v, "m")
+	}
+	for _, rp := range p.ResourceProfiles {
+		if rp.Used && rp.OverheadMB > 0 {
+			s.overMB = rp.OverheadMB // what the executors that ran had
+		}
 	}
 	return s
 }
@@ -111,6 +151,9 @@ func fit(prod shape, h Host, driverMB int64) (shape, []string) {
 		why = append(why, fmt.Sprintf("capped to fit %d MB of host memory", h.MemoryMB))
 	}
 	loc.overMB = scaleOverhead(prod, loc.memMB)
+	if gpuMode && loc.taskGPU > loc.execGPU {
+		loc.taskGPU = loc.execGPU // a task cannot ask for more GPUs than its executor has
+	}
 	if gpuMode && loc.taskGPU > 0 && loc.taskGPU*float64(loc.cores) < 1 && prod.taskGPU*float64(prod.cores) >= 1 {
 		// prod filled its GPU with tasks; keep the GPU full with fewer cores.
 		loc.taskGPU = 1 / float64(loc.cores)
@@ -133,35 +176,40 @@ func (l *Local) applyScaled(p *Profile, h Host) {
 	if v, ok := p.Conf["spark.driver.memory"]; ok {
 		if mb, err := parseSizeMB(v, "m"); err == nil && mb > 0 {
 			driverMB = min(mb, max(h.MemoryMB/8, 1024))
-			l.scaled("spark.driver.memory", mb2s(driverMB), mb != driverMB, fmt.Sprintf("prod %s, at most 1/8 of host memory", v))
+			l.scaled(p, "spark.driver.memory", mb2s(driverMB), "at most 1/8 of host memory")
 		}
 	}
 	loc, why := fit(prod, h, driverMB)
-	reason := strings.Join(append([]string{fmt.Sprintf("prod %d x %d cores, %d MB", max(prod.executors, 1), prod.cores, prod.memMB)}, why...), "; ")
+	reason := strings.Join(append([]string{fmt.Sprintf("prod ran %d x %d cores, %d MB (%s)", max(prod.executors, 1), prod.cores, prod.memMB, shapeSource(p))}, why...), "; ")
 	set := func(key, val string) {
+		if _, drop := l.Dropped[key]; drop {
+			return // prod's value is not portable (a placeholder): devenv's own sizing applies
+		}
 		if _, ok := p.Conf[key]; ok || key == "spark.executor.memory" || key == "spark.executor.cores" {
-			l.scaled(key, val, p.Conf[key] != val, reason)
+			l.scaled(p, key, val, reason)
 		}
 	}
 	set("spark.executor.cores", strconv.Itoa(loc.cores))
 	set("spark.executor.memory", mb2s(loc.memMB))
 	set("spark.executor.instances", strconv.Itoa(loc.executors))
 	set("spark.cores.max", strconv.Itoa(loc.cores*loc.executors))
-	for _, k := range []string{"spark.dynamicAllocation.minExecutors", "spark.dynamicAllocation.maxExecutors", "spark.dynamicAllocation.initialExecutors"} {
-		if v, ok := p.Conf[k]; ok {
-			n, _ := strconv.Atoi(v)
-			set(k, strconv.Itoa(min(n, loc.executors)))
-		}
-	}
 	if loc.overMB > 0 {
 		set("spark.executor.memoryOverhead", mb2s(loc.overMB))
 	}
 	if v, ok := p.Conf["spark.driver.cores"]; ok {
 		n, _ := strconv.Atoi(v)
-		l.scaled("spark.driver.cores", strconv.Itoa(max(min(n, 2), 1)), n > 2, "at most 2 driver cores locally")
+		l.scaled(p, "spark.driver.cores", strconv.Itoa(max(min(n, 2), 1)), "at most 2 driver cores locally")
 	}
 	l.scaleMemoryKeys(p, h, loc, prod)
 	l.scaleGPU(p, h, loc)
+}
+
+// shapeSource says where prod's executor shape was read.
+func shapeSource(p *Profile) string {
+	if src := p.Topology.ExecutorCoresProvenance; src != "" {
+		return "cores from " + src
+	}
+	return "prod states no executor cores; 1 assumed"
 }
 
 // scaleMemoryKeys scales off-heap and RAPIDS memory pools by the executor
@@ -173,14 +221,14 @@ func (l *Local) scaleMemoryKeys(p *Profile, h Host, loc, prod shape) {
 		}
 		mb, err := parseSizeMB(p.Conf[k], "b")
 		if err != nil || mb <= 0 {
-			l.Conf[k], l.Sources[k] = p.Conf[k], "kept"
+			l.Conf[k], l.Sources[k] = p.Conf[k], SourceProdValue
 			continue
 		}
 		n := mb * loc.memMB / prod.memMB
 		if h.MemoryMB > 0 {
 			n = min(n, h.MemoryMB/8)
 		}
-		l.scaled(k, mb2s(max(n, 1)), n != mb, "scaled with executor memory")
+		l.scaled(p, k, mb2s(max(n, 1)), "with executor memory")
 	}
 }
 
@@ -197,22 +245,29 @@ func (l *Local) scaleGPU(p *Profile, h Host, loc shape) {
 		return
 	}
 	if _, ok := p.Conf[keys[0]]; ok && loc.execGPU > 0 {
-		l.scaled(keys[0], fmtFloat(loc.execGPU), p.Conf[keys[0]] != fmtFloat(loc.execGPU), "one local GPU per executor")
+		l.scaled(p, keys[0], fmtFloat(loc.execGPU), "one local GPU per executor")
 	}
 	if _, ok := p.Conf[keys[1]]; ok && loc.taskGPU > 0 {
-		l.scaled(keys[1], fmtFloat(loc.taskGPU), p.Conf[keys[1]] != fmtFloat(loc.taskGPU), "GPU share per task kept while it fills the GPU")
+		l.scaled(p, keys[1], fmtFloat(loc.taskGPU), "GPU share per task kept while it fills the GPU")
 	}
 	if h.GPUMemoryMB > 0 && p.GPU.Model != "" {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("prod GPUs are %s; the local GPU has %d MB", p.GPU.Model, h.GPUMemoryMB))
 	}
 }
 
-func (l *Local) scaled(key, val string, changed bool, why string) {
+// scaled records a value devenv computed for key, saying what prod had:
+// prod's value when it is the same, "scaled from prod's X" when not, and
+// "prod does not set it" when prod's confs lack the key.
+func (l *Local) scaled(p *Profile, key, val, why string) {
 	l.Conf[key] = val
-	if changed {
-		l.Sources[key] = "scaled: " + why
-	} else {
-		l.Sources[key] = "kept"
+	pv, ok := p.Conf[key]
+	switch {
+	case !ok:
+		l.Sources[key] = "computed for this machine; prod does not set " + key + ": " + why
+	case strings.TrimSpace(pv) == val || sameSize(pv, val):
+		l.Conf[key], l.Sources[key] = strings.TrimSpace(pv), SourceProdValue
+	default:
+		l.Sources[key] = fmt.Sprintf("scaled from prod's %s: %s", strings.TrimSpace(pv), why)
 	}
 }
 
@@ -220,6 +275,13 @@ func (l *Local) scaled(key, val string, changed bool, why string) {
 func scaledKey(k string) bool {
 	act, _ := classify(k, "")
 	return act == actScale
+}
+
+// sameSize: two Spark sizes of the same amount ("2G", "2048m").
+func sameSize(a, b string) bool {
+	x, err1 := parseSizeMB(a, "m")
+	y, err2 := parseSizeMB(b, "m")
+	return err1 == nil && err2 == nil && x == y && strings.ContainsAny(strings.ToLower(a), "kmgt")
 }
 
 func mb2s(mb int64) string {

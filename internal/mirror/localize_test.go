@@ -37,21 +37,41 @@ func TestClassify(t *testing.T) {
 		{"spark.app.id", "application_1_2", actDrop, "per run"},
 		{"spark.yarn.queue", "etl", actDrop, "YARN"},
 		{"spark.kubernetes.namespace", "prod", actDrop, "Kubernetes"},
-		{"spark.databricks.delta.preview.enabled", "true", actDrop, "Databricks"},
+		{"spark.databricks.delta.preview.enabled", "true", actKeep, ""}, // Delta's own confs are spark.databricks.delta.*
+		{"spark.databricks.io.cache.enabled", "true", actDrop, "Databricks"},
 		{"spark.emr.default.executor.memory", "4g", actDrop, "EMR"},
 		{"spark.dataproc.sql.joinConditionReorder.enabled", "true", actDrop, "Dataproc"},
 		{"spark.eventLog.dir", "hdfs:///logs", actDrop, "event log"},
-		{"spark.jars", "dbfs:/FileStore/jars/a.jar", actDrop, "dbfs:/"},
-		{"spark.jars", "/opt/a.jar,s3://b/c.jar", actDrop, "s3://"},
-		{"spark.executorEnv.PYTHONPATH", "/x:/databricks/jars/r.jar", actDrop, "/databricks/"},
-		{"spark.jars", "/opt/local.jar", actKeep, ""},
+		{"spark.jars", "dbfs:/FileStore/jars/a.jar", actDrop, "pins them in devenv.lock"},
+		{"spark.jars.packages", "io.delta:delta-spark_2.12:3.1.0", actDrop, "nothing is left for Ivy"},
+		{"spark.executorEnv.PYTHONPATH", "/x:/databricks/jars/r.jar", actDrop, "prod's Python paths"},
+		{"spark.pyspark.python", "/databricks/python3/bin/python3", actDrop, "prod's Python paths"},
 		{"spark.extraListeners", "com.google.cloud.spark.performance.DataprocMetricsListener", actDrop, "listeners"},
 		{"spark.ssl.keyPassword", "x", actSecret, ""},
 		{"spark.hadoop.fs.s3a.access.key", "AKIA", actSecret, ""},
 		{"spark.my.conf", "{{secrets/scope/key}}", actSecret, ""},
 		{"spark.driver.extraJavaOptions", "-Dapi.token=abc", actSecret, ""},
-		{"spark.hadoop.fs.s3a.aws.credentials.provider", "com.amazonaws.auth.InstanceProfileCredentialsProvider", actDrop, "cloud storage"},
-		{"spark.authenticate.secret.enabled", "true", actKeep, ""},
+		{"spark.hadoop.fs.s3a.aws.credentials.provider", "com.amazonaws.auth.InstanceProfileCredentialsProvider", actDrop, "S3A credentials"},
+		{"spark.authenticate.secret.enabled", "true", actDrop, "security setup"},
+		{"spark.hadoop.fs.s3a.path.style.access", "true", actKeep, ""},
+		{"spark.hadoop.fs.s3a.endpoint", "s3.us-west-2.amazonaws.com", actDrop, "S3A credentials, endpoint"},
+		{"spark.dynamicAllocation.enabled", "true", actDrop, "dynamic allocation"},
+		{"spark.shuffle.service.enabled", "true", actDrop, "external shuffle service"},
+		{"spark.shuffle.manager", "com.nvidia.spark.rapids.spark321db.RapidsShuffleManager", actKeep, ""},
+		{"spark.task.cpus", "2", actKeep, ""}, // spark-defaults lowers it to the local executor cores
+		{"spark.my.conf", "x", actDrop, "not on devenv's list"},
+		{"spark.my.conf", "", actDrop, "empty value"},
+		{"spark.sql.files.maxPartitionBytes", "", actDrop, "empty value"},
+		{"spark.executorEnv.NCCL_SOCKET_IFNAME", "eth0", actDrop, ""},
+		{"spark.rapids.shuffle.ucx.interfaceName", "ib0", actDrop, "network interface name"},
+		{"spark.executor.extraJavaOptions", "-XX:+UseG1GC", actDrop, "JVM options of the prod machines"},
+		{"spark.sql.warehouse.dir", "file:/Users/alice/warehouse", actDrop, "warehouse"},
+		{"spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog", actKeep, ""},
+		{"spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension", actKeep, ""},
+		{"spark.sql.catalog.ice.uri", "thrift://metastore.prod:9083", actDrop, "prod host (metastore.prod)"},
+		{"spark.sql.hive.metastore.jars", "/usr/hdp/current/spark2-client/standalone-metastore/*", actDrop, "HDP"},
+		{"spark.sql.custom.path", "local:///opt/spark/work-dir/x.py", actDrop, "a prod image"},
+		{"spark.sql.custom.path", "$SPARK_HOME/conf/x", actDrop, "placeholder $SPARK_HOME"},
 	}
 	for _, tc := range cases {
 		got, reason := classify(tc.key, tc.value)
@@ -88,7 +108,7 @@ func TestLocalizeScales(t *testing.T) {
 			"spark.task.resource.gpu.amount":       "0.1429",
 			"spark.driver.memory":                  "4g",
 			"spark.sql.shuffle.partitions":         "800",
-			"spark.dynamicAllocation.maxExecutors": "1",
+			"spark.dynamicAllocation.maxExecutors": "", // dropped: no dynamic allocation locally
 		}},
 		{"workstation two gpus", Host{CPUs: 64, MemoryMB: 262144, GPUs: 2, GPUMemoryMB: 49152}, map[string]string{
 			"spark.executor.instances": "2", "spark.executor.cores": "16", "spark.executor.memory": "64g",
@@ -193,8 +213,8 @@ func TestPortableIsWhatLocalizeApplies(t *testing.T) {
 func TestPortabilityRules(t *testing.T) {
 	cases := []struct{ key, value, want string }{
 		{"spark.driver.tempDirectory", "/local_disk0/tmp", "temp directory"},
-		{"spark.executor.extraClassPath", "/databricks/spark/dbconf/log4j/executor:/databricks/jars/*", "prod-only path"},
-		{"spark.driver.extraClassPath", "/usr/lib/spark/jars/x.jar", "prod-only path"},
+		{"spark.executor.extraClassPath", "/databricks/spark/dbconf/log4j/executor:/databricks/jars/*", "classpath of the prod machines"},
+		{"spark.driver.extraClassPath", "/usr/lib/spark/jars/x.jar", "classpath of the prod machines"},
 		{"spark.repl.class.outputDir", "/local_disk0/tmp/repl/spark-1", "REPL"},
 		{"spark.driver.host", "10.59.242.167", "host"},
 		{"spark.app.id", "app-20221221223542-0001", "per run"},
@@ -210,7 +230,7 @@ func TestPortabilityRules(t *testing.T) {
 		{"eventLog.rolloverIntervalSeconds", "3600", "not a Spark conf"},
 		{"spark.repl.class.uri", "spark://10.59.242.167:45293/classes", "REPL"},
 		{"spark.sql.adaptive.coalescePartitions.initialPartitionNum", "spark://ip-10-0-0-1.ec2.internal:7077", "prod host"},
-		{"spark.driver.extraJavaOptions", "-Dx=${spark.app.name}", ""},
+		{"spark.sql.custom.value", "-Dx=${spark.app.name}", ""}, // Spark substitutes ${spark.*}
 		{"spark.sql.shuffle.partitions", "200", ""},
 		{"spark.rapids.sql.enabled", "true", ""},
 	}

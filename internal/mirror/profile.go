@@ -34,6 +34,19 @@ type Profile struct {
 	// Portability is what of Conf reaches the local Spark and why not
 	// (the rule Localize applies), filled when the import finishes.
 	Portability *Portability `json:"portability,omitempty"`
+	// ResourceProfiles are the resource profiles an event log reports,
+	// each with how many executors ran under it; Used marks the one the
+	// executor shape was read from.
+	ResourceProfiles []ResourceProfile `json:"resource_profiles,omitempty"`
+	// Packages are the Maven artifacts prod fetched or loaded by
+	// coordinates (--packages, spark.jars.packages, Maven URLs in
+	// spark.jars, Databricks maven libraries); PackageExcludes are
+	// spark.jars.excludes ("group:artifact").
+	Packages        []Package `json:"packages,omitempty"`
+	PackageExcludes []string  `json:"package_excludes,omitempty"`
+	// libraries are Maven coordinates named outside the confs (Databricks
+	// job libraries), with where, for collectPackages.
+	libraries map[string]string
 	// Failures is what went wrong in prod (event logs read whole: failed
 	// jobs, stages and tasks, executors lost, operators left on the CPU).
 	Failures []Failure `json:"failures,omitempty"`
@@ -156,6 +169,7 @@ func (p *Profile) finish() {
 	sort.Strings(p.Redacted)
 	p.Redacted = dedupSorted(p.Redacted)
 	p.applyCatalog()
+	p.collectPackages()
 	pt := p.Portable()
 	for _, w := range pt.placeholderWarnings() {
 		p.warn(w)

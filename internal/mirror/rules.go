@@ -32,9 +32,7 @@ var scaledKeys = map[string]bool{
 	"spark.executor.memoryOverhead": true, "spark.driver.memory": true, "spark.driver.cores": true,
 	"spark.driver.memoryOverhead": true, "spark.rapids.memory.pinnedPool.size": true,
 	"spark.executor.resource.gpu.amount": true, "spark.task.resource.gpu.amount": true,
-	"spark.dynamicAllocation.minExecutors": true, "spark.dynamicAllocation.maxExecutors": true,
-	"spark.dynamicAllocation.initialExecutors": true, "spark.cores.max": true,
-	"spark.memory.offHeap.size": true, "spark.default.parallelism": false,
+	"spark.cores.max": true, "spark.memory.offHeap.size": true,
 }
 
 // droppedKeys are exact keys that only make sense on the prod cluster.
@@ -68,6 +66,11 @@ var droppedKeys = map[string]string{
 	"spark.app.initial.archive.urls":              "recorded per run",
 	"spark.driver.tempDirectory":                  "prod temp directory",
 	"spark.executor.tempDirectory":                "prod temp directory",
+	"spark.jars.packages":                         "resolved by devenv lock with their dependencies, pinned in devenv.lock and baked into the image: nothing is left for Ivy to fetch at run time",
+	"spark.jars.excludes":                         "applied by devenv lock when it resolved prod's packages",
+	"spark.jars.repositories":                     "devenv lock resolves packages through devenv.yaml mirrors.maven",
+	"spark.jars.ivy":                              "Ivy is not used: devenv lock resolved prod's packages",
+	"spark.jars.ivySettings":                      "Ivy is not used: devenv lock resolved prod's packages",
 }
 
 // droppedPrefixes are platform families.
@@ -85,6 +88,41 @@ var droppedPrefixes = []struct{ prefix, reason string }{
 	{"spark.hadoop.fs.", "cloud storage setting of prod"},
 	{"spark.metrics.", "prod metrics sink"},
 	{"spark.sql.streaming.ui.", "UI setting of the prod cluster"},
+	{"spark.plugins.internal.conf.", "Spark's internal copy of a plugin's conf; the plugin's own key is mirrored"},
+	{"spark.dynamicAllocation.", "dynamic allocation of the prod cluster manager; the local environment runs a fixed set of executors sized for this machine"},
+	{"spark.shuffle.service.", "the prod cluster's external shuffle service; local executors serve their own shuffle files"},
+	{"spark.decommission.", "node decommissioning of the prod cluster manager"},
+	{"spark.storage.decommission.", "node decommissioning of the prod cluster manager"},
+	{"spark.mesos.", "Mesos setting; the local environment runs in Docker"},
+	{"spark.deploy.", "standalone cluster manager setting of prod; devenv runs its own"},
+	{"spark.worker.", "standalone worker setting of prod; devenv runs its own workers"},
+	{"spark.executorEnv.YARN_CONTAINER_RUNTIME_", "YARN Docker container runtime setting"},
+	{"spark.pyspark.", "prod's Python paths; the image has its own Python (devenv.lock pins its version)"},
+	{"spark.executorEnv.PYSPARK_", "prod's Python paths; the image has its own Python (devenv.lock pins its version)"},
+	{"spark.executorEnv.PYTHONPATH", "prod's Python paths; the image has its own Python (devenv.lock pins its version)"},
+	{"spark.executorEnv.", "environment of the prod executors; set what the job needs in devenv.yaml env:"},
+	{"spark.driverEnv.", "environment of the prod driver; set what the job needs in devenv.yaml env:"},
+	{"spark.jars", "prod's dependencies: devenv pins them in devenv.lock and bakes them into the image; nothing is left for Ivy to fetch at run time"},
+	{"spark.authenticate", "security setup of the prod cluster"},
+	{"spark.network.crypto.", "security setup of the prod cluster"},
+	{"spark.io.encryption.", "security setup of the prod cluster"},
+	{"spark.ssl.", "security setup of the prod cluster"},
+	{"spark.acls.", "access control of the prod cluster"},
+	{"spark.admin.acls", "access control of the prod cluster"},
+	{"spark.modify.acls", "access control of the prod cluster"},
+	{"spark.view.acls", "access control of the prod cluster"},
+}
+
+// classpathKeys hold the prod machines' classpath or JVM options.
+var classpathKeys = map[string]string{
+	"spark.driver.extraClassPath":       "classpath of the prod machines; the image has the RAPIDS jar and the locked jars",
+	"spark.executor.extraClassPath":     "classpath of the prod machines; the image has the RAPIDS jar and the locked jars",
+	"spark.driver.extraLibraryPath":     "native library path of the prod machines",
+	"spark.executor.extraLibraryPath":   "native library path of the prod machines",
+	"spark.driver.defaultJavaOptions":   "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in conf: in devenv.yaml",
+	"spark.executor.defaultJavaOptions": "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in conf: in devenv.yaml",
+	"spark.driver.extraJavaOptions":     "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in conf: in devenv.yaml",
+	"spark.executor.extraJavaOptions":   "JVM options of the prod machines (agents, log configuration files, GC tuned for prod's heap); set what the job needs in conf: in devenv.yaml",
 }
 
 // keyRules drop keys by a fragment of their name.
@@ -96,12 +134,23 @@ var keyRules = []struct{ fragment, reason string }{
 	{".host", "prod host name"},
 	{"bindaddress", "prod network address"},
 	{"advertiseaddress", "prod network address"},
+	{"ifname", "network interface name of the prod machines"},
+	{"net_devices", "network interface name of the prod machines"},
+	{"interfacename", "network interface name of the prod machines"},
+	{"networkinterface", "network interface name of the prod machines"},
 }
+
+// s3aProdOnly are S3A settings that name prod's credentials, endpoints or
+// roles rather than S3A's semantics.
+var s3aProdOnly = []string{"credentials.provider", "assumed.role", "endpoint", "signing", "security.credential",
+	"delegation", "server-side-encryption", "encryption.key", "region", "access.point"}
 
 // placeholderRe finds template placeholders: ${name} that Spark's own
 // substitution (${env:..}, ${system:..}, ${spark.key}) does not resolve,
 // and {{name}} (Jinja, Databricks templates).
-var placeholderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}:]*)\}|\{\{[^}]*\}\}`) })
+var placeholderRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([^}:]*)\}|\{\{[^}]*\}\}|\$[A-Za-z_][A-Za-z0-9_]*`)
+})
 
 // placeholder returns the first unresolved template placeholder in value.
 func placeholder(value string) string {
@@ -160,13 +209,45 @@ func classify(key, value string) (action, string) {
 // such drops are also warnings.
 const placeholderReason = "unresolved template placeholder "
 
-// dropReason says why a key is not portable, or "" when it is.
+// dropReason says why a key is not portable, or "" when it is: first the
+// keys and values that only make sense on the prod machines, then the
+// allow-list (allowlist.go).
 func dropReason(key, value string) string {
 	if !strings.HasPrefix(key, "spark.") {
 		return "not a Spark conf: spark-defaults.conf only passes spark.* keys"
 	}
+	if reason := keyDropReason(key); reason != "" {
+		return reason
+	}
+	if reason := valueDropReason(value); reason != "" {
+		return reason
+	}
+	if portableFamilyOf(key) == "" {
+		return notPortableReason
+	}
+	return ""
+}
+
+// keyDropReason drops keys by name: per-run keys, platform families, the
+// cluster manager, ports, hosts and interfaces.
+func keyDropReason(key string) string {
 	if reason, ok := droppedKeys[key]; ok {
 		return reason
+	}
+	if reason, ok := classpathKeys[key]; ok {
+		return reason
+	}
+	lk := strings.ToLower(key)
+	switch portableFamilyOf(key) {
+	case "Delta Lake semantics":
+		return ""
+	case "S3A semantics":
+		for _, f := range s3aProdOnly {
+			if strings.Contains(lk, f) {
+				return "S3A credentials, endpoint or role of prod (S3A semantics are kept)"
+			}
+		}
+		return ""
 	}
 	for _, d := range droppedPrefixes {
 		if strings.HasPrefix(key, d.prefix) {
@@ -176,45 +257,85 @@ func dropReason(key, value string) string {
 	if strings.HasSuffix(key, ".port") || strings.HasSuffix(key, "Port") {
 		return "port of the prod network"
 	}
-	lk := strings.ToLower(key)
 	for _, r := range keyRules {
 		if strings.Contains(lk, r.fragment) && (r.fragment != ".host" || strings.HasSuffix(lk, ".host") || strings.HasSuffix(lk, ".hostname")) {
 			return r.reason
 		}
 	}
-	return valueDropReason(value)
+	return ""
 }
 
 // valueDropReason drops values naming prod paths, hosts, platform classes
-// or template placeholders.
+// or template placeholders, and empty values.
 func valueDropReason(value string) string {
-	if ph := placeholder(value); ph != "" {
+	v := strings.TrimSpace(value)
+	if v == "" {
+		return "empty value: Spark would read it as set; the local default applies"
+	}
+	if ph := placeholder(v); ph != "" {
 		return placeholderReason + ph + ": the template was not filled in; set the value in devenv.yaml conf: if the job needs it"
 	}
-	if p := prodPath(value); p != "" {
+	if p := prodPath(v); p != "" {
 		return "points to a prod-only path (" + p + ")"
 	}
-	if h := prodHostRe().FindString(value); h != "" {
+	if p := machinePath(v); p != "" {
+		return p
+	}
+	if h := prodHost(v); h != "" {
 		return "names a prod host (" + h + ")"
 	}
 	for _, c := range platformClasses {
-		if strings.Contains(value, c) {
+		if strings.Contains(v, c) {
 			return "names a class that exists only on the prod platform (" + c + "...)"
 		}
 	}
 	return ""
 }
 
-// prodPath returns the prod-only path prefix a value uses, or "".
-func prodPath(value string) string {
-	for _, pp := range prodPaths {
-		if strings.HasPrefix(value, pp) {
-			return pp
+// machinePaths name whose machines an absolute path belongs to.
+var machinePaths = []struct{ prefix, whose string }{
+	{"/usr/hdp/", "HDP"}, {"/opt/cloudera/", "Cloudera"}, {"/databricks/", "Databricks"}, {"/dbfs/", "Databricks"},
+	{"/local_disk0", "Databricks"}, {"/usr/lib/spark", "EMR or Dataproc"}, {"/usr/share/aws/", "EMR"}, {"/emr/", "EMR"},
+	{"/usr/local/share/google/", "Dataproc"}, {"/home/", "a home directory"}, {"/Users/", "a home directory"},
+	{"/root/", "a home directory"}, {"/opt/", "a prod image"},
+}
+
+// machinePath says why a value holding an absolute path of the prod
+// machines (or a local:// or file: URI) is dropped, or "".
+func machinePath(v string) string {
+	for _, field := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '=' || r == ';' }) {
+		p := field
+		for _, scheme := range []string{"local://", "file://", "file:"} {
+			p = strings.TrimPrefix(p, scheme)
 		}
-		for _, sep := range []string{",", " ", "=", ":"} {
-			if strings.Contains(value, sep+pp) {
-				return pp
+		if !strings.HasPrefix(p, "/") || len(p) < 2 {
+			continue
+		}
+		for _, m := range machinePaths {
+			if strings.HasPrefix(p, m.prefix) {
+				return "an absolute path on the prod machines (" + m.whose + ": " + field + ")"
 			}
+		}
+		return "an absolute path on the prod machines (" + field + ")"
+	}
+	return ""
+}
+
+// urlHostRe finds scheme://host and host.domain:port.
+var urlHostRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://([^/:\s,@]+)|\b([a-z0-9-]+(?:\.[a-z0-9-]+)+):\d{2,5}\b`)
+})
+
+// prodHost finds an IP address, a cloud-internal name, a URL's host or a
+// host:port in a value (localhost does not count).
+func prodHost(v string) string {
+	if h := prodHostRe().FindString(v); h != "" {
+		return h
+	}
+	for _, m := range urlHostRe().FindAllStringSubmatch(v, -1) {
+		h := m[1] + m[2]
+		if h != "" && h != "localhost" && !strings.HasPrefix(h, "127.") {
+			return h
 		}
 	}
 	return ""
@@ -231,4 +352,19 @@ func severityOf(key string) Severity {
 		}
 	}
 	return SevInfo
+}
+
+// prodPath returns the prod-only storage prefix a value uses, or "".
+func prodPath(value string) string {
+	for _, pp := range prodPaths {
+		if strings.HasPrefix(value, pp) {
+			return pp
+		}
+		for _, sep := range []string{",", " ", "=", ":"} {
+			if strings.Contains(value, sep+pp) {
+				return pp
+			}
+		}
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	pathpkg "path"
 	"slices"
 	"strings"
 
@@ -54,6 +55,10 @@ func readSparkApplication(path string, m map[string]any) *Profile {
 		p.addConf("spark.hadoop."+k, str(hconf[k]), "spark-operator:spec.hadoopConf")
 	}
 	readSparkAppDeps(p, asMap(spec["deps"]))
+	readSparkAppDynamic(p, asMap(spec["dynamicAllocation"]))
+	if f := str(spec["mainApplicationFile"]); strings.HasSuffix(f, ".jar") {
+		p.jarNameFacts(pathpkg.Base(f), "spark-operator:spec.mainApplicationFile ("+pathpkg.Base(f)+")")
+	}
 	readSparkPod(p, "driver", asMap(spec["driver"]))
 	readSparkPod(p, "executor", asMap(spec["executor"]))
 	if j, ok := findRapidsJar(str(spec["image"])); ok {
@@ -75,6 +80,17 @@ func readSparkAppDeps(p *Profile, deps map[string]any) {
 	}
 	if j := join("packages"); j != "" {
 		p.addConf("spark.jars.packages", j, "spark-operator:spec.deps.packages")
+	}
+}
+
+// readSparkAppDynamic maps spec.dynamicAllocation onto Spark's confs.
+func readSparkAppDynamic(p *Profile, da map[string]any) {
+	src := "spark-operator:spec.dynamicAllocation"
+	for field, key := range map[string]string{"enabled": "enabled", "initialExecutors": "initialExecutors",
+		"minExecutors": "minExecutors", "maxExecutors": "maxExecutors", "shuffleTrackingTimeout": "shuffleTracking.timeout"} {
+		if v := str(da[field]); v != "" {
+			p.addConf("spark.dynamicAllocation."+key, v, src+"."+field)
+		}
 	}
 }
 

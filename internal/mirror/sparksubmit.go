@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -117,25 +118,94 @@ var submitFlags = map[string]string{
 // noValueFlags take no argument.
 var noValueFlags = map[string]bool{"--supervise": true, "--verbose": true, "-v": true}
 
-// importSparkSubmit reads a spark-submit command line from a file.
+// importSparkSubmit reads a spark-submit command line from a file: a bare
+// command, or a job script (variables assigned before it are expanded;
+// comments, continuations and heredocs are understood; a heredoc holding
+// a cluster description is read too).
 func importSparkSubmit(path string, data []byte) (*Profile, error) {
 	if isBinary(data) {
 		return nil, unsupported(path, "a spark-submit command line must be text")
 	}
-	words, err := shellWords(string(data))
-	if err != nil {
+	p := newProfile(path, FormatSparkSubmit)
+	sc, err := readScript(string(data))
+	switch {
+	case errors.Is(err, errNoSubmit):
+		words, werr := shellWords(string(data))
+		if werr != nil {
+			return nil, fmt.Errorf("mirror: %s: %w; fix the quoting of the command line", path, werr)
+		}
+		i := 0
+		for i < len(words) && !strings.HasPrefix(words[i], "-") {
+			i++ // skip a command name, env assignments, paths
+		}
+		sc.args = words[i:]
+	case err != nil:
 		return nil, fmt.Errorf("mirror: %s: %w; fix the quoting of the command line", path, err)
 	}
-	p := newProfile(path, FormatSparkSubmit)
-	i := 0
-	for i < len(words) && !strings.HasPrefix(words[i], "-") {
-		i++ // skip "spark-submit", env assignments, paths
-	}
-	if err := readSubmitArgs(p, words[i:]); err != nil {
+	if err := readSubmitArgs(p, sc.args); err != nil {
 		return nil, fmt.Errorf("mirror: %s: %w", path, err)
 	}
 	p.platformFromMaster()
+	for i, doc := range sc.heredocs {
+		p.mergeHeredoc(path, i, doc)
+	}
 	return p, nil
+}
+
+// mergeHeredoc reads a heredoc that holds a cluster description (a
+// Databricks cluster JSON the script posts, an EMR Configurations file it
+// writes) and takes what the command line did not say.
+func (p *Profile) mergeHeredoc(path string, i int, doc string) {
+	format := detectBytes([]byte(doc))
+	if format == "" || format == FormatSparkSubmit || format == FormatSparkDefaults && !strings.Contains(doc, "spark.") {
+		return
+	}
+	hp, err := importBytes(path, format, []byte(doc))
+	if err != nil {
+		p.warn(fmt.Sprintf("heredoc %d looks like a %s description but does not read: %v", i+1, format, err))
+		return
+	}
+	src := fmt.Sprintf(" (heredoc %d, %s)", i+1, format)
+	for k, v := range hp.Conf {
+		if _, set := p.Conf[k]; !set {
+			p.addConf(k, v, hp.ConfProvenance[k]+src)
+		}
+	}
+	p.Redacted = append(p.Redacted, hp.Redacted...)
+	for k, v := range hp.Env {
+		if _, set := p.Env[k]; !set {
+			p.addEnv(k, v)
+		}
+	}
+	r := hp.Runtime
+	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, r.Label, r.LabelProvenance+src, false)
+	if p.Runtime.Spark == "" && r.Spark != "" {
+		p.setSpark(firstNonEmpty(r.SparkBuild, r.Spark), r.SparkProvenance+src, false)
+	}
+	setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, r.Scala, r.ScalaProvenance+src, false)
+	setStr(&p.Runtime.Java, &p.Runtime.JavaProvenance, r.Java, r.JavaProvenance+src, false)
+	setStr(&p.Runtime.Python, &p.Runtime.PythonProvenance, r.Python, r.PythonProvenance+src, false)
+	setStr(&p.GPU.Rapids, &p.GPU.RapidsProvenance, hp.GPU.Rapids, hp.GPU.RapidsProvenance+src, false)
+	if hp.Source.Platform != "" && (p.Source.Platform == "" || p.Source.Platform == "local") {
+		p.Source.Platform = hp.Source.Platform
+	}
+	if p.Source.Cloud == "" {
+		p.Source.Cloud = hp.Source.Cloud
+	}
+	if p.Topology.WorkerType == "" {
+		p.Topology.WorkerType, p.Topology.DriverType = hp.Topology.WorkerType, hp.Topology.DriverType
+		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, hp.Topology.Workers, hp.Topology.WorkersProvenance+src, false)
+	}
+	for _, w := range hp.Warnings {
+		p.warn(w)
+	}
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func readSubmitArgs(p *Profile, args []string) error {

@@ -1,14 +1,19 @@
 package registry
 
 import (
+	"net"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/registry"
 	"github.com/google/go-containerregistry/pkg/v1/random"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
+
+	"github.com/devenv-dev/devenv/internal/httpx"
 )
 
 // TestDigestAgainstRealRegistry pushes a random image to an in-process
@@ -39,5 +44,43 @@ func TestDigestAgainstRealRegistry(t *testing.T) {
 	}
 	if _, err := (Pinner{}).Digest(t.Context(), "UPPER/Case::bad"); err == nil {
 		t.Fatal("bad reference accepted")
+	}
+}
+
+// TestDigestFromAStalledRegistryIsBounded: a registry that accepts and
+// never answers fails Digest within the shared budget, naming the registry.
+func TestDigestFromAStalledRegistryIsBounded(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ln.Close() }()
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				_ = c.Close()
+			}
+		}()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	host := ln.Addr().String()
+	budget := httpx.NewBudget(500 * time.Millisecond)
+	tr := httpx.Transport(httpx.Limits{Connect: time.Second, Header: 300 * time.Millisecond, Idle: 300 * time.Millisecond, Attempts: 3, Backoff: 20 * time.Millisecond, Budget: budget})
+	start := time.Now()
+	for _, tag := range []string{"a", "b", "c"} {
+		_, err := Pinner{Transport: tr, Keychain: authn.NewMultiKeychain()}.Digest(t.Context(), host+"/nvidia/cuda:"+tag)
+		if err == nil || !strings.Contains(err.Error(), host) {
+			t.Fatalf("Digest from a stalled registry: %v, want an error naming %s", err, host)
+		}
+	}
+	if d := time.Since(start); d > budget.Total()+400*time.Millisecond {
+		t.Errorf("three digests from a stalled registry took %s, want about the budget %s", d, budget.Total())
 	}
 }

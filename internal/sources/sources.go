@@ -74,6 +74,15 @@ func (m Mirrors) URL(u string) string {
 	return u
 }
 
+// MavenBase is where Maven artifacts and POMs are read from: the Maven
+// mirror, else Maven Central.
+func (m Mirrors) MavenBase() string {
+	if m.Maven != "" {
+		return strings.TrimRight(m.Maven, "/")
+	}
+	return MavenCentral
+}
+
 // Image rewrites an image reference's registry through the registry mirror:
 // "nvcr.io/nvidia/cuda:12.9.1-runtime-ubuntu22.04" with nvcr.io ->
 // 127.0.0.1:5055 becomes "127.0.0.1:5055/nvidia/cuda:12.9.1-runtime-ubuntu22.04".

@@ -186,7 +186,42 @@ func applyMirror(c *Conf, in Input, l Layer) {
 			}
 			continue
 		}
-		c.override(k, v, SourceMirror, l.Source)
+		rule := l.Source
+		if r := l.Rules[k]; r != "" {
+			rule += ": " + r
+		}
+		c.override(k, v, SourceMirror, rule)
+	}
+	fitTaskCPUs(c)
+	if l.Prod {
+		markAbsent(c, l)
+	}
+}
+
+// markAbsent notes, on each key devenv sizes for this machine, that prod's
+// layer does not set it.
+func markAbsent(c *Conf, l Layer) {
+	for _, k := range slices.Sorted(maps.Keys(hardwareBound)) {
+		e, ok := c.entries[k]
+		if _, set := l.Conf[k]; ok && !set && e.Source != SourceMirror {
+			e.Rule += "; " + l.Source + " does not set it (not prod's value)"
+		}
+	}
+}
+
+// fitTaskCPUs keeps a mirrored spark.task.cpus within the executor cores
+// devenv sized, or no task could ever be scheduled.
+func fitTaskCPUs(c *Conf) {
+	t, ok := c.get("spark.task.cpus")
+	e, eok := c.get("spark.executor.cores")
+	if !ok || !eok || t.Source != SourceMirror {
+		return
+	}
+	tn, err1 := strconv.Atoi(strings.TrimSpace(t.Value))
+	en, err2 := strconv.Atoi(strings.TrimSpace(e.Value))
+	if err1 == nil && err2 == nil && tn > en {
+		t.Rule += fmt.Sprintf("; lowered from %d to the %d executor cores devenv sized, so a task can be scheduled", tn, en)
+		t.Value = strconv.Itoa(en)
 	}
 }
 

@@ -179,13 +179,13 @@ func TestPluginNeverDuplicated(t *testing.T) {
 
 func TestGenerateReportsAllProblems(t *testing.T) {
 	in := Input{Spark: "3.5", Rapids: "next", Hardware: Hardware{CPUs: 0, MemoryBytes: 1, GPUs: 1, AllocFraction: 2}, Workers: 3,
-		User: Layer{Source: "devenv.yaml", Conf: map[string]string{"bad key": "x", "spark.a": "line1\nline2"}}}
+		User: Layer{Source: "devenv.yaml", Conf: map[string]string{"": "x", "spark.a": " padded"}}}
 	_, err := Generate(in)
 	if err == nil {
 		t.Fatal("Generate accepted a broken input")
 	}
 	for _, want := range []string{"spark version", "rapids version", "discovery script", "CPUs", "memory", "GPU memory",
-		"alloc fraction", "3 workers but only 1 GPUs", `"bad key"`, "spans lines"} {
+		"alloc fraction", "3 workers but only 1 GPUs", "empty conf key", "Spark trims"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %q:\n%v", want, err)
 		}

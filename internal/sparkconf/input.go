@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/go-multierror"
 )
@@ -30,6 +29,14 @@ type Hardware struct {
 type Layer struct {
 	Source string            // a file path, or "devenv.yaml"
 	Conf   map[string]string // Spark conf key -> value
+	// Rules says, per key, how the value was made from the source
+	// ("prod's value", "scaled from prod's 64g: ..."); explain shows it
+	// after the source.
+	Rules map[string]string
+	// Prod marks a layer read from prod: keys devenv sizes for this
+	// machine that it does not set say so, so no computed value reads as
+	// prod's.
+	Prod bool
 }
 
 // Input is everything Generate needs for one spark-rapids service.
@@ -111,7 +118,12 @@ func (in Input) validate() error {
 	return errs.ErrorOrNil()
 }
 
-// validate checks that every key and value can be written to spark-defaults.conf.
+// validate checks that every key and value can be written to
+// spark-defaults.conf and read back by Spark as written: keys and values
+// are escaped (escapeProp), but Spark trims values, so a user's value that
+// starts or ends with whitespace is refused (spec refuses it at load, with
+// its line; this is the check for callers that skip spec). Prod's values
+// are written as they are: Spark trimmed them there too.
 func (l Layer) validate(what string) error {
 	var errs *multierror.Error
 	src := l.Source
@@ -124,10 +136,10 @@ func (l Layer) validate(what string) error {
 		switch {
 		case k == "":
 			errs = multierror.Append(errs, fmt.Errorf("%s: an empty conf key (value %q); remove it", src, v))
-		case strings.ContainsAny(k, " \t\r\n="):
-			errs = multierror.Append(errs, fmt.Errorf("%s: conf key %q holds whitespace or '='; Spark keys look like spark.sql.shuffle.partitions", src, k))
-		case strings.ContainsAny(v, "\r\n"):
-			errs = multierror.Append(errs, fmt.Errorf("%s: the value of %s spans lines; spark-defaults.conf needs one line per key", src, k))
+		case what == "user conf":
+			if p := ValueProblem(v); p != "" {
+				errs = multierror.Append(errs, fmt.Errorf("%s: the value of %s: %s", src, k, p))
+			}
 		}
 	}
 	return errs.ErrorOrNil()

@@ -55,6 +55,9 @@ func Up(w io.Writer, r *app.Result) {
 	for _, e := range r.Endpoints {
 		fmt.Fprintf(w, "  %-8s %-16s %s\n", e.Service, e.Name, e.URL)
 	}
+	if r.RemoteEngine != "" && len(r.Endpoints) > 0 {
+		fmt.Fprintf(w, "  these addresses are on the engine's machine (%s): `devenv forward` or `devenv up --watch` brings them to this one\n", r.RemoteEngine)
+	}
 }
 
 // Down is `devenv down`: how many objects went (of the services named,

@@ -67,6 +67,9 @@ func printService(w io.Writer, cfg *app.Config, s app.ServiceConfig) {
 	if len(s.Depends) > 0 {
 		line("depends", "%s", strings.Join(s.Depends, ", "))
 	}
+	for _, d := range r.Deviations {
+		line("deviates", "from prod: %s", d)
+	}
 	for _, n := range r.Notes {
 		line("note", "%s", n)
 	}

@@ -10,6 +10,9 @@ import (
 
 // Diff is `devenv diff`: hardware differences, then a table of drift.
 func Diff(w io.Writer, r *app.DiffResult) {
+	for _, d := range r.Deviations {
+		fmt.Fprintf(w, "deviates from prod (devenv.lock): %s\n", d)
+	}
 	for _, h := range r.Hardware {
 		fmt.Fprintf(w, "%s: prod %s; here: %s (%s)\n", h.Key, h.Prod, h.Local, h.Why)
 	}

@@ -51,4 +51,7 @@ func Lock(w io.Writer, r *app.LockResult) {
 	default:
 		fmt.Fprintln(w, "devenv.lock unchanged")
 	}
+	for _, c := range r.Changes {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
 }

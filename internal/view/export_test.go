@@ -38,7 +38,8 @@ func TestLock(t *testing.T) {
 	Lock(&b, &app.LockResult{UpToDate: true})
 	Lock(&b, &app.LockResult{Changed: true, Services: make([]lock.Service, 2)})
 	Lock(&b, &app.LockResult{})
-	if want := "devenv.lock is up to date\nwrote devenv.lock (2 services)\ndevenv.lock unchanged\n"; b.String() != want {
+	Lock(&b, &app.LockResult{Changed: true, Services: make([]lock.Service, 1), Changes: []string{"service spark: java 17 -> 11"}})
+	if want := "devenv.lock is up to date\nwrote devenv.lock (2 services)\ndevenv.lock unchanged\nwrote devenv.lock (1 services)\n  service spark: java 17 -> 11\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/mirror"
 )
@@ -13,7 +14,11 @@ import (
 // Profile is `devenv mirror --print`: prod's normalized cluster profile.
 func Profile(w io.Writer, p *mirror.Profile) {
 	fmt.Fprintf(w, "source:   %s (%s, %s)\n", p.Source.Path, p.Source.Format, p.Source.Platform)
-	fmt.Fprintf(w, "runtime:  spark %s, scala %s, java %s, python %s", p.Runtime.Spark, p.Runtime.ScalaFull, p.Runtime.Java, p.Runtime.Python)
+	scala := p.Runtime.ScalaFull
+	if scala == "" {
+		scala = p.Runtime.Scala // the binary version when no patch was stated
+	}
+	fmt.Fprintf(w, "runtime:  spark %s, scala %s, java %s, python %s", p.Runtime.Spark, scala, p.Runtime.Java, p.Runtime.Python)
 	if p.Runtime.Label != "" {
 		fmt.Fprintf(w, " (%s)", p.Runtime.Label)
 	}
@@ -24,6 +29,13 @@ func Profile(w io.Writer, p *mirror.Profile) {
 	}
 	fmt.Fprintf(w, "topology: %s workers%s, %s cores and %s MiB per executor\n", orUnknown(int64(p.Topology.Workers)), workerHardware(p),
 		orUnknown(int64(p.Topology.ExecutorCores)), orUnknown(p.Topology.ExecutorMemoryMB))
+	if len(p.Packages) > 0 {
+		var pk []string
+		for _, x := range p.Packages {
+			pk = append(pk, x.Coords)
+		}
+		fmt.Fprintf(w, "packages: %s (devenv lock resolves them with their dependencies and bakes them into the image)\n", strings.Join(pk, ", "))
+	}
 	printPortability(w, p)
 	printFailures(w, p.Failures)
 	for _, wn := range p.Warnings {
@@ -109,5 +121,29 @@ func Mirror(w io.Writer, r *app.MirrorResult) {
 	if l := r.Locked; l != nil {
 		fmt.Fprintf(w, "\n%s now mirrors %s and is locked to spark %s, scala %s, java %s, rapids %s\n",
 			r.Service, r.Source, l.Versions.Spark, l.Versions.ScalaFull, l.Versions.Java, l.Versions.Rapids)
+		if n := lockedJars(l.Artifacts); n > 0 {
+			fmt.Fprintf(w, "%d jars pinned with their dependencies in devenv.lock, baked into %s's image\n", n, r.Service)
+		}
 	}
+	for _, n := range r.Notes {
+		if strings.Contains(n, "jar ") && strings.Contains(n, "is built for") {
+			fmt.Fprintf(w, "warning:  %s\n", n)
+		}
+	}
+	if len(r.Deviations) == 0 {
+		fmt.Fprintf(w, "versions: prod's exactly\n")
+	}
+	for _, d := range r.Deviations {
+		fmt.Fprintf(w, "deviates: %s\n", d)
+	}
+}
+
+func lockedJars(arts []lock.Artifact) int {
+	n := 0
+	for _, a := range arts {
+		if strings.HasPrefix(a.Name, "jar:") {
+			n++
+		}
+	}
+	return n
 }

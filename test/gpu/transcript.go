@@ -66,6 +66,26 @@ var Checks = []string{
 	"logs-diagnose-oom",          // logs --diagnose names that failure
 	"down-leaves-no-gpu-process", // down leaves no GPU process behind
 	"defaults-fit-driver",        // unpinned versions resolve to what the driver runs
+	"engine-gpu-facts",           // without NVML: GPUs, doctor, placement, split, top from the engine
+}
+
+// Added are the checks added after the first transcripts, with the date
+// they were added: a transcript written before that date does not have
+// them.
+var Added = map[string]string{
+	"engine-gpu-facts": "2026-12-01",
+}
+
+// ChecksOn are the suite's checks as they were on day (YYYY-MM-DD).
+func ChecksOn(day string) []string {
+	var out []string
+	for _, c := range Checks {
+		if since, ok := Added[c]; ok && day < since {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 const header = "devenv GPU end-to-end transcript"

@@ -2,8 +2,11 @@ package standin
 
 import (
 	"bytes"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -187,8 +190,41 @@ func (s *ArtifactServer) populate(cfg artifactConfig) error {
 		}
 		errs = multierror.Append(errs, s.addJar(coord))
 	}
+	if cfg.poms != "" {
+		errs = multierror.Append(errs, s.addPOMs(cfg.poms))
+	}
 	errs = multierror.Append(errs, s.addMavenMetadata())
 	return errs.ErrorOrNil()
+}
+
+// addPOMs serves dir's POMs and a jar for each POM that is not a pom.
+func (s *ArtifactServer) addPOMs(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".pom") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		s.files["maven2/"+rel] = data
+		if strings.Contains(string(data), "<packaging>pom</packaging>") {
+			return nil
+		}
+		// <group path>/<artifact>/<version>/<artifact>-<version>.pom
+		parts := strings.Split(rel, "/")
+		if len(parts) < 4 {
+			return errorf("POM %s is not in a Maven layout", rel)
+		}
+		n := len(parts)
+		c := mavenCoord{Group: strings.Join(parts[:n-3], "."), Artifact: parts[n-3], Version: parts[n-2]}
+		if _, served := s.files["maven2/"+c.Path()]; served {
+			return nil
+		}
+		return s.addJar(c)
+	})
 }
 
 func (s *ArtifactServer) addSpark(cfg artifactConfig, version string) error {

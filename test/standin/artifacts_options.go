@@ -11,6 +11,7 @@ type artifactConfig struct {
 	rapids       []string
 	classifiers  []string
 	maven        []string
+	poms         string
 	sha512Format SHA512Format
 	sparkSize    int64 // WithSizes: generated distributions of this size, served from disk
 	rapidsSize   int64
@@ -68,6 +69,14 @@ func WithRapidsClassifiers(classifiers ...string) ArtifactOption {
 // with its .sha1.
 func WithMaven(coordinates ...string) ArtifactOption {
 	return func(c *artifactConfig) { c.maven = append(c.maven, coordinates...) }
+}
+
+// WithPOMs serves the POMs of a directory laid out as a Maven repository
+// (internal/maven/testdata/repo) under /maven2, and a small valid jar with
+// its .sha1 for each POM of a jar artifact, so devenv resolves transitive
+// dependencies as it does against Maven Central.
+func WithPOMs(dir string) ArtifactOption {
+	return func(c *artifactConfig) { c.poms = dir }
 }
 
 // WithSHA512Format picks the layout of the Spark .sha512 files (default

@@ -31,11 +31,14 @@ func sparkScalaSupported(version, scala string) bool {
 }
 
 // Base is the distribution's name without extension, which is also its top
-// directory: spark-3.5.6-bin-hadoop3 or spark-3.5.6-bin-hadoop3-scala2.13
+// directory: spark-3.5.6-bin-hadoop3, spark-3.2.4-bin-hadoop3.2 or spark-3.5.6-bin-hadoop3-scala2.13
 // (Spark 3 builds for Scala 2.13 carry the suffix; Spark 4 is 2.13 only and
 // does not).
 func (d sparkDist) Base() string {
 	base := "spark-" + d.Version + "-bin-hadoop3"
+	if strings.HasPrefix(d.Version, "3.2.") {
+		base += ".2" // the Apache archive names 3.2.x builds -bin-hadoop3.2
+	}
 	if sparkMajor(d.Version) == "3" && d.Scala == "2.13" {
 		base += "-scala2.13"
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
@@ -36,6 +37,8 @@ type Fake struct {
 	BuildProgress []engine.Progress                      // reported by every Build
 	LogOutput     map[string]string                      // container name -> its stdout
 	ExecFunc      func(engine.ExecOptions) (int, string) // exit code and stdout of Exec; default 0, ""
+	// EndpointValue is what Endpoint returns; nil: a local socket.
+	EndpointValue *endpoint.Endpoint
 
 	mu      sync.Mutex
 	calls   []Call
@@ -50,6 +53,9 @@ type object struct {
 }
 
 var _ engine.Engine = (*Fake)(nil)
+
+// Endpoint is EndpointValue (engine.EndpointOf's answer for the fake).
+func (f *Fake) Endpoint() *endpoint.Endpoint { return f.EndpointValue }
 
 // New returns an empty Fake describing a Linux engine with API 1.41.
 func New() *Fake {

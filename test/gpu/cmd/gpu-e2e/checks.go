@@ -50,6 +50,7 @@ func (s *suite) checks() []check {
 		"logs-diagnose-oom":          func() ([]string, error) { return s.checkDiagnose(st) },
 		"down-leaves-no-gpu-process": s.checkDown,
 		"defaults-fit-driver":        s.checkDefaults,
+		"engine-gpu-facts":           s.checkEngineFacts,
 	}
 	var out []check
 	for _, name := range gpusuite.Checks {
@@ -171,7 +172,9 @@ func (s *suite) checkWrongUUID() ([]string, error) {
 		return nil, err
 	}
 	local := s.dv.run(dir, "up")
-	remote := s.dvRemote.run(dir, "up", "--skip-gpu-check")
+	// DEVENV_GPU_FACTS=nvml: no GPU facts at all (NVML cannot load), so
+	// devenv passes the id on and the engine's refusal is what is seen.
+	remote := s.dvRemote.with("DEVENV_GPU_FACTS=nvml").run(dir, "up", "--skip-gpu-check")
 	ev := []string{
 		fmt.Sprintf("devenv with NVML: exit %d: %s", local.Code, clip(local.out(), 500)),
 		fmt.Sprintf("devenv without NVML, up --skip-gpu-check: exit %d: %s", remote.Code, clip(remote.out(), 700)),

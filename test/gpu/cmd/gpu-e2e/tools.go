@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +57,12 @@ func run(dir string, env []string, limit time.Duration, name string, args ...str
 type devenv struct {
 	bin string
 	env []string
+}
+
+// with is d with more environment variables.
+func (d devenv) with(env ...string) devenv {
+	d.env = append(slices.Clone(d.env), env...)
+	return d
 }
 
 func (d devenv) run(dir string, args ...string) result {

@@ -1,0 +1,311 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/remote"
+)
+
+// portFree is how up and start learn whether a host port is free: on this
+// machine by binding it; on a remote engine only the engine's containers
+// are known (a program of that machine holding the port shows when the
+// engine refuses it), since this machine's ports are not the engine's.
+func (p *Project) portFree() func(ip string, port int) bool {
+	if p.RemoteEngine() {
+		return func(string, int) bool { return true }
+	}
+	return p.opts.LocalHost().PortFree
+}
+
+// WatchOptions steer Watch.
+type WatchOptions struct {
+	Interval time.Duration // between scans of the project; 0: 500 ms
+	NoSync   bool          // only forward ports
+	NoPorts  bool          // only sync
+	// Synced is told each sync that changed something (the first included).
+	Synced func(remote.Change)
+	// Forwarded is told the ports once they answer on this machine.
+	Forwarded func([]remote.Forward)
+	// Restarted is told the services restarted after the first sync.
+	Restarted func([]string)
+}
+
+// WatchResult is what watch did before it ended.
+type WatchResult struct {
+	Engine   string           `json:"engine"`
+	Local    bool             `json:"local"`
+	Syncs    int              `json:"syncs"`
+	Forwards []remote.Forward `json:"forwards,omitempty"`
+}
+
+// Watch keeps a project running on a remote engine usable from here until
+// ctx ends: the project directory synced into the workspace volume (all of
+// it by content hash first, then each change; on the first sync into an
+// empty volume the services using it restart so they start with the
+// files), and, for an ssh engine, the services' published ports forwarded to
+// this machine's 127.0.0.1. On a local engine /workspace is the directory
+// itself and its ports are here: Watch says so and returns.
+func (p *Project) Watch(ctx context.Context, o WatchOptions) (*WatchResult, error) {
+	eng, err := p.Engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ep := engine.EndpointOf(eng)
+	res := &WatchResult{Engine: ep.String(), Local: ep.Local}
+	if ep.Local {
+		p.out.Say("the engine at %s runs on this machine: /workspace is the project directory and the ports are here; nothing to sync or forward", ep)
+		return res, nil
+	}
+	if o.Interval == 0 {
+		o.Interval = 500 * time.Millisecond
+	}
+	running, err := p.runningContainers(ctx)
+	if err != nil {
+		return res, err
+	}
+	if len(running) == 0 {
+		return res, fmt.Errorf("no container of %s runs on %s: run `devenv up` first (or `devenv up --watch`)", p.Spec.Name, ep)
+	}
+	var tunnel *remote.Tunnel
+	if !o.NoPorts && ep.SSH != nil {
+		if tunnel, err = p.forward(ctx, running, o); err != nil {
+			return res, err
+		}
+		if tunnel != nil {
+			defer tunnel.Close()
+			res.Forwards = tunnel.Forwards
+		}
+	}
+	if o.NoSync {
+		if tunnel == nil {
+			return res, nil
+		}
+		select {
+		case <-ctx.Done():
+			return res, nil
+		case <-tunnel.Done():
+			return res, tunnel.Err()
+		}
+	}
+	return res, p.syncLoop(ctx, running, tunnel, o, res)
+}
+
+// runningContainers are the project's running containers, by service name.
+func (p *Project) runningContainers(ctx context.Context) ([]engine.Object, error) {
+	objs, err := p.eng.List(ctx, engine.Containers, map[string]string{labels.Project: p.Spec.Name})
+	if err != nil {
+		return nil, err
+	}
+	var out []engine.Object
+	for _, o := range objs {
+		if o.State == "running" {
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// forward opens one ssh tunnel for every published port of the running
+// containers.
+func (p *Project) forward(ctx context.Context, running []engine.Object, o WatchOptions) (*remote.Tunnel, error) {
+	var fwds []remote.Forward
+	for _, c := range running {
+		for _, b := range c.Ports {
+			if b.HostPort > 0 && (b.Protocol == "" || b.Protocol == "tcp") {
+				fwds = append(fwds, remote.Forward{Service: c.Labels[labels.Service], ContainerPort: b.ContainerPort, Remote: b.HostPort})
+			}
+		}
+	}
+	if len(fwds) == 0 {
+		return nil, nil
+	}
+	ep := engine.EndpointOf(p.eng)
+	t, err := remote.OpenTunnel(ctx, ep, fwds, os.Getenv("DEVENV_FORWARD_SAME_PORT") != "0")
+	if err != nil {
+		return nil, fmt.Errorf("forward the ports of %s from %s: %w", p.Spec.Name, ep, err)
+	}
+	if o.Forwarded != nil {
+		o.Forwarded(t.Forwards)
+	}
+	return t, nil
+}
+
+// syncLoop syncs into the first running container with the workspace
+// volume at /workspace, then keeps syncing until ctx ends or the tunnel
+// drops.
+func (p *Project) syncLoop(ctx context.Context, running []engine.Object, tunnel *remote.Tunnel, o WatchOptions, res *WatchResult) error {
+	target, users, err := p.workspaceUsers(ctx, running)
+	if err != nil {
+		return err
+	}
+	s, err := remote.NewSyncer(ctx, p.eng, p.Spec.Dir, target)
+	if err != nil {
+		return err
+	}
+	first, err := s.Sync(ctx)
+	if err != nil {
+		return err
+	}
+	res.Syncs++
+	if o.Synced != nil {
+		o.Synced(first)
+	}
+	if s.First && len(users) > 0 {
+		if _, err := p.Restart(ctx, ServiceOptions{Services: users}); err != nil {
+			return err
+		}
+		if o.Restarted != nil {
+			o.Restarted(users)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	dropped := make(chan error, 1)
+	if tunnel != nil {
+		go func() {
+			select {
+			case <-tunnel.Done():
+				dropped <- tunnel.Err()
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	err = s.Watch(ctx, o.Interval, func(ch remote.Change) error {
+		res.Syncs++
+		if o.Synced != nil {
+			o.Synced(ch)
+		}
+		return nil
+	})
+	if err == nil {
+		select {
+		case err = <-dropped:
+		default:
+		}
+	}
+	return err
+}
+
+// workspaceUsers is a running container with the workspace volume (the
+// sync target) and the devenv services whose containers mount it.
+func (p *Project) workspaceUsers(ctx context.Context, running []engine.Object) (string, []string, error) {
+	vol := plan.WorkspaceVolume(p.Spec.Name)
+	target := ""
+	var users []string
+	for _, c := range running {
+		st, err := p.eng.Inspect(ctx, c.ID)
+		if err != nil {
+			return "", nil, err
+		}
+		if !slices.ContainsFunc(st.Mounts, func(m engine.Mount) bool {
+			return m.Type == engine.MountVolume && m.Source == vol && path.Clean(m.Target) == remote.Workspace
+		}) {
+			continue
+		}
+		if target == "" {
+			target = c.ID
+		}
+		if svc := c.Labels[labels.Service]; svc != "" && p.Spec.Service(svc) != nil && !slices.Contains(users, svc) {
+			users = append(users, svc)
+		}
+	}
+	if target == "" {
+		return "", nil, fmt.Errorf("no running container of %s mounts the volume %s at %s: run `devenv up` against this engine first", p.Spec.Name, vol, remote.Workspace)
+	}
+	return target, users, nil
+}
+
+// CopyOut copies SERVICE:PATH out of the service's container into dest on
+// this machine (devenv cp).
+func (p *Project) CopyOut(ctx context.Context, service, src, dest string) (remote.Copied, error) {
+	if p.Spec.Service(service) == nil {
+		return remote.Copied{}, fmt.Errorf("no service %q in %s (services: %s)", service, p.Spec.File, strings.Join(p.serviceNames(), ", "))
+	}
+	eng, err := p.Engine(ctx)
+	if err != nil {
+		return remote.Copied{}, err
+	}
+	if !path.IsAbs(src) {
+		src = path.Join(remote.Workspace, src)
+	}
+	return remote.CopyOut(ctx, eng, plan.ContainerName(p.Spec.Name, service), src, dest)
+}
+
+func (p *Project) serviceNames() []string {
+	var out []string
+	for _, s := range p.Spec.Services {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// recreateLostGPUs removes the project's running GPU containers whose logs
+// say they lost their GPUs ("Failed to initialize NVML: Unknown Error",
+// after a daemon-reload on the engine's host), so up creates them again
+// with their devices; only services in scope (all when none is named).
+func (p *Project) recreateLostGPUs(ctx context.Context, services []string) error {
+	objs, err := p.eng.List(ctx, engine.Containers, map[string]string{labels.Project: p.Spec.Name, labels.GPUs: ""})
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		svc := o.Labels[labels.Service]
+		if o.State != "running" || o.Labels[labels.GPUs] == "" || (len(services) > 0 && !slices.Contains(services, svc)) {
+			continue
+		}
+		var logs bytes.Buffer
+		w := &limitWriter{w: &logs, left: 1 << 20}
+		if err := p.eng.Logs(ctx, o.ID, engine.LogOptions{Tail: "200"}, w, w); err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(doctor.Diagnose(logs.String()), func(f doctor.Finding) bool { return f.ID == doctor.SignatureNVMLLost }) {
+			continue
+		}
+		p.out.Warn("%s lost its GPUs (\"Failed to initialize NVML: Unknown Error\" in its log, as after a daemon-reload on the engine's host): recreating its container", svc)
+		if err := p.eng.Remove(ctx, engine.Containers, o.ID, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// limitWriter keeps at most left bytes and drops the rest.
+type limitWriter struct {
+	w    io.Writer
+	left int
+}
+
+func (l *limitWriter) Write(b []byte) (int, error) {
+	n := len(b)
+	if len(b) > l.left {
+		b = b[:l.left]
+	}
+	l.left -= len(b)
+	if len(b) > 0 {
+		if _, err := l.w.Write(b); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// hasGPUService reports whether a planned container asks for GPUs (only
+// then can one have lost them).
+func hasGPUService(pl *plan.Plan) bool {
+	return slices.ContainsFunc(pl.Services, func(s *plan.Service) bool { return s.Container.GPU != nil })
+}

@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/remote"
+	"github.com/devenv-dev/devenv/internal/statedir"
+	"github.com/urfave/cli/v2"
+)
+
+// remoteCommands reach a project on an engine of another machine: watch
+// (sync and ports), forward (ports only) and cp (files back).
+func remoteCommands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:  "watch",
+			Usage: "on a remote engine, sync the project into /workspace as it changes and forward the services' ports to 127.0.0.1 here, until Ctrl-C",
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "no-ports", Usage: "only sync"},
+				&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background (log in .devenv/watch.log); `devenv watch --stop` ends it"},
+				&cli.BoolFlag{Name: "stop", Usage: "end a background watch"},
+			},
+			Action: projectAction(func(c *cli.Context, p *app.Project) error {
+				switch {
+				case c.Bool("stop"):
+					return stopBackground(c, p)
+				case c.Bool("detach"):
+					return startBackground(c, p)
+				}
+				return watch(c, p, app.WatchOptions{NoPorts: c.Bool("no-ports")})
+			}),
+		},
+		{
+			Name:  "forward",
+			Usage: "on an ssh engine, forward the services' published ports to 127.0.0.1 here until Ctrl-C",
+			Action: projectAction(func(c *cli.Context, p *app.Project) error {
+				return watch(c, p, app.WatchOptions{NoSync: true})
+			}),
+		},
+		{
+			Name:      "cp",
+			Usage:     "copy a file or folder out of a service's container (relative paths are under /workspace): cp SERVICE:PATH DEST",
+			ArgsUsage: "SERVICE:PATH DEST",
+			Action: projectAction(func(c *cli.Context, p *app.Project) error {
+				a := args(c)
+				svc, src, ok := strings.Cut(strings.Join(a[:min(1, len(a))], ""), ":")
+				if len(a) != 2 || !ok || svc == "" || src == "" {
+					return exitcode.Newf(exitcode.Usage, "cp takes SERVICE:PATH and a destination folder, e.g. `devenv cp spark:out ./out`")
+				}
+				res, err := p.CopyOut(c.Context, svc, src, a[1])
+				return show(c, res, err, func(w io.Writer, r remote.Copied) {
+					fmt.Fprintf(w, "copied %d file(s), %d bytes, from %s:%s into %s\n", r.Files, r.Bytes, svc, src, a[1])
+				})
+			}),
+		},
+	}
+}
+
+// watch runs Project.Watch, printing what it does.
+func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
+	o.Forwarded = func(fs []remote.Forward) {
+		for _, f := range fs {
+			say(c, fmt.Sprintf("%s: %s (port %d, forwarded from the engine's 127.0.0.1:%d)", f.Service, f.URL, f.ContainerPort, f.Remote))
+		}
+	}
+	first := true
+	o.Synced = func(ch remote.Change) {
+		verb := "synced"
+		if first {
+			verb, first = "synced the project:", false
+		}
+		say(c, fmt.Sprintf("%s %d file(s) sent (%d bytes), %d removed", verb, len(ch.Sent), ch.Bytes, len(ch.Deleted)))
+		if len(ch.Skipped) > 0 {
+			warn(c, fmt.Sprintf("not synced (links and special files): %s", strings.Join(ch.Skipped, ", ")))
+		}
+	}
+	o.Restarted = func(svcs []string) {
+		say(c, "restarted "+strings.Join(svcs, ", ")+" to start with the project's files")
+	}
+	if !boolOpt(c, "json") {
+		say(c, "watching; Ctrl-C ends it")
+	}
+	res, err := p.Watch(c.Context, o)
+	return show(c, res, err, nil)
+}
+
+const (
+	watchPid = "watch.pid"
+	watchLog = "watch.log"
+)
+
+// startBackground starts `devenv watch` again as a process of its own
+// session, so it outlives this terminal, its output in .devenv/watch.log.
+func startBackground(c *cli.Context, p *app.Project) error {
+	state := p.StateDir()
+	if err := statedir.MkdirAll(state, state); err != nil {
+		return err
+	}
+	log, err := statedir.OpenFile(state, filepath.Join(state, watchLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Close() }()
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	argv := []string{"--file", p.Spec.File, "watch"}
+	if c.Bool("no-ports") {
+		argv = append(argv, "--no-ports")
+	}
+	if ctx := stringOpt(c, "context"); ctx != "" {
+		argv = append([]string{"--context", ctx}, argv...)
+	}
+	pid, err := startDetached(self, argv, log)
+	if err != nil {
+		return err
+	}
+	pf, err := statedir.OpenFile(state, filepath.Join(state, watchPid), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(pf, pid)
+	if cerr := pf.Close(); err == nil {
+		err = cerr
+	}
+	say(c, fmt.Sprintf("watching in the background (pid %d, log .devenv/%s); `devenv watch --stop` ends it", pid, watchLog))
+	return err
+}
+
+// stopBackground ends the background watch .devenv/watch.pid names.
+func stopBackground(c *cli.Context, p *app.Project) error {
+	state := p.StateDir()
+	f, err := statedir.OpenFile(state, filepath.Join(state, watchPid), os.O_RDONLY, 0)
+	if os.IsNotExist(err) {
+		say(c, "no background watch")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var pid int
+	_, err = fmt.Fscan(f, &pid)
+	_ = f.Close()
+	if err != nil || pid <= 0 {
+		return fmt.Errorf(".devenv/%s does not hold a process id", watchPid)
+	}
+	if err := interrupt(pid); err != nil {
+		return fmt.Errorf("end the background watch (pid %d): %w", pid, err)
+	}
+	_ = os.Remove(filepath.Join(state, watchPid))
+	say(c, "ended the background watch (pid "+strconv.Itoa(pid)+")")
+	return nil
+}

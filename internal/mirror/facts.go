@@ -1,0 +1,275 @@
+package mirror
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
+)
+
+// Facts stated outside the confs' version keys: image tags, JAVA_HOME and
+// Python paths, RAPIDS shim class names, jar file names, and the platform
+// and cloud named by application ids, host names and instance types. They
+// fill only what nothing more direct (an event log's own version, a
+// runtime table) has set, except an image tag, which decides over a
+// SparkApplication's declared sparkVersion.
+
+// factsOutsideConf reads those facts from the confs, the environment and
+// the runtime label.
+func (p *Profile) factsOutsideConf() {
+	p.versionsFromImages()
+	p.javaFromPaths()
+	p.pythonFromPaths()
+	p.sparkFromShim()
+	p.versionsFromJarNames()
+	p.platformFromIDs()
+	p.cloudFromInstanceTypes()
+}
+
+// fromTable reports whether a fact was looked up in a runtime table rather
+// than read.
+func fromTable(prov string) bool { return strings.Contains(prov, "table:") }
+
+// imageKeys name container images whose tags carry the Spark version.
+var imageKeys = []string{"spark.kubernetes.container.image", "spark.kubernetes.driver.container.image",
+	"spark.kubernetes.executor.container.image", "spark.executorEnv.YARN_CONTAINER_RUNTIME_DOCKER_IMAGE"}
+
+var (
+	imageSparkRe = lazy.Regexp(`^v?(\d+\.\d+\.\d+)(?:[-_.]|$)`)
+	tagScalaRe   = lazy.Regexp(`scala[-_]?(2\.1[0-9])`)
+	tagJavaRe    = lazy.Regexp(`(?:java|jdk|jre)[-_]?(1\.8|8|11|17|21|25)(?:\D|$)`)
+	tagPythonRe  = lazy.Regexp(`python[-_]?(3(?:\.\d+)?)(?:\D|$)`)
+)
+
+// versionsFromImages reads "apache/spark:3.4.1-scala2.12-java11-python3-ubuntu"
+// or "gcr.io/spark-operator/spark:v3.1.1": the image of a Spark repository
+// whose tag starts with a Spark release.
+func (p *Profile) versionsFromImages() {
+	refs := map[string]string{}
+	if p.Source.Format == FormatSparkOperator && p.Runtime.LabelProvenance == "spark-operator:spec.image" {
+		refs["spark-operator:spec.image"] = p.Runtime.Label
+	}
+	for _, k := range imageKeys {
+		if v := p.Conf[k]; v != "" {
+			refs["conf:"+k] = v
+		}
+	}
+	for _, src := range slices.Sorted(maps.Keys(refs)) {
+		p.versionsFromImage(refs[src], src)
+	}
+}
+
+func (p *Profile) versionsFromImage(ref, src string) {
+	repo, tag := splitImage(ref)
+	if tag == "" || !strings.Contains(path.Base(repo), "spark") || strings.Contains(repo, "operator/spark-operator") {
+		return
+	}
+	m := imageSparkRe().FindStringSubmatch(tag)
+	if m == nil {
+		return
+	}
+	src = src + " (image tag " + ref + ")"
+	declared := strings.HasSuffix(p.Runtime.SparkProvenance, "(declared)")
+	p.setSpark(m[1], src, declared)
+	if p.Runtime.SparkProvenance != src {
+		return // a more direct source named Spark: the tag's other parts may not describe it
+	}
+	if s := tagScalaRe().FindStringSubmatch(tag); s != nil {
+		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, s[1], src, true)
+	} else if strings.HasPrefix(m[1], "4.") {
+		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, "2.13", src+" (Spark 4 is built for Scala 2.13 only)", false)
+	}
+	if j := tagJavaRe().FindStringSubmatch(tag); j != nil {
+		setStr(&p.Runtime.Java, &p.Runtime.JavaProvenance, strings.TrimPrefix(j[1], "1."), src, false)
+	}
+	if py := tagPythonRe().FindStringSubmatch(tag); py != nil {
+		setStr(&p.Runtime.Python, &p.Runtime.PythonProvenance, py[1], src, false)
+	}
+}
+
+// splitImage splits "host/repo:tag@digest" into repository and tag.
+func splitImage(ref string) (repo, tag string) {
+	ref, _, _ = strings.Cut(ref, "@")
+	i := strings.LastIndex(ref, ":")
+	if i < 0 || strings.Contains(ref[i:], "/") {
+		return ref, ""
+	}
+	return ref[:i], ref[i+1:]
+}
+
+// javaHomeKeys are where JAVA_HOME is set for Spark's processes.
+var javaHomeKeys = []string{"spark.executorEnv.JAVA_HOME", "spark.yarn.appMasterEnv.JAVA_HOME",
+	"spark.kubernetes.driverEnv.JAVA_HOME"}
+
+var javaHomeRe = lazy.Regexp(`(?i)(?:java|jdk|jre|openjdk|corretto|temurin|zulu|adoptopenjdk|graalvm)[-_]?(?:1\.)?(8|11|17|21|25)(?:[^0-9]|$)`)
+
+// javaFromPaths reads the Java major version from JAVA_HOME paths such as
+// /usr/lib/jvm/java-11-openjdk-amd64 or /usr/lib/jvm/jdk1.8.0_282.
+func (p *Profile) javaFromPaths() {
+	if p.Runtime.Java != "" && !fromTable(p.Runtime.JavaProvenance) {
+		return // a JVM's own report decides; a path beats a runtime table
+	}
+	homes := map[string]string{}
+	for _, k := range javaHomeKeys {
+		homes["conf:"+k] = p.Conf[k]
+	}
+	homes["env:JAVA_HOME"] = p.Env["JAVA_HOME"]
+	for _, src := range slices.Sorted(maps.Keys(homes)) {
+		if m := javaHomeRe().FindStringSubmatch(homes[src]); m != nil {
+			p.Runtime.Java, p.Runtime.JavaProvenance = m[1], src+" ("+homes[src]+")"
+			return
+		}
+	}
+}
+
+var pythonPathRe = lazy.Regexp(`python(3\.\d+)(?:[^0-9]|$)`)
+
+// pythonFromPaths reads "/usr/bin/python3.10" from spark.pyspark.python and
+// friends.
+func (p *Profile) pythonFromPaths() {
+	if p.Runtime.Python != "" && p.Runtime.Python != "3" && !fromTable(p.Runtime.PythonProvenance) {
+		return
+	}
+	paths := map[string]string{
+		"conf:spark.pyspark.python":                      p.Conf["spark.pyspark.python"],
+		"conf:spark.pyspark.driver.python":               p.Conf["spark.pyspark.driver.python"],
+		"env:PYSPARK_PYTHON":                             p.Env["PYSPARK_PYTHON"],
+		"conf:spark.executorEnv.PYSPARK_PYTHON":          p.Conf["spark.executorEnv.PYSPARK_PYTHON"],
+		"conf:spark.yarn.appMasterEnv.PYSPARK_PYTHON":    p.Conf["spark.yarn.appMasterEnv.PYSPARK_PYTHON"],
+		"conf:spark.kubernetes.driverEnv.PYSPARK_PYTHON": p.Conf["spark.kubernetes.driverEnv.PYSPARK_PYTHON"],
+	}
+	for _, src := range slices.Sorted(maps.Keys(paths)) {
+		if m := pythonPathRe().FindStringSubmatch(paths[src]); m != nil {
+			p.Runtime.Python, p.Runtime.PythonProvenance = m[1], src+" ("+paths[src]+")"
+			return
+		}
+	}
+}
+
+var shimRe = lazy.Regexp(`com\.nvidia\.spark\.rapids\.spark(\d)(\d)(\d)(db\d*|cdh)?\.RapidsShuffleManager`)
+
+// sparkFromShim reads Spark from the RAPIDS shuffle manager's shim class
+// (com.nvidia.spark.rapids.spark341.RapidsShuffleManager is Spark 3.4.1;
+// spark350db143 is Databricks' 3.5.0).
+func (p *Profile) sparkFromShim() {
+	m := shimRe().FindStringSubmatch(p.Conf["spark.shuffle.manager"])
+	if m == nil {
+		return
+	}
+	src := "conf:spark.shuffle.manager (shim " + strings.TrimSuffix(strings.TrimPrefix(m[0], "com.nvidia.spark.rapids."), ".RapidsShuffleManager") + ")"
+	p.setSpark(m[1]+"."+m[2]+"."+m[3], src, false)
+	if strings.HasPrefix(m[4], "db") && p.Source.Platform == "" {
+		p.Source.Platform = "databricks"
+	}
+}
+
+// jarKeys list jars by path or URL.
+var jarKeys = []string{"spark.jars", "spark.driver.extraClassPath", "spark.executor.extraClassPath",
+	"spark.yarn.dist.jars", "spark.submit.pyFiles", "spark.app.mainApplicationFile"}
+
+var (
+	sparkModuleJarRe = lazy.Regexp(`^spark-(?:examples|core|sql|catalyst|streaming|mllib|hive|yarn|kubernetes|repl|graphx|avro|connect|hadoop-cloud|sql-kafka-0-10|streaming-kafka-0-10)_(2\.1[0-9])-(\d+\.\d+\.\d+)(?:-SNAPSHOT)?\.jar$`)
+	scalaJarRe       = lazy.Regexp(`_(2\.1[0-9])-[0-9][^/]*\.jar$`)
+)
+
+// versionsFromJarNames reads Spark's own module jars
+// (spark-examples_2.11-2.4.0.jar: Spark 2.4.0, Scala 2.11) and the Scala
+// line of any _2.1x jar.
+func (p *Profile) versionsFromJarNames() {
+	for _, k := range jarKeys {
+		for _, entry := range splitList(p.Conf[k]) {
+			p.jarNameFacts(path.Base(entry), "conf:"+k+" ("+path.Base(entry)+")")
+		}
+	}
+	for _, c := range strings.Split(p.Conf["spark.jars.packages"], ",") {
+		if m := scalaCoordRe().FindStringSubmatch(strings.TrimSpace(c)); m != nil {
+			setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], "conf:spark.jars.packages ("+strings.TrimSpace(c)+", Scala suffix)", false)
+		}
+	}
+}
+
+var scalaCoordRe = lazy.Regexp(`^[^:]+:[^:]+_(2\.1[0-9]):[^:]+`)
+
+// jarNameFacts reads one jar's file name.
+func (p *Profile) jarNameFacts(base, src string) {
+	if m := sparkModuleJarRe().FindStringSubmatch(base); m != nil {
+		p.setSpark(m[2], src, false)
+		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], src, false)
+		return
+	}
+	if m := scalaJarRe().FindStringSubmatch(base); m != nil {
+		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], src+" (Scala suffix)", false)
+	}
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+var (
+	yarnAppRe    = lazy.Regexp(`^application_\d{10,}_\d+$`)
+	emrClusterRe = lazy.Regexp(`\bj-[0-9A-Z]{8,16}\b`)
+)
+
+// platformFromIDs reads the platform from YARN application ids and EMR
+// cluster ids when no fingerprint decided it.
+func (p *Profile) platformFromIDs() {
+	if p.Source.Platform != "" && p.Source.Platform != "yarn" {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Conf)) {
+		lk, lv := strings.ToLower(k), strings.ToLower(p.Conf[k])
+		if (strings.Contains(lk, "emr") || strings.Contains(lk, "cluster") || strings.Contains(lv, "emr")) && emrClusterRe().MatchString(p.Conf[k]) {
+			p.Source.Platform, p.Source.Cloud = "emr", "aws"
+			return
+		}
+	}
+	if p.Source.Platform == "" && yarnAppRe().MatchString(p.Conf["spark.app.id"]) {
+		p.Source.Platform = "yarn"
+	}
+}
+
+var (
+	ec2TypeRe = lazy.Regexp(`^[a-z][a-z0-9-]*\d[a-z0-9-]*\.(?:\d*x?large|metal|medium|small|micro|nano|\d+xlarge)$`)
+	gceTypeRe = lazy.Regexp(`^(?:n1|n2|n2d|n4|e2|c2|c2d|c3|c3d|c4|m1|m2|m3|a2|a3|g2|t2d|t2a|h3|z3)-[a-z0-9-]+$`)
+)
+
+// cloudFromInstanceTypes names the cloud from the worker's or driver's
+// instance type when nothing else did: EC2 (g4dn.xlarge), Azure
+// (Standard_NC6s_v3), GCE (n1-standard-8, a2-highgpu-1g).
+func (p *Profile) cloudFromInstanceTypes() {
+	if p.Source.Cloud != "" {
+		return
+	}
+	for _, t := range []string{p.Topology.WorkerType, p.Topology.DriverType, p.Conf["spark.databricks.clusterUsageTags.clusterNodeType"]} {
+		switch {
+		case t == "":
+		case strings.HasPrefix(t, "Standard_"):
+			p.Source.Cloud = "azure"
+		case gceTypeRe().MatchString(t):
+			p.Source.Cloud = "gcp"
+		case ec2TypeRe().MatchString(t):
+			p.Source.Cloud = "aws"
+		default:
+			continue
+		}
+		return
+	}
+}
+
+// describeFacts is for tests and messages: the versions with their sources.
+func (p *Profile) describeFacts() string {
+	r := p.Runtime
+	return fmt.Sprintf("spark %s (%s), scala %s (%s), java %s (%s), python %s (%s), platform %s, cloud %s",
+		r.Spark, r.SparkProvenance, r.Scala, r.ScalaProvenance, r.Java, r.JavaProvenance, r.Python, r.PythonProvenance,
+		p.Source.Platform, p.Source.Cloud)
+}

@@ -1,0 +1,230 @@
+package mirror
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// A job script, as spark-submit is usually run: variable assignments,
+// comments, continuation lines, heredocs (often of a cluster's JSON), and
+// somewhere the spark-submit command. The script is read, never run: only
+// NAME=value assignments made earlier in the file are expanded.
+
+// scriptLine is one logical line (continuations joined) and the bodies of
+// the heredocs it opens.
+type scriptLine struct {
+	text     string
+	line     int // first physical line, 1-based
+	heredocs []string
+}
+
+// scriptLines splits a script into logical lines, taking heredoc bodies out.
+func scriptLines(text string) []scriptLine {
+	phys := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	var out []scriptLine
+	for i := 0; i < len(phys); i++ {
+		sl := scriptLine{line: i + 1}
+		cur := phys[i]
+		for strings.HasSuffix(cur, "\\") && !strings.HasSuffix(cur, "\\\\") && i+1 < len(phys) {
+			i++
+			cur = cur[:len(cur)-1] + "\n" + phys[i]
+		}
+		sl.text = cur
+		for _, hd := range heredocMarkers(cur) {
+			var body []string
+			for i+1 < len(phys) {
+				i++
+				l := phys[i]
+				if hd.dash {
+					l = strings.TrimLeft(l, "\t")
+				}
+				if l == hd.word {
+					break
+				}
+				body = append(body, l)
+			}
+			sl.heredocs = append(sl.heredocs, strings.Join(body, "\n"))
+		}
+		out = append(out, sl)
+	}
+	return out
+}
+
+type heredoc struct {
+	word string
+	dash bool
+}
+
+// heredocMarkers finds <<WORD, <<-WORD, <<'WORD' and <<"WORD" outside
+// quotes (not <<< here-strings).
+func heredocMarkers(line string) []heredoc {
+	var out []heredoc
+	quote := byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		case c == '\'' || c == '"':
+			quote = c
+			continue
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return out
+		case c != '<' || !strings.HasPrefix(line[i:], "<<") || strings.HasPrefix(line[i:], "<<<"):
+			continue
+		}
+		j := i + 2
+		hd := heredoc{}
+		if j < len(line) && line[j] == '-' {
+			hd.dash = true
+			j++
+		}
+		for j < len(line) && line[j] == ' ' {
+			j++
+		}
+		k := j
+		for k < len(line) && !strings.ContainsRune(" \t;|&<>", rune(line[k])) {
+			k++
+		}
+		hd.word = strings.Trim(line[j:k], `'"`)
+		if hd.word != "" {
+			out = append(out, hd)
+		}
+		i = k
+	}
+	return out
+}
+
+// expandVars replaces $NAME, ${NAME} and ${NAME:-default} with the values
+// the script assigned, outside single quotes; unknown names stay as
+// written (and are flagged later as placeholders).
+func expandVars(s string, vars map[string]string) string {
+	var b strings.Builder
+	inSingle, inDouble := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'' && !inDouble:
+			inSingle = !inSingle
+		case c == '"' && !inSingle:
+			inDouble = !inDouble
+		case c == '\\' && !inSingle && i+1 < len(s):
+			b.WriteByte(c)
+			i++
+			c = s[i]
+		case c == '$' && !inSingle:
+			if v, n, ok := expandAt(s[i:], vars); ok {
+				b.WriteString(v)
+				i += n - 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// expandAt expands the variable reference at the start of s, returning
+// the value and the length of the reference.
+func expandAt(s string, vars map[string]string) (string, int, bool) {
+	if strings.HasPrefix(s, "${") {
+		end := strings.IndexByte(s, '}')
+		if end < 0 {
+			return "", 0, false
+		}
+		name, def, hasDef := strings.Cut(s[2:end], ":-")
+		if v, ok := vars[name]; ok && (v != "" || !hasDef) {
+			return v, end + 1, true
+		}
+		if hasDef {
+			return expandVars(def, vars), end + 1, true
+		}
+		return "", 0, false
+	}
+	n := 1
+	for n < len(s) && (s[n] == '_' || s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z' || n > 1 && s[n] >= '0' && s[n] <= '9') {
+		n++
+	}
+	if v, ok := vars[s[1:n]]; ok && n > 1 {
+		return v, n, true
+	}
+	return "", 0, false
+}
+
+// assignment splits NAME=value (value already unquoted by shellWords).
+func assignment(w string) (name, value string, ok bool) {
+	name, value, ok = strings.Cut(w, "=")
+	if !ok || name == "" {
+		return "", "", false
+	}
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return "", "", false
+		}
+	}
+	return name, value, true
+}
+
+// isSubmitCommand reports whether a word runs spark-submit (bin/spark-submit,
+// spark-submit.sh, ${SPARK_HOME}/bin/spark-submit once expanded).
+func isSubmitCommand(w string) bool {
+	b := path.Base(w)
+	switch b {
+	case "spark-submit", "spark-submit.sh", "spark-submit.cmd", "pyspark", "spark-shell", "spark-sql", "sparkR":
+		return true // the shells take spark-submit's options
+	}
+	return false
+}
+
+// submitScript is what a script says: the spark-submit arguments, where
+// they are, and the heredoc documents it writes.
+type submitScript struct {
+	args     []string
+	line     int
+	heredocs []string
+}
+
+// readScript finds the first spark-submit command of a script, with the
+// variables assigned before it expanded.
+func readScript(text string) (submitScript, error) {
+	var out submitScript
+	vars := map[string]string{}
+	found := false
+	for _, sl := range scriptLines(text) {
+		out.heredocs = append(out.heredocs, sl.heredocs...)
+		if found {
+			continue
+		}
+		words, err := shellWords(expandVars(sl.text, vars))
+		if err != nil {
+			return out, fmt.Errorf("line %d: %w", sl.line, err)
+		}
+		if len(words) > 0 && (words[0] == "export" || words[0] == "readonly" || words[0] == "local" || words[0] == "declare") {
+			words = words[1:]
+		}
+		i := 0
+		for ; i < len(words); i++ {
+			name, value, ok := assignment(words[i])
+			if !ok {
+				break
+			}
+			vars[name] = value
+		}
+		for j := i; j < len(words); j++ {
+			if isSubmitCommand(words[j]) {
+				out.args, out.line, found = words[j+1:], sl.line, true
+				break
+			}
+		}
+	}
+	if !found {
+		return out, errNoSubmit
+	}
+	return out, nil
+}
+
+var errNoSubmit = fmt.Errorf("no spark-submit command")

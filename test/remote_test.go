@@ -1,0 +1,249 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/test/standin"
+)
+
+// TestRemoteRigAnswers: the rig's engine is another engine (its own images,
+// its own containers), reached through the docker context over ssh only.
+func TestRemoteRigAnswers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: needs the Docker engine")
+	}
+	r := standin.StartRemote(t)
+	out, err := r.Docker("info", "--format", "{{.Name}} {{.Driver}} {{.Images}}")
+	if err != nil {
+		t.Fatalf("docker info through the context: %v: %s", err, out)
+	}
+	if !strings.Contains(out, "vfs") {
+		t.Errorf("the context reached %q, not the rig's vfs engine", out)
+	}
+	t.Logf("rig at %s: %s", r.Host, out)
+}
+
+// remoteProject writes a project of image services built FROM the rig's
+// base image; nothing of it exists on the rig's machine.
+func remoteProject(t *testing.T, svcs string, files map[string]string) (dir, name string) {
+	t.Helper()
+	name = fmt.Sprintf("rem%d", time.Now().UnixNano()%1e9)
+	all := map[string]string{"devenv.yaml": "name: " + name + "\nservices:\n" + svcs, "Dockerfile": "FROM " + standin.RemoteBase + "\n"}
+	for k, v := range files {
+		all[k] = v
+	}
+	return standin.Project(t, all), name
+}
+
+func TestRemoteUpThroughContext(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: needs the Docker engine")
+	}
+	r := standin.StartRemote(t)
+	env := append([]string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1"}, r.Env...)
+	dir, name := remoteProject(t, "  web:\n    profile: image\n    build: Dockerfile\n    command: [\"sleep\", \"3600\"]\n", nil)
+	run := func(args ...string) standin.Result {
+		t.Helper()
+		res := standin.Run(t, dir, env, args...)
+		if res.Code != 0 {
+			t.Fatalf("devenv %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), res.Code, res.Stdout, res.Stderr)
+		}
+		return res
+	}
+	run("lock")
+	run("up")
+	out, err := r.Docker("ps", "--format", "{{.Names}}")
+	if all, _ := r.Docker("ps", "-a", "--format", "{{.Names}} {{.Status}}"); !strings.Contains(out, name) {
+		logs, _ := r.Docker("logs", name+"-web")
+		t.Logf("rig containers: %s; logs: %s", all, logs)
+	}
+	if err != nil || !strings.Contains(out, name+"-web") {
+		t.Fatalf("the rig's engine runs %q (%v), want %s-web", out, err, name)
+	}
+	if local, _ := exec.Command("docker", "ps", "-q", "--filter", "name="+name).Output(); len(local) != 0 {
+		t.Errorf("the container runs on this machine's engine too: %s", local)
+	}
+	doc := standin.Run(t, dir, env, "doctor")
+	if !strings.Contains(doc.Stdout+doc.Stderr, `context "rig"`) {
+		t.Errorf("doctor does not name the context:\n%s%s", doc.Stdout, doc.Stderr)
+	}
+	run("down")
+}
+
+// TestRemoteFirstHour is the first hour of a laptop driving an engine on
+// another machine, through a docker context over ssh: up --watch syncs the
+// project into /workspace there (not .git, not ignored files) and forwards
+// the service's port to this machine; an edit here reaches the container; a
+// job's output under /workspace comes back with devenv cp; down.
+func TestRemoteFirstHour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: needs the Docker engine")
+	}
+	r := standin.StartRemote(t)
+	env := append([]string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1", "DEVENV_FORWARD_SAME_PORT=0"}, r.Env...)
+	web := `  web:
+    profile: image
+    build: Dockerfile
+    command: ["sh", "-c", "mkdir -p /workspace/site && exec httpd -f -p 8080 -h /workspace/site"]
+    ports: ["8080"]
+`
+	dir, name := remoteProject(t, web, map[string]string{
+		"site/index.html": "v1\n",
+		"job.sh":          "mkdir -p /workspace/out && echo rows=42 > /workspace/out/result.txt\n",
+		".gitignore":      "scratch/\n",
+		"scratch/big.bin": "not for the engine\n",
+		".git/HEAD":       "ref: refs/heads/main\n",
+	})
+	run := func(args ...string) standin.Result {
+		t.Helper()
+		res := standin.Run(t, dir, env, args...)
+		if res.Code != 0 {
+			t.Fatalf("devenv %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), res.Code, res.Stdout, res.Stderr)
+		}
+		return res
+	}
+	run("lock")
+	t.Cleanup(func() { standin.Run(t, dir, env, "down") })
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	urls := make(chan string, 1)
+	synced := make(chan struct{})
+	var once, onceSync sync.Once
+	done := make(chan standin.Result, 1)
+	go func() {
+		done <- standin.RunWatching(ctx, t, dir, env, func(stderr string) {
+			if m := forwardedURL.FindStringSubmatch(stderr); m != nil {
+				once.Do(func() { urls <- m[1] })
+			}
+			if strings.Contains(stderr, "to start with the project's files") {
+				onceSync.Do(func() { close(synced) })
+			}
+		}, "up", "--watch")
+	}()
+	var url string
+	select {
+	case url = <-urls:
+	case res := <-done:
+		t.Fatalf("up --watch ended before forwarding: exit %d\n%s", res.Code, res.Stderr)
+	case <-time.After(3 * time.Minute):
+		t.Fatal("up --watch printed no forwarded URL in 3 minutes")
+	}
+	select {
+	case <-synced:
+	case <-time.After(time.Minute):
+		t.Fatal("up --watch did not finish its first sync in a minute")
+	}
+	waitBody(t, url+"/index.html", "v1")
+
+	writeFile(t, dir, "site/index.html", "v2\n")
+	waitBody(t, url+"/index.html", "v2")
+
+	ls, err := r.Docker("exec", name+"-web", "ls", "-a", "/workspace")
+	if err != nil || strings.Contains(ls, "scratch") || strings.Contains(ls, ".git\n") || !strings.Contains(ls, "job.sh") {
+		t.Errorf("/workspace on the engine holds %q (%v): want job.sh, no scratch/ (ignored) and no .git", ls, err)
+	}
+
+	run("exec", "web", "--", "sh", "/workspace/job.sh")
+	run("cp", "web:out", ".")
+	if got := readFile(t, filepath.Join(dir, "out", "result.txt")); got != "rows=42\n" {
+		t.Errorf("the job's output came back as %q", got)
+	}
+
+	cancel()
+	res := <-done
+	if res.Code != 0 && res.Code != 130 {
+		t.Errorf("up --watch ended with exit %d after Ctrl-C:\n%s", res.Code, res.Stderr)
+	}
+	if !strings.Contains(res.Stdout, "on the engine's machine (context \"rig\"") {
+		t.Errorf("up did not say its addresses are the engine machine's:\n%s", res.Stdout)
+	}
+	if _, err := http.Get(url); err == nil {
+		t.Errorf("%s still answers after watch ended: the forward outlived devenv", url)
+	}
+	run("down")
+	if out, _ := r.Docker("ps", "-aq", "--filter", "label=dev.devenv.project="+name); out != "" {
+		t.Errorf("down left containers on the engine: %s", out)
+	}
+}
+
+var forwardedURL = regexp.MustCompile(`web: (http://127\.0\.0\.1:\d+) \(port 8080, forwarded`)
+
+// waitBody waits until url answers with body want.
+func waitBody(t *testing.T, url, want string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	last := ""
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(url)
+		if err == nil {
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+			_ = resp.Body.Close()
+			last = fmt.Sprintf("%d %q", resp.StatusCode, b)
+			if resp.StatusCode == 200 && strings.TrimSpace(string(b)) == want {
+				return
+			}
+		} else {
+			last = err.Error()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s did not answer %q in 30 s; last: %s", url, want, last)
+}
+
+// TestRemoteBackgroundWatch: watch --detach keeps syncing after the command
+// that started it returned, until watch --stop.
+func TestRemoteBackgroundWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: needs the Docker engine")
+	}
+	r := standin.StartRemote(t)
+	env := append([]string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1"}, r.Env...)
+	dir, name := remoteProject(t, "  app:\n    profile: image\n    build: Dockerfile\n    command: [\"sleep\", \"3600\"]\n", map[string]string{"notes.txt": "one\n"})
+	run := func(args ...string) standin.Result {
+		t.Helper()
+		res := standin.Run(t, dir, env, args...)
+		if res.Code != 0 {
+			t.Fatalf("devenv %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), res.Code, res.Stdout, res.Stderr)
+		}
+		return res
+	}
+	run("lock")
+	t.Cleanup(func() { standin.Run(t, dir, env, "down", "--volumes") })
+	run("up")
+	run("watch", "--detach")
+	t.Cleanup(func() { standin.Run(t, dir, env, "watch", "--stop") })
+	waitRemoteFile(t, r, name+"-app", "/workspace/notes.txt", "one")
+	writeFile(t, dir, "notes.txt", "two\n")
+	waitRemoteFile(t, r, name+"-app", "/workspace/notes.txt", "two")
+	run("watch", "--stop")
+	if log := readFile(t, filepath.Join(dir, ".devenv", "watch.log")); !strings.Contains(log, "synced the project") {
+		t.Errorf("the background watch's log holds:\n%s", log)
+	}
+}
+
+// waitRemoteFile waits until path in the rig's container holds want.
+func waitRemoteFile(t *testing.T, r *standin.Remote, container, path, want string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	last := ""
+	for time.Now().Before(deadline) {
+		out, err := r.Docker("exec", container, "cat", path)
+		if err == nil && strings.TrimSpace(out) == want {
+			return
+		}
+		last = out
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("%s in %s did not become %q in 30 s; last: %q", path, container, want, last)
+}
