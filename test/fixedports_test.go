@@ -8,9 +8,10 @@ import (
 )
 
 // hostPortRE finds a published host port written as a number in a test's
-// devenv.yaml or compose text: a ports list whose first entry starts with
-// digits (a bare port, or host:container).
-var hostPortRE = regexp.MustCompile(`ports:\s*\[\s*"(\d+)`)
+// devenv.yaml or compose text: a ports list whose first entry is
+// host:container. A bare port ("8080") is the container's alone: the engine
+// picks a free host port for it (spec.parsePort, as Compose does).
+var hostPortRE = regexp.MustCompile(`ports:\s*\[\s*"(\d+):`)
 
 // TestNoFixedHostPorts keeps the e2e tests from publishing fixed host
 // ports: other projects' containers on the same engine would make them
