@@ -12,6 +12,10 @@ import (
 	"sort"
 
 	"github.com/hashicorp/go-multierror"
+
+	"github.com/devenv-dev/devenv/internal/cafile"
+	"github.com/devenv-dev/devenv/internal/pipreq"
+	"github.com/devenv-dev/devenv/internal/safefile"
 )
 
 // entry is one file of a build context.
@@ -69,9 +73,12 @@ func generatedEntries(in Input, r *recipe, dockerfile []byte) ([]entry, error) {
 		out = append(out, entry{name: extraDir + "/" + name, typ: tar.TypeReg, mode: mode, data: data})
 	}
 	if in.RequirementsPath != "" {
-		data, err := os.ReadFile(projectPath(in, in.RequirementsPath))
+		data, err := safefile.ReadFile(projectPath(in, in.RequirementsPath), safefile.MaxConfig)
 		if err != nil {
 			errs = multierror.Append(errs, fmt.Errorf("service %q: requirements file: %w; fix requirements: in devenv.yaml", in.Service, err))
+		}
+		for _, p := range pipreq.Check(string(data)) { // as at load: the build installs from mirrors.pypi only
+			errs = multierror.Append(errs, fmt.Errorf("service %q: %s:%s", in.Service, in.RequirementsPath, redactURLs(p)))
 		}
 		out = append(out, entry{name: requirementsName, typ: tar.TypeReg, mode: 0o644, data: data})
 	}
@@ -109,12 +116,15 @@ func projectPath(in Input, p string) string {
 // readCert reads a CA certificate and checks that it is PEM, which
 // update-ca-certificates requires.
 func readCert(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.MaxConfig)
 	if err != nil {
 		return nil, err
 	}
 	if !bytes.Contains(data, []byte("-----BEGIN CERTIFICATE-----")) {
 		return nil, fmt.Errorf("%s is not a PEM certificate; convert it with `openssl x509 -inform der -in %s -out cert.pem`", path, path)
+	}
+	if err := cafile.Check(path, data); err != nil {
+		return nil, err
 	}
 	return data, nil
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"os"
 	"strings"
 	"text/template"
 
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -43,7 +43,7 @@ func Render(in Input) ([]byte, error) {
 		if in.UserDockerfile == "" {
 			return nil, fmt.Errorf("service %q uses image %s as it is: there is no Dockerfile to render", in.Service, in.Base)
 		}
-		b, err := os.ReadFile(in.UserDockerfile)
+		b, err := safefile.ReadFile(in.UserDockerfile, safefile.MaxConfig)
 		if err != nil {
 			return nil, fmt.Errorf("service %q: reading its Dockerfile: %w; check build: in devenv.yaml", in.Service, err)
 		}

@@ -2,11 +2,12 @@ package loader
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
-	"github.com/devenv-dev/devenv/internal/projpath"
 	"gopkg.in/yaml.v3"
+
+	"github.com/devenv-dev/devenv/internal/projpath"
+	"github.com/devenv-dev/devenv/internal/safefile"
 )
 
 // place is where something was written in a compose file.
@@ -28,7 +29,7 @@ type positions struct {
 func readPositions(files []string, projectDir string) *positions {
 	p := &positions{projectDir: projectDir, service: map[string]place{}, keys: map[string]map[string]place{}}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := safefile.ReadFile(f, safefile.MaxConfig)
 		if err != nil {
 			continue
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/lazy"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
 )
@@ -132,7 +133,9 @@ func Write(path string, f *File) (bool, error) {
 // newer devenv or one edited into an invalid state is refused with what is
 // wrong and how to recover.
 func Read(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	// through the project's rooted handle: a lock linked from outside the
+	// project is refused like any other project file that links out
+	data, err := safefile.ReadInDir(filepath.Dir(path), path, safefile.MaxLock)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ErrNoLock
 	}

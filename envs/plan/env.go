@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -43,7 +43,7 @@ const MaxEnvLine = 1 << 20
 // single or double quotes). Errors name the file and line, and are
 // invalid-input errors (exit 2).
 func ReadEnvFile(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("env_file: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/filelock"
+	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
 // LockFile is the project lock's file in the state directory; the holder is
@@ -33,6 +34,9 @@ type LockOptions struct {
 // so two directories using one name (two clones) never change the same
 // Docker objects at once. The returned func releases both.
 func Lock(ctx context.Context, stateDir string, opt LockOptions) (func(), error) {
+	if err := checkLockPath(stateDir); err != nil { // .devenv, run.lock or its holder a link: nothing created through it
+		return nil, err
+	}
 	release, err := acquire(ctx, filepath.Join(stateDir, LockFile), opt, "this project")
 	if err != nil || opt.Project == "" {
 		return release, err
@@ -78,4 +82,19 @@ func nameLockPath(project string) (string, error) {
 		return "", fmt.Errorf("cannot make the project-name lock directory %s: %w", dir, err)
 	}
 	return filepath.Join(dir, url.PathEscape(project)+".lock"), nil
+}
+
+// checkLockPath makes .devenv a real directory and refuses a link at the
+// lock file or its holder file, before the lock opens (and creates) them.
+func checkLockPath(stateDir string) error {
+	if err := statedir.MkdirAll(stateDir, stateDir); err != nil {
+		return err
+	}
+	lock := filepath.Join(stateDir, LockFile)
+	for _, p := range []string{lock, filelock.HolderPath(lock)} {
+		if err := statedir.Check(stateDir, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }

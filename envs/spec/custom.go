@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/devenv-dev/devenv/profiles"
 	"gopkg.in/yaml.v3"
+
+	"github.com/devenv-dev/devenv/internal/redact"
+	"github.com/devenv-dev/devenv/profiles"
 )
 
 // BuiltinProfiles are the profile names devenv ships with, in the order
@@ -35,7 +37,7 @@ var customKeys = map[string]handler[*customNodes]{
 	"env":  func(d *decoder, t *customNodes, f field) { t.c.Env = d.strMap(f, "env", d.checkEnvName) },
 	"conf": func(d *decoder, t *customNodes, f field) { t.c.Conf = d.confMap(f) },
 	"ca_certs": func(d *decoder, t *customNodes, f field) {
-		t.c.CACerts = d.fileList(f, "ca_certs")
+		t.c.CACerts = d.caFiles(f)
 	},
 	"defaults": func(d *decoder, t *customNodes, f field) {
 		fields(d, f.val, "defaults of "+t.what, defaultsKeys, &t.c.Defaults)
@@ -150,7 +152,7 @@ func urlKey(dst func(*Mirrors) *string) handler[*Mirrors] {
 		}
 		u, err := url.Parse(v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			d.errAt(f.val, `write a full URL such as "http://127.0.0.1:8081/maven2"`, "mirrors.%s %q is not an http(s) URL", f.name, v)
+			d.errAt(f.val, `write a full URL such as "http://127.0.0.1:8081/maven2"`, "mirrors.%s %q is not an http(s) URL", f.name, redact.URLs(v))
 			return
 		}
 		*dst(m) = strings.TrimRight(v, "/")
@@ -162,6 +164,9 @@ func decodeRegistries(d *decoder, m *Mirrors, f field) {
 	for _, p := range d.mapping(f.val, "mirrors.registries") {
 		v, ok := d.str(field{val: resolve(p.val)}, "mirrors.registries."+p.name)
 		if !ok {
+			continue
+		}
+		if registryCredentials(d, p.name, resolve(p.val)) {
 			continue
 		}
 		bad := false

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/devenv-dev/devenv/internal/projpath"
+	"github.com/devenv-dev/devenv/internal/safefile"
 )
 
 // projectFile checks that rel (as written at node n under key) names an
@@ -47,8 +48,11 @@ func (d *decoder) projectPath(n *yaml.Node, key, rel string, mayBeMissing bool) 
 			d.errAt(n, "name a file, or an eventlog_v2_* directory (events_<n>_<app id> files) or a Databricks eventlog directory", "mirror %q is a directory without event log files", rel)
 			return "", false
 		}
-	case !info.Mode().IsRegular():
+	case info.IsDir():
 		d.errAt(n, "name a file, not a directory", "%s %q is not a regular file", key, rel)
+		return "", false
+	case !info.Mode().IsRegular():
+		d.errAt(n, "devenv reads only regular files (a FIFO or a device would hang or never end); name the file itself", "%s %q is %s, not a regular file", key, rel, safefile.Kind(info.Mode()))
 		return "", false
 	}
 	if !inside {
@@ -106,11 +110,12 @@ func decodeCompose(d *decoder, l *loader, f field) {
 			}
 		}
 	}
+	l.guardCompose(l.p.Compose)
 }
 
 // composeServices returns the names under a compose file's top-level services:.
 func composeServices(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.MaxConfig)
 	if err != nil {
 		return nil, err
 	}
@@ -139,9 +144,9 @@ func decodeProfileFiles(d *decoder, l *loader, f field) {
 	for _, abs := range d.fileList(f, "profile_files") {
 		l.p.ProfileFiles = append(l.p.ProfileFiles, abs)
 		pd := l.decoderFor(abs)
-		data, err := os.ReadFile(abs)
+		data, err := safefile.ReadInDir(l.p.Dir, abs, safefile.MaxConfig)
 		if err != nil {
-			pd.errPos(Pos{}, "check its permissions", "cannot read: %v", err)
+			pd.errPos(Pos{}, "check its permissions, and that it is the profile file", "cannot read: %v", err)
 			continue
 		}
 		root := pd.parseYAML(data)

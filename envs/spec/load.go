@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/internal/projpath"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/profiles"
 	"gopkg.in/yaml.v3"
 )
@@ -30,12 +30,12 @@ func Load(path string) (*Project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot resolve %s: %w", path, err)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := safefile.ReadFile(abs, safefile.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &Error{File: path, Msg: "no such file", Hint: "run devenv init to write a starter devenv.yaml, or pass the right path"}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, err)
+		return nil, &Error{File: path, Msg: err.Error(), Hint: "point devenv at the project's devenv.yaml, a regular file"}
 	}
 	return Parse(abs, data, filepath.Dir(abs))
 }

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/distribution/reference"
 	"gopkg.in/yaml.v3"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
+	"github.com/devenv-dev/devenv/internal/pipreq"
+	"github.com/devenv-dev/devenv/internal/redact"
 )
 
 // maxServiceName is the longest host name label (RFC 1123); a service's
@@ -103,6 +106,8 @@ func (d *decoder) pipList(f field) []string {
 			d.errAt(nodes[i], pipHint(s), "pip entry %q carries a pip option", s)
 		case strings.ContainsAny(s, "\n\r"):
 			d.errAt(nodes[i], "write one requirement an item", "pip entry %q spans lines", s)
+		case pipreq.Problem(s) != "":
+			d.errAt(nodes[i], pipHint(s), "pip entry %q %s", redact.URLs(s), pipreq.Problem(s))
 		default:
 			out = append(out, s)
 		}

@@ -18,6 +18,7 @@ func (l *loader) validate() {
 	for _, t := range l.services {
 		l.checkProfile(t)
 		l.checkFiles(t)
+		l.checkRequirements(t)
 		l.checkBinds(t)
 		l.checkHostPorts(t, ports)
 		if file, ok := l.compose[t.s.Name]; ok {
@@ -112,6 +113,10 @@ func (l *loader) checkBinds(t *svcNodes) {
 		abs := filepath.Join(l.p.Dir, v.Source)
 		if _, ok := projpath.Within(l.p.Dir, abs); !ok {
 			l.d.errAt(t.volumes[i], "bind a path inside the project, or write an absolute path if you mean to share a host directory", "volume source %q of %s is outside the project directory", v.Source, t.what)
+			continue
+		}
+		if err := bindInside(l.p.Dir, abs); err != nil {
+			l.d.errAt(t.volumes[i], "bind the directory itself, or write its absolute path if you mean to share a host directory", "volume source %q of %s %v", v.Source, t.what, err)
 			continue
 		}
 		v.Source = abs

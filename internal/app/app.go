@@ -20,6 +20,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/fetch"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/devenv-dev/devenv/profiles"
@@ -70,12 +71,12 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(file)
+	data, err := safefile.ReadFile(file, safefile.MaxConfig)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, exitcode.Newf(exitcode.Usage, "%s does not exist: run `devenv init` to write one", file)
 	}
 	if err != nil {
-		return nil, err
+		return nil, exitcode.With(exitcode.Usage, err) // a FIFO, a device, a directory, too large: not a devenv.yaml
 	}
 	p, err := spec.Parse(file, data, dir)
 	if err != nil {

@@ -47,7 +47,7 @@ func (p *Project) Diff(ctx context.Context, o DiffOptions) (*DiffResult, error) 
 			format = svc.MirrorFormat // what devenv mirror --format recorded
 		}
 	}
-	prod, err := mirror.Import(src, mirror.Options{Format: format})
+	prod, err := mirror.ImportContext(ctx, src, mirror.Options{Format: format})
 	if err != nil {
 		return nil, err
 	}

@@ -134,7 +134,7 @@ func (p *Project) startRunner(store *jobs.Store) error {
 	if err != nil {
 		return err
 	}
-	log, err := os.OpenFile(filepath.Join(store.Dir(), "runner.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, jobs.FileMode)
+	log, err := statedir.OpenFile(store.Dir(), filepath.Join(store.Dir(), "runner.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, jobs.FileMode) // never through a link
 	if err != nil {
 		return err
 	}

@@ -46,12 +46,12 @@ type MirrorResult struct {
 
 // Import reads a production description into one normalized profile; it
 // needs no project (devenv mirror --print).
-func Import(source string, o MirrorOptions) (*mirror.Profile, error) {
+func Import(ctx context.Context, source string, o MirrorOptions) (*mirror.Profile, error) {
 	abs, err := filepath.Abs(source)
 	if err != nil {
 		return nil, err
 	}
-	prof, err := mirror.Import(abs, mirror.Options{Format: o.Format, Full: o.Full, MaxWindowMB: o.MaxWindowMB})
+	prof, err := mirror.ImportContext(ctx, abs, mirror.Options{Format: o.Format, Full: o.Full, MaxWindowMB: o.MaxWindowMB})
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func (p *Project) Mirror(ctx context.Context, o MirrorOptions) (*MirrorResult, e
 	if err != nil {
 		return nil, err
 	}
-	prof, err := Import(src, o)
+	prof, err := Import(ctx, src, o)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +15,8 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/images"
-	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
@@ -136,7 +139,12 @@ func (p *Project) planOptions(mint bool) (plan.Options, error) {
 // a missing token is "".
 func (p *Project) JupyterToken(mint bool) (string, error) {
 	path := filepath.Join(p.StateDir(), "jupyter-token")
-	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
+	b, err := statedir.ReadFile(p.StateDir(), path, safefile.MaxState)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// a link (to any file), a FIFO, a directory: never read, never replaced
+		return "", fmt.Errorf("the Jupyter token: %w", err)
+	}
+	if err == nil && len(strings.TrimSpace(string(b))) >= 32 {
 		return strings.TrimSpace(string(b)), nil
 	}
 	if !mint {
@@ -150,7 +158,7 @@ func (p *Project) JupyterToken(mint bool) (string, error) {
 		return "", err
 	}
 	tok := hex.EncodeToString(buf)
-	return tok, atomicfile.WriteFile(path, []byte(tok+"\n"), 0o600)
+	return tok, statedir.WriteFile(p.StateDir(), path, []byte(tok+"\n"), 0o600)
 }
 
 // ensureStateDir makes .devenv/ with a .gitignore that keeps it out of git.
@@ -160,8 +168,11 @@ func (p *Project) ensureStateDir() error {
 		return err
 	}
 	gi := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(gi); os.IsNotExist(err) {
-		return atomicfile.WriteFile(gi, []byte("*\n"), 0o644)
+	if err := statedir.Check(dir, gi); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(gi); os.IsNotExist(err) {
+		return statedir.WriteFile(dir, gi, []byte("*\n"), 0o644)
 	}
 	return nil
 }

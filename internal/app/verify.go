@@ -5,17 +5,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
+	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
 // VerifyScriptPath is where verify.py lands inside the containers.
@@ -69,10 +68,7 @@ func (p *Project) Verify(ctx context.Context, o VerifyOptions) (*VerifyReport, e
 }
 
 func writeVerifyScript(stateDir string) error {
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(filepath.Join(stateDir, "verify.py"), sparkconf.VerifyScript(), 0o644)
+	return statedir.WriteFile(stateDir, filepath.Join(stateDir, "verify.py"), sparkconf.VerifyScript(), 0o644)
 }
 
 // runVerifyScript runs spark-submit of verify.py in the service and returns

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/safefile"
+	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
 // composeWarningsFile, in the state directory, holds the hash of the
@@ -42,11 +42,9 @@ func (p *Project) composeWarningsChanged(ws []string) bool {
 	sum := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
 	hash := []byte(hex.EncodeToString(sum[:]) + "\n")
 	path := filepath.Join(p.StateDir(), composeWarningsFile)
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, hash) {
+	if old, err := statedir.ReadFile(p.StateDir(), path, safefile.MaxState); err == nil && bytes.Equal(old, hash) {
 		return false
 	}
-	if os.MkdirAll(p.StateDir(), 0o755) == nil {
-		_ = atomicfile.WriteFile(path, hash, 0o644) // unrecorded: printed again next time
-	}
+	_ = statedir.WriteFile(p.StateDir(), path, hash, 0o644) // unrecorded (or refused: a link): printed again next time
 	return len(ws) > 0
 }

@@ -29,6 +29,9 @@ type badCase struct {
 	lock  string
 	edits [][2]string
 	env   [][2]string // env: NAME=VALUE lines, set for the run
+	// specials are files the catalogue's text cannot hold (FIFOs, links,
+	// large files): see badfiles_test.go.
+	specials []special
 }
 
 // readBadCases parses the catalogue. Its format, one case after another:
@@ -113,6 +116,10 @@ func (c *badCase) header(t *testing.T, path string, n int, line string) {
 		}
 		c.edits = append(c.edits, [2]string{old, new})
 	default:
+		if sp, ok := parseSpecial(key, val); ok {
+			c.specials = append(c.specials, sp)
+			return
+		}
 		t.Fatalf("%s:%d: unknown line %q", path, n, line)
 	}
 }
@@ -126,6 +133,11 @@ func TestBadInputCatalogue(t *testing.T) {
 	if len(cases) < 150 {
 		t.Errorf("the catalogue holds %d cases; it is meant to hold at least 150", len(cases))
 	}
+	runBadCases(t, path, cases)
+}
+
+// runBadCases runs each case in a directory of its own.
+func runBadCases(t *testing.T, path string, cases []*badCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -145,6 +157,7 @@ func TestBadInputCatalogue(t *testing.T) {
 			if c.lock != "" {
 				writeCaseLock(t, dir, c.lock, c.edits)
 			}
+			makeSpecials(t, dir, c.specials)
 			for _, kv := range c.env {
 				t.Setenv(kv[0], kv[1])
 			}
@@ -159,6 +172,7 @@ func TestBadInputCatalogue(t *testing.T) {
 					t.Errorf("%s:%d: output lacks %q:\n%s", path, c.line, w, all)
 				}
 			}
+			checkHidden(t, path, c, all)
 		})
 	}
 }

@@ -35,7 +35,7 @@ func runMirror(c *cli.Context) error {
 		AcceptDeviation: c.Bool("accept-deviation")}
 	if c.Bool("print") {
 		o.Full = true // an event log is read whole, for what failed in prod (GB/s)
-		prof, err := app.Import(o.Source, o)
+		prof, err := app.Import(c.Context, o.Source, o)
 		return show(c, prof, err, view.Profile)
 	}
 	return projectAction(func(c *cli.Context, p *app.Project) error {

@@ -16,6 +16,7 @@ import (
 // docker is the Engine backed by the Docker Engine API.
 type docker struct {
 	cli       *client.Client
+	raw       *client.Client // no answer cap: hijacked connections (exec attach)
 	ep        *endpoint.Endpoint
 	host      string // the engine as messages name it: context and address
 	engineAPI string // the newest API version the engine speaks
@@ -37,17 +38,22 @@ func ConnectTo(ctx context.Context, o endpoint.Options) (Engine, error) {
 		return nil, &Error{Op: opFind, Kind: ErrUnreachable, Err: err,
 			Hint: "Check `docker context ls`, DOCKER_CONTEXT, DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_TLS_VERIFY."}
 	}
-	cli, err := newClient(ep)
+	cli, err := newClient(ep, true)
 	if err != nil {
 		return nil, &Error{Op: "configure the Docker client", Kind: ErrUnreachable, Err: err, Where: ep.String(), Endpoint: ep,
 			Hint: "Check DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_TLS_VERIFY, or the context's TLS material (`docker context inspect`)."}
 	}
-	d := &docker{cli: cli, ep: ep, host: ep.String()}
+	raw, err := newClient(ep, false)
+	if err != nil {
+		return nil, &Error{Op: "configure the Docker client", Kind: ErrUnreachable, Err: err, Where: ep.String(), Endpoint: ep}
+	}
+	d := &docker{cli: cli, raw: raw, ep: ep, host: ep.String()}
 	pingCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	ping, err := cli.Ping(pingCtx)
 	if err != nil {
 		_ = cli.Close()
+		_ = raw.Close()
 		if ctx.Err() == nil && pingCtx.Err() != nil {
 			err = &Error{Op: "connect to the Docker Engine", Kind: ErrUnreachable, Err: pingCtx.Err(), Hint: hintFor(ep), Where: d.host, Endpoint: ep}
 			return nil, err
@@ -55,6 +61,7 @@ func ConnectTo(ctx context.Context, o endpoint.Options) (Engine, error) {
 		return nil, d.wrapUnreachable("connect to the Docker Engine", err)
 	}
 	cli.NegotiateAPIVersionPing(ping)
+	raw.NegotiateAPIVersionPing(ping)
 	d.engineAPI = ping.APIVersion
 	return d, nil
 }
@@ -62,7 +69,11 @@ func ConnectTo(ctx context.Context, o endpoint.Options) (Engine, error) {
 // newClient is the Docker client for ep: its address, its transport (TLS, or
 // the ssh helper's connections), DOCKER_API_VERSION, version negotiation and
 // the answer timeout.
-func newClient(ep *endpoint.Endpoint) (*client.Client, error) {
+// newClient makes a client of ep. With capped, answers that are not streams
+// are cut off by size and time (answerlimit.go); the wrapped transport is no
+// *http.Transport, so the client could not dial a hijacked connection (exec
+// attach) over TLS or ssh: those go through an uncapped client.
+func newClient(ep *endpoint.Endpoint, capped bool) (*client.Client, error) {
 	hc, err := ep.HTTPClient(AnswerTimeout())
 	if err != nil {
 		return nil, err
@@ -74,8 +85,13 @@ func newClient(ep *endpoint.Endpoint) (*client.Client, error) {
 			opts = append(opts, client.WithDialContext(d.DialContext))
 		}
 	}
-	opts = append(opts, client.WithVersionFromEnv(), client.WithAPIVersionNegotiation(), withAnswerTimeout(AnswerTimeout()))
-	return client.NewClientWithOpts(opts...)
+	var kept *http.Client
+	opts = append(opts, client.WithVersionFromEnv(), client.WithAPIVersionNegotiation(), withAnswerTimeout(AnswerTimeout()), keepHTTPClient(&kept))
+	cli, err := client.NewClientWithOpts(opts...)
+	if err == nil && capped {
+		capAnswers(kept, MaxAnswer, AnswerTimeout())
+	}
+	return cli, err
 }
 
 // Endpoint is the engine's address and what it is (local or not, its
@@ -137,7 +153,21 @@ func (d *docker) wrapUnreachable(op string, err error) error {
 func (d *docker) wrap(op string, err error) error { return wrap(op, d.host, err) }
 
 // Close releases the client's connections.
-func (d *docker) Close() error { return d.cli.Close() }
+// hijacker is the client for hijacked connections: the uncapped one when
+// there is one.
+func (d *docker) hijacker() *client.Client {
+	if d.raw != nil {
+		return d.raw
+	}
+	return d.cli
+}
+
+func (d *docker) Close() error {
+	if d.raw != nil {
+		_ = d.raw.Close()
+	}
+	return d.cli.Close()
+}
 
 // Info asks the engine about itself.
 func (d *docker) Info(ctx context.Context) (Info, error) {

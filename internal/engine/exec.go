@@ -73,7 +73,7 @@ func (d *docker) Exec(ctx context.Context, id string, opts ExecOptions) (int, er
 	if err != nil {
 		return -1, d.wrap(op, err)
 	}
-	resp, err := d.cli.ContainerExecAttach(ctx, created.ID, container.ExecAttachOptions{Tty: opts.TTY})
+	resp, err := d.hijacker().ContainerExecAttach(ctx, created.ID, container.ExecAttachOptions{Tty: opts.TTY})
 	if err != nil {
 		return -1, d.wrap(op, err)
 	}

@@ -60,6 +60,9 @@ func Check(environ []string) error {
 		if k, ok := Known[name]; ok {
 			if why := k.Check(val); why != "" {
 				shown, _ := redact.Value(name, val)
+				if strings.HasPrefix(name, "DEVENV_MIRROR_") && strings.Contains(val, "@") {
+					shown = "<not shown: it holds credentials>" // user:password@ without a scheme is no URL redact knows
+				}
 				errs = multierror.Append(errs, fmt.Errorf("%s=%q: %s; want %s (or unset it)", name, redact.String(shown), why, k.Want))
 			}
 			continue
@@ -133,6 +136,9 @@ func httpURL(v string) string {
 }
 
 func registries(v string) string {
+	if strings.Contains(v, "@") {
+		return "a registry mirror holds credentials (user:password@); write host[:port] and log in with `docker login HOST`"
+	}
 	for _, pair := range strings.Split(v, ",") {
 		k, m, ok := strings.Cut(strings.TrimSpace(pair), "=")
 		if !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(m) == "" || strings.Contains(m, "://") {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/httpx"
+	"github.com/devenv-dev/devenv/internal/redact"
 )
 
 // Cache is a directory of downloaded files named by their sha256.
@@ -58,7 +59,7 @@ type ChecksumError struct {
 
 func (e *ChecksumError) Error() string {
 	return fmt.Sprintf("%s: %s mismatch: %s says %s, the download has %s; the file or the mirror is corrupt or was tampered with: check the mirror, then run devenv lock again",
-		e.URL, e.Algo, e.Source, e.Want, e.Got)
+		redact.URLs(e.URL), e.Algo, redact.URLs(e.Source), e.Want, e.Got)
 }
 
 // Verified downloads url, checks it against the publisher's checksum file at
@@ -168,7 +169,7 @@ func (c *Cache) downloadOnce(ctx context.Context, url, algo string) (sum, path, 
 	s256 := sha256.New()
 	if _, err := io.Copy(io.MultiWriter(tmp, s256, h), body); err != nil {
 		_ = tmp.Close() // the copy error is the one to report
-		return "", "", "", fmt.Errorf("download %s: %w", url, err)
+		return "", "", "", fmt.Errorf("download %s: %w", redact.URLs(url), redact.Error(err))
 	}
 	if err := tmp.Close(); err != nil {
 		return "", "", "", err
@@ -189,11 +190,11 @@ func (c *Cache) publisherChecksum(ctx context.Context, url, algo string) (string
 	defer func() { _ = body.Close() }()
 	data, err := io.ReadAll(io.LimitReader(body, 1<<16))
 	if err != nil {
-		return "", fmt.Errorf("publisher checksum %s: %w", url, err)
+		return "", fmt.Errorf("publisher checksum %s: %w", redact.URLs(url), redact.Error(err))
 	}
 	sum, err := ParseChecksum(data, algo)
 	if err != nil {
-		return "", fmt.Errorf("publisher checksum %s: %w; check that the mirror serves the publisher's files", url, err)
+		return "", fmt.Errorf("publisher checksum %s: %w; check that the mirror serves the publisher's files", redact.URLs(url), err)
 	}
 	return sum, nil
 }
@@ -201,7 +202,7 @@ func (c *Cache) publisherChecksum(ctx context.Context, url, algo string) (string
 func (c *Cache) open(ctx context.Context, url string) (io.ReadCloser, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, err
+		return nil, redact.Error(err) // net/url's parse error quotes the URL, password included
 	}
 	client := c.Client
 	if client == nil {
@@ -209,11 +210,11 @@ func (c *Cache) open(ctx context.Context, url string) (io.ReadCloser, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("download %s: %w (is the mirror in devenv.yaml `mirrors:` reachable?)", url, err)
+		return nil, fmt.Errorf("download %s: %w (is the mirror in devenv.yaml `mirrors:` reachable?)", redact.URLs(url), redact.Error(err))
 	}
 	if resp.StatusCode != http.StatusOK {
 		_ = resp.Body.Close()
-		return nil, fmt.Errorf("download %s: %s (check the version exists there, or set `mirrors:`)", url, resp.Status)
+		return nil, fmt.Errorf("download %s: %s (check the version exists there, or set `mirrors:`)", redact.URLs(url), resp.Status)
 	}
 	return resp.Body, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
+	"github.com/devenv-dev/devenv/internal/safefile"
 )
 
 // Holder says who holds a lock; written to <lock>.holder when taken.
@@ -175,7 +176,7 @@ func (l *Lock) Release() error {
 // zero Holder when the file is missing or unreadable.
 func ReadHolder(path string) Holder {
 	var h Holder
-	if data, err := os.ReadFile(HolderPath(path)); err == nil {
+	if data, err := safefile.ReadFile(HolderPath(path), safefile.MaxState); err == nil { // a FIFO planted there is refused, not waited on
 		_ = json.Unmarshal(data, &h)
 	}
 	return h

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/devenv-dev/devenv/internal/statedir"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,9 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devenv-dev/devenv/internal/safefile"
+	"github.com/devenv-dev/devenv/internal/statedir"
+
+	"github.com/hashicorp/go-multierror"
+
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/filelock"
-	"github.com/hashicorp/go-multierror"
 )
 
 // ErrNoJob is returned for a job ID the queue does not know.
@@ -98,9 +101,11 @@ func (s *Store) Submit(j Job) (Job, error) {
 		j.ID = strconv.Itoa(next)
 		j.State, j.Submitted, j.Log = Queued, s.now().UTC(), s.LogPath(j.ID)
 		j.ExitCode, j.Started, j.Finished, j.RunnerPID, j.Reason, j.CancelRequested = nil, nil, nil, 0, "", false
-		if err := os.WriteFile(j.Log, nil, FileMode); err != nil {
+		log, err := s.OpenLog(j.ID, os.O_CREATE|os.O_WRONLY|os.O_TRUNC) // never through a link
+		if err != nil {
 			return fmt.Errorf("cannot create the job's log %s: %w", j.Log, err)
 		}
+		_ = log.Close()
 		return s.write(j)
 	})
 	return j, err
@@ -138,7 +143,7 @@ func (s *Store) Get(id string) (Job, error) {
 	if id == "" || strings.ContainsAny(id, `/\.`) {
 		return Job{}, fmt.Errorf("job %q: %w (job IDs are numbers; see devenv jobs)", id, ErrNoJob)
 	}
-	data, err := os.ReadFile(s.jobPath(id))
+	data, err := statedir.ReadFile(s.dir, s.jobPath(id), safefile.MaxState)
 	if errors.Is(err, os.ErrNotExist) {
 		return Job{}, fmt.Errorf("job %s: %w (see devenv jobs)", id, ErrNoJob)
 	}

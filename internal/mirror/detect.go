@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -14,7 +14,7 @@ import (
 
 // sniffFile names the format of the file at path from its content.
 func sniffFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}
@@ -41,7 +41,7 @@ func sniffFile(path string) (string, error) {
 	if st.Size() > maxDescriptionSize {
 		return "", unsupported(path, "the file is too large for a cluster description and does not start like an event log")
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxDescriptionSize)
 	if err != nil {
 		return "", fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}

@@ -2,11 +2,12 @@ package mirror
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -31,9 +32,26 @@ func importEventLog(path string, opts Options) (*Profile, error) {
 	srcs := make([]logSource, len(files))
 	for i, f := range files {
 		f := f
-		srcs[i] = logSource{name: f, open: func() (io.ReadCloser, error) { return os.Open(f) }}
+		srcs[i] = logSource{name: f, open: func() (io.ReadCloser, error) { return openLogFile(opts.ctx, f) }}
 	}
 	return readEventLog(path, srcs, opts)
+}
+
+// openLogFile opens one file of an event log: a regular file only (a FIFO
+// or a device in a rolling directory is refused, not waited on), read
+// through ctx so that a scan of a large log stops on Ctrl-C.
+func openLogFile(ctx context.Context, path string) (io.ReadCloser, error) {
+	f, err := safefile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		return f, nil
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{safefile.Reader(ctx, f), f}, nil
 }
 
 // readEventLog scans the sources in order and builds the profile.
@@ -44,6 +62,9 @@ func readEventLog(path string, srcs []logSource, opts Options) (*Profile, error)
 	var problems, causes []string
 	for _, src := range srcs {
 		stop, err := s.readSource(src)
+		if opts.ctx != nil && opts.ctx.Err() != nil {
+			return nil, fmt.Errorf("mirror: reading %s: %w", path, opts.ctx.Err())
+		}
 		if err != nil {
 			p.warn(err.Error())
 			problems = append(problems, err.Error())
@@ -126,6 +147,10 @@ func (s *logScan) nothingFound(path string, causes, problems []string) error {
 
 // decodeInto decodes a line, counting failures as bad lines.
 func (s *logScan) decodeInto(line []byte, v any) bool {
+	if tooManyObjects(line) {
+		s.tooManyObjects++
+		return false
+	}
 	if err := json.Unmarshal(line, v); err != nil {
 		s.badLine(line)
 		return false

@@ -19,6 +19,7 @@ type logScan struct {
 	lim  limits
 
 	lines, events, bad, tooLong int
+	tooManyObjects              int // events not decoded (eventlog_objects.go)
 	cappedProps                 bool
 	firstBad                    int
 	lastPartialBad              bool
@@ -204,6 +205,9 @@ func (s *logScan) applyWarnings(p *Profile) {
 	}
 	if s.tooLong > 0 {
 		p.warn(fmt.Sprintf("%d lines longer than %d MB were skipped (devenv reads events up to that size; such lines are usually huge SQL plans)", s.tooLong, maxLineSize>>20))
+	}
+	if s.tooManyObjects > 0 {
+		p.warn(objectsWarning(s.tooManyObjects))
 	}
 	if s.cappedProps {
 		p.warn(fmt.Sprintf("the environment event lists more than %d entries in one section: the entries past that, and the sections after it, were left out", maxProps))

@@ -1,7 +1,9 @@
 package mirror
 
 import (
+	"context"
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"os"
 	"strconv"
 	"strings"
@@ -31,6 +33,8 @@ type Options struct {
 	// MaxWindowMB is the largest zstd window an event log may need (0:
 	// DefaultMaxWindowMB, or DEVENV_MAX_WINDOW_MB when set).
 	MaxWindowMB int
+
+	ctx context.Context // set by ImportContext: event log reads stop when it is done
 }
 
 // maxDescriptionSize bounds cluster descriptions and conf files read whole.
@@ -38,10 +42,21 @@ const maxDescriptionSize = 64 << 20
 
 // Import reads a production description at path and returns its profile.
 func Import(path string, opts Options) (*Profile, error) {
+	return ImportContext(context.Background(), path, opts)
+}
+
+// ImportContext is Import that stops reading an event log once ctx is done
+// (Ctrl-C), with ctx's error.
+func ImportContext(ctx context.Context, path string, opts Options) (*Profile, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		_, err := safefile.Open(path) // refused without opening: says what it is
+		return nil, fmt.Errorf("mirror: %w", err)
+	}
+	opts.ctx = ctx
 	format := opts.Format
 	if opts.MaxWindowMB == 0 {
 		opts.MaxWindowMB, _ = strconv.Atoi(os.Getenv("DEVENV_MAX_WINDOW_MB"))
@@ -64,7 +79,7 @@ func Import(path string, opts Options) (*Profile, error) {
 		return nil, fmt.Errorf("mirror: %s is %d MB, too large for a %s description (limit %d MB); is it an event log? then pass --format eventlog",
 			path, st.Size()>>20, format, maxDescriptionSize>>20)
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxDescriptionSize)
 	if err != nil {
 		return nil, fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}

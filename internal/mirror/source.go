@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/devenv-dev/devenv/internal/safefile"
 )
 
 // SourceFiles lists the files a mirror source is read from: the file
@@ -42,7 +44,7 @@ func SourceDigest(path string) (string, error) {
 }
 
 func hashFile(w io.Writer, path string) error {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path) // a FIFO or a device in a rolling directory is refused, not read forever
 	if err != nil {
 		return fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}

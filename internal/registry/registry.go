@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 
 	"github.com/devenv-dev/devenv/internal/httpx"
+	"github.com/devenv-dev/devenv/internal/redact"
 )
 
 // Pinner resolves digests over the registry HTTP API.
@@ -46,7 +47,7 @@ func (p Pinner) Digest(ctx context.Context, ref string) (string, error) {
 	desc, err := remote.Head(r, remote.WithContext(ctx), remote.WithAuthFromKeychain(kc), remote.WithTransport(tr),
 		remote.WithRetryBackoff(remote.Backoff{Steps: 1})) // httpx retries; retrying its retries multiplies the wait
 	if err != nil {
-		return "", fmt.Errorf("registry %s: %w%s", r.Context().RegistryStr(), err, hint(r))
+		return "", fmt.Errorf("registry %s: %w%s", r.Context().RegistryStr(), redact.Error(err), hint(r))
 	}
 	return desc.Digest.String(), nil
 }

@@ -2,4 +2,7 @@
 
 package statedir
 
-const noFollow = 0
+const (
+	noFollow = 0
+	nonBlock = 0
+)

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/devenv-dev/devenv/internal/redact"
 )
 
 // Printer writes results, notes and progress.
@@ -56,7 +58,7 @@ func (p *Printer) Say(format string, args ...any) {
 // Warn prints a warning line; with --json it is a JSON line on stderr,
 // {"level":"warning","message":...}, as errors are {"level":"error",...}.
 func (p *Printer) Warn(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	msg := redact.URLs(fmt.Sprintf(format, args...)) // a mirror's password never reaches the terminal
 	if p.JSON {
 		p.Event(map[string]any{"level": "warning", "message": msg})
 		return

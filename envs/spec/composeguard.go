@@ -1,0 +1,325 @@
+package spec
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/devenv-dev/devenv/internal/safefile"
+)
+
+// Limits on what compose files may ask of their reader.
+const (
+	// maxInterpolationDepth bounds ${...} nested in ${...}: compose-go's
+	// interpolation costs the cube of the depth (2,000 deep: half a second,
+	// 20,000: minutes), and no real file nests more than a few.
+	maxInterpolationDepth = 32
+	// maxIncludeDepth bounds include: chains.
+	maxIncludeDepth = 16
+)
+
+// composeGuard checks, before compose-go reads anything, every file the
+// compose files make it read (included files, extends files, env_files,
+// the project's .env): each must be a regular file of bounded size inside
+// the project, reached without a link that leads out, and no value may
+// nest interpolation deeper than maxInterpolationDepth. Relative bind
+// sources that are links leading outside the project are refused too.
+// Problems are reported at the compose file's line and column, with the
+// exit code of an invalid devenv.yaml, like `compose: [../x]`.
+type composeGuard struct {
+	l    *loader
+	root *safefile.Root
+	seen map[string]bool
+}
+
+// guardCompose checks the project's compose files and its .env.
+func (l *loader) guardCompose(files []string) {
+	if len(files) == 0 {
+		return
+	}
+	root, err := safefile.OpenRoot(l.p.Dir)
+	if err != nil {
+		return // the directory itself cannot be opened: reading the files reports it
+	}
+	defer func() { _ = root.Close() }()
+	g := &composeGuard{l: l, root: root, seen: map[string]bool{}}
+	g.envFile(nil, nil, filepath.Join(l.p.Dir, ".env"), ".env")
+	for _, f := range files {
+		g.file(nil, nil, f, l.p.Dir, 0)
+	}
+}
+
+// hasVariable reports whether a path is written with a variable: where it
+// leads is known only after interpolation, which compose-go does.
+func hasVariable(s string) bool { return strings.Contains(s, "$") }
+
+// readable reads abs through the project's root, reporting at (d, n) (or
+// at the top of abs's own file when d is nil) why it cannot be.
+func (g *composeGuard) readable(d *decoder, n *yaml.Node, abs, key, written string) ([]byte, bool) {
+	data, err := g.root.ReadFile(abs, safefile.MaxConfig)
+	if err == nil {
+		return data, true
+	}
+	if d == nil {
+		return nil, false // a file devenv.yaml names: decodeCompose reports it
+	}
+	hint := "keep the files compose reads inside the project, as regular files; copy the file into the project instead of linking to it"
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		d.errAt(n, hint, "%s %q %s", key, written, se.Problem)
+		return nil, false
+	}
+	d.errAt(n, "check the path and its permissions", "%s %q cannot be read: %v", key, written, err)
+	return nil, false
+}
+
+// file checks one compose file and what it names; workDir is where its
+// relative paths point.
+func (g *composeGuard) file(from *decoder, at *yaml.Node, abs, workDir string, depth int) {
+	if g.seen[abs] {
+		return
+	}
+	g.seen[abs] = true
+	data, ok := g.readable(from, at, abs, "include", g.l.display(abs))
+	if !ok {
+		return
+	}
+	d := g.l.decoderFor(abs)
+	if !g.nesting(d, data) {
+		return
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return // compose-go reports the syntax
+	}
+	top := resolve(doc.Content[0])
+	if top.Kind != yaml.MappingNode {
+		return
+	}
+	if inc := mapGet(top, "include"); inc != nil {
+		g.includes(d, inc, workDir, depth)
+	}
+	if svcs := mapGet(top, "services"); svcs != nil && svcs.Kind == yaml.MappingNode {
+		for i := 1; i < len(svcs.Content); i += 2 {
+			g.service(d, resolve(svcs.Content[i]), workDir, depth)
+		}
+	}
+}
+
+// includes checks an include: list (short and long syntax).
+func (g *composeGuard) includes(d *decoder, inc *yaml.Node, workDir string, depth int) {
+	if inc.Kind != yaml.SequenceNode {
+		return
+	}
+	for _, item := range inc.Content {
+		item = resolve(item)
+		var paths []*yaml.Node
+		dir := ""
+		switch item.Kind {
+		case yaml.ScalarNode:
+			paths = []*yaml.Node{item}
+		case yaml.MappingNode:
+			paths = scalars(mapGet(item, "path"))
+			for _, e := range scalars(mapGet(item, "env_file")) {
+				g.envFileAt(d, e, workDir)
+			}
+			if pd := mapGet(item, "project_directory"); pd != nil && pd.Kind == yaml.ScalarNode && !hasVariable(pd.Value) {
+				dir = join(workDir, pd.Value)
+			}
+		}
+		for i, p := range paths {
+			if hasVariable(p.Value) {
+				continue
+			}
+			abs := join(workDir, p.Value)
+			if !g.inside(d, p, "include", p.Value, abs) {
+				continue
+			}
+			if depth+1 > maxIncludeDepth {
+				d.errAt(p, "flatten the chain of includes", "include %q is more than %d includes deep", p.Value, maxIncludeDepth)
+				continue
+			}
+			sub := dir
+			if sub == "" && i == 0 {
+				sub = filepath.Dir(abs)
+			}
+			g.file(d, p, abs, sub, depth+1)
+		}
+	}
+}
+
+// service checks one service's env_file, extends file and bind sources.
+func (g *composeGuard) service(d *decoder, svc *yaml.Node, workDir string, depth int) {
+	if svc.Kind != yaml.MappingNode {
+		return
+	}
+	ef := resolve(mapGet(svc, "env_file"))
+	if ef != nil && ef.Kind == yaml.SequenceNode {
+		for _, e := range ef.Content {
+			if e = resolve(e); e.Kind == yaml.MappingNode {
+				e = mapGet(e, "path")
+			}
+			if e != nil {
+				g.envFileAt(d, e, workDir)
+			}
+		}
+	} else if ef != nil {
+		g.envFileAt(d, ef, workDir)
+	}
+	if ext := resolve(mapGet(svc, "extends")); ext != nil && ext.Kind == yaml.MappingNode {
+		if f := mapGet(ext, "file"); f != nil && f.Kind == yaml.ScalarNode && !hasVariable(f.Value) {
+			abs := join(workDir, f.Value)
+			if g.inside(d, f, "extends file", f.Value, abs) && depth+1 <= maxIncludeDepth {
+				g.file(d, f, abs, filepath.Dir(abs), depth+1)
+			}
+		}
+	}
+	if vols := resolve(mapGet(svc, "volumes")); vols != nil && vols.Kind == yaml.SequenceNode {
+		for _, v := range vols.Content {
+			g.bind(d, resolve(v), workDir)
+		}
+	}
+}
+
+// bind refuses a relative bind source that leads outside the project
+// through a link.
+func (g *composeGuard) bind(d *decoder, v *yaml.Node, workDir string) {
+	src := v
+	switch v.Kind {
+	case yaml.ScalarNode:
+		s, _, _ := strings.Cut(v.Value, ":")
+		if !strings.HasPrefix(s, ".") || hasVariable(s) {
+			return
+		}
+		src = &yaml.Node{Kind: yaml.ScalarNode, Value: s, Line: v.Line, Column: v.Column}
+	case yaml.MappingNode:
+		src = mapGet(v, "source")
+		if t := mapGet(v, "type"); src == nil || src.Kind != yaml.ScalarNode || t == nil || t.Value != "bind" ||
+			filepath.IsAbs(src.Value) || strings.HasPrefix(src.Value, "~") || hasVariable(src.Value) {
+			return
+		}
+	default:
+		return
+	}
+	abs := join(workDir, src.Value)
+	if _, err := g.root.Rel(abs); err != nil {
+		return // written as outside the project: compose's choice, as an absolute path would be
+	}
+	if _, err := g.root.Stat(abs); errors.Is(err, safefile.ErrOutside) {
+		real, _ := filepath.EvalSymlinks(abs)
+		d.errAt(src, "bind the directory itself, or write its absolute path if you mean to share a host directory",
+			"volume source %q is a symbolic link to %s, outside the project directory", src.Value, real)
+	}
+}
+
+// inside reports whether abs (written as written under key) is inside the
+// project as written, reporting it otherwise.
+func (g *composeGuard) inside(d *decoder, n *yaml.Node, key, written, abs string) bool {
+	if _, err := g.root.Rel(abs); err != nil {
+		d.errAt(n, "devenv reads only files inside the project directory, so that every teammate gets the same result; copy the file into it",
+			"%s %q is outside the project directory", key, written)
+		return false
+	}
+	return true
+}
+
+// envFileAt checks an env_file written at n.
+func (g *composeGuard) envFileAt(d *decoder, n *yaml.Node, workDir string) {
+	if n == nil || n.Kind != yaml.ScalarNode || hasVariable(n.Value) {
+		return
+	}
+	abs := join(workDir, n.Value)
+	if g.inside(d, n, "env_file", n.Value, abs) {
+		g.envFile(d, n, abs, n.Value)
+	}
+}
+
+// envFile checks an env file when it exists (compose-go reports a missing
+// one that is required).
+func (g *composeGuard) envFile(d *decoder, n *yaml.Node, abs, written string) {
+	if g.seen[abs] {
+		return
+	}
+	g.seen[abs] = true
+	if _, err := g.root.Stat(abs); err != nil && !errors.Is(err, safefile.ErrOutside) {
+		return // missing
+	}
+	if d == nil {
+		d = g.l.decoderFor(abs)
+		n = &yaml.Node{}
+	}
+	data, ok := g.readable(d, n, abs, "env_file", written)
+	if ok {
+		g.nesting(g.l.decoderFor(abs), data)
+	}
+}
+
+// nesting refuses interpolation nested deeper than maxInterpolationDepth,
+// at the line where it goes too deep ("$$" is a literal dollar).
+func (g *composeGuard) nesting(d *decoder, data []byte) bool {
+	depth, line, col := 0, 1, 0
+	for i := 0; i < len(data); i++ {
+		col++
+		switch c := data[i]; {
+		case c == '\n':
+			line, col = line+1, 0
+		case c == '$' && i+1 < len(data) && data[i+1] == '$':
+			i++
+			col++
+		case c == '$' && i+1 < len(data) && data[i+1] == '{':
+			depth++
+			if depth > maxInterpolationDepth {
+				d.errPos(Pos{Line: line, Col: col}, "write the value without nesting ${...} so deep",
+					"interpolation nested more than %d deep (${...} inside ${...}); devenv refuses it before compose reads it, as its cost grows with the cube of the depth", maxInterpolationDepth)
+				return false
+			}
+		case c == '}' && depth > 0:
+			depth--
+		}
+	}
+	return true
+}
+
+// mapGet returns the value of key in mapping m, or nil.
+func mapGet(m *yaml.Node, key string) *yaml.Node {
+	m = resolve(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return resolve(m.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// scalars is a scalar or a list of scalars as a list.
+func scalars(n *yaml.Node) []*yaml.Node {
+	n = resolve(n)
+	switch {
+	case n == nil:
+		return nil
+	case n.Kind == yaml.ScalarNode:
+		return []*yaml.Node{n}
+	case n.Kind == yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, c := range n.Content {
+			if c = resolve(c); c.Kind == yaml.ScalarNode {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// join makes p absolute against dir.
+func join(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
