@@ -37,8 +37,13 @@ type WatchOptions struct {
 	NoPorts  bool          // only sync
 	// Synced is told each sync that changed something (the first included).
 	Synced func(remote.Change)
-	// Forwarded is told the ports once they answer on this machine.
+	// Forwarded is told the ports once they answer on this machine (the
+	// first ones, then those of services started later).
 	Forwarded func([]remote.Forward)
+	// Unforwarded is told the ports no running container publishes any more.
+	Unforwarded func([]remote.Forward)
+	// PortsInterval is between re-reads of the published ports; 0: 2 s.
+	PortsInterval time.Duration
 	// Restarted is told the services restarted after the first sync.
 	Restarted func([]string)
 }
@@ -84,10 +89,12 @@ func (p *Project) Watch(ctx context.Context, o WatchOptions) (*WatchResult, erro
 		if tunnel, err = p.forward(ctx, running, o); err != nil {
 			return res, err
 		}
-		if tunnel != nil {
-			defer tunnel.Close()
-			res.Forwards = tunnel.Forwards
-		}
+		stop := p.followPorts(ctx, tunnel, o)
+		defer func() {
+			stop()
+			res.Forwards = tunnel.Forwards()
+			tunnel.Close()
+		}()
 	}
 	if o.NoSync {
 		if tunnel == nil {
@@ -119,9 +126,8 @@ func (p *Project) runningContainers(ctx context.Context) ([]engine.Object, error
 	return out, nil
 }
 
-// forward opens one ssh tunnel for every published port of the running
-// containers.
-func (p *Project) forward(ctx context.Context, running []engine.Object, o WatchOptions) (*remote.Tunnel, error) {
+// publishedForwards are the tcp ports the running containers publish.
+func publishedForwards(running []engine.Object) []remote.Forward {
 	var fwds []remote.Forward
 	for _, c := range running {
 		for _, b := range c.Ports {
@@ -130,18 +136,99 @@ func (p *Project) forward(ctx context.Context, running []engine.Object, o WatchO
 			}
 		}
 	}
-	if len(fwds) == 0 {
-		return nil, nil
-	}
+	return fwds
+}
+
+// forward opens the tunnel, over the engine's SSH connection, with every
+// published port of the running containers.
+func (p *Project) forward(ctx context.Context, running []engine.Object, o WatchOptions) (*remote.Tunnel, error) {
+	fwds := publishedForwards(running)
 	ep := engine.EndpointOf(p.eng)
 	t, err := remote.OpenTunnel(ctx, ep, fwds, os.Getenv("DEVENV_FORWARD_SAME_PORT") != "0")
 	if err != nil {
 		return nil, fmt.Errorf("forward the ports of %s from %s: %w", p.Spec.Name, ep, err)
 	}
-	if o.Forwarded != nil {
-		o.Forwarded(t.Forwards)
+	if len(fwds) == 0 {
+		p.out.Say("no service publishes a port yet: forwarding them as they start")
+	} else if o.Forwarded != nil {
+		o.Forwarded(t.Forwards())
 	}
 	return t, nil
+}
+
+// portTunnel is what following the ports needs of a tunnel.
+type portTunnel interface {
+	Forwards() []remote.Forward
+	Add(context.Context, []remote.Forward) ([]remote.Forward, error)
+	Remove(context.Context, []remote.Forward) []remote.Forward
+}
+
+// followPorts re-reads the running containers' published ports every
+// o.PortsInterval, so services started (or restarted on another port)
+// after the watch began are forwarded and stopped ones are not; the
+// returned func stops it and waits.
+func (p *Project) followPorts(ctx context.Context, t portTunnel, o WatchOptions) func() {
+	every := o.PortsInterval
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		warned := map[string]bool{}
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			running, err := p.runningContainers(ctx)
+			if err != nil {
+				if ctx.Err() == nil && !warned[err.Error()] {
+					warned[err.Error()] = true
+					p.out.Warn("re-read the services' ports: %v", err)
+				}
+				continue
+			}
+			p.matchForwards(ctx, t, publishedForwards(running), o, warned)
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// matchForwards makes t's forwards those of want: new ports added, ports
+// no container publishes removed (a failure is warned once).
+func (p *Project) matchForwards(ctx context.Context, t portTunnel, want []remote.Forward, o WatchOptions, warned map[string]bool) {
+	have := t.Forwards()
+	var gone, add []remote.Forward
+	for _, h := range have {
+		if !slices.ContainsFunc(want, h.Same) {
+			gone = append(gone, h)
+		}
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(have, w.Same) {
+			add = append(add, w)
+		}
+	}
+	if len(gone) > 0 {
+		if removed := t.Remove(ctx, gone); len(removed) > 0 && o.Unforwarded != nil {
+			o.Unforwarded(removed)
+		}
+	}
+	for _, f := range add {
+		added, err := t.Add(ctx, []remote.Forward{f})
+		if len(added) > 0 && o.Forwarded != nil {
+			o.Forwarded(added)
+		}
+		if key := fmt.Sprintf("%s:%d:%d", f.Service, f.ContainerPort, f.Remote); err != nil && ctx.Err() == nil && !warned[key] {
+			warned[key] = true
+			p.out.Warn("forward %s's port %d (the engine's 127.0.0.1:%d): %v", f.Service, f.ContainerPort, f.Remote, err)
+		}
+	}
 }
 
 // syncLoop syncs into the first running container with the workspace

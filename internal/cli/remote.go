@@ -70,6 +70,11 @@ func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
 			say(c, fmt.Sprintf("%s: %s (port %d, forwarded from the engine's 127.0.0.1:%d)", f.Service, f.URL, f.ContainerPort, f.Remote))
 		}
 	}
+	o.Unforwarded = func(fs []remote.Forward) {
+		for _, f := range fs {
+			say(c, fmt.Sprintf("%s: %s no longer forwarded (port %d is not published any more)", f.Service, f.URL, f.ContainerPort))
+		}
+	}
 	first := true
 	o.Synced = func(ch remote.Change) {
 		verb := "synced"
