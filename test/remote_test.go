@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -96,9 +97,15 @@ func TestRemoteFirstHour(t *testing.T) {
     build: Dockerfile
     command: ["sh", "-c", "mkdir -p /workspace/site && exec httpd -f -p 8080 -h /workspace/site"]
     ports: ["8080"]
+  api:
+    profile: image
+    build: Dockerfile
+    command: ["sh", "-c", "exec httpd -f -p 8081 -h /workspace/api"]
+    ports: ["8081"]
 `
 	dir, name := remoteProject(t, web, map[string]string{
 		"site/index.html": "v1\n",
+		"api/index.html":  "api v1\n",
 		"job.sh":          "mkdir -p /workspace/out && echo rows=42 > /workspace/out/result.txt\n",
 		".gitignore":      "scratch/\n",
 		"scratch/big.bin": "not for the engine\n",
@@ -117,19 +124,22 @@ func TestRemoteFirstHour(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	urls := make(chan string, 1)
+	urls, apiURLs := make(chan string, 1), make(chan string, 1)
 	synced := make(chan struct{})
-	var once, onceSync sync.Once
+	var once, onceAPI, onceSync sync.Once
 	done := make(chan standin.Result, 1)
 	go func() {
 		done <- standin.RunWatching(ctx, t, dir, env, func(stderr string) {
 			if m := forwardedURL.FindStringSubmatch(stderr); m != nil {
 				once.Do(func() { urls <- m[1] })
 			}
+			if m := forwardedAPI.FindStringSubmatch(stderr); m != nil {
+				onceAPI.Do(func() { apiURLs <- m[1] })
+			}
 			if strings.Contains(stderr, "to start with the project's files") {
 				onceSync.Do(func() { close(synced) })
 			}
-		}, "up", "--watch")
+		}, "up", "--watch", "web")
 	}()
 	var url string
 	select {
@@ -145,9 +155,26 @@ func TestRemoteFirstHour(t *testing.T) {
 		t.Fatal("up --watch did not finish its first sync in a minute")
 	}
 	waitBody(t, url+"/index.html", "v1")
+	if n := sshConnections(t, r.Port); n != 1 {
+		t.Errorf("%d TCP connections to the engine's sshd while watching and forwarding, want 1 (the engine's client and the forward share one)", n)
+	}
 
 	writeFile(t, dir, "site/index.html", "v2\n")
 	waitBody(t, url+"/index.html", "v2")
+
+	// a service started after the watch began gets its port forwarded by
+	// the running watch
+	run("up", "api")
+	var apiURL string
+	select {
+	case apiURL = <-apiURLs:
+	case <-time.After(time.Minute):
+		t.Fatal("the watch did not forward the port of api, started after it, in a minute")
+	}
+	waitBody(t, apiURL+"/index.html", "api v1")
+	if n := sshConnections(t, r.Port); n != 1 {
+		t.Errorf("%d TCP connections to the engine's sshd after another devenv command and a new forward, want 1", n)
+	}
 
 	ls, err := r.Docker("exec", name+"-web", "ls", "-a", "/workspace")
 	if err != nil || strings.Contains(ls, "scratch") || strings.Contains(ls, ".git\n") || !strings.Contains(ls, "job.sh") {
@@ -177,7 +204,30 @@ func TestRemoteFirstHour(t *testing.T) {
 	}
 }
 
-var forwardedURL = regexp.MustCompile(`web: (http://127\.0\.0\.1:\d+) \(port 8080, forwarded`)
+var (
+	forwardedURL = regexp.MustCompile(`web: (http://127\.0\.0\.1:\d+) \(port 8080, forwarded`)
+	forwardedAPI = regexp.MustCompile(`api: (http://127\.0\.0\.1:\d+) \(port 8081, forwarded`)
+)
+
+// sshConnections counts this machine's established TCP connections to
+// 127.0.0.1:port (the rig's sshd), from /proc/net/tcp: the test runs in
+// the host's network namespace, where devenv's ssh runs.
+func sshConnections(t *testing.T, port int) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		t.Fatalf("count the ssh connections: %v", err)
+	}
+	want := fmt.Sprintf("0100007F:%04X", port)
+	n := 0
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) > 3 && f[2] == want && f[3] == "01" {
+			n++
+		}
+	}
+	return n
+}
 
 // waitBody waits until url answers with body want.
 func waitBody(t *testing.T, url, want string) {
