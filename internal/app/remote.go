@@ -15,6 +15,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/remote"
 )
@@ -46,6 +47,11 @@ type WatchOptions struct {
 	PortsInterval time.Duration
 	// Restarted is told the services restarted after the first sync.
 	Restarted func([]string)
+	// NoJobRestart leaves running jobs alone when a file they use changes.
+	NoJobRestart bool
+	// JobRestarted is told each running job cancelled and submitted again
+	// because a synced change touched a file it uses (file).
+	JobRestarted func(old, again jobs.Job, file string)
 }
 
 // WatchResult is what watch did before it ended.
@@ -277,6 +283,7 @@ func (p *Project) syncLoop(ctx context.Context, running []engine.Object, tunnel 
 		if o.Synced != nil {
 			o.Synced(ch)
 		}
+		p.restartTouchedJobs(ch, o, p.startRunner)
 		return nil
 	})
 	if err == nil {
@@ -286,6 +293,57 @@ func (p *Project) syncLoop(ctx context.Context, running []engine.Object, tunnel 
 		}
 	}
 	return err
+}
+
+// restartTouchedJobs cancels each running job (not already being
+// cancelled) that uses a file ch sent or removed, and submits it again
+// with the same service and command: a Spark driver reads its job file and
+// modules once, so a changed file means running the job again. Failures
+// are warnings; the watch goes on. startRunner starts a runner for the
+// queue (one already running takes the new jobs too).
+func (p *Project) restartTouchedJobs(ch remote.Change, o WatchOptions, startRunner func(*jobs.Store) error) {
+	changed := append(slices.Clone(ch.Sent), ch.Deleted...)
+	if o.NoJobRestart || len(changed) == 0 {
+		return
+	}
+	store, err := p.Jobs()
+	if err != nil {
+		p.out.Warn("read the job queue to restart jobs using changed files: %v", err)
+		return
+	}
+	list, err := store.List()
+	if err != nil {
+		p.out.Warn("read the job queue to restart jobs using changed files: %v", err)
+		return
+	}
+	restarted := false
+	for _, j := range list {
+		if j.State != jobs.Running || j.CancelRequested {
+			continue
+		}
+		file, ok := remote.JobTouched(j.Command, changed)
+		if !ok {
+			continue
+		}
+		if _, err := store.Cancel(j.ID); err != nil {
+			p.out.Warn("job %s uses %s, which changed, but could not be cancelled: %v", j.ID, file, err)
+			continue
+		}
+		again, err := store.Submit(jobs.Job{Service: j.Service, Command: j.Command, SparkUI: j.SparkUI})
+		if err != nil {
+			p.out.Warn("job %s uses %s, which changed: cancelled, but not submitted again: %v", j.ID, file, err)
+			continue
+		}
+		restarted = true
+		if o.JobRestarted != nil {
+			o.JobRestarted(j, again, file)
+		}
+	}
+	if restarted {
+		if err := startRunner(store); err != nil {
+			p.out.Warn("the restarted jobs are queued, but no runner could be started (%v): run devenv jobs run", err)
+		}
+	}
 }
 
 // workspaceUsers is a running container with the workspace volume (the
