@@ -84,8 +84,11 @@ func TestRemoteUpThroughContext(t *testing.T) {
 // TestRemoteFirstHour is the first hour of a laptop driving an engine on
 // another machine, through a docker context over ssh: up --watch syncs the
 // project into /workspace there (not .git, not ignored files) and forwards
-// the service's port to this machine; an edit here reaches the container; a
-// job's output under /workspace comes back with devenv cp; down.
+// the service's port to this machine over the one SSH connection the
+// engine's client uses; an edit here reaches the container; a service
+// started during the watch gets its port forwarded; a running job whose
+// script changes is cancelled and submitted again; a job's output under
+// /workspace comes back with devenv cp; down.
 func TestRemoteFirstHour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
@@ -106,6 +109,7 @@ func TestRemoteFirstHour(t *testing.T) {
 	dir, name := remoteProject(t, web, map[string]string{
 		"site/index.html": "v1\n",
 		"api/index.html":  "api v1\n",
+		"loop.sh":         "echo v1 >> /tmp/runs.txt\nexec sleep 600\n",
 		"job.sh":          "mkdir -p /workspace/out && echo rows=42 > /workspace/out/result.txt\n",
 		".gitignore":      "scratch/\n",
 		"scratch/big.bin": "not for the engine\n",
@@ -124,14 +128,17 @@ func TestRemoteFirstHour(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	urls, apiURLs := make(chan string, 1), make(chan string, 1)
+	urls, apiURLs, resubmitted := make(chan string, 1), make(chan string, 1), make(chan string, 1)
 	synced := make(chan struct{})
-	var once, onceAPI, onceSync sync.Once
+	var once, onceAPI, onceSync, onceJob sync.Once
 	done := make(chan standin.Result, 1)
 	go func() {
 		done <- standin.RunWatching(ctx, t, dir, env, func(stderr string) {
 			if m := forwardedURL.FindStringSubmatch(stderr); m != nil {
 				once.Do(func() { urls <- m[1] })
+			}
+			if m := resubmittedJob.FindStringSubmatch(stderr); m != nil {
+				onceJob.Do(func() { resubmitted <- m[1] })
 			}
 			if m := forwardedAPI.FindStringSubmatch(stderr); m != nil {
 				onceAPI.Do(func() { apiURLs <- m[1] })
@@ -181,6 +188,18 @@ func TestRemoteFirstHour(t *testing.T) {
 		t.Errorf("/workspace on the engine holds %q (%v): want job.sh, no scratch/ (ignored) and no .git", ls, err)
 	}
 
+	// a running job whose script changes is cancelled and submitted again
+	run("submit", "--service", "web", "--cmd", "sh /workspace/loop.sh")
+	waitRemoteFile(t, r, name+"-web", "/tmp/runs.txt", "v1")
+	writeFile(t, dir, "loop.sh", "echo v2 >> /tmp/runs.txt\nexec sleep 600\n")
+	select {
+	case id := <-resubmitted:
+		waitRemoteFile(t, r, name+"-web", "/tmp/runs.txt", "v1\nv2")
+		run("jobs", "cancel", id)
+	case <-time.After(time.Minute):
+		t.Fatal("the watch did not restart the job whose script changed in a minute")
+	}
+
 	run("exec", "web", "--", "sh", "/workspace/job.sh")
 	run("cp", "web:out", ".")
 	if got := readFile(t, filepath.Join(dir, "out", "result.txt")); got != "rows=42\n" {
@@ -207,6 +226,8 @@ func TestRemoteFirstHour(t *testing.T) {
 var (
 	forwardedURL = regexp.MustCompile(`web: (http://127\.0\.0\.1:\d+) \(port 8080, forwarded`)
 	forwardedAPI = regexp.MustCompile(`api: (http://127\.0\.0\.1:\d+) \(port 8081, forwarded`)
+	// job 1 (sh -c sh /workspace/loop.sh) uses loop.sh, which changed: ... as job 2
+	resubmittedJob = regexp.MustCompile(`uses loop\.sh, which changed: cancelled it and submitted it again as job (\d+)`)
 )
 
 // sshConnections counts this machine's established TCP connections to
