@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,6 +48,9 @@ type WatchOptions struct {
 	PortsInterval time.Duration
 	// Restarted is told the services restarted after the first sync.
 	Restarted func([]string)
+	// DevelopSynced is told each sync of a compose service's develop.watch
+	// rule (and its restart, for sync+restart).
+	DevelopSynced func(DevelopSync)
 	// NoJobRestart leaves running jobs alone when a file they use changes.
 	NoJobRestart bool
 	// JobRestarted is told each running job cancelled and submitted again
@@ -113,8 +117,38 @@ func (p *Project) Watch(ctx context.Context, o WatchOptions) (*WatchResult, erro
 			return res, tunnel.Err()
 		}
 	}
-	return res, p.syncLoop(ctx, running, tunnel, o, res)
+	svcs, err := p.composeWatch(ctx)
+	if err != nil {
+		return res, err
+	}
+	stopDevelop, rules := p.startDevelop(ctx, svcs, running, o)
+	defer stopDevelop()
+	err = p.syncLoop(ctx, running, tunnel, o, res)
+	if _, none := errors.AsType[noWorkspaceError](err); none && rules > 0 {
+		// only compose services with develop.watch: their rules sync
+		return res, waitTunnel(ctx, tunnel)
+	}
+	return res, err
 }
+
+// waitTunnel waits until ctx ends (nil) or the tunnel drops (its error).
+func waitTunnel(ctx context.Context, t *remote.Tunnel) error {
+	if t == nil {
+		<-ctx.Done()
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-t.Done():
+		return t.Err()
+	}
+}
+
+// noWorkspaceError: no running container mounts the workspace volume.
+type noWorkspaceError struct{ msg string }
+
+func (e noWorkspaceError) Error() string { return e.msg }
 
 // runningContainers are the project's running containers, by service name.
 func (p *Project) runningContainers(ctx context.Context) ([]engine.Object, error) {
@@ -370,7 +404,7 @@ func (p *Project) workspaceUsers(ctx context.Context, running []engine.Object) (
 		}
 	}
 	if target == "" {
-		return "", nil, fmt.Errorf("no running container of %s mounts the volume %s at %s: run `devenv up` against this engine first", p.Spec.Name, vol, remote.Workspace)
+		return "", nil, noWorkspaceError{fmt.Sprintf("no running container of %s mounts the volume %s at %s: run `devenv up` against this engine first", p.Spec.Name, vol, remote.Workspace)}
 	}
 	return target, users, nil
 }

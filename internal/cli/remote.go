@@ -83,6 +83,13 @@ func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
 	o.JobRestarted = func(old, again jobs.Job, file string) {
 		say(c, fmt.Sprintf("job %s (%s) uses %s, which changed: cancelled it and submitted it again as job %s", old.ID, strings.Join(old.Command, " "), file, again.ID))
 	}
+	o.DevelopSynced = func(d app.DevelopSync) {
+		msg := fmt.Sprintf("develop.watch: synced %d file(s) into %s:%s, %d removed", len(d.Change.Sent), d.Service, d.Target, len(d.Change.Deleted))
+		if d.Restarted {
+			msg += "; restarted " + d.Service
+		}
+		say(c, msg)
+	}
 	first := true
 	o.Synced = func(ch remote.Change) {
 		verb := "synced"
