@@ -318,3 +318,78 @@ func waitRemoteFile(t *testing.T, r *standin.Remote, container, path, want strin
 	}
 	t.Fatalf("%s in %s did not become %q in 30 s; last: %q", path, container, want, last)
 }
+
+// TestRemoteDevelopWatch: a compose service's develop.watch rules work on
+// the remote engine: sync copies an edit into the container's target (not
+// the ignored files), sync+restart copies and restarts the service.
+func TestRemoteDevelopWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: needs the Docker engine")
+	}
+	r := standin.StartRemote(t)
+	env := append([]string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1"}, r.Env...)
+	compose := `services:
+  site:
+    build: .
+    command: ["sh", "-c", "echo boot >> /tmp/boots; exec sleep 3600"]
+    develop:
+      watch:
+        - path: ./site
+          action: sync
+          target: /srv/site
+          ignore: ["*.tmp"]
+        - path: ./conf
+          action: sync+restart
+          target: /etc/app
+`
+	dir, name := remoteProject(t, "  app:\n    profile: image\n    build: Dockerfile\n    command: [\"sleep\", \"3600\"]\n", map[string]string{
+		"compose.yaml": compose, "site/index.html": "v1\n", "conf/app.conf": "level=1\n"})
+	if err := os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte("name: "+name+"\ncompose: [compose.yaml]\nservices:\n  app:\n    profile: image\n    build: Dockerfile\n    command: [\"sleep\", \"3600\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) standin.Result {
+		t.Helper()
+		res := standin.Run(t, dir, env, args...)
+		if res.Code != 0 {
+			t.Fatalf("devenv %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), res.Code, res.Stdout, res.Stderr)
+		}
+		return res
+	}
+	run("lock")
+	t.Cleanup(func() { standin.Run(t, dir, env, "down", "--volumes") })
+	run("up")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan standin.Result, 1)
+	started := make(chan struct{})
+	var once sync.Once
+	go func() {
+		done <- standin.RunWatching(ctx, t, dir, env, func(stderr string) {
+			if strings.Contains(stderr, "synced the project") {
+				once.Do(func() { close(started) })
+			}
+		}, "watch", "--no-ports")
+	}()
+	select {
+	case <-started:
+	case res := <-done:
+		t.Fatalf("watch ended: exit %d\n%s", res.Code, res.Stderr)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("watch did not start in 2 minutes")
+	}
+	site := name + "-site"
+	writeFile(t, dir, "site/index.html", "v2\n")
+	writeFile(t, dir, "site/draft.tmp", "ignored\n")
+	waitRemoteFile(t, r, site, "/srv/site/index.html", "v2")
+	if out, err := r.Docker("exec", site, "ls", "/srv/site"); err != nil || strings.Contains(out, "draft.tmp") {
+		t.Errorf("/srv/site holds %q (%v): the ignored draft.tmp was synced", out, err)
+	}
+	writeFile(t, dir, "conf/app.conf", "level=2\n")
+	waitRemoteFile(t, r, site, "/etc/app/app.conf", "level=2")
+	waitRemoteFile(t, r, site, "/tmp/boots", "boot\nboot")
+	cancel()
+	res := <-done
+	if !strings.Contains(res.Stderr, "develop.watch: synced 1 file(s) into site:/etc/app, 0 removed; restarted site") {
+		t.Errorf("watch did not say what develop.watch did:\n%s", res.Stderr)
+	}
+}
