@@ -9,7 +9,7 @@ BENCH_E2E_TIMES ?= 10
 GOLANGCI_LINT_VERSION ?= v2.15.0
 GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 
-.PHONY: help build test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean
+.PHONY: help compose-cli build test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -52,6 +52,15 @@ bench-e2e: build ## whole processes: devenv vs Docker Compose (no-op up, ps, dow
 	$(GO) test -run '^$$' -bench 'UpVsCompose|BuildNoChange' -benchtime $(BENCH_E2E_TIMES)x -timeout 40m ./test/
 
 CROSS_TARGETS = linux/arm64 darwin/arm64 windows/amd64 linux/amd64
+
+COMPOSE_VERSION = $(shell $(GO) list -m -f '{{.Version}}' github.com/docker/compose/v5)
+
+compose-cli: ## build the Compose CLI of the pinned SDK as bin/docker-compose (e2e tests use it with DEVENV_TEST_COMPOSE=bin/docker-compose)
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	printf 'module composecli\n\ngo 1.26\n\nrequire github.com/docker/compose/v5 $(COMPOSE_VERSION)\n' > $$tmp/go.mod; \
+	printf '//go:build tools\npackage tools\n\nimport _ "github.com/docker/compose/v5/cmd"\n' > $$tmp/tools.go; \
+	out=$$(pwd)/$(BINDIR)/docker-compose; cd $$tmp && $(GO) mod tidy && \
+	$(GO) build -trimpath -ldflags "-X github.com/docker/compose/v5/internal.Version=$(COMPOSE_VERSION)" -o $$out github.com/docker/compose/v5/cmd
 
 cross: ## check devenv and devenv-compose build, and devenv vets, without cgo for linux/arm64, darwin, windows (slow: CI and before a release)
 	@set -e; for t in $(CROSS_TARGETS); do \
