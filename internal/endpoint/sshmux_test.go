@@ -92,3 +92,46 @@ func TestMuxOff(t *testing.T) {
 		t.Errorf("DEVENV_SSH_MUX=0 gives %+v", m)
 	}
 }
+
+// TestEngineDialSharesTheConnection: the engine's ssh (docker's helper)
+// runs with the ControlMaster flags read from `ssh -G`, so it and the
+// forwards use one connection.
+func TestEngineDialSharesTheConnection(t *testing.T) {
+	bin := t.TempDir()
+	log := filepath.Join(bin, "calls")
+	script := "#!/bin/sh\necho \"$@\" >> " + log + "\n" +
+		"case \"$1\" in -G) printf 'user me\\ncontrolpath none\\ncontrolmaster false\\ncontrolpersist no\\n'; exit 0;; esac\nexit 255\n"
+	if err := os.WriteFile(filepath.Join(bin, "ssh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	rt := t.TempDir()
+	e, err := Resolve(Options{ConfigDir: t.TempDir(), Getenv: env(map[string]string{"DOCKER_HOST": "ssh://me@gpubox:2222", "XDG_RUNTIME_DIR": rt})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Fatal("ssh ran while resolving the endpoint; it should wait for the first dial")
+	}
+	c, _ := e.dialer(t.Context(), "tcp", "docker.example.com:80")
+	if c != nil {
+		buf := make([]byte, 1)
+		_, _ = c.Read(buf) // the fake ssh exits; the read ends
+		_ = c.Close()
+	}
+	b, _ := os.ReadFile(log)
+	calls := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(calls) != 2 || !strings.HasPrefix(calls[0], "-G -l me -p 2222 -- gpubox") {
+		t.Fatalf("ssh calls %q, want ssh -G then the dial", calls)
+	}
+	dial := calls[1]
+	sock := e.SSHMux().Path
+	for _, want := range []string{"-o ControlMaster=auto", "-o ControlPersist=" + MuxPersist, "-o ControlPath=" + sock, "docker system dial-stdio"} {
+		if !strings.Contains(dial, want) {
+			t.Errorf("the engine's ssh ran as %q: no %q", dial, want)
+		}
+	}
+	if !strings.HasPrefix(sock, filepath.Join(rt, "devenv-ssh")+string(filepath.Separator)) {
+		t.Errorf("control socket %q, want one under XDG_RUNTIME_DIR", sock)
+	}
+}
