@@ -184,7 +184,7 @@ func publishedForwards(running []engine.Object) []remote.Forward {
 func (p *Project) forward(ctx context.Context, running []engine.Object, o WatchOptions) (*remote.Tunnel, error) {
 	fwds := publishedForwards(running)
 	ep := engine.EndpointOf(p.eng)
-	t, err := remote.OpenTunnel(ctx, ep, fwds, os.Getenv("DEVENV_FORWARD_SAME_PORT") != "0")
+	t, err := remote.OpenTunnel(ctx, ep, fwds, !slices.Contains([]string{"0", "false"}, os.Getenv("DEVENV_FORWARD_SAME_PORT")))
 	if err != nil {
 		return nil, fmt.Errorf("forward the ports of %s from %s: %w", p.Spec.Name, ep, err)
 	}
