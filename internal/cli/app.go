@@ -96,7 +96,7 @@ func newApp(s Streams) *cli.App {
 func commands() []*cli.Command {
 	cmds := []*cli.Command{
 		versionCommand(), initCommand(), profilesCommand(), configCommand(), lockCommand(),
-		buildCommand(), upCommand(), downCommand(), psCommand(), logsCommand(), execCommand(), shellCommand(),
+		buildCommand(), upCommand(), downCommand(), psCommand(), imagesCommand(), logsCommand(), execCommand(), shellCommand(),
 		runCommand(), submitCommand(), jobsCommand(), verifyCommand(),
 		mirrorCommand(), reproCommand(), diffCommand(), exportCommand(),
 	}

@@ -120,6 +120,17 @@ func psCommand() *cli.Command {
 	}
 }
 
+func imagesCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "images",
+		Usage: "the size of each image built for the project, and of each of its layers",
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			imgs, err := p.Images(c.Context)
+			return show(c, imgs, err, view.Images)
+		}),
+	}
+}
+
 // The per-service verbs, as docker compose has them: stop, start, restart
 // and rm act on the services named (every service when none).
 func serviceCommands() []*cli.Command {

@@ -18,6 +18,11 @@ const (
 	Dir = "dev.devenv.dir"
 	// ComposeFile names the compose file a compose service came from.
 	ComposeFile = "dev.devenv.compose-file"
+	// Artifact is the sha256 of the artifact an artifact image holds
+	// (images shared by every project on an engine; no Project label).
+	Artifact = "dev.devenv.artifact"
+	// ArtifactFile is that artifact's file name.
+	ArtifactFile = "dev.devenv.artifact-file"
 	// FilesDigest is the sha256 of the files devenv places in a container
 	// (generated confs, as compose `configs:` with `content:`): Compose's
 	// config hash leaves a config's content out, so this label is what
