@@ -12,7 +12,7 @@ import (
 // helper exchange. Change it whenever either changes shape or meaning: a
 // helper of another build then answers with a clear error instead of a
 // half-understood result.
-const Protocol = 1
+const Protocol = 2 // 2: restart, ulimits, extra_hosts, expose, runtime, ipc, profiles, GPU driver and device ids
 
 // Operations a Request asks for.
 const (
