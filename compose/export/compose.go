@@ -43,6 +43,12 @@ type composeService struct {
 	Init        bool                     `yaml:"init,omitempty"`
 	Tty         bool                     `yaml:"tty,omitempty"`
 	StdinOpen   bool                     `yaml:"stdin_open,omitempty"`
+	Restart     string                   `yaml:"restart,omitempty"`
+	Ulimits     map[string]any           `yaml:"ulimits,omitempty"`
+	ExtraHosts  []string                 `yaml:"extra_hosts,omitempty"`
+	Expose      []string                 `yaml:"expose,omitempty"`
+	Runtime     string                   `yaml:"runtime,omitempty"`
+	Ipc         string                   `yaml:"ipc,omitempty"`
 }
 
 type composeBuild struct {
@@ -223,6 +229,12 @@ func composeServiceOf(e entry, dir string) composeService {
 		Init:        c.Init,
 		Tty:         c.Tty,
 		StdinOpen:   c.OpenStdin,
+		Restart:     c.Restart,
+		Ulimits:     composeUlimits(c.Ulimits),
+		ExtraHosts:  escAll(c.ExtraHosts),
+		Expose:      c.Expose,
+		Runtime:     c.Runtime,
+		Ipc:         c.IpcMode,
 	}
 	if e.built || e.localID != "" {
 		s.PullPolicy = "never"
@@ -419,4 +431,21 @@ func withSecretRefs(env map[string]string) map[string]string {
 		}
 	}
 	return env
+}
+
+// composeUlimits writes ulimits as the compose file did: one number, or
+// soft and hard.
+func composeUlimits(us []engine.Ulimit) map[string]any {
+	if len(us) == 0 {
+		return nil
+	}
+	out := map[string]any{}
+	for _, u := range us {
+		if u.Single {
+			out[u.Name] = u.Soft
+			continue
+		}
+		out[u.Name] = map[string]int64{"soft": u.Soft, "hard": u.Hard}
+	}
+	return out
 }

@@ -133,6 +133,12 @@ func compareContainer(t *testing.T, name string, got, want engine.ContainerSpec)
 		{"memory", got.MemoryBytes, want.MemoryBytes},
 		{"shm_size", got.ShmSizeBytes, want.ShmSizeBytes},
 		{"init", got.Init, want.Init},
+		{"restart", got.Restart, want.Restart},
+		{"ulimits", got.Ulimits, want.Ulimits},
+		{"extra_hosts", got.ExtraHosts, want.ExtraHosts},
+		{"expose", got.Expose, want.Expose},
+		{"runtime", got.Runtime, want.Runtime},
+		{"ipc", got.IpcMode, want.IpcMode},
 	}
 	for _, f := range fields {
 		if !same(f.got, f.want) {
