@@ -39,6 +39,8 @@ type Service struct {
 	// PullPolicy is compose's pull_policy as written (always, missing,
 	// never, build, ...); "" when not set.
 	PullPolicy string
+	// ContainerName is container_name as written; "" for <project>-<service>.
+	ContainerName string
 	// Profiles are the service's profiles as written ("" kept, as compose keeps it).
 	Profiles []string
 	// Container is everything about the container except its labels,

@@ -33,6 +33,8 @@ func TestComposeServicesFirstClass(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	local := localImage(t)
+	// container_name is taken as written (compose's name, not <project>-<service>)
+	toolName := fmt.Sprintf("devenv-e2e-toolbox-%d", time.Now().UnixNano())
 	composeFile := func(extraKey string) string {
 		return `services:
   tool:
@@ -40,6 +42,7 @@ func TestComposeServicesFirstClass(t *testing.T) {
     pull_policy: never
     command: ["sh", "-c", "echo hello-from-tool; exec sleep infinity"]
     stop_signal: SIGINT
+    container_name: ` + toolName + `
     restart: unless-stopped
     ulimits: {nofile: {soft: 4096, hard: 8192}}
     extra_hosts: ["host.docker.internal:host-gateway"]
@@ -78,7 +81,7 @@ services:
 	if !strings.Contains(lockText, `"digest": "`+img.ID+`"`) {
 		t.Errorf("devenv.lock does not pin tool by the local image ID %s:\n%s", img.ID, lockText)
 	}
-	tool := inspect(t, name+"-tool")
+	tool := inspect(t, toolName)
 	if !tool.State.Running || tool.Config.Image != img.ID {
 		t.Fatalf("tool: running %v, image %q; want it running the locked image ID %s", tool.State.Running, tool.Config.Image, img.ID)
 	}
@@ -102,6 +105,9 @@ services:
 
 	if r := w.must(t, dir, "logs"); !strings.Contains(r.Stdout, "hello-from-tool") {
 		t.Errorf("logs without names leaves out the compose service:\n%s", r.Stdout)
+	}
+	if r := w.must(t, dir, "exec", "tool", "hostname"); strings.TrimSpace(r.Stdout) == "" {
+		t.Errorf("exec in the service with a container_name printed nothing:\n%s", r.Stderr)
 	}
 
 	writeFile(t, dir, "compose.yaml", composeFile("    cap_add: [NET_ADMIN]\n"))

@@ -18,7 +18,7 @@ import (
 func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) {
 	errs, warns := checkKeys(s, pos)
 	out := compose.Service{Name: s.Name, File: pos.fileOf(s.Name), Image: s.Image, PullPolicy: s.PullPolicy, Warnings: warns,
-		Profiles: slices.Clone(s.Profiles)}
+		Profiles: slices.Clone(s.Profiles), ContainerName: s.ContainerName}
 	out.Build = build(s.Build)
 	if out.Image == "" && out.Build == nil {
 		errs = append(errs, pos.problem(s.Name, "", "has neither image: nor build:; add one"))

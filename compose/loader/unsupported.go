@@ -49,7 +49,6 @@ var checks = []check{
 	{"dns", func(s types.ServiceConfig) bool { return len(s.DNS) > 0 }, false, "the engine's DNS applies"},
 	{"secrets", func(s types.ServiceConfig) bool { return len(s.Secrets) > 0 }, false, "mount the secret file with volumes: instead"},
 	{"configs", func(s types.ServiceConfig) bool { return len(s.Configs) > 0 }, false, "mount the config file with volumes: instead"},
-	{"container_name", func(s types.ServiceConfig) bool { return s.ContainerName != "" }, false, "devenv names containers <project>-<service>"},
 	{"labels", func(s types.ServiceConfig) bool { return len(s.Labels) > 0 }, false, "devenv sets its own labels on every container"},
 	{"links", func(s types.ServiceConfig) bool { return len(s.Links) > 0 }, false, "services reach each other by name on the project network"},
 	{"logging", func(s types.ServiceConfig) bool { return s.Logging != nil }, false, "the engine's default log driver applies (devenv logs reads it)"},

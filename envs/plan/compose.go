@@ -30,6 +30,9 @@ func composeServices(p *spec.Project) ([]compose.Service, error) {
 func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.Placement, h Host, opts Options) *Service {
 	c := cs.Container
 	c.Name = ContainerName(p.Name, cs.Name)
+	if cs.ContainerName != "" {
+		c.Name = cs.ContainerName // as compose names it; exec, logs and jobs find it by its labels
+	}
 	c.Labels = Labels(p.Name, cs.Name)
 	c.Labels[labels.ComposeFile] = filepath.Base(cs.File)
 	c.Network = p.Name

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/hashicorp/go-multierror"
@@ -23,7 +22,7 @@ func (p *Project) Exec(ctx context.Context, service string, o engine.ExecOptions
 	if err != nil {
 		return 0, err
 	}
-	code, err := eng.Exec(ctx, plan.ContainerName(p.Spec.Name, service), o)
+	code, err := eng.Exec(ctx, p.containerOf(ctx, eng, service), o)
 	if err != nil {
 		return 0, NotRunning(err, service)
 	}
@@ -83,7 +82,7 @@ func (p *Project) Logs(ctx context.Context, o LogsOptions) error {
 	}
 	run := func(n string) {
 		stdout, stderr := emit(n, "stdout"), emit(n, "stderr")
-		err := eng.Logs(ctx, plan.ContainerName(p.Spec.Name, n), o.LogOptions, stdout, stderr)
+		err := eng.Logs(ctx, p.containerOf(ctx, eng, n), o.LogOptions, stdout, stderr)
 		stdout.flush()
 		stderr.flush()
 		if err != nil && !errors.Is(err, engine.ErrNotFound) && ctx.Err() == nil {
@@ -121,7 +120,7 @@ func (p *Project) Diagnose(ctx context.Context, o LogsOptions) ([]Diagnosis, err
 	out := []Diagnosis{}
 	for _, n := range names {
 		var buf bytes.Buffer
-		if err := eng.Logs(ctx, plan.ContainerName(p.Spec.Name, n), opts, &buf, &buf); err != nil && !errors.Is(err, engine.ErrNotFound) {
+		if err := eng.Logs(ctx, p.containerOf(ctx, eng, n), opts, &buf, &buf); err != nil && !errors.Is(err, engine.ErrNotFound) {
 			return nil, err
 		}
 		f := doctor.Diagnose(buf.String())

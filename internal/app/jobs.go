@@ -159,7 +159,7 @@ func (p *Project) RunJobs(ctx context.Context, say func(format string, a ...any)
 	if err != nil {
 		return err
 	}
-	container := func(svc string) string { return plan.ContainerName(p.Spec.Name, svc) }
+	container := func(svc string) string { return p.containerOf(ctx, eng, svc) }
 	resources := func(ctx context.Context, service string) jobs.Resources {
 		st, err := eng.Inspect(ctx, container(service))
 		if err != nil {

@@ -422,7 +422,7 @@ func (p *Project) CopyOut(ctx context.Context, service, src, dest string) (remot
 	if !path.IsAbs(src) {
 		src = path.Join(remote.Workspace, src)
 	}
-	return remote.CopyOut(ctx, eng, plan.ContainerName(p.Spec.Name, service), src, dest)
+	return remote.CopyOut(ctx, eng, p.containerOf(ctx, eng, service), src, dest)
 }
 
 func (p *Project) serviceNames() []string {

@@ -1,13 +1,14 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"slices"
 
-	"github.com/devenv-dev/devenv/internal/engine"
-
+	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/profiles"
 )
@@ -81,4 +82,20 @@ func NotRunning(err error, service string) error {
 		return exitcode.Newf(exitcode.Failure, "service %s is not running: run devenv up %s", service, service)
 	}
 	return err
+}
+
+// containerOf is the name of service's container: <project>-<service> for
+// devenv's own services, and for a compose service the one container
+// labelled with it (its container_name, when the file names one), else
+// <project>-<service> so that a missing container is reported as before.
+func (p *Project) containerOf(ctx context.Context, eng engine.Engine, service string) string {
+	name := plan.ContainerName(p.Spec.Name, service)
+	if p.Spec.Service(service) != nil {
+		return name
+	}
+	objs, err := eng.List(ctx, engine.Containers, plan.Labels(p.Spec.Name, service))
+	if err != nil || len(objs) != 1 || objs[0].Name == "" {
+		return name
+	}
+	return objs[0].Name
 }
