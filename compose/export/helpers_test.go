@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -45,7 +46,7 @@ func loadProject(t *testing.T) *spec.Project {
 // stable digests and checksums (sha256 of the reference or URL).
 func fakeLock(t *testing.T, p *spec.Project) *lock.File {
 	t.Helper()
-	lf, err := Unlocked(p, "")
+	lf, err := Unlocked(context.Background(), p, "")
 	if err != nil {
 		t.Fatal(err)
 	}

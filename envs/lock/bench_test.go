@@ -1,6 +1,7 @@
 package lock
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ func BenchmarkCheck(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := CheckAgainst(p, lf, profiles.Builtin()); err != nil {
+		if err := CheckAgainst(context.Background(), p, lf, profiles.Builtin()); err != nil {
 			b.Fatal(err)
 		}
 	}
