@@ -242,6 +242,7 @@ func (g *composeGuard) service(d *decoder, svc *yaml.Node, workDir string, depth
 			g.bind(d, resolve(v), workDir)
 		}
 	}
+	g.engineLimits(d, svc)
 }
 
 // bind refuses a relative bind source that leads outside the project
