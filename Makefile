@@ -3,13 +3,21 @@ GO          ?= go
 BINDIR      ?= bin
 export CGO_CFLAGS ?= -Wno-deprecated-declarations
 # ./test/gpu holds the GPU suite's transcript parser: a unit test, no engine needed.
-UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/') ./test/gpu
+# ./test/testsum summarises go test -json for CI: closing lines, failures, time per package.
+UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/') ./test/gpu ./test/testsum
 E2E_TIMEOUT ?= 45m
+# End-to-end tests run side by side (t.Parallel, each on its own project and ports);
+# they mostly wait on the engine, so more of them than cores.
+E2E_PARALLEL ?= 4
+# go test -json through testsum: what go test prints, then the time of each package and the slowest tests.
+SHELL        = /bin/bash
+.SHELLFLAGS  = -o pipefail -c
+TESTSUM      = $(GO) run ./test/testsum
 BENCH_E2E_TIMES ?= 10
 GOLANGCI_LINT_VERSION ?= v2.15.0
 GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 
-.PHONY: help build test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean
+.PHONY: help compose-cli build test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -20,13 +28,13 @@ build: ## build bin/devenv (cgo, for NVML) and bin/devenv-compose, the helper th
 test: unit integration e2e ## unit, integration, then end-to-end tests against the real Docker engine
 
 unit: ## unit tests: no Docker engine, no cross builds (-short skips TestIntegration*)
-	$(GO) test -short -count=1 $(UNIT_PKGS)
+	$(GO) test -short -count=1 -json $(UNIT_PKGS) | $(TESTSUM)
 
 integration: ## the packages' TestIntegration* tests against the real Docker engine
-	$(GO) test -count=1 -run '^TestIntegration' $(UNIT_PKGS)
+	$(GO) test -count=1 -json -run '^TestIntegration' $(UNIT_PKGS) | $(TESTSUM)
 
 e2e: ## end-to-end tests: the built binary against the real Docker engine
-	$(GO) test -count=1 -timeout $(E2E_TIMEOUT) ./test/...
+	$(GO) test -count=1 -json -timeout $(E2E_TIMEOUT) -parallel $(E2E_PARALLEL) ./test/... | $(TESTSUM)
 
 e2e-gpu: ## GPU suite on a machine with an NVIDIA driver: real engine, real GPUs (skips, saying why, elsewhere)
 	$(GO) test -count=1 ./test/gpu/
@@ -47,11 +55,21 @@ bench: bench-unit bench-e2e ## every benchmark (figures go into the README's per
 bench-unit: ## Go benchmarks of the packages (no Docker needed)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(UNIT_PKGS)
 
-bench-e2e: build ## whole processes: devenv vs Docker Compose (no-op up, ps, down, up from nothing) and build with nothing changed
+bench-e2e: build ## whole processes: devenv vs Docker Compose (no-op up, ps, down, up from nothing), build with nothing changed, rebuilds with real-size artifacts against their floors
 	@command -v /usr/bin/time >/dev/null || { echo "bench-e2e needs GNU time: apt-get install time"; exit 1; }
 	$(GO) test -run '^$$' -bench 'UpVsCompose|BuildNoChange' -benchtime $(BENCH_E2E_TIMES)x -timeout 40m ./test/
+	$(GO) test -v -run '^$$' -bench 'RebuildRealSizes' -benchtime 1x -timeout 40m ./test/
 
 CROSS_TARGETS = linux/arm64 darwin/arm64 windows/amd64 linux/amd64
+
+COMPOSE_VERSION = $(shell $(GO) list -m -f '{{.Version}}' github.com/docker/compose/v5)
+
+compose-cli: ## build the Compose CLI of the pinned SDK as bin/docker-compose (e2e tests use it with DEVENV_TEST_COMPOSE=bin/docker-compose)
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	printf 'module composecli\n\ngo 1.26\n\nrequire github.com/docker/compose/v5 $(COMPOSE_VERSION)\n' > $$tmp/go.mod; \
+	printf '//go:build tools\npackage tools\n\nimport _ "github.com/docker/compose/v5/cmd"\n' > $$tmp/tools.go; \
+	out=$$(pwd)/$(BINDIR)/docker-compose; cd $$tmp && $(GO) mod tidy && \
+	$(GO) build -trimpath -ldflags "-X github.com/docker/compose/v5/internal.Version=$(COMPOSE_VERSION)" -o $$out github.com/docker/compose/v5/cmd
 
 cross: ## check devenv and devenv-compose build, and devenv vets, without cgo for linux/arm64, darwin, windows (slow: CI and before a release)
 	@set -e; for t in $(CROSS_TARGETS); do \

@@ -60,6 +60,18 @@ type Service struct {
 	// Warnings are compose keys devenv does not apply, each with where it
 	// was written and what to do; the CLI prints them.
 	Warnings []string
+	// Watch are the service's develop.watch rules, in their order.
+	Watch []WatchRule `json:",omitempty"`
+}
+
+// WatchRule is one develop.watch rule (Compose Watch): files under Path on
+// this machine, and what to do when they change.
+type WatchRule struct {
+	Path        string   // absolute, as compose resolves it against the compose file's directory
+	Action      string   // sync, sync+restart, rebuild, restart, sync+exec
+	Target      string   // the folder in the container (sync actions)
+	Ignore      []string `json:",omitempty"` // patterns relative to Path
+	InitialSync bool     `json:",omitempty"`
 }
 
 // Build is a compose build: section.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/credproxy"
@@ -21,10 +22,15 @@ type Options struct {
 	Labels  map[string]string // extra image labels; devenv's own labels win
 }
 
-// Result says which image a service runs.
+// Result says which image a service runs and what it took to make it.
 type Result struct {
 	Tag   string // image reference to run
 	Built bool   // an image was built by this call
+	// Artifacts says, for each artifact the image copies, whether its
+	// artifact image was built (the file sent to the engine) by this call.
+	Artifacts []ArtifactResult
+	// ContextBytes is the size of the service's own build context sent.
+	ContextBytes int64
 }
 
 // Tag names a service's image: devenv/<project>-<service>:<hash[:12]>.
@@ -60,33 +66,66 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 			return Result{Tag: tag}, nil
 		}
 	}
-	entries, err := contextEntries(in)
+	entries, arts, err := contextEntries(in)
 	if err != nil {
 		return Result{}, err
 	}
 	req := engine.BuildRequest{Dockerfile: contextDockerfile(in), Tags: []string{tag},
 		Labels: imageLabels(in, hash, opts.Labels), NoCache: opts.NoCache, Pull: opts.Pull,
 		NetworkMode: buildNetwork(in.PipIndexURL)}
+	if in.UserDockerfile == "" {
+		entries[0].data = withLabels(entries[0].data, req.Labels)
+		req.Labels = nil
+	}
 	stop, err := pipIndexProxy(in, &req)
 	if err != nil {
 		return Result{}, err
 	}
 	defer stop()
-	if err := buildStreaming(ctx, eng, req, entries, progress); err != nil {
-		return Result{}, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
+	res := Result{Tag: tag}
+	if err := withArtifacts(ctx, eng, in, arts, opts, &req, &res, progress); err != nil {
+		return res, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
 	}
-	return Result{Tag: tag, Built: true}, nil
+	sent, err := buildStreaming(ctx, eng, req, entries, progress)
+	if err != nil {
+		return res, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
+	}
+	res.Built, res.ContextBytes = true, sent
+	return res, nil
+}
+
+// withArtifacts makes the artifact images the service's Dockerfile copies
+// from. They are this engine's own, which the classic builder would look for
+// in a registry when asked to pull: so with Pull the base is pulled here and
+// the build itself pulls nothing.
+func withArtifacts(ctx context.Context, eng engine.Engine, in Input, arts []artifactImage, opts Options,
+	req *engine.BuildRequest, res *Result, progress func(engine.Progress)) error {
+	if len(arts) == 0 {
+		return nil
+	}
+	if req.Pull {
+		if err := eng.Pull(ctx, in.Base, progress); err != nil {
+			return err
+		}
+		req.Pull = false
+	}
+	var err error
+	res.Artifacts, err = ensureArtifacts(ctx, eng, in, arts, opts, progress)
+	return err
 }
 
 // errBuildReturned tells the context writer that the engine stopped reading.
 var errBuildReturned = errors.New("the engine stopped reading the build context")
 
-// buildStreaming streams the context to the engine as it builds.
-func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequest, entries []entry, progress func(engine.Progress)) error {
+// buildStreaming streams the context to the engine as it builds and
+// returns how many bytes of it the engine read.
+func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequest, entries []entry, progress func(engine.Progress)) (int64, error) {
 	pr, pw := io.Pipe()
 	written := make(chan error, 1)
+	var sent countingWriter
 	go func() {
-		err := writeTar(pw, entries)
+		sent.w = pw
+		err := writeTar(&sent, entries)
 		pw.CloseWithError(err)
 		written <- err
 	}()
@@ -104,14 +143,26 @@ func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequ
 	// A closed pipe means the engine's side stopped reading (the engine
 	// went away mid-build): its error says why, the writer's does not.
 	if werr != nil && !errors.Is(werr, errBuildReturned) && (err == nil || !errors.Is(werr, io.ErrClosedPipe)) {
-		return werr
+		return sent.n, werr
 	}
 	if err != nil && ctx.Err() == nil {
 		if out := tail.String(); out != "" {
-			return &BuildError{Err: err, Tail: out}
+			return sent.n, &BuildError{Err: err, Tail: out}
 		}
 	}
-	return err
+	return sent.n, err
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // BuildError is a failed build with the last lines of its output, which
@@ -145,6 +196,31 @@ func imageLabels(in Input, hash string, extra map[string]string) map[string]stri
 	lbl[labels.Service] = in.Service
 	lbl[labels.ConfigHash] = hash
 	return lbl
+}
+
+// withLabels ends a generated Dockerfile with one LABEL instruction holding
+// lbl. The classic builder makes a step (a container and a commit) of each
+// build-request label, after every changed step: one instruction is one.
+func withLabels(dockerfile []byte, lbl map[string]string) []byte {
+	if len(lbl) == 0 {
+		return dockerfile
+	}
+	keys := make([]string, 0, len(lbl))
+	for k := range lbl {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.Write(dockerfile)
+	b.WriteString("LABEL")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(" \\\n     ")
+		}
+		b.WriteString(" " + envQuote(k) + "=" + envQuote(lbl[k]))
+	}
+	b.WriteString("\n")
+	return []byte(b.String())
 }
 
 // pipIndexProxy serves a PyPI mirror whose URL carries credentials through a

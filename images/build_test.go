@@ -1,12 +1,16 @@
 package images
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -21,10 +25,26 @@ import (
 // each build's request and context file names.
 type countingEngine struct {
 	engine.Engine
-	mu       sync.Mutex
-	builds   int
-	requests []engine.BuildRequest
-	contexts [][]string
+	mu          sync.Mutex
+	builds      int
+	requests    []engine.BuildRequest
+	contexts    [][]string
+	dockerfiles []string
+}
+
+// dockerfileOf is the Dockerfile of a build context.
+func dockerfileOf(data []byte) string {
+	tr := tar.NewReader(bytes.NewReader(data))
+	for {
+		hdr, err := tr.Next()
+		if err != nil {
+			return ""
+		}
+		if hdr.Name == "Dockerfile" {
+			b, _ := io.ReadAll(tr)
+			return string(b)
+		}
+	}
 }
 
 func (c *countingEngine) Build(ctx context.Context, req engine.BuildRequest, progress func(engine.Progress)) (string, error) {
@@ -36,6 +56,7 @@ func (c *countingEngine) Build(ctx context.Context, req engine.BuildRequest, pro
 	c.builds++
 	c.requests = append(c.requests, req)
 	c.contexts = append(c.contexts, tarNamesNoCheck(bytes.NewReader(data)))
+	c.dockerfiles = append(c.dockerfiles, dockerfileOf(data))
 	c.mu.Unlock()
 	req.Context = bytes.NewReader(data)
 	return c.Engine.Build(ctx, req, progress)
@@ -64,9 +85,10 @@ func TestBuildOnlyWhenMissing(t *testing.T) {
 		wantBuilt bool
 		builds    int
 	}{
-		{"first build", Options{Labels: map[string]string{"extra": "x", labels.Project: "spoofed"}}, true, 1},
-		{"same inputs: no build", Options{}, false, 1},
-		{"no cache: rebuild", Options{NoCache: true}, true, 2},
+		// two artifact images (Spark, the RAPIDS jar) and the service's
+		{"first build", Options{Labels: map[string]string{"extra": "x", labels.Project: "spoofed"}}, true, 3},
+		{"same inputs: no build", Options{}, false, 3},
+		{"no cache: rebuild", Options{NoCache: true}, true, 6},
 	}
 	for _, s := range steps {
 		res, err := Build(ctx, eng, in, s.opts, nil)
@@ -80,18 +102,93 @@ func TestBuildOnlyWhenMissing(t *testing.T) {
 			t.Errorf("%s: %d builds reached the engine, want %d", s.name, eng.count(), s.builds)
 		}
 	}
-	req := eng.requests[0]
+	first, rebuild := eng.serviceBuilds()[0], eng.serviceBuilds()[1]
+	req := eng.requests[first]
+	// One LABEL instruction: the classic builder makes a step of each label
+	// of the request.
 	wantLabels := map[string]string{"extra": "x", labels.Project: "etl", labels.Service: "spark", labels.ConfigHash: hash}
+	df := eng.dockerfiles[first]
+	_, last, _ := strings.Cut(df, "\nLABEL ")
 	for k, v := range wantLabels {
-		if req.Labels[k] != v {
-			t.Errorf("label %s = %q, want %q", k, req.Labels[k], v)
+		if !strings.Contains(last, fmt.Sprintf("%q=%q", k, v)) {
+			t.Errorf("label %s=%q is not in the Dockerfile's last instruction:\nLABEL %s", k, v, last)
 		}
 	}
-	if req.Dockerfile != "Dockerfile" || !eng.requests[1].NoCache || req.BuildArgs != nil {
-		t.Errorf("request Dockerfile %q, NoCache of the rebuild %v, build args %v", req.Dockerfile, eng.requests[1].NoCache, req.BuildArgs)
+	if len(req.Labels) != 0 || strings.Count(df, "\nLABEL ") != 1 {
+		t.Errorf("labels %v in the request, or not one LABEL instruction:\n%s", req.Labels, df)
 	}
-	if !slices.Contains(eng.contexts[0], "Dockerfile") || slices.Contains(eng.contexts[0], ".env") {
-		t.Errorf("context sent = %v", eng.contexts[0])
+	if req.Dockerfile != "Dockerfile" || !eng.requests[rebuild].NoCache || req.BuildArgs != nil {
+		t.Errorf("request Dockerfile %q, NoCache of the rebuild %v, build args %v", req.Dockerfile, eng.requests[rebuild].NoCache, req.BuildArgs)
+	}
+	if !slices.Contains(eng.contexts[first], "Dockerfile") || slices.Contains(eng.contexts[first], ".env") {
+		t.Errorf("context sent = %v", eng.contexts[first])
+	}
+}
+
+// serviceBuilds are the indexes of the builds of service images (not of
+// artifact images).
+func (c *countingEngine) serviceBuilds() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []int
+	for i, r := range c.requests {
+		if !strings.HasPrefix(r.Tags[0], "devenv/artifact:") {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// TestBuildSendsEachArtifactOnce: artifacts reach the engine in their own
+// images, once each; a jar added later sends that jar alone, a service
+// build sends no artifact, and another project on the engine reuses them.
+func TestBuildSendsEachArtifactOnce(t *testing.T) {
+	eng := &countingEngine{Engine: enginetest.New()}
+	in := buildProject(t)
+	res, err := Build(t.Context(), eng, in, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContexts := [][]string{
+		{"Dockerfile", "spark-3.5.1-bin-hadoop3.tgz"},
+		{"Dockerfile", "rapids-4-spark_2.12-25.06.0.jar"},
+		{"Dockerfile", "extra/getGpusResources.sh", "requirements.txt", "certs/00-corp.crt"},
+	}
+	checkContexts(t, "first build", eng.contexts, wantContexts)
+	if len(res.Artifacts) != 2 || !res.Artifacts[0].Built || res.Artifacts[0].Bytes == 0 || res.ContextBytes == 0 {
+		t.Errorf("first build's result %+v does not report two artifact images built and the bytes sent", res)
+	}
+
+	jar := filepath.Join(in.ProjectDir, "dl", "delta.jar")
+	writeFiles(t, in.ProjectDir, map[string]string{"dl/delta.jar": "PK jar"})
+	in.Files = append(in.Files, File{Name: "delta-spark_2.12-3.2.0.jar", Path: jar, SHA256: shaJar})
+	res, err = Build(t.Context(), eng, in, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkContexts(t, "a jar added", eng.contexts[3:], [][]string{{"Dockerfile", "delta-spark_2.12-3.2.0.jar"}, wantContexts[2]})
+	if len(res.Artifacts) != 3 || res.Artifacts[0].Built || res.Artifacts[1].Built || !res.Artifacts[2].Built {
+		t.Errorf("after adding a jar, the result %+v does not say only the jar's image was built", res.Artifacts)
+	}
+
+	other := in
+	other.Project = "other"
+	if _, err := Build(t.Context(), eng, other, Options{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	checkContexts(t, "another project", eng.contexts[5:], [][]string{wantContexts[2]})
+}
+
+func checkContexts(t *testing.T, step string, got, want [][]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d builds reached the engine (%v), want %d (%v)", step, len(got), got, len(want), want)
+	}
+	for i := range want {
+		g, w := slices.Sorted(slices.Values(got[i])), slices.Sorted(slices.Values(want[i]))
+		if !slices.Equal(g, w) {
+			t.Errorf("%s: build %d was sent %v, want %v", step, i, got[i], want[i])
+		}
 	}
 }
 
@@ -115,8 +212,9 @@ func TestBuildCredentialsNeverReachTheEngine(t *testing.T) {
 	if _, err := Build(t.Context(), eng, in, Options{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	req := eng.requests[0]
-	seen := fmt.Sprintf("%v %v %v %v", req.Labels, req.Tags, req.Dockerfile, eng.contexts[0])
+	i := eng.serviceBuilds()[0]
+	req := eng.requests[i]
+	seen := fmt.Sprintf("%v %v %v %v", req.Labels, req.Tags, req.Dockerfile, eng.contexts[i])
 	for k, v := range req.BuildArgs {
 		seen += " " + k + "=" + *v
 	}
@@ -228,5 +326,20 @@ func TestBuildCredentialsRefusedOnARemoteEngine(t *testing.T) {
 	}
 	if eng.count() != 0 {
 		t.Error("the build reached the remote engine")
+	}
+}
+
+func TestHostUser(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		if HostUser(true) != nil {
+			t.Error("HostUser off Linux, where Docker Desktop maps file ownership itself, is not nil")
+		}
+		return
+	}
+	if got := HostUser(true); got == nil || got.UID != os.Getuid() || got.GID != os.Getgid() {
+		t.Errorf("HostUser(local) = %v, want this process's ids", got)
+	}
+	if got := HostUser(false); got != nil {
+		t.Errorf("HostUser(remote) = %v, want nil: the image's default user", got)
 	}
 }

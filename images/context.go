@@ -3,15 +3,18 @@ package images
 import (
 	"fmt"
 	"io"
+
+	"github.com/hashicorp/go-multierror"
 )
 
 // WriteContext writes the service's build context to w as a tar stream. For
 // a profile template it holds only the declared inputs: the Dockerfile, the
-// artifacts, the generated files, the requirements file and CA certificates.
+// generated files, the requirements file and CA certificates; artifacts
+// reach the engine once each, in their own images (artifact.go).
 // For a user's Dockerfile it holds that Dockerfile's directory, filtered by
 // its .dockerignore and never holding .git, .env*, *.pem, *.key or .devenv.
 func WriteContext(in Input, w io.Writer) error {
-	entries, err := contextEntries(in)
+	entries, _, err := contextEntries(in)
 	if err != nil {
 		return err
 	}
@@ -19,21 +22,35 @@ func WriteContext(in Input, w io.Writer) error {
 }
 
 // contextEntries lists the build context of in, Dockerfile first for
-// template builds.
-func contextEntries(in Input) ([]entry, error) {
+// template builds, and the artifact images its Dockerfile copies from.
+func contextEntries(in Input) ([]entry, []artifactImage, error) {
 	if !in.needsBuild() {
-		return nil, fmt.Errorf("service %q runs image %s as it is: it has no build context", in.Service, in.Base)
+		return nil, nil, fmt.Errorf("service %q runs image %s as it is: it has no build context", in.Service, in.Base)
 	}
 	if in.UserDockerfile != "" {
-		return userEntries(in.UserDockerfile)
+		e, err := userEntries(in.UserDockerfile)
+		return e, nil, err
 	}
 	r, err := newRecipe(in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dockerfile, err := renderRecipe(r, in.Service)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return generatedEntries(in, r, dockerfile, true)
+	e, err := generatedEntries(in, r, dockerfile)
+	return e, r.artifacts, multierror.Append(artifactFilesMissing(in), err).ErrorOrNil()
+}
+
+// artifactFilesMissing reports every artifact file that is not on disk, so
+// that a build fails before anything reaches the engine.
+func artifactFilesMissing(in Input) *multierror.Error {
+	var errs *multierror.Error
+	for _, f := range in.Files {
+		if _, err := fileSize(f.Path); err != nil {
+			errs = multierror.Append(errs, fmt.Errorf("service %q: artifact %s: %w; run `devenv lock` to download it again", in.Service, f.Name, err))
+		}
+	}
+	return errs
 }

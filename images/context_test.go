@@ -60,8 +60,6 @@ func TestWriteContextGenerated(t *testing.T) {
 	got := tarNames(t, bytes.NewReader(buf.Bytes()))
 	want := []string{
 		"Dockerfile 0644",
-		"artifacts/rapids-4-spark_2.12-25.06.0.jar 0644",
-		"artifacts/spark-3.5.1-bin-hadoop3.tgz 0644",
 		"certs/00-corp.crt 0644",
 		"extra/getGpusResources.sh 0755",
 		"extra/notes.txt 0644",

@@ -60,29 +60,11 @@ func fileMode(m os.FileMode) int64 {
 }
 
 // generatedEntries lists the declared inputs of a template-built image, with
-// the rendered Dockerfile first. Artifacts are named by their locked sha256;
-// only a context that will be written (needFiles) needs them on disk, so a
-// plan (and the image's tag) can be made before anything is downloaded.
-func generatedEntries(in Input, r *recipe, dockerfile []byte, needFiles bool) ([]entry, error) {
+// the rendered Dockerfile first. Artifacts are not among them: the
+// Dockerfile copies them from their artifact images (artifact.go).
+func generatedEntries(in Input, r *recipe, dockerfile []byte) ([]entry, error) {
 	var errs *multierror.Error
 	out := []entry{{name: dockerfileName, typ: tar.TypeReg, mode: 0o644, data: dockerfile}}
-	for _, f := range in.Files {
-		var size int64
-		if needFiles || f.SHA256 == "" {
-			st, err := os.Stat(f.Path)
-			if err != nil {
-				errs = multierror.Append(errs, fmt.Errorf("service %q: artifact %s: %w; run `devenv lock` to download it again", in.Service, f.Name, err))
-				continue
-			}
-			size = st.Size()
-		}
-		mode := int64(0o644)
-		if f.Mode != 0 {
-			mode = fileMode(f.Mode)
-		}
-		out = append(out, entry{name: artifactDir + "/" + f.Name, typ: tar.TypeReg, mode: mode,
-			path: f.Path, size: size, sha256: f.SHA256})
-	}
 	for name, data := range in.Extra {
 		mode := int64(0o644)
 		if bytes.HasPrefix(data, []byte("#!")) {
@@ -109,6 +91,18 @@ func generatedEntries(in Input, r *recipe, dockerfile []byte, needFiles bool) ([
 	}
 	sort.Slice(out[1:], func(i, j int) bool { return out[1+i].name < out[1+j].name })
 	return out, errs.ErrorOrNil()
+}
+
+// fileSize is the size of a local file, which must be a regular file.
+func fileSize(path string) (int64, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is not a regular file", path)
+	}
+	return st.Size(), nil
 }
 
 // projectPath resolves a project-relative path.

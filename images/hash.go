@@ -13,7 +13,7 @@ import (
 
 // hashVersion changes whenever the hashing scheme does, so old images are
 // not mistaken for new ones.
-const hashVersion = "devenv-images-hash/v1"
+const hashVersion = "devenv-images-hash/v2"
 
 // Hash returns the content hash (64 hex digits) of every input of the
 // service's image: the template text, the base digest, the artifacts'
@@ -74,7 +74,12 @@ func hashGenerated(h *hasher, in Input) (string, error) {
 	if in.Jupyter {
 		h.field("jupyterlab", in.JupyterLab)
 	}
-	entries, err := generatedEntries(canon, r, dockerfile, false)
+	arts := make([]string, 0, len(in.Files))
+	for _, f := range in.Files {
+		arts = append(arts, f.Name+"="+f.SHA256)
+	}
+	h.list("artifacts", arts)
+	entries, err := generatedEntries(canon, r, dockerfile)
 	if err != nil {
 		return "", err
 	}

@@ -2,6 +2,8 @@ package images
 
 import (
 	"io/fs"
+	"os"
+	"runtime"
 
 	"github.com/devenv-dev/devenv/profiles"
 )
@@ -42,10 +44,21 @@ type Input struct {
 	JupyterLab string
 	// PipIndexURL is the PyPI mirror (a PEP 503 simple index), "" for PyPI.
 	PipIndexURL string
+	// User is who the image's user (spark-rapids: devenv) is: the host
+	// user on a local engine, so that what it writes under /workspace
+	// belongs to whoever owns the project. nil: DefaultUser.
+	User *UserIDs
 	// UserDockerfile is the absolute path of the user's own Dockerfile
 	// (profile image with build:); its directory is the build context.
 	UserDockerfile string
 }
+
+// UserIDs are a user's numeric ids.
+type UserIDs struct{ UID, GID int }
+
+// DefaultUser is the image user's ids when Input.User is nil: those of a
+// first desktop user, and of a remote engine's synced volume.
+var DefaultUser = UserIDs{UID: 1000, GID: 1000}
 
 // File is one artifact in the build context.
 type File struct {
@@ -59,4 +72,18 @@ type File struct {
 // image (profile image without a Dockerfile) does not.
 func (in Input) needsBuild() bool {
 	return in.Resolved.Profile != profiles.Image || in.UserDockerfile != ""
+}
+
+// HostUser is the image user for an engine of this machine (local) or
+// another: on Linux with a local engine, this process's uid and gid, as Dev
+// Containers' updateRemoteUserUID does, so that what the container writes
+// under the bind-mounted /workspace belongs to the host user (root in CI, an
+// LDAP uid on a workstation). Elsewhere nil, DefaultUser: a remote engine
+// does not see this machine's files (its synced volume is the image user's),
+// and Docker Desktop maps ownership on its file shares itself.
+func HostUser(local bool) *UserIDs {
+	if runtime.GOOS != "linux" || !local {
+		return nil
+	}
+	return &UserIDs{UID: os.Getuid(), GID: os.Getgid()}
 }

@@ -35,15 +35,28 @@ type recipe struct {
 	Env          []envVar // custom env, sorted by name
 	Certs        []string // CA certificate file names under certs/ in the context
 
+	// UID and GID are the image user's ids (spark-rapids: devenv).
+	UID, GID int
+
+	artifacts []artifactImage // the artifact images the Dockerfile copies from
+
 	PipIndexEnv    string // index URL safe to bake into ENV
 	PipIndexArg    bool   // index URL carries credentials: reached through credproxy, a build arg
 	PipTrustedHost string // host of a plain-http index
 }
 
-// contextFile is an artifact as the Dockerfile sees it.
+// contextFile is an artifact as the Dockerfile sees it: copied from its
+// artifact image.
 type contextFile struct {
 	Name   string
 	SHA256 string
+	Image  string // the artifact image's tag
+	From   string // the path to copy from it
+}
+
+func artifactFile(f File, unpack bool) contextFile {
+	a := newArtifactImage(f, unpack)
+	return contextFile{Name: f.Name, SHA256: f.SHA256, Image: a.Tag, From: a.From()}
 }
 
 type envVar struct{ Key, Value string }
@@ -73,7 +86,13 @@ func newRecipe(in Input) (*recipe, error) {
 	var errs *multierror.Error
 	add := func(format string, a ...any) { errs = multierror.Append(errs, fmt.Errorf(format, a...)) }
 	r := &recipe{Base: in.Base, Profile: in.Resolved.Profile, Jupyter: in.Jupyter, JupyterLab: in.JupyterLab,
-		Requirements: in.RequirementsPath != ""}
+		Requirements: in.RequirementsPath != "", UID: DefaultUser.UID, GID: DefaultUser.GID}
+	if in.User != nil {
+		r.UID, r.GID = in.User.UID, in.User.GID
+		if r.UID < 0 || r.GID < 0 {
+			add("service %q: image user ids %d:%d must not be negative", in.Service, r.UID, r.GID)
+		}
+	}
 	if strings.TrimSpace(in.Base) == "" || strings.ContainsAny(in.Base, " \t\r\n") {
 		add("service %q: base image reference %q is empty or has spaces; run `devenv lock` to pin it", in.Service, in.Base)
 	}
@@ -108,14 +127,16 @@ func sparkRecipe(r *recipe, in Input, add addFunc) {
 	roles := artifactRoles(in.Resolved.Artifacts)
 	for _, f := range in.Files {
 		checkFile(f, in.Service, add)
-		cf := contextFile{Name: f.Name, SHA256: f.SHA256}
 		switch role := roles[f.Name]; {
 		case role == ArtifactSpark:
-			r.Spark = cf
+			r.Spark = artifactFile(f, true)
+			r.artifacts = append(r.artifacts, newArtifactImage(f, true))
 		case role == ArtifactRapidsJar:
-			r.RapidsJar = cf
+			r.RapidsJar = artifactFile(f, false)
+			r.artifacts = append(r.artifacts, newArtifactImage(f, false))
 		case strings.HasPrefix(role, "jar:") || (role == "" && strings.HasSuffix(f.Name, ".jar")):
-			r.Jars = append(r.Jars, cf)
+			r.Jars = append(r.Jars, artifactFile(f, false))
+			r.artifacts = append(r.artifacts, newArtifactImage(f, false))
 		default:
 			add("service %q: artifact file %q is neither the Spark distribution, the RAPIDS jar nor a jar; remove it from the build input", in.Service, f.Name)
 		}

@@ -79,17 +79,12 @@ type templateData struct {
 // DiscoveryScript is the context name of the GPU discovery script.
 func (templateData) DiscoveryScript() string { return DiscoveryScript }
 
-// AllArtifacts lists every artifact in the order the Dockerfile checks them.
-func (d templateData) AllArtifacts() []contextFile {
-	return append([]contextFile{d.Spark, d.RapidsJar}, d.Jars...)
-}
-
 // AptPackages is the full apt install list of the profile.
 func (d templateData) AptPackages() []string {
 	var pkgs []string
 	switch d.Profile {
 	case profiles.SparkRapids:
-		pkgs = append([]string{"ca-certificates", "tini", "openjdk-" + d.Java + "-jre-headless"}, d.PythonApt...)
+		pkgs = append([]string{"ca-certificates", "tini"}, d.PythonApt...)
 	default:
 		if len(d.Certs) > 0 {
 			pkgs = append(pkgs, "ca-certificates")

@@ -34,6 +34,7 @@ func TestRenderGolden(t *testing.T) {
 			in.Jupyter, in.JupyterLab = true, "4.4.9"
 			in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
 		}},
+		{"spark-rapids-host-user", func(in *Input) { in.User = &UserIDs{UID: 4321, GID: 0} }},
 		{"rapids-plain", func(in *Input) { *in = rapidsInput() }},
 		{"rapids-custom", func(in *Input) {
 			*in = rapidsInput()
@@ -81,4 +82,27 @@ func tritonInput() Input {
 		Resolved: profiles.Resolved{Profile: profiles.Triton, Release: "25.06",
 			BaseImage: "nvcr.io/nvidia/tritonserver:25.06-py3"},
 		Base: "nvcr.io/nvidia/tritonserver:25.06-py3@sha256:cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"}
+}
+
+// TestArtifactDockerfiles: a Spark distribution is checked, then unpacked;
+// a jar is checked and kept as it is; the tag depends on the artifact, not
+// on the base it was checked in.
+func TestArtifactDockerfiles(t *testing.T) {
+	in := sparkInput("/project")
+	for i, unpack := range []bool{true, false} {
+		a := newArtifactImage(in.Files[i], unpack)
+		df, err := a.dockerfile(in.Base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "artifact-"+in.Files[i].Name+".Dockerfile", df)
+		if b := newArtifactImage(in.Files[i], unpack); b.Tag != a.Tag || !strings.HasPrefix(a.Tag, "devenv/artifact:") {
+			t.Errorf("artifact tag %q is not stable or not devenv's", a.Tag)
+		}
+		f := in.Files[i]
+		f.SHA256 = shaJar
+		if newArtifactImage(f, unpack).Tag == a.Tag {
+			t.Errorf("artifact tag %q does not change with the sha256", a.Tag)
+		}
+	}
 }

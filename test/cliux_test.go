@@ -51,6 +51,7 @@ func engineState(t *testing.T, project string) string {
 // TestPerServiceVerbsAndDryRun: stop, start, restart, rm and down act on
 // the services named and leave the others; --dry-run changes nothing.
 func TestPerServiceVerbsAndDryRun(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, twoBoxes, nil)
 	w.must(t, dir, "lock")
@@ -135,6 +136,7 @@ const chattyBox = `services:
 // submit's job file are the command's; logs -f follows and a Ctrl-C ends
 // it with 130 and no message; --json errors and logs are JSON lines.
 func TestCommandArgumentsLogsAndJSON(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, chattyBox, map[string]string{"job.py": "print('hi')\n"})
 	w.must(t, dir, "lock")
@@ -241,6 +243,7 @@ func followUntilInterrupted(t *testing.T, w *world, dir string) {
 // per Dockerfile step (not its output), and up --dry-run says the image
 // would be built without building it.
 func TestPlainProgressAndBuildDryRun(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	stamp := time.Now().UnixNano() // a fresh image: nothing cached under its tag
 	dir, name := w.project(t, "services:\n  app:\n    profile: image\n    build: docker/Dockerfile\n    command: [sleep, infinity]\n",

@@ -15,6 +15,7 @@ import (
 // skipped) and asks each for the candidates a user would get on Tab:
 // commands, the project's services, flags. No engine is needed.
 func TestCompletionScriptsLoadInTheirShells(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)

@@ -30,6 +30,7 @@ func localImage(t *testing.T) string {
 // with --profile; a warning about an ignored compose key is printed once
 // per change of the compose file, not on every up.
 func TestComposeServicesFirstClass(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	local := localImage(t)
 	composeFile := func(extraKey string) string {

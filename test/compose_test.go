@@ -75,6 +75,7 @@ func composeRun(t *testing.T, tool []string, dir string, args ...string) string 
 // values from the files (which the export refers to and never copies),
 // reserve no GPU, and stay invisible to devenv ps.
 func TestComposeExportRuns(t *testing.T) {
+	t.Parallel()
 	tool := composeTool(t)
 	w := newWorld(t)
 	files := map[string]string{
@@ -156,6 +157,7 @@ services:
 // copied in (no bind mount of the host's 0600 copy) and readable by the
 // service's user.
 func TestComposeExportCarriesSparkConf(t *testing.T) {
+	t.Parallel()
 	tool := composeWithConfigs(t)
 	w := newWorld(t)
 	dir, name := w.project(t, oneSpark, nil)
@@ -207,6 +209,7 @@ func composeRunQuiet(tool []string, dir string, args ...string) {
 // image, a named volume, a published port) and runs it next to a devenv
 // service that depends on it, through devenv up and down.
 func TestComposeServiceRunsBesideDevenv(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	port := fmt.Sprint(freePort(t))
 	files := map[string]string{"compose.yaml": `services:

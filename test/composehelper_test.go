@@ -17,6 +17,7 @@ import (
 // and how to build both, and a project without compose files never needs
 // it. `config` loads the compose files and needs no engine.
 func TestComposeHelperBesideDevenvOrOnPath(t *testing.T) {
+	t.Parallel()
 	built := standin.Devenv(t)
 	helperDir := filepath.Dir(built)
 	withCompose := standin.Project(t, map[string]string{

@@ -24,6 +24,7 @@ func appYAML(extra string) string {
 // refuses before creating anything and says which file devenv.yaml names
 // where, and comes up once the file exists.
 func TestMissingEnvFileOnlyBlocksStart(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, appYAML("    env_file: .env.local\n"), nil)
 	w.must(t, dir, "lock")
@@ -58,6 +59,7 @@ func TestMissingEnvFileOnlyBlocksStart(t *testing.T) {
 // up --frozen exit 5 naming the input that changed, before anything is
 // created.
 func TestLockDriftNamesInputs(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, appYAML(""), nil)
 	w.must(t, dir, "lock")
@@ -91,6 +93,7 @@ func TestLockDriftNamesInputs(t *testing.T) {
 // again (as every starter once did) fails config and up with exit 2 and
 // the line and column, before any image is built or container created.
 func TestSecondWorkspaceMountRefusedAtLoad(t *testing.T) {
+	t.Parallel()
 	name := fmt.Sprintf("e2e%d", freePort(t))
 	dir := standin.Project(t, map[string]string{"devenv.yaml": "name: " + name + `
 services:

@@ -18,6 +18,7 @@ import (
 // the env_file and reserves no GPU; the SparkApplication keeps the user's
 // sizes and does not call a local build tag pinned.
 func TestExportsKeepSecretsOutAndGPUOptional(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, `services:
   spark:

@@ -73,6 +73,7 @@ func garbage(t *testing.T) string {
 // TestFaultServersThatStallOrAnswerGarbage: lock against a registry mirror
 // and artifact mirrors that accept and never answer, or answer garbage.
 func TestFaultServersThatStallOrAnswerGarbage(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	hole, junk := blackhole(t), garbage(t)
 	tests := []struct {
@@ -176,6 +177,7 @@ func newFreezingEngine(t *testing.T) *freezingEngine {
 // middle of up and never answers makes devenv exit 3, saying so, instead of
 // hanging; the next up against the real engine converges.
 func TestFaultEngineStopsAnswering(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, plainPair(freePort(t)), nil)
 	w.must(t, dir, "lock")
@@ -202,8 +204,9 @@ func TestFaultEngineStopsAnswering(t *testing.T) {
 // at the same time: one gets the project, the other is refused naming the
 // first, and the engine holds one network of that name, not two.
 func TestFaultTwoClonesOneName(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
-	name := fmt.Sprintf("clones%d", time.Now().UnixNano()%1e9)
+	name := uniqueName("clones")
 	files := map[string]string{"devenv.yaml": "name: " + name + "\n" + plainPair(freePort(t)) + w.mirrors()}
 	a, b := standin.Project(t, files), standin.Project(t, files)
 	standin.CleanupProject(t, name)
@@ -247,6 +250,7 @@ func TestFaultTwoClonesOneName(t *testing.T) {
 // fills during the download makes lock fail saying so, leaving no partial
 // download behind and no devenv.lock.
 func TestFaultCacheFileSystemFills(t *testing.T) {
+	t.Parallel()
 	cache := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", cache).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs here (needs root): %v: %s", err, out)
@@ -280,6 +284,7 @@ func TestFaultCacheFileSystemFills(t *testing.T) {
 // artifact server (lock) or a frozen engine (up) ends it at once with 130,
 // leaving no devenv.lock half written.
 func TestFaultInterruptedWhileWaiting(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	hole := blackhole(t)
 	tests := []struct {
@@ -324,6 +329,7 @@ func TestFaultInterruptedWhileWaiting(t *testing.T) {
 // streams (a quiet RUN step looks the same on the stream): devenv's pings
 // go unanswered, and it exits 3 instead of waiting forever.
 func TestFaultEngineHangsMidBuild(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, oneSpark, nil)
 	w.must(t, dir, "lock")

@@ -18,6 +18,7 @@ import (
 // TestOneInit: a spark-rapids container runs a single init (the image's
 // tini as PID 1) and its logs carry no "Tini is not running as PID 1".
 func TestOneInit(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, oneSpark, nil)
 	w.must(t, dir, "lock")
@@ -39,6 +40,7 @@ func TestOneInit(t *testing.T) {
 // installs the requirements, and the password is nowhere in the image's
 // history or config (the classic builder records build arguments there).
 func TestPyPIPasswordNeverInTheImage(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	index := standin.PyPI(t, "devenv-probe==1.2.3")
 	const password = "pw-d3v3nv-never-in-history"
@@ -85,6 +87,7 @@ func TestPyPIPasswordNeverInTheImage(t *testing.T) {
 // the build's own last lines (here: a mirror host that does not resolve),
 // without colour codes.
 func TestFailedBuildShowsItsCause(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.pypi = "http://devenv-no-such-mirror.invalid/simple"
 	dir, _ := w.project(t, oneSpark+"    requirements: requirements.txt\n",
@@ -124,6 +127,7 @@ func plainPair(hostPort int) string {
 // back (containers disconnected while running, or stopped first) is made
 // again and every container is put back on it with its ports published.
 func TestUpRepairsARemovedNetwork(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, plainPair(freePort(t)), nil)
 	w.must(t, dir, "lock")
@@ -185,6 +189,7 @@ func checkOnNetwork(t *testing.T, project string) {
 // link to a host directory makes up fail before anything is created; devenv
 // neither writes there nor mounts it.
 func TestSymlinkUnderDevenvIsRefused(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, oneSpark, nil)
 	w.must(t, dir, "lock")
@@ -212,6 +217,7 @@ func TestSymlinkUnderDevenvIsRefused(t *testing.T) {
 // data: up is refused before anything is created (no container, no
 // network), and down --volumes does not remove it.
 func TestVolumeOfAnotherDirectoryIsRefused(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, `services:
   box:

@@ -6,10 +6,13 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,15 +62,61 @@ type world struct {
 
 func newWorld(t testing.TB, extra ...standin.ArtifactOption) *world {
 	t.Helper()
-	deb := standin.Debian(t)
-	w := &world{registry: standin.Registry(t), digests: map[string]string{}}
-	for _, ref := range []string{cudaBase, tritonBase, plainBase} {
-		w.digests[ref] = standin.Push(t, deb, w.registry+"/"+ref)
-	}
+	reg, digests := sharedRegistry(t)
+	w := &world{registry: reg, digests: maps.Clone(digests)}
 	opts := []standin.ArtifactOption{standin.WithSpark(sparkVersion), standin.WithScala("2.12"), standin.WithRapids(rapidsVersion)}
 	w.art = standin.Artifacts(t, append(opts, extra...)...)
 	w.env = []string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1"}
 	return w
+}
+
+var names atomic.Int64
+
+// uniqueName is a project name no other test of this run (they run side by
+// side) or of another run on the engine has.
+func uniqueName(prefix string) string {
+	return fmt.Sprintf("%s%d%d", prefix, time.Now().UnixNano()%1e9, names.Add(1))
+}
+
+// shared holds the stand-in registry every test of the run uses, made by
+// the first test that needs it (the Debian base imported and pushed under
+// the NGC names once, not once per test) and stopped by TestMain.
+var shared struct {
+	sync.Mutex
+	registry string
+	digests  map[string]string // repo:tag -> digest
+	stop     func()
+}
+
+func sharedRegistry(t testing.TB) (string, map[string]string) {
+	t.Helper()
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.registry != "" {
+		return shared.registry, shared.digests
+	}
+	deb := standin.Debian(t)
+	reg, stop, err := standin.StartRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	digests := map[string]string{}
+	for _, ref := range []string{cudaBase, tritonBase, plainBase} {
+		digests[ref] = standin.Push(t, deb, reg+"/"+ref)
+	}
+	shared.registry, shared.digests, shared.stop = reg, digests, stop
+	return reg, digests
+}
+
+// TestMain runs the package's tests, then stops the shared stand-ins.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	shared.Lock()
+	if shared.stop != nil {
+		shared.stop()
+	}
+	shared.Unlock()
+	os.Exit(code)
 }
 
 // mirrors is the devenv.yaml mirrors: block pointing at the stand-ins.
@@ -83,7 +132,7 @@ func (w *world) mirrors() string {
 // uniquely, and removes its Docker objects at cleanup.
 func (w *world) project(t testing.TB, yaml string, files map[string]string) (dir, name string) {
 	t.Helper()
-	name = fmt.Sprintf("e2e%d", time.Now().UnixNano()%1e9)
+	name = uniqueName("e2e")
 	all := map[string]string{"devenv.yaml": "name: " + name + "\n" + yaml + w.mirrors()}
 	for k, v := range files {
 		all[k] = v
@@ -165,7 +214,7 @@ func freePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-func readFile(t *testing.T, path string) string {
+func readFile(t testing.TB, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -174,7 +223,7 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-func writeFile(t *testing.T, dir, name, content string) {
+func writeFile(t testing.TB, dir, name, content string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 		t.Fatal(err)

@@ -29,6 +29,7 @@ const oneSpark = `services:
 // TestCtrlCStopsCleanlyAndUpConverges interrupts an up in the middle of a
 // build: devenv exits 130, and the next up brings the project up.
 func TestCtrlCStopsCleanlyAndUpConverges(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, oneSpark, nil)
 	w.must(t, dir, "lock")
@@ -50,6 +51,7 @@ func TestCtrlCStopsCleanlyAndUpConverges(t *testing.T) {
 // TestEngineUnreachable: no engine at DOCKER_HOST gives exit 3 with the fix,
 // and an engine that goes away in the middle of a run does too, never a panic.
 func TestEngineUnreachable(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, oneSpark, nil)
 	w.must(t, dir, "lock")
@@ -122,6 +124,7 @@ func (p *socketProxy) Close() {
 // TestWaitReportsAFailingService: a service whose command exits makes
 // up --wait fail with its state and its last log lines.
 func TestWaitReportsAFailingService(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, `services:
   broken:
@@ -144,6 +147,7 @@ func TestWaitReportsAFailingService(t *testing.T) {
 // project, up/down/build wait saying who holds it; Ctrl-C ends the wait
 // (exit 130) and --wait-timeout bounds it (exit 1), both naming the holder.
 func TestProjectLockWaitEndsAndNamesTheHolder(t *testing.T) {
+	t.Parallel()
 	dir := standin.Project(t, map[string]string{"devenv.yaml": "name: e2elockwait\nservices:\n  box:\n    profile: image\n    image: debian:12\n"})
 	held, err := filelock.Acquire(t.Context(), filepath.Join(dir, ".devenv", reconcile.LockFile), filelock.Options{Command: "devenv up (the test holds it)"})
 	if err != nil {

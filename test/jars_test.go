@@ -15,6 +15,7 @@ import (
 // pins every jar of the tree, up bakes them into the image's
 // /opt/spark/jars, and the generated spark-defaults asks Ivy for nothing.
 func TestMirrorBakesProdPackagesWithTheirDependencies(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, standin.WithPOMs(filepath.Join("..", "internal", "maven", "testdata", "repo")))
 	script := "#!/bin/bash\n# nightly\nDELTA=3.2.0\nspark-submit --master yarn \\\n  --packages io.delta:delta-spark_2.12:${DELTA} \\\n" +
 		"  --conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension \\\n  job.py\n"

@@ -81,6 +81,7 @@ func submitID(t *testing.T, w *world, dir string, args ...string) string {
 // SIGKILL in the middle of the first, and checks that the next runner marks
 // that job failed and runs the rest in order with their exit codes.
 func TestJobsQueueSurvivesRunnerDeath(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, jobsYAML, map[string]string{"bin/spark-submit": standinSubmit, "jobs/a.py": "# a\n", "jobs/b.py": "# b\n"})
 	if err := os.Chmod(filepath.Join(dir, "bin", "spark-submit"), 0o755); err != nil {
@@ -220,6 +221,7 @@ func recordedVerify(t *testing.T, gpuPlans ...string) string {
 // TestVerifyAndExplain runs devenv verify against a spark-rapids service
 // built on the stand-ins, whose spark-submit prints a recorded result.
 func TestVerifyAndExplain(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, strings.Replace(verifyYAML, "SPARK_UI", fmt.Sprint(freePort(t)), 1), map[string]string{
 		"verify-output.txt": recordedVerify(t, "tpch-q4-gpu-mixed.txt", "notongpu-generate.txt")})

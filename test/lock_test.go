@@ -29,6 +29,7 @@ const lockYAML = `services:
 // local artifact server reached only through mirrors:, and checks every
 // digest and checksum in the lock against what those servers hold.
 func TestLockPinsThroughMirrors(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, lockYAML, nil)
 	w.must(t, dir, "lock")
@@ -88,6 +89,7 @@ func TestLockPinsThroughMirrors(t *testing.T) {
 // TestLockRefusesAWrongChecksum serves a RAPIDS jar whose published sha1
 // does not match; the lock must fail naming the file, and write nothing.
 func TestLockRefusesAWrongChecksum(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.art.Corrupt(standin.RapidsPath("2.12", rapidsVersion, ""))
 	dir, _ := w.project(t, lockYAML, nil)
@@ -103,6 +105,7 @@ func TestLockRefusesAWrongChecksum(t *testing.T) {
 // TestInvalidFileReportsEverythingWithLines runs the binary on a file with
 // several mistakes: all are reported with line and column, exit 2.
 func TestInvalidFileReportsEverythingWithLines(t *testing.T) {
+	t.Parallel()
 	dir := standin.Project(t, map[string]string{"devenv.yaml": `services:
   spark:
     profile: spark-rapids

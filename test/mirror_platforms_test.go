@@ -31,6 +31,7 @@ func mirrorTestdata(t *testing.T, name string) string {
 // exactly, is refused with exit 5 until accepted; then diff reports the
 // Spark deviation with its reason, and exits 5 too.
 func TestMirrorEachPlatformThenDiff(t *testing.T) {
+	t.Parallel()
 	cases := []platformCase{
 		{"yarn", "real/eventlog_4nodes_8cores_dynamic_alloc.zstd", "3.2.1", "2.12", "8", "yarn"},
 		{"emr", "public/join_agg_on_yarn_eventlog.zstd", "3.3.0", "2.12", "8", "emr"},

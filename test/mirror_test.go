@@ -26,6 +26,7 @@ func prodFile(t *testing.T, name string) string {
 // that supports them), and diff reports no behaviour drift until the user
 // sets a behaviour conf prod does not have.
 func TestMirrorMakesTheServiceUseProd(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, standin.WithSpark("3.3.0"), standin.WithRapids(newestRapidsFor(profiles.Request{Spark: "3.3.0", Scala: "2.12", Java: "8"})))
 	dir, _ := w.project(t, "services:\n  spark:\n    profile: spark-rapids   # keep this comment\n    jupyter: false\n    gpu: optional\n",
 		map[string]string{"prod/cluster.json": prodFile(t, "databricks-azure-cpu-00.json")})
@@ -57,6 +58,7 @@ func TestMirrorMakesTheServiceUseProd(t *testing.T) {
 // secret value appears in the profile; a source outside the project is
 // refused without touching devenv.yaml.
 func TestMirrorNeverCopiesSecrets(t *testing.T) {
+	t.Parallel()
 	dir := standin.Project(t, map[string]string{
 		"devenv.yaml":   "services:\n  spark: {profile: spark-rapids}\n",
 		"prod/aws.json": prodFile(t, "databricks-aws-cpu-00.json"),

@@ -26,6 +26,7 @@ func closedAddr(t *testing.T) string {
 // RAPIDS Accelerator release the catalog lacks; with nothing reachable it
 // says so and exits 0.
 func TestProfilesOutdated(t *testing.T) {
+	t.Parallel()
 	art := standin.Artifacts(t, standin.WithRapids("26.10.0", "26.12.0"), standin.WithScala("2.13"))
 	closed := closedAddr(t)
 	env := []string{"NO_COLOR=1", "DEVENV_MIRROR_MAVEN=" + art.MavenURL(), "DEVENV_MIRROR_APACHE=http://" + closed, "DEVENV_MIRROR_REGISTRIES=nvcr.io=" + closed}

@@ -44,6 +44,7 @@ func ptr[T any](v T) *T { return &v }
 // which file to change and suggests a free port. Once the ports are free,
 // up runs.
 func TestUpChecksPortsBeforeBuilding(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	byContainer, byProgram := freePort(t), freePort(t)
 	holder := holdPortWithContainer(t, byContainer)
@@ -101,6 +102,7 @@ services:
 // and a free port, and starts nothing; restart of running services is not
 // refused over the ports they hold themselves.
 func TestStartChecksPorts(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	port := freePort(t)
 	dir, name := w.project(t, fmt.Sprintf(`services:

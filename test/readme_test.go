@@ -72,6 +72,7 @@ var readmeOutcome = map[string]struct {
 // the ones this machine needs: gpu: optional, free host ports, and the
 // stand-in spark-submit's recorded verify output.
 func TestReadmeQuickStart(t *testing.T) {
+	t.Parallel()
 	cmds := quickStart(t)
 	if len(cmds) < 5 || !strings.HasPrefix(cmds[0], "make ") {
 		t.Fatalf("Quick start commands: %q", cmds)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -83,8 +84,11 @@ func TestRemoteUpThroughContext(t *testing.T) {
 // TestRemoteFirstHour is the first hour of a laptop driving an engine on
 // another machine, through a docker context over ssh: up --watch syncs the
 // project into /workspace there (not .git, not ignored files) and forwards
-// the service's port to this machine; an edit here reaches the container; a
-// job's output under /workspace comes back with devenv cp; down.
+// the service's port to this machine over the one SSH connection the
+// engine's client uses; an edit here reaches the container; a service
+// started during the watch gets its port forwarded; a running job whose
+// script changes is cancelled and submitted again; a job's output under
+// /workspace comes back with devenv cp; down.
 func TestRemoteFirstHour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
@@ -96,9 +100,16 @@ func TestRemoteFirstHour(t *testing.T) {
     build: Dockerfile
     command: ["sh", "-c", "mkdir -p /workspace/site && exec httpd -f -p 8080 -h /workspace/site"]
     ports: ["8080"]
+  api:
+    profile: image
+    build: Dockerfile
+    command: ["sh", "-c", "exec httpd -f -p 8081 -h /workspace/api"]
+    ports: ["8081"]
 `
 	dir, name := remoteProject(t, web, map[string]string{
 		"site/index.html": "v1\n",
+		"api/index.html":  "api v1\n",
+		"loop.sh":         "echo v1 >> /tmp/runs.txt\nexec sleep 600\n",
 		"job.sh":          "mkdir -p /workspace/out && echo rows=42 > /workspace/out/result.txt\n",
 		".gitignore":      "scratch/\n",
 		"scratch/big.bin": "not for the engine\n",
@@ -117,19 +128,25 @@ func TestRemoteFirstHour(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	urls := make(chan string, 1)
+	urls, apiURLs, resubmitted := make(chan string, 1), make(chan string, 1), make(chan string, 1)
 	synced := make(chan struct{})
-	var once, onceSync sync.Once
+	var once, onceAPI, onceSync, onceJob sync.Once
 	done := make(chan standin.Result, 1)
 	go func() {
 		done <- standin.RunWatching(ctx, t, dir, env, func(stderr string) {
 			if m := forwardedURL.FindStringSubmatch(stderr); m != nil {
 				once.Do(func() { urls <- m[1] })
 			}
+			if m := resubmittedJob.FindStringSubmatch(stderr); m != nil {
+				onceJob.Do(func() { resubmitted <- m[1] })
+			}
+			if m := forwardedAPI.FindStringSubmatch(stderr); m != nil {
+				onceAPI.Do(func() { apiURLs <- m[1] })
+			}
 			if strings.Contains(stderr, "to start with the project's files") {
 				onceSync.Do(func() { close(synced) })
 			}
-		}, "up", "--watch")
+		}, "up", "--watch", "web")
 	}()
 	var url string
 	select {
@@ -145,13 +162,42 @@ func TestRemoteFirstHour(t *testing.T) {
 		t.Fatal("up --watch did not finish its first sync in a minute")
 	}
 	waitBody(t, url+"/index.html", "v1")
+	if n := sshConnections(t, r.Port); n != 1 {
+		t.Errorf("%d TCP connections to the engine's sshd while watching and forwarding, want 1 (the engine's client and the forward share one)", n)
+	}
 
 	writeFile(t, dir, "site/index.html", "v2\n")
 	waitBody(t, url+"/index.html", "v2")
 
+	// a service started after the watch began gets its port forwarded by
+	// the running watch
+	run("up", "api")
+	var apiURL string
+	select {
+	case apiURL = <-apiURLs:
+	case <-time.After(time.Minute):
+		t.Fatal("the watch did not forward the port of api, started after it, in a minute")
+	}
+	waitBody(t, apiURL+"/index.html", "api v1")
+	if n := sshConnections(t, r.Port); n != 1 {
+		t.Errorf("%d TCP connections to the engine's sshd after another devenv command and a new forward, want 1", n)
+	}
+
 	ls, err := r.Docker("exec", name+"-web", "ls", "-a", "/workspace")
 	if err != nil || strings.Contains(ls, "scratch") || strings.Contains(ls, ".git\n") || !strings.Contains(ls, "job.sh") {
 		t.Errorf("/workspace on the engine holds %q (%v): want job.sh, no scratch/ (ignored) and no .git", ls, err)
+	}
+
+	// a running job whose script changes is cancelled and submitted again
+	run("submit", "--service", "web", "--cmd", "sh /workspace/loop.sh")
+	waitRemoteFile(t, r, name+"-web", "/tmp/runs.txt", "v1")
+	writeFile(t, dir, "loop.sh", "echo v2 >> /tmp/runs.txt\nexec sleep 600\n")
+	select {
+	case id := <-resubmitted:
+		waitRemoteFile(t, r, name+"-web", "/tmp/runs.txt", "v1\nv2")
+		run("jobs", "cancel", id)
+	case <-time.After(time.Minute):
+		t.Fatal("the watch did not restart the job whose script changed in a minute")
 	}
 
 	run("exec", "web", "--", "sh", "/workspace/job.sh")
@@ -177,7 +223,32 @@ func TestRemoteFirstHour(t *testing.T) {
 	}
 }
 
-var forwardedURL = regexp.MustCompile(`web: (http://127\.0\.0\.1:\d+) \(port 8080, forwarded`)
+var (
+	forwardedURL = regexp.MustCompile(`web: (http://127\.0\.0\.1:\d+) \(port 8080, forwarded`)
+	forwardedAPI = regexp.MustCompile(`api: (http://127\.0\.0\.1:\d+) \(port 8081, forwarded`)
+	// job 1 (sh -c sh /workspace/loop.sh) uses loop.sh, which changed: ... as job 2
+	resubmittedJob = regexp.MustCompile(`uses loop\.sh, which changed: cancelled it and submitted it again as job (\d+)`)
+)
+
+// sshConnections counts this machine's established TCP connections to
+// 127.0.0.1:port (the rig's sshd), from /proc/net/tcp: the test runs in
+// the host's network namespace, where devenv's ssh runs.
+func sshConnections(t *testing.T, port int) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		t.Fatalf("count the ssh connections: %v", err)
+	}
+	want := fmt.Sprintf("0100007F:%04X", port)
+	n := 0
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) > 3 && f[2] == want && f[3] == "01" {
+			n++
+		}
+	}
+	return n
+}
 
 // waitBody waits until url answers with body want.
 func waitBody(t *testing.T, url, want string) {
@@ -246,4 +317,79 @@ func waitRemoteFile(t *testing.T, r *standin.Remote, container, path, want strin
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Fatalf("%s in %s did not become %q in 30 s; last: %q", path, container, want, last)
+}
+
+// TestRemoteDevelopWatch: a compose service's develop.watch rules work on
+// the remote engine: sync copies an edit into the container's target (not
+// the ignored files), sync+restart copies and restarts the service.
+func TestRemoteDevelopWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: needs the Docker engine")
+	}
+	r := standin.StartRemote(t)
+	env := append([]string{"DEVENV_CACHE=" + t.TempDir(), "NO_COLOR=1"}, r.Env...)
+	compose := `services:
+  site:
+    build: .
+    command: ["sh", "-c", "echo boot >> /tmp/boots; exec sleep 3600"]
+    develop:
+      watch:
+        - path: ./site
+          action: sync
+          target: /srv/site
+          ignore: ["*.tmp"]
+        - path: ./conf
+          action: sync+restart
+          target: /etc/app
+`
+	dir, name := remoteProject(t, "  app:\n    profile: image\n    build: Dockerfile\n    command: [\"sleep\", \"3600\"]\n", map[string]string{
+		"compose.yaml": compose, "site/index.html": "v1\n", "conf/app.conf": "level=1\n"})
+	if err := os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte("name: "+name+"\ncompose: [compose.yaml]\nservices:\n  app:\n    profile: image\n    build: Dockerfile\n    command: [\"sleep\", \"3600\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) standin.Result {
+		t.Helper()
+		res := standin.Run(t, dir, env, args...)
+		if res.Code != 0 {
+			t.Fatalf("devenv %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), res.Code, res.Stdout, res.Stderr)
+		}
+		return res
+	}
+	run("lock")
+	t.Cleanup(func() { standin.Run(t, dir, env, "down", "--volumes") })
+	run("up")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan standin.Result, 1)
+	started := make(chan struct{})
+	var once sync.Once
+	go func() {
+		done <- standin.RunWatching(ctx, t, dir, env, func(stderr string) {
+			if strings.Contains(stderr, "synced the project") {
+				once.Do(func() { close(started) })
+			}
+		}, "watch", "--no-ports")
+	}()
+	select {
+	case <-started:
+	case res := <-done:
+		t.Fatalf("watch ended: exit %d\n%s", res.Code, res.Stderr)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("watch did not start in 2 minutes")
+	}
+	site := name + "-site"
+	writeFile(t, dir, "site/index.html", "v2\n")
+	writeFile(t, dir, "site/draft.tmp", "ignored\n")
+	waitRemoteFile(t, r, site, "/srv/site/index.html", "v2")
+	if out, err := r.Docker("exec", site, "ls", "/srv/site"); err != nil || strings.Contains(out, "draft.tmp") {
+		t.Errorf("/srv/site holds %q (%v): the ignored draft.tmp was synced", out, err)
+	}
+	writeFile(t, dir, "conf/app.conf", "level=2\n")
+	waitRemoteFile(t, r, site, "/etc/app/app.conf", "level=2")
+	waitRemoteFile(t, r, site, "/tmp/boots", "boot\nboot")
+	cancel()
+	res := <-done
+	if !strings.Contains(res.Stderr, "develop.watch: synced 1 file(s) into site:/etc/app, 0 removed; restarted site") {
+		t.Errorf("watch did not say what develop.watch did:\n%s", res.Stderr)
+	}
 }

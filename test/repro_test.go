@@ -27,6 +27,7 @@ func failedLog(t *testing.T) string {
 // it (exit 0), a job that succeeds does not (exit 1, with the reason), and
 // on a machine without a GPU the result says what cannot match.
 func TestReproComparesTheJobWithProd(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, "services:\n  spark:\n    profile: spark-rapids\n    jupyter: false\n    gpu: optional\n", map[string]string{
 		"prod/eventlog": failedLog(t),

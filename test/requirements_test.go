@@ -11,6 +11,7 @@ import (
 // the spark-rapids image through mirrors.pypi, a stand-in index on this
 // machine's loopback (the build runs on the host network to reach it).
 func TestRequirementsThroughThePyPIMirror(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	index := standin.PyPI(t, "devenv-probe==1.2.3")
 	w.pypi = index.URL()

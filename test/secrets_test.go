@@ -19,6 +19,7 @@ import (
 // prints prod's confs, and greps all of their output and every file in the
 // project for each secret.
 func TestProdSecretsNeverLeave(t *testing.T) {
+	t.Parallel()
 	var conf strings.Builder
 	conf.WriteString("spark.sql.shuffle.partitions 64\nspark.rapids.sql.enabled true\n")
 	for _, s := range redacttest.Catalogue {

@@ -16,6 +16,7 @@ import (
 // without the locked Spark: devenv lock downloads it, reads its shims and
 // refuses, naming what the jar has.
 func TestLockRefusesAJarWithoutTheSparkShim(t *testing.T) {
+	t.Parallel()
 	shims := slices.DeleteFunc(profiles.Builtin().AcceleratorSpark(rapidsVersion, "2.12"), func(v string) bool { return v == sparkVersion })
 	w := newWorld(t, standin.WithRapidsShims(rapidsVersion, "2.12", shims...))
 	dir, _ := w.project(t, "services:\n  spark:\n    profile: spark-rapids\n    spark: \""+sparkVersion+"\"\n    rapids: \""+rapidsVersion+"\"\n    gpu: optional\n", nil)
@@ -33,6 +34,7 @@ func TestLockRefusesAJarWithoutTheSparkShim(t *testing.T) {
 // it (26.06.0's page named 4.0.3, its jar has no such shim), and its jar's
 // shims prove it.
 func TestLockOfSpark403PicksAReleaseThatSupportsIt(t *testing.T) {
+	t.Parallel()
 	want := newestRapidsFor(profiles.Request{Spark: "4.0.3"})
 	if !slices.Contains(profiles.Builtin().AcceleratorSpark(want, "2.13"), "4.0.3") || want == "26.06.0" {
 		t.Fatalf("the catalog picks %s for Spark 4.0.3", want)

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/profiles"
@@ -26,6 +25,7 @@ var jupyterLabVersions = profiles.JupyterLabReleases()
 // the stand-ins are reached through the DEVENV_MIRROR_* variables). A
 // starter that cannot start fails here.
 func TestEveryStarterComesUp(t *testing.T) {
+	t.Parallel()
 	for _, profile := range spec.BuiltinProfiles {
 		t.Run(profile, func(t *testing.T) {
 			env := starterWorld(t, profile)
@@ -86,7 +86,7 @@ func starterWorld(t *testing.T, profile string) []string {
 // the project after it) and removes the project's objects at cleanup.
 func emptyProject(t *testing.T, prefix string) (dir, name string) {
 	t.Helper()
-	name = spec.DockerName(fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano()%1e9))
+	name = spec.DockerName(uniqueName(prefix + "-"))
 	dir = filepath.Join(t.TempDir(), name)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -58,6 +58,7 @@ func actions(t *testing.T, stdout string) map[string]string {
 // TestUpLifecycle drives a project from nothing to running and back, and
 // checks what reaches the engine.
 func TestUpLifecycle(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	sparkUI := freePort(t)
 	dir, name := w.project(t, upYAML("a", sparkUI), map[string]string{".env.local": "FROM_FILE=yes\n", "data/x.txt": "x"})
@@ -206,10 +207,13 @@ func checkPsExecLogs(t *testing.T, w *world, dir string) {
 // spark.sql.shuffle.partitions set to partitions.
 func checkConfInContainer(t *testing.T, w *world, dir, partitions string) {
 	t.Helper()
-	r := w.run(t, dir, "exec", "-T", "spark", "--", "sh", "-c", "id -un; stat -c '%a %U:%G' /opt/devenv/conf/spark-defaults.conf; cat /opt/devenv/conf/spark-defaults.conf")
-	if r.Code != 0 || !strings.HasPrefix(r.Stdout, "devenv\n600 devenv:devenv\n") || !hasLine(r.Stdout, "spark.sql.shuffle.partitions", partitions) {
-		t.Errorf("spark-defaults.conf in the container: exit %d, want the service's user devenv reading it (600 devenv:devenv) with partitions %s\n%s\n%s",
-			r.Code, partitions, r.Stdout, r.Stderr)
+	// The image user has this (the host) user's ids: root's here in CI,
+	// 4321 in TestContainerUserIsTheHostUser.
+	r := w.run(t, dir, "exec", "-T", "spark", "--", "sh", "-c", "id -u; stat -c '%a %u:%g' /opt/devenv/conf/spark-defaults.conf; cat /opt/devenv/conf/spark-defaults.conf")
+	want := fmt.Sprintf("%d\n600 %d:%d\n", os.Getuid(), os.Getuid(), os.Getgid())
+	if r.Code != 0 || !strings.HasPrefix(r.Stdout, want) || !hasLine(r.Stdout, "spark.sql.shuffle.partitions", partitions) {
+		t.Errorf("spark-defaults.conf in the container: exit %d, want the service's user (the host user) reading it (%q) with partitions %s\n%s\n%s",
+			r.Code, want, partitions, r.Stdout, r.Stderr)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -175,5 +176,46 @@ func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
 		if c.want == "" && warns != "" || !strings.Contains(warns, c.want) || c.want != "" && !strings.Contains(warns, "compose.yaml:4") {
 			t.Errorf("%s: warnings %q, want %q with its line", c.volume, warns, c.want)
 		}
+	}
+}
+
+// TestLoadKeepsDevelopWatch: develop.watch's rules come through in order
+// with paths absolute against the project directory, as compose-go resolves
+// every relative path of the files devenv.yaml names (build contexts too).
+func TestLoadKeepsDevelopWatch(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "deploy")
+	if err := os.MkdirAll(filepath.Join(sub, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml := `services:
+  app:
+    image: busybox:1
+    develop:
+      watch:
+        - path: ./src
+          action: sync
+          target: /app/src
+          ignore: ["*.tmp", "cache/"]
+        - path: ./src/conf
+          action: sync+restart
+          target: /etc/app
+        - path: ./requirements.txt
+          action: rebuild
+`
+	if err := os.WriteFile(filepath.Join(sub, "compose.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	svcs, err := compose.Load(t.Context(), []string{filepath.Join(sub, "compose.yaml")}, dir, "demo", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []compose.WatchRule{
+		{Path: filepath.Join(dir, "src"), Action: "sync", Target: "/app/src", Ignore: []string{"*.tmp", "cache/"}},
+		{Path: filepath.Join(dir, "src", "conf"), Action: "sync+restart", Target: "/etc/app"},
+		{Path: filepath.Join(dir, "requirements.txt"), Action: "rebuild"},
+	}
+	if len(svcs) != 1 || !reflect.DeepEqual(svcs[0].Watch, want) {
+		t.Errorf("watch rules %+v, want %+v", svcs[0].Watch, want)
 	}
 }

@@ -47,6 +47,9 @@ type Options struct {
 	// ArtifactPath says where the artifact cache keeps the blob with a
 	// sha256 (fetch.Cache.Path); nil means StateDir/artifacts.
 	ArtifactPath func(sha256hex string) string
+	// ImageUser is who the image user of spark-rapids images is (the host
+	// user on a local Linux engine, images.HostUser); nil: images.DefaultUser.
+	ImageUser *images.UserIDs
 	// Remote says the engine runs on another machine: the project directory
 	// reaches containers as WorkspaceVolume (devenv syncs it), and bind
 	// mounts of this machine's paths are refused.

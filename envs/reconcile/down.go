@@ -128,7 +128,7 @@ func (r *Runner) stopIfRunning(ctx context.Context, o engine.Object) error {
 	if o.State != "running" {
 		return nil
 	}
-	if err := r.Eng.Stop(ctx, o.ID, 10*time.Second); err != nil && !isNotFound(err) {
+	if err := r.Eng.Stop(ctx, o.ID, r.stopTimeout()); err != nil && !isNotFound(err) {
 		return err
 	}
 	return nil
@@ -140,7 +140,7 @@ func sortedByName(objs []engine.Object) []engine.Object {
 }
 
 func (r *Runner) downServices(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
-	sel := Selection{Project: project, Services: opts.Services, DryRun: opts.DryRun}
+	sel := Selection{Project: project, Services: opts.Services, DryRun: opts.DryRun, Timeout: r.StopTimeout}
 	changes, err := r.Rm(ctx, sel, true)
 	if err != nil || !opts.Images {
 		return changes, err

@@ -160,3 +160,38 @@ func TestUpWritesGeneratedFilesPrivately(t *testing.T) {
 		}
 	}
 }
+
+// TestUpRepairsADuplicateNetwork: two networks of the project's name (an
+// engine before API 1.44 lets racing creators make both) are repaired by
+// the next up: the one the containers use stays, devenv's labelled
+// duplicate goes; a duplicate devenv did not make is named, not removed.
+func TestUpRepairsADuplicateNetwork(t *testing.T) {
+	f := enginetest.New()
+	r := newRunner(t, f)
+	ctx := t.Context()
+	if _, err := r.Up(ctx, testPlan(), UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	nets, _ := f.List(ctx, engine.Networks, nil)
+	kept := nets[0].ID
+	f.AddNetwork("p", nets[0].Labels)
+	res, err := r.Up(ctx, testPlan(), UpOptions{})
+	if err != nil {
+		t.Fatalf("up with a duplicate network: %v", err)
+	}
+	if a := actionsOf(res.Changes); a["db"] != Unchanged || a["app"] != Unchanged {
+		t.Errorf("up: %v, want both unchanged on the kept network", a)
+	}
+	nets, _ = f.List(ctx, engine.Networks, nil)
+	if len(nets) != 1 || nets[0].ID != kept {
+		t.Errorf("networks after the repair: %+v, want only %s", nets, kept)
+	}
+	f.AddNetwork("p", map[string]string{"made-by": "hand"})
+	_, err = r.Up(ctx, testPlan(), UpOptions{})
+	if err == nil || !strings.Contains(err.Error(), "was not created by devenv") || !strings.Contains(err.Error(), "docker network rm") {
+		t.Fatalf("a foreign duplicate: %v", err)
+	}
+	if nets, _ = f.List(ctx, engine.Networks, nil); len(nets) != 2 {
+		t.Errorf("the foreign duplicate was touched: %+v", nets)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 // Status is one container of the project as the engine sees it.
 type Status struct {
+	ID          string `json:"id"`
 	Service     string `json:"service"`
 	Container   string `json:"container"`
 	Image       string `json:"image"`
@@ -35,7 +36,7 @@ func (r *Runner) Ps(ctx context.Context, project string) ([]Status, error) {
 	}
 	var out []Status
 	for _, st := range states {
-		out = append(out, Status{Service: st.Labels[labels.Service], Container: st.Name, Image: st.Image,
+		out = append(out, Status{ID: st.ID, Service: st.Labels[labels.Service], Container: st.Name, Image: st.Image,
 			State: st.Status, Health: st.Health, ExitCode: st.ExitCode, Ports: portsOf(st.Ports),
 			GPUs: gpuText(st), CPUFallback: st.Labels[labels.CPUFallback] == "true",
 			ConfigHash: st.Labels[labels.ConfigHash]})

@@ -112,6 +112,27 @@ func TestUpRefusesAForeignContainer(t *testing.T) {
 	}
 }
 
+// TestUpNamesTheProjectOwningAContainer: a container of the same name made
+// by another devenv project (project "p" service "x-db" and project "p-x"
+// service "db" are both p-x-db) is named with its project and directory,
+// not called unlabelled, and left alone.
+func TestUpNamesTheProjectOwningAContainer(t *testing.T) {
+	f := enginetest.New()
+	f.AddImage("x", nil)
+	theirs := plan.Labels("p-x", "db")
+	theirs[labels.Dir] = "/home/ann/p-x"
+	if _, err := f.Create(t.Context(), engine.ContainerSpec{Name: "p-db", Image: "x", Labels: theirs}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := newRunner(t, f).Up(t.Context(), testPlan(), UpOptions{})
+	if err == nil || !strings.Contains(err.Error(), `belongs to devenv project "p-x" in /home/ann/p-x`) || strings.Contains(err.Error(), "no devenv label") {
+		t.Fatalf("want the owning project named, got %v", err)
+	}
+	if len(f.CallsTo("Remove")) != 0 {
+		t.Error("devenv removed another project's container")
+	}
+}
+
 func TestGPURefusalSurfaces(t *testing.T) {
 	f := enginetest.New()
 	pl := testPlan()

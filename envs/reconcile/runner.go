@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -26,6 +27,16 @@ type Runner struct {
 	Mirrors  sources.Mirrors
 	StateDir string     // <project>/.devenv
 	Lock     *lock.File // the lock the plan was made from
+	// StopTimeout is how long down and a recreate give a container to stop
+	// before killing it (Compose's -t); 0 means 10 seconds.
+	StopTimeout time.Duration
+}
+
+func (r *Runner) stopTimeout() time.Duration {
+	if r.StopTimeout > 0 {
+		return r.StopTimeout
+	}
+	return 10 * time.Second
 }
 
 // Change is what happened to one object.
@@ -46,9 +57,9 @@ const (
 	Removed   = "removed"
 )
 
-// selectServices returns the planned services named (all when none) plus
-// everything they depend on, dependencies first.
-func selectServices(pl *plan.Plan, names []string) ([]*plan.Service, error) {
+// selectServices returns the planned services named (all when none) plus,
+// unless noDeps, everything they depend on, dependencies first.
+func selectServices(pl *plan.Plan, names []string, noDeps bool) ([]*plan.Service, error) {
 	if len(names) == 0 {
 		return pl.Services, nil
 	}
@@ -63,6 +74,9 @@ func selectServices(pl *plan.Plan, names []string) ([]*plan.Service, error) {
 			return nil
 		}
 		want[n] = true
+		if noDeps {
+			return nil
+		}
 		for _, d := range s.DependsOn {
 			if pl.Service(d) != nil {
 				if err := add(d); err != nil {

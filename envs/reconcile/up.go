@@ -2,7 +2,9 @@ package reconcile
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"sync"
 	"time"
@@ -24,6 +26,13 @@ type UpOptions struct {
 	Wait        bool          // wait until every started service is healthy
 	WaitTimeout time.Duration // for Wait
 	DryRun      bool          // report what would change and change nothing
+	// ForceRecreate recreates the services' containers even when nothing changed.
+	ForceRecreate bool
+	// NoDeps starts only the services named, not what they depend on.
+	NoDeps bool
+	// RemoveOrphans removes the project's containers of services the plan
+	// no longer has; without it up names them, as Compose does.
+	RemoveOrphans bool
 }
 
 // UpResult says what Up did.
@@ -34,7 +43,7 @@ type UpResult struct {
 // Up converges the engine to the plan. Re-running it on an unchanged,
 // running project changes nothing.
 func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResult, error) {
-	svcs, err := selectServices(pl, opts.Services)
+	svcs, err := selectServices(pl, opts.Services, opts.NoDeps)
 	if err != nil {
 		return nil, err
 	}
@@ -52,6 +61,10 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 		return nil, err
 	}
 	res := &UpResult{}
+	orphans := orphansOf(pl, listed)
+	if len(orphans) > 0 && !opts.RemoveOrphans {
+		r.warnOrphans(orphans)
+	}
 	changes, err := r.Images(ctx, svcs, opts.Build)
 	res.Changes = append(res.Changes, changes...)
 	if err != nil {
@@ -66,11 +79,18 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err := WriteGenerated(r.StateDir, svcs); err != nil {
 		return res, err
 	}
-	netID, err := r.ensureShared(ctx, pl)
+	netID, err := r.ensureShared(ctx, pl, listed)
 	if err != nil {
 		return res, err
 	}
 	net := projectNet{name: pl.Network, id: netID}
+	if opts.RemoveOrphans {
+		removed, err := r.removeOrphans(ctx, orphansOf(pl, listed))
+		res.Changes = append(res.Changes, removed...)
+		if err != nil {
+			return res, err
+		}
+	}
 	existing := byName(listed)
 	for _, lvl := range levels(svcs) {
 		changes, err := r.converge(ctx, lvl, existing, net, opts)
@@ -92,7 +112,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 // The project's volumes are checked before anything is created, so a
 // refused up leaves no network labelled for this directory behind to
 // block the clone that owns them.
-func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error) {
+func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan, containers []engine.Object) (string, error) {
 	want := plan.Labels(pl.Project, "")
 	if dir := r.projectDir(); dir != "" {
 		want[labels.Dir] = dir
@@ -111,6 +131,12 @@ func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan) (string, error
 		}
 	}
 	n, err := r.Eng.EnsureNetwork(ctx, pl.Network, want)
+	if errors.Is(err, engine.ErrAmbiguous) {
+		if err := r.repairNetwork(ctx, pl, containers); err != nil {
+			return "", err
+		}
+		n, err = r.Eng.EnsureNetwork(ctx, pl.Network, want)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -203,7 +229,7 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	name := s.Container.Name
 	cur, ok := existing[name]
 	detail := ""
-	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash {
+	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash && !opts.ForceRecreate {
 		attached, err := r.attached(ctx, cur, s.Container.Network, net)
 		if err != nil {
 			return Change{}, err
@@ -230,12 +256,15 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	if err := plan.CheckBindSources(r.projectDir(), r.StateDir, s); err != nil {
 		return Change{}, err
 	}
-	if dir := r.projectDir(); dir != "" {
+	dir := r.projectDir()
+	if dir != "" {
 		s.Container.Labels[labels.Dir] = dir // not in the config hash: moving the project is no change
 	}
+	// so `docker compose -p NAME ps/logs` see the project; not in the config hash either
+	maps.Copy(s.Container.Labels, labels.Compose(s.Container.Labels[labels.Project], s.Name, dir, s.ConfigHash))
 	id, err := r.Eng.Create(ctx, s.Container)
 	if err != nil {
-		return Change{}, createError(name, err)
+		return Change{}, r.createError(ctx, name, s.Container.Labels[labels.Project], err)
 	}
 	if opts.NoStart {
 		return Change{Service: s.Name, Action: action, Detail: detail}, nil
@@ -306,7 +335,7 @@ func (r *Runner) start(ctx context.Context, s *plan.Service, id string) error {
 }
 
 func (r *Runner) removeContainer(ctx context.Context, id string) error {
-	if err := r.Eng.Stop(ctx, id, 10*time.Second); err != nil && !isNotFound(err) {
+	if err := r.Eng.Stop(ctx, id, r.stopTimeout()); err != nil && !isNotFound(err) {
 		return err
 	}
 	if err := r.Eng.Remove(ctx, engine.Containers, id, false); err != nil && !isNotFound(err) {
@@ -315,11 +344,24 @@ func (r *Runner) removeContainer(ctx context.Context, id string) error {
 	return nil
 }
 
-func createError(name string, err error) error {
-	if isConflict(err) {
-		return fmt.Errorf("a container named %s already exists and devenv did not create it (it has no devenv label): rename or remove it, or change `name:` in devenv.yaml: %w", name, err)
+// createError explains a name conflict: the container of that name belongs
+// to another devenv project (named, with its directory), or to no devenv
+// project at all.
+func (r *Runner) createError(ctx context.Context, name, project string, err error) error {
+	if !isConflict(err) {
+		return err
 	}
-	return err
+	if st, ierr := r.Eng.Inspect(ctx, name); ierr == nil {
+		if other := st.Labels[labels.Project]; other != "" && other != project {
+			where := ""
+			if dir := st.Labels[labels.Dir]; dir != "" {
+				where = " in " + dir
+			}
+			return fmt.Errorf("a container named %s already exists and belongs to devenv project %q%s: run `devenv down` there, "+
+				"or set another `name:` in this devenv.yaml: %w", name, other, where, err)
+		}
+	}
+	return fmt.Errorf("a container named %s already exists and devenv did not create it (it has no devenv label): rename or remove it, or change `name:` in devenv.yaml: %w", name, err)
 }
 
 // envFilesPresent refuses, before anything is built or created, services
@@ -356,12 +398,18 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 		return nil, err
 	}
 	res.Changes = append(res.Changes, shared...)
-	existing, err := r.containersByName(ctx, pl.Project)
+	listed, err := r.projectObjects(ctx, engine.Containers, pl.Project)
 	if err != nil {
 		return nil, err
 	}
+	if opts.RemoveOrphans {
+		for _, o := range orphansOf(pl, listed) {
+			res.Changes = append(res.Changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: "orphan container " + o.Name})
+		}
+	}
+	existing := byName(listed)
 	for _, s := range svcs {
-		res.Changes = append(res.Changes, containerPreview(s, existing, opts.NoStart))
+		res.Changes = append(res.Changes, containerPreview(s, existing, opts.NoStart, opts.ForceRecreate))
 	}
 	return res, nil
 }
@@ -407,13 +455,13 @@ func hasObject(objs []engine.Object, name string) bool {
 }
 
 // containerPreview is what one would do to a service's container.
-func containerPreview(s *plan.Service, existing map[string]engine.Object, noStart bool) Change {
+func containerPreview(s *plan.Service, existing map[string]engine.Object, noStart, force bool) Change {
 	ch := Change{Service: s.Name, Detail: "container " + s.Container.Name}
 	cur, ok := existing[s.Container.Name]
 	switch {
 	case !ok:
 		ch.Action = Created
-	case cur.Labels[labels.ConfigHash] != s.ConfigHash:
+	case cur.Labels[labels.ConfigHash] != s.ConfigHash || force:
 		ch.Action = Recreated
 	case cur.State == "running" || noStart:
 		ch.Action = Unchanged

@@ -74,6 +74,15 @@ func DockerName(s string) string {
 }
 
 // projectNameProblem says why v cannot be a project name, or "".
+// CheckProjectName refuses a project name devenv cannot name Docker
+// objects with (a -p/--project-name), saying what to write.
+func CheckProjectName(v string) error {
+	if why := projectNameProblem(v); why != "" {
+		return fmt.Errorf("project name %q is not valid: %s, e.g. %q", v, why, DockerName(v))
+	}
+	return nil
+}
+
 func projectNameProblem(v string) string {
 	if !projectNameRE().MatchString(v) {
 		return "use lower-case letters, digits, '-' and '_', starting with a letter or digit"

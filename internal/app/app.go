@@ -34,6 +34,8 @@ type Options struct {
 	File    string // devenv.yaml; empty: Dir/devenv.yaml, else searched upwards from WorkDir
 	Dir     string // the project directory; empty: the directory holding File
 	WorkDir string // where the search starts; empty: the working directory
+	// ProjectName replaces devenv.yaml's name (Compose's -p/--project-name).
+	ProjectName string
 
 	Out *ui.Printer // progress, notes and warnings; nil: discarded
 
@@ -81,6 +83,12 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 	p, err := spec.Parse(file, data, dir)
 	if err != nil {
 		return nil, err
+	}
+	if opts.ProjectName != "" {
+		if err := spec.CheckProjectName(opts.ProjectName); err != nil {
+			return nil, exitcode.Newf(exitcode.Usage, "-p/--project-name: %v", err)
+		}
+		p.Name = opts.ProjectName
 	}
 	return New(p, opts), nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/internal/statedir"
@@ -124,7 +125,8 @@ func (p *Project) planLock(ctx context.Context, given *lock.File) (*lock.File, s
 func (p *Project) RemoteEngine() bool { return p.eng != nil && !engine.EndpointOf(p.eng).Local }
 
 func (p *Project) planOptions(mint bool) (plan.Options, error) {
-	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), Remote: p.RemoteEngine()}
+	remote := p.RemoteEngine()
+	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), Remote: remote, ImageUser: images.HostUser(!remote)}
 	if cache, err := p.artifactCache(); err == nil {
 		opts.ArtifactPath = cache.Path
 	}

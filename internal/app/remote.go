@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/remote"
 )
@@ -37,10 +39,23 @@ type WatchOptions struct {
 	NoPorts  bool          // only sync
 	// Synced is told each sync that changed something (the first included).
 	Synced func(remote.Change)
-	// Forwarded is told the ports once they answer on this machine.
+	// Forwarded is told the ports once they answer on this machine (the
+	// first ones, then those of services started later).
 	Forwarded func([]remote.Forward)
+	// Unforwarded is told the ports no running container publishes any more.
+	Unforwarded func([]remote.Forward)
+	// PortsInterval is between re-reads of the published ports; 0: 2 s.
+	PortsInterval time.Duration
 	// Restarted is told the services restarted after the first sync.
 	Restarted func([]string)
+	// DevelopSynced is told each sync of a compose service's develop.watch
+	// rule (and its restart, for sync+restart).
+	DevelopSynced func(DevelopSync)
+	// NoJobRestart leaves running jobs alone when a file they use changes.
+	NoJobRestart bool
+	// JobRestarted is told each running job cancelled and submitted again
+	// because a synced change touched a file it uses (file).
+	JobRestarted func(old, again jobs.Job, file string)
 }
 
 // WatchResult is what watch did before it ended.
@@ -84,10 +99,12 @@ func (p *Project) Watch(ctx context.Context, o WatchOptions) (*WatchResult, erro
 		if tunnel, err = p.forward(ctx, running, o); err != nil {
 			return res, err
 		}
-		if tunnel != nil {
-			defer tunnel.Close()
-			res.Forwards = tunnel.Forwards
-		}
+		stop := p.followPorts(ctx, tunnel, o)
+		defer func() {
+			stop()
+			res.Forwards = tunnel.Forwards()
+			tunnel.Close()
+		}()
 	}
 	if o.NoSync {
 		if tunnel == nil {
@@ -100,8 +117,38 @@ func (p *Project) Watch(ctx context.Context, o WatchOptions) (*WatchResult, erro
 			return res, tunnel.Err()
 		}
 	}
-	return res, p.syncLoop(ctx, running, tunnel, o, res)
+	svcs, err := p.composeWatch(ctx)
+	if err != nil {
+		return res, err
+	}
+	stopDevelop, rules := p.startDevelop(ctx, svcs, running, o)
+	defer stopDevelop()
+	err = p.syncLoop(ctx, running, tunnel, o, res)
+	if _, none := errors.AsType[noWorkspaceError](err); none && rules > 0 {
+		// only compose services with develop.watch: their rules sync
+		return res, waitTunnel(ctx, tunnel)
+	}
+	return res, err
 }
+
+// waitTunnel waits until ctx ends (nil) or the tunnel drops (its error).
+func waitTunnel(ctx context.Context, t *remote.Tunnel) error {
+	if t == nil {
+		<-ctx.Done()
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-t.Done():
+		return t.Err()
+	}
+}
+
+// noWorkspaceError: no running container mounts the workspace volume.
+type noWorkspaceError struct{ msg string }
+
+func (e noWorkspaceError) Error() string { return e.msg }
 
 // runningContainers are the project's running containers, by service name.
 func (p *Project) runningContainers(ctx context.Context) ([]engine.Object, error) {
@@ -119,9 +166,8 @@ func (p *Project) runningContainers(ctx context.Context) ([]engine.Object, error
 	return out, nil
 }
 
-// forward opens one ssh tunnel for every published port of the running
-// containers.
-func (p *Project) forward(ctx context.Context, running []engine.Object, o WatchOptions) (*remote.Tunnel, error) {
+// publishedForwards are the tcp ports the running containers publish.
+func publishedForwards(running []engine.Object) []remote.Forward {
 	var fwds []remote.Forward
 	for _, c := range running {
 		for _, b := range c.Ports {
@@ -130,18 +176,99 @@ func (p *Project) forward(ctx context.Context, running []engine.Object, o WatchO
 			}
 		}
 	}
-	if len(fwds) == 0 {
-		return nil, nil
-	}
+	return fwds
+}
+
+// forward opens the tunnel, over the engine's SSH connection, with every
+// published port of the running containers.
+func (p *Project) forward(ctx context.Context, running []engine.Object, o WatchOptions) (*remote.Tunnel, error) {
+	fwds := publishedForwards(running)
 	ep := engine.EndpointOf(p.eng)
-	t, err := remote.OpenTunnel(ctx, ep, fwds, os.Getenv("DEVENV_FORWARD_SAME_PORT") != "0")
+	t, err := remote.OpenTunnel(ctx, ep, fwds, !slices.Contains([]string{"0", "false"}, os.Getenv("DEVENV_FORWARD_SAME_PORT")))
 	if err != nil {
 		return nil, fmt.Errorf("forward the ports of %s from %s: %w", p.Spec.Name, ep, err)
 	}
-	if o.Forwarded != nil {
-		o.Forwarded(t.Forwards)
+	if len(fwds) == 0 {
+		p.out.Say("no service publishes a port yet: forwarding them as they start")
+	} else if o.Forwarded != nil {
+		o.Forwarded(t.Forwards())
 	}
 	return t, nil
+}
+
+// portTunnel is what following the ports needs of a tunnel.
+type portTunnel interface {
+	Forwards() []remote.Forward
+	Add(context.Context, []remote.Forward) ([]remote.Forward, error)
+	Remove(context.Context, []remote.Forward) []remote.Forward
+}
+
+// followPorts re-reads the running containers' published ports every
+// o.PortsInterval, so services started (or restarted on another port)
+// after the watch began are forwarded and stopped ones are not; the
+// returned func stops it and waits.
+func (p *Project) followPorts(ctx context.Context, t portTunnel, o WatchOptions) func() {
+	every := o.PortsInterval
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		warned := map[string]bool{}
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			running, err := p.runningContainers(ctx)
+			if err != nil {
+				if ctx.Err() == nil && !warned[err.Error()] {
+					warned[err.Error()] = true
+					p.out.Warn("re-read the services' ports: %v", err)
+				}
+				continue
+			}
+			p.matchForwards(ctx, t, publishedForwards(running), o, warned)
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// matchForwards makes t's forwards those of want: new ports added, ports
+// no container publishes removed (a failure is warned once).
+func (p *Project) matchForwards(ctx context.Context, t portTunnel, want []remote.Forward, o WatchOptions, warned map[string]bool) {
+	have := t.Forwards()
+	var gone, add []remote.Forward
+	for _, h := range have {
+		if !slices.ContainsFunc(want, h.Same) {
+			gone = append(gone, h)
+		}
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(have, w.Same) {
+			add = append(add, w)
+		}
+	}
+	if len(gone) > 0 {
+		if removed := t.Remove(ctx, gone); len(removed) > 0 && o.Unforwarded != nil {
+			o.Unforwarded(removed)
+		}
+	}
+	for _, f := range add {
+		added, err := t.Add(ctx, []remote.Forward{f})
+		if len(added) > 0 && o.Forwarded != nil {
+			o.Forwarded(added)
+		}
+		if key := fmt.Sprintf("%s:%d:%d", f.Service, f.ContainerPort, f.Remote); err != nil && ctx.Err() == nil && !warned[key] {
+			warned[key] = true
+			p.out.Warn("forward %s's port %d (the engine's 127.0.0.1:%d): %v", f.Service, f.ContainerPort, f.Remote, err)
+		}
+	}
 }
 
 // syncLoop syncs into the first running container with the workspace
@@ -190,6 +317,7 @@ func (p *Project) syncLoop(ctx context.Context, running []engine.Object, tunnel 
 		if o.Synced != nil {
 			o.Synced(ch)
 		}
+		p.restartTouchedJobs(ch, o, p.startRunner)
 		return nil
 	})
 	if err == nil {
@@ -199,6 +327,57 @@ func (p *Project) syncLoop(ctx context.Context, running []engine.Object, tunnel 
 		}
 	}
 	return err
+}
+
+// restartTouchedJobs cancels each running job (not already being
+// cancelled) that uses a file ch sent or removed, and submits it again
+// with the same service and command: a Spark driver reads its job file and
+// modules once, so a changed file means running the job again. Failures
+// are warnings; the watch goes on. startRunner starts a runner for the
+// queue (one already running takes the new jobs too).
+func (p *Project) restartTouchedJobs(ch remote.Change, o WatchOptions, startRunner func(*jobs.Store) error) {
+	changed := append(slices.Clone(ch.Sent), ch.Deleted...)
+	if o.NoJobRestart || len(changed) == 0 {
+		return
+	}
+	store, err := p.Jobs()
+	if err != nil {
+		p.out.Warn("read the job queue to restart jobs using changed files: %v", err)
+		return
+	}
+	list, err := store.List()
+	if err != nil {
+		p.out.Warn("read the job queue to restart jobs using changed files: %v", err)
+		return
+	}
+	restarted := false
+	for _, j := range list {
+		if j.State != jobs.Running || j.CancelRequested {
+			continue
+		}
+		file, ok := remote.JobTouched(j.Command, changed)
+		if !ok {
+			continue
+		}
+		if _, err := store.Cancel(j.ID); err != nil {
+			p.out.Warn("job %s uses %s, which changed, but could not be cancelled: %v", j.ID, file, err)
+			continue
+		}
+		again, err := store.Submit(jobs.Job{Service: j.Service, Command: j.Command, SparkUI: j.SparkUI})
+		if err != nil {
+			p.out.Warn("job %s uses %s, which changed: cancelled, but not submitted again: %v", j.ID, file, err)
+			continue
+		}
+		restarted = true
+		if o.JobRestarted != nil {
+			o.JobRestarted(j, again, file)
+		}
+	}
+	if restarted {
+		if err := startRunner(store); err != nil {
+			p.out.Warn("the restarted jobs are queued, but no runner could be started (%v): run devenv jobs run", err)
+		}
+	}
 }
 
 // workspaceUsers is a running container with the workspace volume (the
@@ -225,7 +404,7 @@ func (p *Project) workspaceUsers(ctx context.Context, running []engine.Object) (
 		}
 	}
 	if target == "" {
-		return "", nil, fmt.Errorf("no running container of %s mounts the volume %s at %s: run `devenv up` against this engine first", p.Spec.Name, vol, remote.Workspace)
+		return "", nil, noWorkspaceError{fmt.Sprintf("no running container of %s mounts the volume %s at %s: run `devenv up` against this engine first", p.Spec.Name, vol, remote.Workspace)}
 	}
 	return target, users, nil
 }

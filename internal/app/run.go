@@ -35,6 +35,12 @@ type UpOptions struct {
 	SkipGPUCheck bool          // leave the GPU verdict to the engine
 	DryRun       bool          // report what would change and change nothing (implies Frozen)
 	LockTimeout  time.Duration // bounds the wait for another devenv changing the project; 0: until ctx ends
+	// ForceRecreate, NoDeps and RemoveOrphans are Compose's up flags.
+	ForceRecreate bool
+	NoDeps        bool
+	RemoveOrphans bool
+	// Force recreates containers even when a running job would die with them.
+	Force bool
 }
 
 // DownOptions steer Down.
@@ -45,6 +51,8 @@ type DownOptions struct {
 	DryRun   bool     // report what would be removed and remove nothing
 	// LockTimeout bounds the wait for another devenv changing the project; 0: until ctx ends.
 	LockTimeout time.Duration
+	// Timeout is how long a container may take to stop before it is killed; 0: 10 seconds.
+	Timeout time.Duration
 }
 
 // Result is what Build, Up and Down changed.
@@ -110,6 +118,11 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 			return nil, err
 		}
 	}
+	if !o.Force {
+		if err := p.refuseKillingJobs(ctx, run, o); err != nil {
+			return nil, err
+		}
+	}
 	for _, w := range p.warningsToPrint(run.plan.Plan) {
 		p.out.Warn("%s", w)
 	}
@@ -120,7 +133,8 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	}
 	res, err := run.runner.Up(ctx, run.plan.Plan, reconcile.UpOptions{
 		Services: o.Services, NoStart: o.NoStart, Wait: o.Wait, WaitTimeout: o.WaitTimeout,
-		Build: reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull},
+		Build:         reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull},
+		ForceRecreate: o.ForceRecreate, NoDeps: o.NoDeps, RemoveOrphans: o.RemoveOrphans,
 	})
 	if err != nil {
 		return nil, err
@@ -146,7 +160,9 @@ func (p *Project) Down(ctx context.Context, o DownOptions) (*Result, error) {
 		return nil, err
 	}
 	defer release()
-	ch, err := p.runner(nil).Down(ctx, p.Spec.Name, reconcile.DownOptions{Services: p.dependencyOrder(o.Services),
+	r := p.runner(nil)
+	r.StopTimeout = o.Timeout
+	ch, err := r.Down(ctx, p.Spec.Name, reconcile.DownOptions{Services: p.dependencyOrder(o.Services),
 		Volumes: o.Volumes, Images: o.Images, DryRun: o.DryRun})
 	if err != nil {
 		return nil, err

@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/devenv-dev/devenv/internal/argv"
 	"github.com/devenv-dev/devenv/internal/envvars"
@@ -27,7 +25,7 @@ type Streams struct {
 
 // Main runs devenv with the process's arguments and returns its exit code.
 func Main(args []string, s Streams) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(context.Background(), s.Err)
 	defer stop()
 	quietLibraries(argsHaveFlag(args, "--debug"))
 	err := Run(ctx, args, s)
@@ -98,7 +96,7 @@ func newApp(s Streams) *cli.App {
 func commands() []*cli.Command {
 	cmds := []*cli.Command{
 		versionCommand(), initCommand(), profilesCommand(), configCommand(), lockCommand(),
-		buildCommand(), upCommand(), downCommand(), psCommand(), logsCommand(), execCommand(), shellCommand(),
+		buildCommand(), upCommand(), downCommand(), psCommand(), imagesCommand(), logsCommand(), execCommand(), shellCommand(),
 		runCommand(), submitCommand(), jobsCommand(), verifyCommand(),
 		mirrorCommand(), reproCommand(), diffCommand(), exportCommand(),
 	}

@@ -23,6 +23,7 @@ func execCommand() *cli.Command {
 			&cli.StringFlag{Name: "workdir", Aliases: []string{"w"}, Usage: "working directory in the container"},
 			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE to set"},
+			&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "start the command in the background and return at once"},
 		},
 		Action: checked(func(c *cli.Context) bool { return c.NArg() > 1 && len(afterDashes(args(c)[1:])) > 0 }, "usage: devenv exec SERVICE -- COMMAND [ARGS...]",
 			projectAction(func(c *cli.Context, p *app.Project) error {
@@ -80,6 +81,9 @@ func runCommand() *cli.Command {
 func runIn(c *cli.Context, p *app.Project, service string, cmd []string, wantTTY bool) error {
 	opts := engine.ExecOptions{Cmd: cmd, User: c.String("user"), WorkingDir: c.String("workdir"), Env: c.StringSlice("env"),
 		TTY: wantTTY && ui.IsTerminal(c.App.Reader) && ui.IsTerminal(c.App.Writer), Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
+	if c.Bool("detach") {
+		opts = engine.ExecOptions{Cmd: cmd, User: opts.User, WorkingDir: opts.WorkingDir, Env: opts.Env, Detach: true}
+	}
 	if opts.TTY {
 		restore, resize := tty.Raw(c.App.Reader)
 		defer restore()

@@ -13,6 +13,7 @@ func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "devenv.yaml to use (default: PROJECT-DIR/devenv.yaml); after a command name only --file (logs -f is follow)"},
 		&cli.StringFlag{Name: "project-dir", Usage: "the project directory (default: the directory holding devenv.yaml, searched upwards from here)"},
+		&cli.StringFlag{Name: "project-name", Aliases: []string{"p"}, Usage: "the project's name, instead of devenv.yaml's name: (its containers, network and volumes are named after it)"},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON on stdout and progress as JSON lines on stderr"},
 		&cli.BoolFlag{Name: "debug", Usage: "print debugging detail and error chains"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show build output and progress in plain mode"},
@@ -50,6 +51,7 @@ func localCopies() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "file", Hidden: true},
 		&cli.StringFlag{Name: "project-dir", Hidden: true},
+		&cli.StringFlag{Name: "project-name", Aliases: []string{"p"}, Hidden: true},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
 		&cli.BoolFlag{Name: "debug", Hidden: true},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Hidden: true},

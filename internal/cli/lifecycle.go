@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
@@ -46,6 +47,11 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "skip-gpu-check", Usage: "let the engine decide whether it can give GPUs"},
 			composeProfileFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be pulled, built, created, recreated or started, and change nothing (a stale lock is refused as with --frozen)"},
+			&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "accepted for Compose's habit: devenv always runs the containers in the background"},
+			&cli.BoolFlag{Name: "force-recreate", Usage: "recreate the containers even when nothing changed"},
+			&cli.BoolFlag{Name: "no-deps", Usage: "start only the services named, not what they depend on"},
+			&cli.BoolFlag{Name: "remove-orphans", Usage: "remove the containers of services the project no longer has (up names them without it)"},
+			&cli.BoolFlag{Name: "force", Usage: "recreate containers even when a running job (devenv submit) would die with them"},
 			&cli.BoolFlag{Name: "watch", Usage: "then, on a remote engine, sync the project and forward its ports until Ctrl-C (devenv watch)"},
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
@@ -53,6 +59,7 @@ func upCommand() *cli.Command {
 				Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
 				WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), SkipGPUCheck: c.Bool("skip-gpu-check"),
 				LockTimeout: lockTimeout(c), DryRun: c.Bool("dry-run"),
+				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"), Force: c.Bool("force"),
 			})
 			if err := show(c, res, err, view.Up); err != nil || !c.Bool("watch") || c.Bool("dry-run") {
 				return err
@@ -71,11 +78,13 @@ func downCommand() *cli.Command {
 			&cli.BoolFlag{Name: "volumes", Usage: "also remove the project's named volumes (not with services)"},
 			&cli.BoolFlag{Name: "rmi", Usage: "also remove the images devenv built for the project (or for the services named)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed and remove nothing"},
+			&cli.IntFlag{Name: "timeout", Aliases: []string{"t"}, Value: 10, Usage: "seconds to wait for a container to stop before killing it"},
+			&cli.BoolFlag{Name: "remove-orphans", Usage: "accepted for Compose's habit: down always removes every container labelled for the project"},
 			lockTimeoutFlag(),
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.Bool("rmi"),
-				DryRun: c.Bool("dry-run"), LockTimeout: lockTimeout(c)})
+				DryRun: c.Bool("dry-run"), LockTimeout: lockTimeout(c), Timeout: time.Duration(c.Int("timeout")) * time.Second})
 			return show(c, res, err, func(w io.Writer, r *app.Result) { view.Down(w, r, args(c)) })
 		}),
 	}
@@ -85,9 +94,39 @@ func psCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "ps",
 		Usage: "list the project's containers: state, health, ports, GPUs, image",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the container ids"},
+			&cli.BoolFlag{Name: "services", Usage: "print only the services that have a container"},
+			&cli.StringFlag{Name: "format", Usage: "table, json (one object a line) or a Go template such as '{{.Name}} {{.State}}'"},
+		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			st, err := p.Ps(c.Context)
-			return show(c, st, err, view.Ps)
+			text := view.Ps
+			switch {
+			case c.Bool("quiet"):
+				text = view.PsQuiet
+			case c.Bool("services"):
+				text = view.PsServices
+			case c.IsSet("format"):
+				var ferr error
+				text = func(w io.Writer, st []reconcile.Status) { ferr = view.PsFormat(w, st, c.String("format")) }
+				if err := show(c, st, err, text); err != nil {
+					return err
+				}
+				return ferr
+			}
+			return show(c, st, err, text)
+		}),
+	}
+}
+
+func imagesCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "images",
+		Usage: "the size of each image built for the project, and of each of its layers",
+		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			imgs, err := p.Images(c.Context)
+			return show(c, imgs, err, view.Images)
 		}),
 	}
 }

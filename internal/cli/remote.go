@@ -10,6 +10,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/remote"
 	"github.com/devenv-dev/devenv/internal/statedir"
 	"github.com/urfave/cli/v2"
@@ -26,6 +27,7 @@ func remoteCommands() []*cli.Command {
 				&cli.BoolFlag{Name: "no-ports", Usage: "only sync"},
 				&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background (log in .devenv/watch.log); `devenv watch --stop` ends it"},
 				&cli.BoolFlag{Name: "stop", Usage: "end a background watch"},
+				&cli.BoolFlag{Name: "no-job-restart", Usage: "leave running jobs alone when a file they use changes (DEVENV_WATCH_JOB_RESTART=0)"},
 			},
 			Action: projectAction(func(c *cli.Context, p *app.Project) error {
 				switch {
@@ -34,7 +36,7 @@ func remoteCommands() []*cli.Command {
 				case c.Bool("detach"):
 					return startBackground(c, p)
 				}
-				return watch(c, p, app.WatchOptions{NoPorts: c.Bool("no-ports")})
+				return watch(c, p, app.WatchOptions{NoPorts: c.Bool("no-ports"), NoJobRestart: c.Bool("no-job-restart")})
 			}),
 		},
 		{
@@ -69,6 +71,24 @@ func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
 		for _, f := range fs {
 			say(c, fmt.Sprintf("%s: %s (port %d, forwarded from the engine's 127.0.0.1:%d)", f.Service, f.URL, f.ContainerPort, f.Remote))
 		}
+	}
+	o.Unforwarded = func(fs []remote.Forward) {
+		for _, f := range fs {
+			say(c, fmt.Sprintf("%s: %s no longer forwarded (port %d is not published any more)", f.Service, f.URL, f.ContainerPort))
+		}
+	}
+	if v := os.Getenv("DEVENV_WATCH_JOB_RESTART"); v == "0" || v == "false" {
+		o.NoJobRestart = true
+	}
+	o.JobRestarted = func(old, again jobs.Job, file string) {
+		say(c, fmt.Sprintf("job %s (%s) uses %s, which changed: cancelled it and submitted it again as job %s", old.ID, strings.Join(old.Command, " "), file, again.ID))
+	}
+	o.DevelopSynced = func(d app.DevelopSync) {
+		msg := fmt.Sprintf("develop.watch: synced %d file(s) into %s:%s, %d removed", len(d.Change.Sent), d.Service, d.Target, len(d.Change.Deleted))
+		if d.Restarted {
+			msg += "; restarted " + d.Service
+		}
+		say(c, msg)
 	}
 	first := true
 	o.Synced = func(ch remote.Change) {
@@ -115,6 +135,9 @@ func startBackground(c *cli.Context, p *app.Project) error {
 	argv := []string{"--file", p.Spec.File, "watch"}
 	if c.Bool("no-ports") {
 		argv = append(argv, "--no-ports")
+	}
+	if c.Bool("no-job-restart") {
+		argv = append(argv, "--no-job-restart")
 	}
 	if ctx := stringOpt(c, "context"); ctx != "" {
 		argv = append([]string{"--context", ctx}, argv...)

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/docker/cli/cli/config"
@@ -79,6 +80,8 @@ type Endpoint struct {
 	tls    *tlsMaterial
 	dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 	dialTo string // the HTTP host an ssh dialer serves
+	getenv func(string) string
+	mux    *muxCache
 }
 
 // SSHTarget is where an ssh engine lives.
@@ -209,6 +212,7 @@ func Resolve(o Options) (*Endpoint, error) {
 		return nil, err
 	}
 	e.Local = e.isLocal(getenv)
+	e.getenv = getenv
 	return e, nil
 }
 
@@ -318,11 +322,31 @@ func (e *Endpoint) finish() error {
 		if err != nil {
 			return fmt.Errorf("engine address %q (%s): %w", e.Host, e.Source, err)
 		}
-		e.dialer, e.dialTo = h.Dialer, h.Host
+		e.mux = &muxCache{}
+		e.dialer, e.dialTo = e.sharedDialer(), h.Host
 	default:
 		return fmt.Errorf("engine address %q (%s): unknown scheme %q (unix, tcp or ssh)", e.Host, e.Source, u.Scheme)
 	}
 	return nil
+}
+
+// sharedDialer dials the ssh engine with docker/cli's helper (`ssh ...
+// docker system dial-stdio`), with SSHMux's flags so that every dial and
+// the port forwards share one SSH connection; the flags are read at the
+// first dial, not when the endpoint is resolved.
+func (e *Endpoint) sharedDialer() func(ctx context.Context, network, addr string) (net.Conn, error) {
+	var once sync.Once
+	var h *connhelper.ConnectionHelper
+	var herr error
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		once.Do(func() {
+			h, herr = connhelper.GetConnectionHelperWithSSHOpts(e.Host, e.SSHMux().Flags)
+		})
+		if herr != nil {
+			return nil, herr
+		}
+		return h.Dialer(ctx, network, addr)
+	}
 }
 
 // tlsMaterial is a context's TLS data or DOCKER_CERT_PATH's files.

@@ -42,6 +42,8 @@ func wrap(op, host string, err error) error {
 		e.Kind, e.Hint = ErrNoGPURuntime, hintNoGPURuntime
 	case containsAny(err.Error(), gpuDeviceRefusals):
 		e.Kind, e.Hint = ErrNoGPURuntime, hintNoSuchGPU
+	case strings.Contains(err.Error(), "is ambiguous"):
+		e.Kind = ErrAmbiguous // "network p is ambiguous (2 matches found based on name)"
 	case cerrdefs.IsNotFound(err):
 		e.Kind = ErrNotFound
 	case cerrdefs.IsConflict(err) || cerrdefs.IsAlreadyExists(err):

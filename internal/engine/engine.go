@@ -258,6 +258,7 @@ type LogOptions struct {
 	Tail       string // "all" or a number of lines; empty means all
 	Timestamps bool
 	Since      time.Time
+	Until      time.Time // zero: up to now (and on, with Follow)
 }
 
 // ExecOptions says what to run in a container.
@@ -273,6 +274,9 @@ type ExecOptions struct {
 	// Resize, when set, delivers terminal sizes to apply to the TTY; the
 	// first may be sent right away. Only used with TTY.
 	Resize <-chan TermSize
+	// Detach starts the command and returns at once (exit code 0) without
+	// attaching to it, as `docker compose exec -d`.
+	Detach bool
 }
 
 // TermSize is a terminal size in characters.

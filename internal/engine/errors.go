@@ -20,6 +20,9 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrConflict means the object exists already or is in use.
 	ErrConflict = errors.New("conflict")
+	// ErrAmbiguous means a name matches more than one object (engines
+	// before API 1.44 allow two networks of one name).
+	ErrAmbiguous = errors.New("ambiguous name")
 )
 
 // Error is an engine failure with the operation that failed, the sentinel

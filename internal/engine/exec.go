@@ -25,6 +25,9 @@ func (d *docker) Logs(ctx context.Context, id string, opts LogOptions, stdout, s
 	if !opts.Since.IsZero() {
 		lo.Since = opts.Since.Format(time.RFC3339Nano)
 	}
+	if !opts.Until.IsZero() {
+		lo.Until = opts.Until.Format(time.RFC3339Nano)
+	}
 	tty := in.Config != nil && in.Config.Tty
 	if !opts.Follow {
 		return d.copyLogs(ctx, op, id, lo, tty, stdout, stderr)
@@ -66,6 +69,9 @@ func orDiscard(w io.Writer) io.Writer {
 // Exec runs opts.Cmd in a running container and returns its exit code.
 func (d *docker) Exec(ctx context.Context, id string, opts ExecOptions) (int, error) {
 	op := fmt.Sprintf("run %q in container %q", strings.Join(opts.Cmd, " "), id)
+	if opts.Detach {
+		return 0, d.execDetached(ctx, op, id, opts)
+	}
 	created, err := d.cli.ContainerExecCreate(ctx, id, container.ExecOptions{
 		Cmd: opts.Cmd, Env: opts.Env, User: opts.User, WorkingDir: opts.WorkingDir, Tty: opts.TTY,
 		AttachStdin: opts.Stdin != nil, AttachStdout: true, AttachStderr: true,
@@ -93,21 +99,38 @@ func (d *docker) Exec(ctx context.Context, id string, opts ExecOptions) (int, er
 	return d.execExitCode(ctx, op, created.ID)
 }
 
+// execDetached starts a command in the container without attaching to it.
+func (d *docker) execDetached(ctx context.Context, op, id string, opts ExecOptions) error {
+	created, err := d.cli.ContainerExecCreate(ctx, id, container.ExecOptions{
+		Cmd: opts.Cmd, Env: opts.Env, User: opts.User, WorkingDir: opts.WorkingDir, Tty: opts.TTY, Detach: true,
+	})
+	if err != nil {
+		return d.wrap(op, err)
+	}
+	if err := d.cli.ContainerExecStart(ctx, created.ID, container.ExecStartOptions{Detach: true, Tty: opts.TTY}); err != nil {
+		return d.wrap(op, err)
+	}
+	return nil
+}
+
 // copyExecOutput copies an exec's output until it ends. An exec may be
 // silent for hours, so a watchdog pings the engine meanwhile; when the
 // engine stops answering it closes the attached connection (cancelling a
 // context does not end a hijacked stream) and the exec fails as an
-// unreachable engine, exit 3, instead of hanging.
+// unreachable engine, exit 3, instead of hanging. The caller's ctx ending
+// (Ctrl-C without a TTY) closes it too: devenv stops following the command
+// and returns ctx's error, as docker compose exec does; the command itself
+// goes on in the container unless the engine ends it.
 func (d *docker) copyExecOutput(ctx context.Context, op string, resp types.HijackedResponse, opts ExecOptions) error {
 	timeout := AnswerTimeout()
 	sctx, dog := d.watch(ctx, timeout)
-	stopClosing := context.AfterFunc(sctx, func() {
-		if ctx.Err() == nil { // the watchdog fired (or the copy ended): not the caller's cancel
-			resp.Close()
-		}
-	})
+	stopClosing := context.AfterFunc(sctx, resp.Close) // cancelling a context does not end a hijacked stream
 	defer stopClosing()
 	err := copyOutput(resp.Reader, opts.TTY, orDiscard(opts.Stdout), orDiscard(opts.Stderr))
+	if ctx.Err() != nil {
+		dog.stop(d, op, timeout, nil) //nolint:errcheck // the caller's cancel is the answer
+		return fmt.Errorf("%s: %w", op, ctx.Err())
+	}
 	if err = dog.stop(d, op, timeout, err); err != nil {
 		var ee *Error
 		if errors.As(err, &ee) {

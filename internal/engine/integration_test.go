@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -157,6 +158,7 @@ func TestIntegrationLifecycle(t *testing.T) {
 	t.Run("published port", func(t *testing.T) { checkPort(t, st) })
 	t.Run("logs", func(t *testing.T) { checkLogs(t, e, id) })
 	t.Run("exec", func(t *testing.T) { checkExec(t, e, id, run) })
+	t.Run("exec ends with its context", func(t *testing.T) { checkExecEnds(t, e, id) })
 	t.Run("list by label", func(t *testing.T) { checkList(t, e, labels, run, spec, netName, volName, imageRef) })
 	t.Run("listing says what inspect says", func(t *testing.T) { checkListedAsInspected(t, e, labels, st) })
 
@@ -284,6 +286,22 @@ func checkExec(t *testing.T, e engine.Engine, id, run string) {
 				t.Errorf("exit code %d, stdout %q (stderr %q); want %d, %q", code, stdout.String(), stderr.String(), tt.wantCode, tt.wantOut)
 			}
 		})
+	}
+}
+
+// checkExecEnds: an exec that would run forever ends when its context does
+// (Ctrl-C without a TTY), and a detached one returns at once.
+func checkExecEnds(t *testing.T, e engine.Engine, id string) {
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := e.Exec(ctx, id, engine.ExecOptions{Cmd: []string{"/app", "serve", ":9191"}, Stdout: io.Discard})
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 10*time.Second {
+		t.Errorf("exec past its context: %v after %s", err, time.Since(start))
+	}
+	code, err := e.Exec(t.Context(), id, engine.ExecOptions{Cmd: []string{"/app", "serve", ":9192"}, Detach: true})
+	if err != nil || code != 0 {
+		t.Errorf("detached exec: %d, %v", code, err)
 	}
 }
 

@@ -37,6 +37,12 @@ var Known = map[string]struct {
 	"DEVENV_MIRROR_APACHE":     {httpURL, "an http(s) URL such as http://127.0.0.1:8081/apache"},
 	"DEVENV_MIRROR_PYPI":       {httpURL, "an http(s) URL such as http://127.0.0.1:3141/root/pypi/+simple/"},
 	"DEVENV_MIRROR_REGISTRIES": {registries, "registry=mirror pairs separated by commas, such as nvcr.io=127.0.0.1:5055"},
+	"DEVENV_ENGINE_REMOTE":     {boolean, "1 (the engine is another machine's) or 0 (it is this one's)"},
+	"DEVENV_FORWARD_SAME_PORT": {boolean, "1 (keep the engine's port number when it is free here) or 0 (always a free one)"},
+	"DEVENV_SSH_MUX":           {boolean, "1 (one ssh connection for the engine and the forwards) or 0 (an ssh process each)"},
+	"DEVENV_WATCH_JOB_RESTART": {boolean, "1 (restart a job when a file it uses changes) or 0"},
+	"DEVENV_GPU_FACTS":         {oneOf("nvml", "engine"), "nvml (this machine's NVML) or engine (a probe container on the engine)"},
+	"DEVENV_PROBE_IMAGE":       {imageRef, "an image reference with /bin/sh, such as devenv/myproj-spark:abc123"},
 }
 
 // notForTheCLI are DEVENV_* names devenv sets inside containers, or that
@@ -108,6 +114,30 @@ func duration(v string) string {
 		return "not a duration"
 	case d <= 0:
 		return "not more than zero"
+	}
+	return ""
+}
+
+func boolean(v string) string {
+	switch v {
+	case "0", "1", "true", "false":
+		return ""
+	}
+	return "not 0, 1, true or false"
+}
+
+func oneOf(words ...string) check {
+	return func(v string) string {
+		if slices.Contains(words, v) {
+			return ""
+		}
+		return "not one of " + strings.Join(words, ", ")
+	}
+}
+
+func imageRef(v string) string {
+	if strings.ContainsAny(v, " \t\n\x00") {
+		return "not an image reference (it holds whitespace or a NUL byte)"
 	}
 	return ""
 }

@@ -11,6 +11,8 @@ func TestCheck(t *testing.T) {
 		"DEVENV_MAX_WINDOW_MB=256", "DEVENV_MIRROR_MAVEN=http://127.0.0.1:8081/maven2", "DEVENV_MIRROR_PYPI=",
 		"DEVENV_MIRROR_REGISTRIES=nvcr.io=127.0.0.1:5055, docker.io=mirror.local/hub", "DEVENV_JOB_ID=1",
 		"DEVENV_TEST_CACHE=/x", "DEVENV_CPU_FALLBACK=1", "DEVENV_SOMETHING_ELSE=1",
+		"DEVENV_SSH_MUX=0", "DEVENV_WATCH_JOB_RESTART=false", "DEVENV_GPU_FACTS=engine", "DEVENV_ENGINE_REMOTE=1",
+		"DEVENV_FORWARD_SAME_PORT=0", "DEVENV_PROBE_IMAGE=devenv/p-spark:abc",
 	}
 	if err := Check(good); err != nil {
 		t.Errorf("good environment refused: %v", err)
@@ -28,6 +30,10 @@ func TestCheck(t *testing.T) {
 		"DEVENV_MIRROR_REGISTRIES=nvcr.io=http://m:5000": "is not registry=host",
 		"DEVENV_NET_TIMOUT=30s":                          "did you mean DEVENV_NET_TIMEOUT?",
 		"DEVENV_MIRROR_MAVN=http://x":                    "did you mean DEVENV_MIRROR_MAVEN",
+		"DEVENV_SSH_MUX=off":                             "DEVENV_SSH_MUX=\"off\": not 0, 1, true or false",
+		"DEVENV_GPU_FACTS=gpu":                           "not one of nvml, engine",
+		"DEVENV_PROBE_IMAGE=a b":                         "not an image reference",
+		"DEVENV_SSH_MX=0":                                "did you mean DEVENV_SSH_MUX?",
 	}
 	for kv, want := range bad {
 		err := Check([]string{"HOME=/root", kv})

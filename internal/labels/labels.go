@@ -18,7 +18,47 @@ const (
 	Dir = "dev.devenv.dir"
 	// ComposeFile names the compose file a compose service came from.
 	ComposeFile = "dev.devenv.compose-file"
+	// Artifact is the sha256 of the artifact an artifact image holds
+	// (images shared by every project on an engine; no Project label).
+	Artifact = "dev.devenv.artifact"
+	// ArtifactFile is that artifact's file name.
+	ArtifactFile = "dev.devenv.artifact-file"
+	// FilesDigest is the sha256 of the files devenv places in a container
+	// (generated confs, as compose `configs:` with `content:`): Compose's
+	// config hash leaves a config's content out, so this label is what
+	// makes a changed file recreate the container.
+	FilesDigest = "dev.devenv.files-digest"
+	// ReplicaOf names, on a Spark standalone worker's service in the
+	// Compose project, the devenv.yaml service it belongs to.
+	ReplicaOf = "dev.devenv.replica-of"
 )
+
+// Compose's own labels, which devenv also puts on its containers so that
+// `docker compose -p NAME ps` and `logs` see a devenv project. They are not
+// in devenv's config hash: adding them recreates no container.
+const (
+	ComposeProject    = "com.docker.compose.project"
+	ComposeService    = "com.docker.compose.service"
+	ComposeOneoff     = "com.docker.compose.oneoff"
+	ComposeNumber     = "com.docker.compose.container-number"
+	ComposeWorkingDir = "com.docker.compose.project.working_dir"
+	// ComposeConfigHash must be present for Compose to list a container.
+	// devenv's containers carry "devenv-" and devenv's own hash: never a
+	// value Compose computes, so a Compose (or SDK) up of the same project
+	// recreates them once rather than adopting a container it did not make.
+	ComposeConfigHash = "com.docker.compose.config-hash"
+)
+
+// Compose are the compose labels of a project's service container whose
+// devenv config hash is configHash.
+func Compose(project, service, workingDir, configHash string) map[string]string {
+	l := map[string]string{ComposeProject: project, ComposeService: service, ComposeOneoff: "False", ComposeNumber: "1",
+		ComposeConfigHash: "devenv-" + configHash}
+	if workingDir != "" {
+		l[ComposeWorkingDir] = workingDir
+	}
+	return l
+}
 
 // ProjectFilter is the engine label filter "dev.devenv.project=<name>".
 func ProjectFilter(project string) string { return Project + "=" + project }

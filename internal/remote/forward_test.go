@@ -27,13 +27,14 @@ func TestTunnelReportsSSHsWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("DEVENV_SSH_MUX", "0")
 	ep := &endpoint.Endpoint{Host: "ssh://me@gpubox:2222", Kind: endpoint.SSH, SSH: &endpoint.SSHTarget{User: "me", Host: "gpubox", Port: "2222"}}
 	_, err := OpenTunnel(t.Context(), ep, []Forward{{Service: "web", ContainerPort: 80, Remote: 8080}}, false)
 	if err == nil || !strings.Contains(err.Error(), "remote port forwarding failed") {
 		t.Fatalf("error %v, want ssh's words", err)
 	}
 	b, _ := os.ReadFile(args)
-	if got := string(b); !strings.Contains(got, "-p 2222") || !strings.Contains(got, ":127.0.0.1:8080") || !strings.HasSuffix(strings.TrimSpace(got), "-- me@gpubox") ||
+	if got := string(b); !strings.Contains(got, "-p 2222") || !strings.Contains(got, ":127.0.0.1:8080") || !strings.Contains(got, "-l me") || !strings.HasSuffix(strings.TrimSpace(got), "-- gpubox") ||
 		!strings.Contains(got, "ExitOnForwardFailure=yes") {
 		t.Errorf("ssh ran with %q", got)
 	}

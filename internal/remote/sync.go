@@ -82,6 +82,13 @@ type Syncer struct {
 	uid, gid  int
 	remote    map[string]entry
 	seen      map[string]local
+	// target is the container folder synced into; pathRule marks a
+	// develop.watch rule's syncer: no manifest in the container (what the
+	// image holds is the start), and only is the one file a rule's path
+	// names when it is not a folder.
+	target   string
+	pathRule bool
+	only     string
 	// First is true when the volume held no manifest: nothing was synced
 	// into it before.
 	First bool
@@ -98,7 +105,7 @@ func NewSyncer(ctx context.Context, eng engine.Engine, dir, container string) (*
 	if err != nil {
 		return nil, err
 	}
-	s := &Syncer{eng: eng, arch: arch, dir: dir, container: container, ignore: pm, seen: map[string]local{}}
+	s := &Syncer{eng: eng, arch: arch, dir: dir, container: container, ignore: pm, seen: map[string]local{}, target: Workspace}
 	if s.uid, s.gid, err = arch.Owner(ctx, container); err != nil {
 		return nil, err
 	}
@@ -191,6 +198,12 @@ func (s *Syncer) scan() (map[string]local, []string, error) {
 			return nil
 		}
 		rel = filepath.ToSlash(rel)
+		if s.only != "" && rel != s.only {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		if ok, _ := s.ignore.MatchesOrParentMatches(rel); ok {
 			if d.IsDir() {
 				return filepath.SkipDir
@@ -283,7 +296,7 @@ func (s *Syncer) Sync(ctx context.Context) (Change, error) {
 func (s *Syncer) send(ctx context.Context, paths []string, manifest map[string]entry) error {
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(s.writeArchive(pw, paths, manifest)) }()
-	err := s.arch.CopyTo(ctx, s.container, Workspace, pr)
+	err := s.arch.CopyTo(ctx, s.container, s.target, pr)
 	_ = pr.CloseWithError(err)
 	return err
 }
@@ -311,6 +324,9 @@ func (s *Syncer) writeArchive(w io.Writer, paths []string, manifest map[string]e
 		if err := s.addFile(tw, p); err != nil {
 			return err
 		}
+	}
+	if s.pathRule {
+		return tw.Close()
 	}
 	m, err := json.Marshal(manifest)
 	if err != nil {
@@ -353,7 +369,7 @@ func (s *Syncer) remove(ctx context.Context, paths []string) error {
 		n := min(len(paths), 500)
 		cmd := []string{"rm", "-f", "--"}
 		for _, p := range paths[:n] {
-			cmd = append(cmd, path.Join(Workspace, p))
+			cmd = append(cmd, path.Join(s.target, p))
 		}
 		var errOut bytes.Buffer
 		code, err := s.eng.Exec(ctx, s.container, engine.ExecOptions{Cmd: cmd, User: fmt.Sprintf("%d:%d", s.uid, s.gid), Stderr: &errOut})
@@ -361,7 +377,7 @@ func (s *Syncer) remove(ctx context.Context, paths []string) error {
 			return err
 		}
 		if code != 0 {
-			return fmt.Errorf("remove %d file(s) from %s in the container: rm exited %d: %s", n, Workspace, code, strings.TrimSpace(errOut.String()))
+			return fmt.Errorf("remove %d file(s) from %s in the container: rm exited %d: %s", n, s.target, code, strings.TrimSpace(errOut.String()))
 		}
 		paths = paths[n:]
 	}

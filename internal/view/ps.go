@@ -1,10 +1,12 @@
 package view
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+	"text/template"
 
 	"github.com/devenv-dev/devenv/envs/reconcile"
 )
@@ -36,4 +38,59 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// PsQuiet prints the containers' ids, one a line (ps -q).
+func PsQuiet(w io.Writer, st []reconcile.Status) {
+	for _, s := range st {
+		fmt.Fprintln(w, s.ID)
+	}
+}
+
+// PsServices prints each service with a container once (ps --services).
+func PsServices(w io.Writer, st []reconcile.Status) {
+	seen := map[string]bool{}
+	for _, s := range st {
+		if !seen[s.Service] {
+			seen[s.Service] = true
+			fmt.Fprintln(w, s.Service)
+		}
+	}
+}
+
+// psRow is what a ps --format template sees: the status fields, and Name
+// (the container's name) as Compose's templates call it.
+type psRow struct {
+	reconcile.Status
+	Name string
+}
+
+// PsFormat prints the containers as Compose's ps --format does: "table"
+// (the default listing), "json" (one object a line) or a Go template
+// ({{.Name}}, {{.Service}}, {{.State}}, {{.Image}}, {{.ID}}, ...).
+func PsFormat(w io.Writer, st []reconcile.Status, format string) error {
+	switch format {
+	case "", "table":
+		Ps(w, st)
+		return nil
+	case "json":
+		enc := json.NewEncoder(w)
+		for _, s := range st {
+			if err := enc.Encode(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tmpl, err := template.New("ps").Parse(format)
+	if err != nil {
+		return fmt.Errorf("--format %q: %w\n\thint: table, json, or a Go template such as '{{.Name}} {{.State}}'", format, err)
+	}
+	for _, s := range st {
+		if err := tmpl.Execute(w, psRow{Status: s, Name: s.Container}); err != nil {
+			return fmt.Errorf("--format %q: %w", format, err)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
 }

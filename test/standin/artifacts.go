@@ -24,8 +24,9 @@ import (
 type ArtifactServer struct {
 	t        testing.TB
 	url      string
-	files    map[string][]byte // server path -> content, checksum files included
-	sums     map[string]string // checksum file path -> path of the file it checks
+	files    map[string][]byte    // server path -> content, checksum files included
+	disk     map[string]largeFile // server path -> a large generated file (WithSizes)
+	sums     map[string]string    // checksum file path -> path of the file it checks
 	mu       sync.Mutex
 	corrupt  map[string]bool
 	requests []string
@@ -40,7 +41,7 @@ func Artifacts(t testing.TB, opts ...ArtifactOption) *ArtifactServer {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	s := &ArtifactServer{t: t, files: map[string][]byte{}, sums: map[string]string{}, corrupt: map[string]bool{}}
+	s := &ArtifactServer{t: t, files: map[string][]byte{}, disk: map[string]largeFile{}, sums: map[string]string{}, corrupt: map[string]bool{}}
 	if err := s.populate(cfg); err != nil {
 		t.Fatalf("standin: Artifacts options: %v", err)
 	}
@@ -66,8 +67,11 @@ func (s *ArtifactServer) ApacheURL() string { return s.url + "/apache" }
 
 // Paths lists every served path, checksum files included, sorted.
 func (s *ArtifactServer) Paths() []string {
-	paths := make([]string, 0, len(s.files))
+	paths := make([]string, 0, len(s.files)+len(s.disk))
 	for p := range s.files {
+		paths = append(paths, p)
+	}
+	for p := range s.disk {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
@@ -78,8 +82,15 @@ func (s *ArtifactServer) Paths() []string {
 // devenv should record in devenv.lock. It fails the test for an unknown path.
 func (s *ArtifactServer) SHA256(path string) string {
 	s.t.Helper()
+	if f, ok := s.disk[cleanPath(path)]; ok {
+		return f.SHA256
+	}
 	return sha256Hex(s.content(path))
 }
+
+// LocalFile is where a file generated WithSizes lies on disk ("" for the
+// files served from memory).
+func (s *ArtifactServer) LocalFile(path string) string { return s.disk[cleanPath(path)].Path }
 
 // Content is the bytes served at path. It fails the test for an unknown path.
 func (s *ArtifactServer) Content(path string) []byte {
@@ -125,6 +136,11 @@ func (s *ArtifactServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := cleanPath(r.URL.Path)
+	if f, ok := s.disk[p]; ok {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		http.ServeFile(w, r, f.Path)
+		return
+	}
 	body, ok := s.files[p]
 	if !ok {
 		http.NotFound(w, r)
@@ -222,6 +238,11 @@ func (s *ArtifactServer) addSpark(cfg artifactConfig, version string) error {
 			continue
 		}
 		d := sparkDist{Version: version, Scala: sc}
+		if cfg.sparkSize > 0 {
+			errs = multierror.Append(errs, s.addLargeSpark(cfg, d))
+			served++
+			continue
+		}
 		data, err := d.tgz()
 		if err != nil {
 			errs = multierror.Append(errs, err)
@@ -251,11 +272,37 @@ func (s *ArtifactServer) addRapids(cfg artifactConfig, version string) error {
 		}
 		for _, sc := range cfg.scala {
 			if sc == "2.12" || sc == "2.13" {
-				errs = multierror.Append(errs, s.addRapidsJar(rapidsCoord(sc, version, cl), cfg.rapidsShims(version, sc)))
+				errs = multierror.Append(errs, s.addRapidsJar(rapidsCoord(sc, version, cl), cfg.rapidsShims(version, sc), cfg.rapidsSize))
 			}
 		}
 	}
 	return errs.ErrorOrNil()
+}
+
+// addLargeSpark serves a generated distribution of cfg.sparkSize from disk.
+func (s *ArtifactServer) addLargeSpark(cfg artifactConfig, d sparkDist) error {
+	f, err := largeSpark(d, cfg.sparkSize)
+	if err != nil {
+		return err
+	}
+	p := "apache/" + d.Path()
+	s.disk[p] = f
+	s.files[p+".sha512"] = []byte(sha512Line(cfg.sha512Format, d.Base()+".tgz", f.SHA512))
+	s.sums[p+".sha512"] = p
+	return nil
+}
+
+// addLargeJar serves small, a generated RAPIDS jar, grown to n bytes, from disk.
+func (s *ArtifactServer) addLargeJar(c mavenCoord, small []byte, n int64) error {
+	f, err := largeJar(c, small, n)
+	if err != nil {
+		return err
+	}
+	p := "maven2/" + c.Path()
+	s.disk[p] = f
+	s.files[p+".sha1"] = []byte(f.SHA1)
+	s.sums[p+".sha1"] = p
+	return nil
 }
 
 // addJar serves a small valid jar for coord with its Maven .sha1.
@@ -277,10 +324,13 @@ func (s *ArtifactServer) addJar(c mavenCoord) error {
 
 // addRapidsJar serves a RAPIDS Accelerator jar with the real shim layout
 // and its Maven .sha1.
-func (s *ArtifactServer) addRapidsJar(c mavenCoord, sparks []string) error {
+func (s *ArtifactServer) addRapidsJar(c mavenCoord, sparks []string, size int64) error {
 	data, err := RapidsJar(c.Group+":"+c.Artifact+" (devenv stand-in)", c.Version, sparks)
 	if err != nil {
 		return errorf("generating %s: %v", c.Path(), err)
+	}
+	if size > 0 {
+		return s.addLargeJar(c, data, size)
 	}
 	p := "maven2/" + c.Path()
 	s.files[p] = data

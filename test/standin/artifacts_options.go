@@ -13,6 +13,8 @@ type artifactConfig struct {
 	maven        []string
 	poms         string
 	sha512Format SHA512Format
+	sparkSize    int64 // WithSizes: generated distributions of this size, served from disk
+	rapidsSize   int64
 	shims        map[string][]string // "version/scala" -> Spark versions with a shim
 }
 

@@ -28,10 +28,15 @@ func sha1Hex(b []byte) string   { s := sha1.Sum(b); return hex.EncodeToString(s[
 // sha512File is the content of <name>.sha512 for data in the given format.
 func sha512File(format SHA512Format, name string, data []byte) string {
 	sum := sha512.Sum512(data)
+	return sha512Line(format, name, sum[:])
+}
+
+// sha512Line is the content of <name>.sha512 for a digest.
+func sha512Line(format SHA512Format, name string, sum []byte) string {
 	if format == SHA512GPG {
-		return gpgPrintMD(name, sum[:])
+		return gpgPrintMD(name, sum)
 	}
-	return fmt.Sprintf("%s  %s\n", hex.EncodeToString(sum[:]), name)
+	return fmt.Sprintf("%s  %s\n", hex.EncodeToString(sum), name)
 }
 
 // gpgPrintMD lays out a digest the way `gpg --print-md` (GnuPG 2.2) does

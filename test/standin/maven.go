@@ -24,7 +24,7 @@ type mavenMetadata struct {
 // for every artifact served under maven2/, listing its versions.
 func (s *ArtifactServer) addMavenMetadata() error {
 	versions := map[string]map[string]bool{} // artifact dir -> versions
-	for p := range s.files {
+	for _, p := range s.Paths() {
 		if !strings.HasPrefix(p, "maven2/") || !strings.HasSuffix(p, ".jar") {
 			continue
 		}

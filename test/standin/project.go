@@ -111,6 +111,9 @@ func removeProject(cli *client.Client, name string) error {
 	}
 	images, err := cli.ImageList(ctx, image.ListOptions{All: true, Filters: f})
 	add("listing images", err)
+	// Children first: an image built on another of the project's (the
+	// build cache chains them) cannot be removed before it.
+	sort.Slice(images, func(i, j int) bool { return images[i].Created > images[j].Created })
 	for _, im := range images {
 		_, err := cli.ImageRemove(ctx, im.ID, image.RemoveOptions{Force: true, PruneChildren: true})
 		if err != nil && !cerrdefs.IsNotFound(err) { // removing a parent may already have removed it

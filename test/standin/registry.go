@@ -30,14 +30,24 @@ import (
 // registry, so it pulls from it over plain HTTP without configuration.
 func Registry(t testing.TB) string {
 	t.Helper()
+	addr, stop, err := StartRegistry()
+	if err != nil {
+		t.Fatalf("standin: %v", err)
+	}
+	t.Cleanup(stop)
+	return addr
+}
+
+// StartRegistry is Registry for a server that outlives one test (shared by
+// a package's tests): it returns the host and the function that stops it.
+func StartRegistry() (addr string, stop func(), err error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("standin: registry cannot listen on 127.0.0.1: %v", err)
+		return "", nil, errorf("registry cannot listen on 127.0.0.1: %v", err)
 	}
 	srv := &http.Server{Handler: registry.New(registry.Logger(log.New(io.Discard, "", 0)))}
 	go func() { _ = srv.Serve(l) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return l.Addr().String()
+	return l.Addr().String(), func() { _ = srv.Close() }, nil
 }
 
 // Push copies the engine's image localRef (through ImageSave) to the

@@ -162,6 +162,10 @@ func (f *Fake) Exec(ctx context.Context, id string, opts engine.ExecOptions) (in
 	if run == nil {
 		return 0, nil
 	}
+	if opts.Detach { // started, not attached: its output and exit code go nowhere
+		_, _ = run(opts)
+		return 0, nil
+	}
 	code, out := run(opts)
 	if opts.Stdout != nil {
 		if _, err := io.WriteString(opts.Stdout, out); err != nil {

@@ -211,10 +211,32 @@ func (f *Fake) EnsureNetwork(ctx context.Context, name string, labels map[string
 	if err := f.record("EnsureNetwork", name); err != nil {
 		return engine.Object{}, err
 	}
+	if n := f.named(engine.Networks, name); n > 1 {
+		return engine.Object{}, fmt.Errorf("network %s is ambiguous (%d matches found based on name): %w", name, n, engine.ErrAmbiguous)
+	}
 	if o, err := f.find(engine.Networks, name); err == nil {
 		return o.obj, nil
 	}
 	return f.add(engine.Networks, name, labels).obj, nil
+}
+
+// AddNetwork adds a network even when one of that name exists, as an
+// engine before API 1.44 does when two creators race.
+func (f *Fake) AddNetwork(name string, labels map[string]string) engine.Object {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.add(engine.Networks, name, labels).obj
+}
+
+// named counts the objects of kind called name.
+func (f *Fake) named(kind engine.Kind, name string) int {
+	n := 0
+	for _, o := range f.objects[kind] {
+		if o.obj.Name == name {
+			n++
+		}
+	}
+	return n
 }
 
 // EnsureVolume returns the volume, creating it when missing.

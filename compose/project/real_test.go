@@ -1,0 +1,237 @@
+package project
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/spec"
+)
+
+// TestRealComposeFilesAsCompose runs real public compose files (testdata/real,
+// see its SOURCES.md) through devenv (devenv.yaml naming them, the plan, the
+// rendered project) and through compose-go's loader with Compose's own
+// options (what `docker compose config` prints), and compares them service
+// by service and key by key. It is generic: nothing in it knows a file.
+//
+// The only differences it forgives are devenv's documented ones (README,
+// "Compose files"): ports bound to 127.0.0.1 where the file names no
+// address, devenv's own labels, the container named <project>-<service>
+// where the file names none, and the project network's alias for the
+// service (Compose gives that alias implicitly). Every other difference is
+// written to testdata/real/<dir>.diff, a record of what devenv still does
+// differently from Compose: a change in devenv that fixes (or adds) one
+// shows there and needs a reviewed -update.
+func TestRealComposeFilesAsCompose(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "real", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := composeFiles(t, abs)
+			ref := composeConfig(t, abs, files, name)
+			golden(t, filepath.Join("real", name+".diff"), []byte(compareWithCompose(t, abs, files, name, ref)))
+		})
+	}
+}
+
+// ownService is the devenv service the comparison's devenv.yaml declares.
+const ownService = "devenv-own"
+
+// composeFiles are the directory's compose files (every .yaml or .yml).
+func composeFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, pat := range []string{"*.yaml", "*.yml"} {
+		m, err := filepath.Glob(filepath.Join(dir, pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range m {
+			out = append(out, filepath.Base(f))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// composeConfig loads the files as `docker compose -p name config` does.
+func composeConfig(t *testing.T, dir string, files []string, name string) *types.Project {
+	t.Helper()
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, filepath.Join(dir, f))
+	}
+	opts, err := cli.NewProjectOptions(paths, cli.WithWorkingDirectory(dir), cli.WithOsEnv, cli.WithEnvFiles(), cli.WithDotEnv,
+		cli.WithName(name), cli.WithDefaultProfiles(), cli.WithResolvedPaths(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj, err := opts.LoadProject(t.Context())
+	if err != nil {
+		t.Fatalf("compose refuses %s: %v", dir, err)
+	}
+	if proj, err = proj.WithServicesEnvironmentResolved(false); err != nil {
+		t.Fatal(err)
+	}
+	return proj
+}
+
+// compareWithCompose is the record of what devenv does differently.
+func compareWithCompose(t *testing.T, dir string, files []string, name string, ref *types.Project) string {
+	t.Helper()
+	// devenv.yaml needs a service of its own: a plain image, left out of the comparison
+	yaml := fmt.Sprintf("name: %s\ncompose: [%s]\nservices:\n  %s: {profile: image, image: \"busybox:1\"}\n", name, strings.Join(files, ", "), ownService)
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(yaml), dir)
+	if err != nil {
+		return "devenv.yaml refused: " + portablePaths(err.Error(), dir) + "\n"
+	}
+	pl, err := plan.Make(p, fakeLock(t, p), cpuHost, plan.Options{StateDir: t.TempDir()})
+	if err != nil {
+		return "refused: " + portablePaths(err.Error(), dir) + "\n"
+	}
+	proj, err := FromPlan(pl, Options{WorkingDir: dir})
+	if err != nil {
+		return "not rendered: " + portablePaths(err.Error(), dir) + "\n"
+	}
+	var lines []string
+	keys := 0
+	for _, svc := range ref.ServiceNames() {
+		got, ok := proj.Services[svc]
+		if !ok {
+			lines = append(lines, svc+": missing in devenv's project")
+			continue
+		}
+		for _, d := range serviceDiff(t, name, got, ref.Services[svc]) {
+			keys++
+			lines = append(lines, svc+" "+portablePaths(d, dir))
+		}
+	}
+	for _, svc := range proj.ServiceNames() {
+		if _, ok := ref.Services[svc]; !ok && svc != ownService {
+			lines = append(lines, svc+": in devenv's project, not in Compose's")
+		}
+	}
+	var warnings []string
+	for _, w := range pl.ComposeWarnings {
+		warnings = append(warnings, "warning: "+portablePaths(w, dir))
+	}
+	sort.Strings(warnings)
+	head := fmt.Sprintf("%d services; %d keys differ from Compose\n", len(ref.Services), keys)
+	return head + strings.Join(append(lines, warnings...), "\n") + "\n"
+}
+
+// serviceDiff lists the top-level keys whose values differ, after
+// forgiving devenv's documented differences.
+func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) []string {
+	t.Helper()
+	g, w := asMap(t, got), asMap(t, want)
+	forgive(project, got.Name, g, w)
+	var keys []string
+	for k := range g {
+		keys = append(keys, k)
+	}
+	for k := range w {
+		if _, ok := g[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		if reflect.DeepEqual(g[k], w[k]) {
+			continue
+		}
+		if k == "environment" {
+			out = append(out, "environment: variables differ: "+strings.Join(mapKeyDiff(g[k], w[k]), ", "))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: devenv %s | compose %s", k, short(g[k]), short(w[k])))
+	}
+	return out
+}
+
+// forgive makes devenv's documented differences equal in g (devenv's
+// service as JSON) to w (Compose's).
+func forgive(project, service string, g, w map[string]any) {
+	if labels, ok := g["labels"].(map[string]any); ok {
+		for k := range labels {
+			if strings.HasPrefix(k, "dev.devenv.") {
+				delete(labels, k)
+			}
+		}
+		if len(labels) == 0 {
+			delete(g, "labels")
+		}
+	}
+	if gp, ok := g["ports"].([]any); ok {
+		wp, _ := w["ports"].([]any)
+		for i, p := range gp {
+			pm, _ := p.(map[string]any)
+			if i < len(wp) && pm["host_ip"] == "127.0.0.1" {
+				if wm, _ := wp[i].(map[string]any); wm["host_ip"] == nil {
+					delete(pm, "host_ip")
+				}
+			}
+		}
+	}
+	if _, named := w["container_name"]; !named && g["container_name"] == project+"-"+service {
+		delete(g, "container_name")
+	}
+	implicitAlias := map[string]any{"default": map[string]any{"aliases": []any{service}}}
+	if reflect.DeepEqual(g["networks"], implicitAlias) && reflect.DeepEqual(w["networks"], map[string]any{"default": nil}) {
+		delete(g, "networks")
+		delete(w, "networks")
+	}
+}
+
+func mapKeyDiff(a, b any) []string {
+	am, _ := a.(map[string]any)
+	bm, _ := b.(map[string]any)
+	var out []string
+	for k, v := range am {
+		if bv, ok := bm[k]; !ok {
+			out = append(out, "+"+k)
+		} else if !reflect.DeepEqual(v, bv) {
+			out = append(out, "~"+k)
+		}
+	}
+	for k := range bm {
+		if _, ok := am[k]; !ok {
+			out = append(out, "-"+k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func short(v any) string {
+	if v == nil {
+		return "(none)"
+	}
+	b, _ := json.Marshal(v)
+	s := string(b)
+	if len(s) > 160 {
+		s = s[:160] + "..."
+	}
+	return s
+}
+
+func portablePaths(s, dir string) string { return strings.ReplaceAll(s, dir, "$DIR") }

@@ -1,0 +1,203 @@
+package project
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/docker/cli/cli/command"
+	"github.com/docker/cli/cli/flags"
+	"github.com/docker/compose/v5/pkg/api"
+	composesdk "github.com/docker/compose/v5/pkg/compose"
+)
+
+// events records what the SDK reports, as devenv's UI would receive it.
+type events struct {
+	mu  sync.Mutex
+	all []api.Resource
+}
+
+func (e *events) Start(context.Context, string) {}
+func (e *events) Done(string, bool)             {}
+func (e *events) On(rs ...api.Resource) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.all = append(e.all, rs...)
+}
+
+func (e *events) texts() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, r := range e.all {
+		if r.Status == api.Done {
+			out = append(out, r.ID+" "+r.Text)
+		}
+	}
+	return out
+}
+
+// TestIntegrationSDKRunsTheRenderedProject is the executor's building
+// block on the real engine: the pinned Compose SDK runs the project
+// rendered from a plan (devenv made the network first, so it is external),
+// the containers carry devenv's labels and Compose's hash of the rendered
+// service, the generated file is in the container with its content, and
+// Diverged (the no-op check before calling the SDK) finds nothing to do
+// after up and exactly the changed service after a change.
+func TestIntegrationSDKRunsTheRenderedProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: needs the Docker engine (run without -short)")
+	}
+	ctx := t.Context()
+	eng, err := engine.Connect(ctx)
+	if err != nil {
+		t.Skipf("no Docker engine here: %v", err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	const image = "devenv-standin/debian:bookworm"
+	if ok, err := eng.ImageExists(ctx, image); err != nil || !ok {
+		t.Skipf("the stand-in image %s is not on this engine (make e2e builds it): %v", image, err)
+	}
+	name := fmt.Sprintf("devenvsdk%d", time.Now().UnixNano()%1e8)
+	pl := sdkPlan(name, image, "one")
+	if _, err := eng.EnsureNetwork(ctx, pl.Network, plan.Labels(name, "")); err != nil {
+		t.Fatal(err)
+	}
+	rec := &events{}
+	sdk := newSDK(t, rec)
+	t.Cleanup(func() {
+		ctx := context.WithoutCancel(ctx)
+		_ = sdk.Down(ctx, name, api.DownOptions{})
+		objs, _ := eng.List(ctx, engine.Containers, plan.Labels(name, "")) // what the SDK did not see as its own
+		for _, o := range objs {
+			_ = eng.Remove(ctx, engine.Containers, o.ID, true)
+		}
+		_ = eng.Remove(ctx, engine.Networks, pl.Network, false)
+	})
+
+	proj := renderFor(t, pl)
+	if err := sdk.Up(ctx, proj, api.UpOptions{Create: api.CreateOptions{Recreate: api.RecreateDiverged, QuietPull: true},
+		Start: api.StartOptions{Project: proj}}); err != nil {
+		t.Fatalf("SDK up: %v", err)
+	}
+	listed := listProject(t, eng, name)
+	if len(listed) != 2 {
+		t.Fatalf("SDK up made %d containers, want 2: %+v", len(listed), listed)
+	}
+	for _, c := range listed {
+		svc := proj.Services[c.Labels[labels.Service]]
+		want, _ := composesdk.ServiceHash(svc)
+		if c.Name != svc.ContainerName || c.State != "running" || c.Labels[labels.ComposeConfigHash] != want || c.Labels[labels.Project] != name {
+			t.Errorf("container %s: state %s, labels %v; want %s running with hash %s", c.Name, c.State, c.Labels, svc.ContainerName, want)
+		}
+	}
+	var out bytes.Buffer
+	if code, err := eng.Exec(ctx, plan.ContainerName(name, "app"), engine.ExecOptions{Cmd: []string{"cat", "/etc/devenv/app.conf"}, Stdout: &out}); err != nil || code != 0 || out.String() != "greeting=one\n" {
+		t.Errorf("the generated file in the container: exit %d, %v, %q", code, err, out.String())
+	}
+	if d, err := Diverged(proj, listed, composesdk.ServiceHash); err != nil || len(d) != 0 {
+		t.Errorf("right after up Diverged = %v, %v; want nothing to do", d, err)
+	}
+	// what the fast check saves: the SDK's Up of an unchanged project
+	// against one listing and the hashes (figures for the README, not a bound)
+	start := time.Now()
+	if err := sdk.Up(ctx, proj, api.UpOptions{Create: api.CreateOptions{Recreate: api.RecreateDiverged, QuietPull: true},
+		Start: api.StartOptions{Project: proj, Wait: true}}); err != nil {
+		t.Fatalf("SDK up of the unchanged project: %v", err)
+	}
+	sdkNoop := time.Since(start)
+	start = time.Now()
+	if d, err := Diverged(proj, listProject(t, eng, name), composesdk.ServiceHash); err != nil || len(d) != 0 {
+		t.Errorf("Diverged after the SDK's no-op up = %v, %v", d, err)
+	}
+	t.Logf("unchanged project: SDK Up (with wait) %s, list + Diverged %s", sdkNoop, time.Since(start))
+
+	changed := renderFor(t, sdkPlan(name, image, "two"))
+	if d, _ := Diverged(changed, listed, composesdk.ServiceHash); !slices.Equal(d, []string{"app"}) {
+		t.Errorf("after changing app's file Diverged = %v, want [app]", d)
+	}
+	dbBefore := idOf(listed, plan.ContainerName(name, "db"))
+	if err := sdk.Up(ctx, changed, api.UpOptions{Create: api.CreateOptions{Recreate: api.RecreateDiverged, QuietPull: true},
+		Start: api.StartOptions{Project: changed}}); err != nil {
+		t.Fatalf("SDK up after the change: %v", err)
+	}
+	out.Reset()
+	if _, err := eng.Exec(ctx, plan.ContainerName(name, "app"), engine.ExecOptions{Cmd: []string{"cat", "/etc/devenv/app.conf"}, Stdout: &out}); err != nil || out.String() != "greeting=two\n" {
+		t.Errorf("after the change the file is %q (%v), want the new content", out.String(), err)
+	}
+	if after := idOf(listProject(t, eng, name), plan.ContainerName(name, "db")); after != dbBefore {
+		t.Errorf("db was recreated although only app changed (events: %s)", strings.Join(rec.texts(), "; "))
+	}
+}
+
+func idOf(objs []engine.Object, name string) string {
+	for _, o := range objs {
+		if o.Name == name {
+			return o.ID
+		}
+	}
+	return ""
+}
+
+// sdkPlan is two services of the stand-in image; app carries a generated
+// file whose content is greeting.
+func sdkPlan(project, image, greeting string) *plan.Plan {
+	pl := &plan.Plan{Project: project, Network: project}
+	for _, name := range []string{"db", "app"} {
+		c := engine.ContainerSpec{Name: plan.ContainerName(project, name), Image: image, Labels: plan.Labels(project, name),
+			Network: project, Aliases: []string{name}, Cmd: []string{"sleep", "infinity"}, Init: true}
+		if name == "app" {
+			c.Files = []engine.File{{Path: "/etc/devenv/app.conf", Mode: 0o644, Data: []byte("greeting=" + greeting + "\n")}}
+		}
+		s := &plan.Service{Name: name, Image: image, Pull: image, Container: c, ConfigHash: "h-" + name}
+		s.Container.Labels[labels.ConfigHash] = s.ConfigHash
+		pl.Services = append(pl.Services, s)
+	}
+	pl.Services[1].DependsOn = []string{"db"}
+	return pl
+}
+
+func renderFor(t *testing.T, pl *plan.Plan) *types.Project {
+	t.Helper()
+	proj, err := FromPlan(pl, Options{WorkingDir: t.TempDir(), External: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return proj
+}
+
+// newSDK is the Compose service on the engine the docker CLI would use
+// (DOCKER_HOST, contexts), reporting to rec.
+func newSDK(t *testing.T, rec api.EventProcessor) api.Compose {
+	t.Helper()
+	cli, err := command.NewDockerCli()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cli.Initialize(flags.NewClientOptions()); err != nil {
+		t.Fatal(err)
+	}
+	sdk, err := composesdk.NewComposeService(cli, composesdk.WithEventProcessor(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sdk
+}
+
+func listProject(t *testing.T, eng engine.Engine, project string) []engine.Object {
+	t.Helper()
+	objs, err := eng.List(t.Context(), engine.Containers, plan.Labels(project, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}

@@ -1,0 +1,230 @@
+package reconcile
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/ui"
+)
+
+// An engine the conformance scenarios run against: the fake (unit tests)
+// or the real one (TestIntegrationConformance), so the fake cannot drift
+// from what the engine does.
+type conformanceEngine struct {
+	eng   engine.Engine
+	image string // an image the engine has, whose `sleep infinity` runs
+	// duplicateNetwork makes a second network of that name, as racing
+	// creators on an engine before API 1.44 could.
+	duplicateNetwork func(t *testing.T, name string, labels map[string]string)
+}
+
+var conformanceScenarios = []struct {
+	name string
+	run  func(t *testing.T, ce conformanceEngine, r *Runner, project string)
+}{
+	{"converges, then changes nothing", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		pl := conformancePlan(project, ce.image, "1", "db", "app")
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Created, "app": Created})
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Unchanged, "app": Unchanged})
+	}},
+	{"recreates what changed, and what is forced", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		up(t, r, conformancePlan(project, ce.image, "1", "db", "app"), UpOptions{})
+		changed := conformancePlan(project, ce.image, "1", "db", "app")
+		changed.Service("app").ConfigHash = "h-app-2"
+		changed.Service("app").Container.Labels[labels.ConfigHash] = "h-app-2"
+		wantActions(t, up(t, r, changed, UpOptions{}), map[string]string{"db": Unchanged, "app": Recreated})
+		wantActions(t, up(t, r, changed, UpOptions{ForceRecreate: true, NoDeps: true, Services: []string{"db"}}), map[string]string{"db": Recreated})
+	}},
+	{"names orphans and removes them when asked", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		up(t, r, conformancePlan(project, ce.image, "1", "db", "old"), UpOptions{})
+		pl := conformancePlan(project, ce.image, "1", "db")
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Unchanged})
+		wantActions(t, up(t, r, pl, UpOptions{RemoveOrphans: true}), map[string]string{"db": Unchanged, "old": Removed})
+		if n := countContainers(t, ce.eng, project); n != 1 {
+			t.Errorf("%d containers after removing the orphan, want 1", n)
+		}
+	}},
+	{"repairs a duplicate network", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		pl := conformancePlan(project, ce.image, "1", "db")
+		up(t, r, pl, UpOptions{})
+		nets, err := r.projectObjects(t.Context(), engine.Networks, project)
+		if err != nil || len(nets) != 1 {
+			t.Fatalf("networks %+v, %v", nets, err)
+		}
+		ce.duplicateNetwork(t, project, nets[0].Labels)
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Unchanged})
+		if after, _ := r.projectObjects(t.Context(), engine.Networks, project); len(after) != 1 || after[0].ID != nets[0].ID {
+			t.Errorf("networks after the repair: %+v, want only %s", after, nets[0].ID)
+		}
+	}},
+	{"refuses a container it did not make", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		id, err := ce.eng.Create(t.Context(), engine.ContainerSpec{Name: plan.ContainerName(project, "db"), Image: ce.image, Cmd: []string{"sleep", "infinity"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = ce.eng.Remove(context.WithoutCancel(t.Context()), engine.Containers, id, false) })
+		_, err = r.Up(t.Context(), conformancePlan(project, ce.image, "1", "db"), UpOptions{})
+		if err == nil || !strings.Contains(err.Error(), "devenv did not create it") {
+			t.Fatalf("up over a foreign container: %v", err)
+		}
+	}},
+	{"down leaves nothing", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		up(t, r, conformancePlan(project, ce.image, "1", "db", "app"), UpOptions{})
+		if _, err := r.Down(t.Context(), project, DownOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if n := countContainers(t, ce.eng, project); n != 0 {
+			t.Errorf("%d containers after down", n)
+		}
+		if nets, _ := r.projectObjects(t.Context(), engine.Networks, project); len(nets) != 0 {
+			t.Errorf("networks after down: %+v", nets)
+		}
+	}},
+}
+
+func TestConformanceOnTheFake(t *testing.T) {
+	for _, sc := range conformanceScenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			f := enginetest.New()
+			f.AddImage("conformance:1", nil)
+			ce := conformanceEngine{eng: f, image: "conformance:1", duplicateNetwork: func(_ *testing.T, name string, l map[string]string) {
+				f.AddNetwork(name, l)
+			}}
+			sc.run(t, ce, newRunner(t, f), "p")
+		})
+	}
+}
+
+// TestIntegrationConformance runs the same scenarios against the real
+// engine, with the e2e tests' Debian stand-in image.
+func TestIntegrationConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: needs the Docker engine (run without -short)")
+	}
+	eng, err := engine.Connect(t.Context())
+	if err != nil {
+		t.Skipf("no Docker engine here: %v", err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	const image = "devenv-standin/debian:bookworm"
+	if ok, err := eng.ImageExists(t.Context(), image); err != nil || !ok {
+		t.Skipf("the stand-in image %s is not on this engine (make e2e builds it): %v", image, err)
+	}
+	socket := unixSocket()
+	for i, sc := range conformanceScenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			project := fmt.Sprintf("devenvconf%d-%d", time.Now().UnixNano()%1e7, i)
+			ce := conformanceEngine{eng: eng, image: image, duplicateNetwork: func(t *testing.T, name string, l map[string]string) {
+				if socket == "" {
+					t.Skip("DOCKER_HOST is not a unix socket: the duplicate network is made over the socket")
+				}
+				rawNetworkCreate(t, socket, name, l)
+			}}
+			r := &Runner{Eng: eng, Out: &ui.Printer{Out: io.Discard, Err: io.Discard}, StateDir: t.TempDir() + "/.devenv"}
+			t.Cleanup(func() { cleanupProject(eng, project) })
+			sc.run(t, ce, r, project)
+		})
+	}
+}
+
+func conformancePlan(project, image, version string, services ...string) *plan.Plan {
+	pl := &plan.Plan{Project: project, Network: project}
+	for _, name := range services {
+		c := engine.ContainerSpec{Name: plan.ContainerName(project, name), Image: image, Labels: plan.Labels(project, name),
+			Network: project, Aliases: []string{name}, Cmd: []string{"sleep", "infinity"}, Init: true}
+		s := &plan.Service{Name: name, Image: image, Container: c, ConfigHash: "h-" + name + "-" + version}
+		s.Container.Labels[labels.ConfigHash] = s.ConfigHash
+		pl.Services = append(pl.Services, s)
+	}
+	return pl
+}
+
+func up(t *testing.T, r *Runner, pl *plan.Plan, opts UpOptions) []Change {
+	t.Helper()
+	res, err := r.Up(t.Context(), pl, opts)
+	if err != nil {
+		t.Fatalf("up: %v", err)
+	}
+	return res.Changes
+}
+
+func wantActions(t *testing.T, ch []Change, want map[string]string) {
+	t.Helper()
+	got := actionsOf(ch)
+	for s, a := range want {
+		if got[s] != a {
+			t.Errorf("service %s: %q, want %q (all: %v)", s, got[s], a, got)
+		}
+	}
+}
+
+func countContainers(t *testing.T, eng engine.Engine, project string) int {
+	t.Helper()
+	objs, err := eng.List(t.Context(), engine.Containers, plan.Labels(project, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(objs)
+}
+
+func cleanupProject(eng engine.Engine, project string) {
+	ctx := context.Background() //nolint:forbidigo // cleanups run after t.Context() ends
+	for _, k := range []engine.Kind{engine.Containers, engine.Networks} {
+		objs, _ := eng.List(ctx, k, plan.Labels(project, ""))
+		for _, o := range objs {
+			_ = eng.Remove(ctx, k, o.ID, true)
+		}
+	}
+}
+
+// unixSocket is the engine's unix socket path, or "" for another DOCKER_HOST.
+func unixSocket() string {
+	host := os.Getenv("DOCKER_HOST")
+	if host == "" {
+		return "/var/run/docker.sock"
+	}
+	if p, ok := strings.CutPrefix(host, "unix://"); ok {
+		return p
+	}
+	return ""
+}
+
+// rawNetworkCreate creates a network over the Engine API without
+// CheckDuplicate (the Docker client always sets it before API 1.44).
+func rawNetworkCreate(t *testing.T, socket, name string, l map[string]string) {
+	t.Helper()
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", socket)
+	}}}
+	body, _ := json.Marshal(map[string]any{"Name": name, "Driver": "bridge", "Labels": l, "CheckDuplicate": false})
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://docker/v1.41/networks/create", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if resp.StatusCode == http.StatusConflict {
+		t.Skipf("this engine refuses a second network of one name (%s): nothing to repair here", strings.TrimSpace(string(msg)))
+	}
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("creating a duplicate network: %s %s", resp.Status, msg)
+	}
+}

@@ -1,0 +1,128 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/devenv-dev/devenv/internal/remote"
+)
+
+// fakeTunnel records forwards as a Tunnel would hold them.
+type fakeTunnel struct {
+	mu  sync.Mutex
+	now []remote.Forward
+}
+
+func (f *fakeTunnel) Forwards() []remote.Forward {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.now)
+}
+
+func (f *fakeTunnel) Add(_ context.Context, fs []remote.Forward) ([]remote.Forward, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range fs {
+		fs[i].Local = 40000 + fs[i].Remote%1000
+	}
+	f.now = append(f.now, fs...)
+	return fs, nil
+}
+
+func (f *fakeTunnel) Remove(_ context.Context, fs []remote.Forward) []remote.Forward {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var gone []remote.Forward
+	f.now = slices.DeleteFunc(f.now, func(h remote.Forward) bool {
+		if slices.ContainsFunc(fs, h.Same) {
+			gone = append(gone, h)
+			return true
+		}
+		return false
+	})
+	return gone
+}
+
+func (f *fakeTunnel) services() []string {
+	var out []string
+	for _, h := range f.Forwards() {
+		out = append(out, h.Service)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestWatchFollowsThePorts: a service started after the watch began gets
+// its port forwarded without a new watch, and a stopped one's forward goes.
+func TestWatchFollowsThePorts(t *testing.T) {
+	const yaml = `name: demo
+services:
+  web:
+    profile: image
+    image: busybox:1
+    ports: ["127.0.0.1:18080:80"]
+  api:
+    profile: image
+    image: busybox:1
+    ports: ["127.0.0.1:18081:81"]
+`
+	w := newWorld(t, yaml, map[string]string{})
+	w.lock(t)
+	ctx := t.Context()
+	if _, err := w.open(t).Up(ctx, UpOptions{Services: []string{"web"}, SkipGPUCheck: true}); err != nil {
+		t.Fatal(err)
+	}
+	p := w.open(t)
+	if _, err := p.Engine(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tun := &fakeTunnel{}
+	var mu sync.Mutex
+	var told, untold []string
+	o := WatchOptions{PortsInterval: 10 * time.Millisecond,
+		Forwarded: func(fs []remote.Forward) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, f := range fs {
+				told = append(told, f.Service)
+			}
+		},
+		Unforwarded: func(fs []remote.Forward) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, f := range fs {
+				untold = append(untold, f.Service)
+			}
+		}}
+	stop := p.followPorts(ctx, tun, o)
+	defer stop()
+	waitUntil(t, "web forwarded", func() bool { return slices.Equal(tun.services(), []string{"web"}) })
+	if _, err := w.open(t).Up(ctx, UpOptions{Services: []string{"api"}, SkipGPUCheck: true}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "api forwarded once it started", func() bool { return slices.Equal(tun.services(), []string{"api", "web"}) })
+	if _, err := w.open(t).Stop(ctx, ServiceOptions{Services: []string{"web"}}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "web's forward removed once it stopped", func() bool { return slices.Equal(tun.services(), []string{"api"}) })
+	stop()
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(told, []string{"web", "api"}) || !slices.Equal(untold, []string{"web"}) {
+		t.Errorf("told forwarded %v, unforwarded %v", told, untold)
+	}
+}
+
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not in 5 s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
