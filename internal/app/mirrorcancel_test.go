@@ -49,7 +49,10 @@ func TestCancelStopsReadingAMirroredEventLog(t *testing.T) {
 	}
 	stops("lock --check", func(ctx context.Context) error { _, err := w.open(t).Lock(ctx, LockOptions{Check: true}); return err })
 	stops("config", func(ctx context.Context) error { _, err := w.open(t).Config(ctx, nil); return err })
-	stops("the plan", func(ctx context.Context) error { _, err := w.open(t).Plan(ctx, PlanOptions{Lock: mustReadLock(t, w)}); return err })
+	stops("the plan", func(ctx context.Context) error {
+		_, err := w.open(t).Plan(ctx, PlanOptions{Lock: mustReadLock(t, w)})
+		return err
+	})
 }
 
 func mustReadLock(t *testing.T, w *world) *lock.File {
