@@ -1,7 +1,6 @@
 package lock
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -45,7 +44,7 @@ func TestCheckAgainstFindsWhatTheCatalogContradicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckAgainst(context.Background(), p, fresh, profiles.Builtin()); err != nil {
+	if err := CheckAgainst(t.Context(), p, fresh, profiles.Builtin()); err != nil {
 		t.Fatalf("a fresh lock: %v", err)
 	}
 	tests := []struct{ name, old, new, want string }{
@@ -65,7 +64,7 @@ func TestCheckAgainstFindsWhatTheCatalogContradicts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = CheckAgainst(context.Background(), p, f, profiles.Builtin())
+			err = CheckAgainst(t.Context(), p, f, profiles.Builtin())
 			var ie *IntegrityError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("CheckAgainst = %v, want an integrity error with %q", err, tt.want)
@@ -86,7 +85,7 @@ func TestJupyterToggleMakesTheLockStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = CheckAgainst(context.Background(), project(t, off), f, profiles.Builtin())
+	err = CheckAgainst(t.Context(), project(t, off), f, profiles.Builtin())
 	var stale *StaleError
 	if !errors.As(err, &stale) || !strings.Contains(err.Error(), "jupyter is off in devenv.yaml, but the lock installs JupyterLab") {
 		t.Fatalf("jupyter turned off: %v, want a stale lock saying so", err)
@@ -96,7 +95,7 @@ func TestJupyterToggleMakesTheLockStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckAgainst(context.Background(), project(t, agreeYAML), f, profiles.Builtin()); err == nil || !strings.Contains(err.Error(), "jupyter is on") {
+	if err := CheckAgainst(t.Context(), project(t, agreeYAML), f, profiles.Builtin()); err == nil || !strings.Contains(err.Error(), "jupyter is on") {
 		t.Fatalf("jupyter turned on: %v, want a stale lock saying so", err)
 	}
 }

@@ -1,7 +1,6 @@
 package lock
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -79,7 +78,7 @@ func BenchmarkCheck(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := CheckAgainst(context.Background(), p, lf, profiles.Builtin()); err != nil {
+		if err := CheckAgainst(b.Context(), p, lf, profiles.Builtin()); err != nil {
 			b.Fatal(err)
 		}
 	}
