@@ -45,7 +45,7 @@ func loadProject(t *testing.T) *spec.Project {
 // stable digests and checksums (sha256 of the reference or URL).
 func fakeLock(t *testing.T, p *spec.Project) *lock.File {
 	t.Helper()
-	lf, err := Unlocked(p, "")
+	lf, err := Unlocked(t.Context(), p, "")
 	if err != nil {
 		t.Fatal(err)
 	}

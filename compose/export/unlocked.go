@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -26,13 +27,13 @@ var unpinned = strings.Repeat("0", 64)
 // ever locked; it is never written to disk and never passes lock.Parse.
 // Versions left unset are resolved as devenv lock would for the machine
 // whose NVIDIA driver is machineDriver ("" when NVML could not be read).
-func Unlocked(p *spec.Project, machineDriver string) (*lock.File, error) {
+func Unlocked(ctx context.Context, p *spec.Project, machineDriver string) (*lock.File, error) {
 	f := &lock.File{Version: lock.SchemaVersion, Project: p.Name}
 	cat := profiles.Builtin()
 	driver, rule := cat.ResolutionDriver(machineDriver)
 	var errs *multierror.Error
 	for _, s := range p.Services {
-		res, _, err := lock.Resolve(p, s, cat, driver, rule)
+		res, _, err := lock.Resolve(ctx, p, s, cat, driver, rule)
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue
@@ -68,7 +69,7 @@ func PlanUnlocked(p *spec.Project, h plan.Host, opts plan.Options) (*plan.Plan, 
 	if h.GPUs != nil {
 		driver = h.GPUs.DriverVersion
 	}
-	lf, err := Unlocked(p, driver)
+	lf, err := Unlocked(opts.Context(), p, driver)
 	if err != nil {
 		return nil, err
 	}

@@ -369,7 +369,7 @@ func loadSpecAt(t *testing.T, dir string) *spec.Project {
 // digests and checksums (sha256 of the reference or URL).
 func fakeLock(t *testing.T, p *spec.Project) *lock.File {
 	t.Helper()
-	lf, err := export.Unlocked(p, "")
+	lf, err := export.Unlocked(t.Context(), p, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package lock
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -19,8 +20,8 @@ import (
 // lock input, makes it stale. Every command that reads devenv.lock goes
 // through it (app.Project.Stale), and `devenv lock` writes such entries
 // again.
-func CheckAgainst(p *spec.Project, f *File, r Resolver) error {
-	if err := Check(p, f); err != nil || r == nil {
+func CheckAgainst(ctx context.Context, p *spec.Project, f *File, r Resolver) error {
+	if err := Check(ctx, p, f); err != nil || r == nil {
 		return err
 	}
 	var problems, stale []string

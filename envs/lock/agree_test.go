@@ -44,7 +44,7 @@ func TestCheckAgainstFindsWhatTheCatalogContradicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckAgainst(p, fresh, profiles.Builtin()); err != nil {
+	if err := CheckAgainst(t.Context(), p, fresh, profiles.Builtin()); err != nil {
 		t.Fatalf("a fresh lock: %v", err)
 	}
 	tests := []struct{ name, old, new, want string }{
@@ -64,7 +64,7 @@ func TestCheckAgainstFindsWhatTheCatalogContradicts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = CheckAgainst(p, f, profiles.Builtin())
+			err = CheckAgainst(t.Context(), p, f, profiles.Builtin())
 			var ie *IntegrityError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("CheckAgainst = %v, want an integrity error with %q", err, tt.want)
@@ -85,7 +85,7 @@ func TestJupyterToggleMakesTheLockStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = CheckAgainst(project(t, off), f, profiles.Builtin())
+	err = CheckAgainst(t.Context(), project(t, off), f, profiles.Builtin())
 	var stale *StaleError
 	if !errors.As(err, &stale) || !strings.Contains(err.Error(), "jupyter is off in devenv.yaml, but the lock installs JupyterLab") {
 		t.Fatalf("jupyter turned off: %v, want a stale lock saying so", err)
@@ -95,7 +95,7 @@ func TestJupyterToggleMakesTheLockStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckAgainst(project(t, agreeYAML), f, profiles.Builtin()); err == nil || !strings.Contains(err.Error(), "jupyter is on") {
+	if err := CheckAgainst(t.Context(), project(t, agreeYAML), f, profiles.Builtin()); err == nil || !strings.Contains(err.Error(), "jupyter is on") {
 		t.Fatalf("jupyter turned on: %v, want a stale lock saying so", err)
 	}
 }

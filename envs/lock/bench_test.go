@@ -78,7 +78,7 @@ func BenchmarkCheck(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := CheckAgainst(p, lf, profiles.Builtin()); err != nil {
+		if err := CheckAgainst(b.Context(), p, lf, profiles.Builtin()); err != nil {
 			b.Fatal(err)
 		}
 	}

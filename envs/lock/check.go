@@ -26,11 +26,11 @@ func (e *StaleError) Error() string {
 //
 // A lock that contradicts itself is an *IntegrityError (see Verify) rather
 // than stale.
-func Check(p *spec.Project, f *File) error {
+func Check(ctx context.Context, p *spec.Project, f *File) error {
 	if err := Verify(f, projectMirrors(p)); err != nil {
 		return err
 	}
-	want, err := wantedServices(context.Background(), p)
+	want, err := wantedServices(ctx, p)
 	if err != nil {
 		return err
 	}

@@ -100,7 +100,7 @@ func previous(prev *File, name string, opts Options) *Service {
 
 func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Service, r Resolver, pin Pinner, fetch Fetcher, opts Options, notes *[]string) (Service, error) {
 	m := opts.Mirrors
-	req, err := mirroredRequest(s, s.Request())
+	req, err := mirroredRequest(ctx, s, s.Request())
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
@@ -114,7 +114,7 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 		*notes = append(*notes, fmt.Sprintf("service %q: %s", s.Name, n))
 	}
 	*notes = append(*notes, droppedPinNotes(s.Name, old, req, res)...)
-	in, err := serviceInputs(p, s)
+	in, err := serviceInputs(ctx, p, s)
 	if err != nil {
 		return Service{}, err
 	}

@@ -33,7 +33,7 @@ type Inputs struct {
 }
 
 // serviceInputs gathers a devenv.yaml service's inputs.
-func serviceInputs(p *spec.Project, s *spec.Service) (Inputs, error) {
+func serviceInputs(ctx context.Context, p *spec.Project, s *spec.Service) (Inputs, error) {
 	r := s.Request()
 	in := Inputs{Profile: s.Profile, Image: s.Image, Jars: s.Jars, Versions: map[string]string{}}
 	for k, v := range map[string]string{"spark": r.Spark, "rapids": r.Rapids, "scala": r.Scala, "java": r.Java,
@@ -49,7 +49,7 @@ func serviceInputs(p *spec.Project, s *spec.Service) (Inputs, error) {
 		in.Custom = customHash(c)
 	}
 	if s.Mirror != "" {
-		sum, err := mirror.SourceDigest(s.Mirror)
+		sum, err := mirror.SourceDigestContext(ctx, s.Mirror)
 		if err != nil {
 			return in, fmt.Errorf("service %q: read its mirror: %w", s.Name, err)
 		}
@@ -82,7 +82,7 @@ func sha(b []byte) string {
 
 // ServiceInputHash is the sha256 of a service's Inputs.
 func ServiceInputHash(p *spec.Project, s *spec.Service) (string, error) {
-	in, err := serviceInputs(p, s)
+	in, err := serviceInputs(context.Background(), p, s)
 	if err != nil {
 		return "", err
 	}
@@ -104,7 +104,7 @@ type wanted struct {
 func wantedServices(ctx context.Context, p *spec.Project) ([]wanted, error) {
 	var out []wanted
 	for _, s := range p.Services {
-		in, err := serviceInputs(p, s)
+		in, err := serviceInputs(ctx, p, s)
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,7 @@ import (
 // --packages / spark.jars.packages). A jar built for another Scala or
 // Spark line than the locked one is noted.
 func lockJars(ctx context.Context, s *spec.Service, res profiles.Resolved, in Inputs, old *Service, fetch Fetcher, opts Options, notes *[]string) ([]Artifact, error) {
-	roots, excludes, err := jarRoots(s, res, notes)
+	roots, excludes, err := jarRoots(ctx, s, res, notes)
 	if err != nil || len(roots) == 0 {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func lockJars(ctx context.Context, s *spec.Service, res profiles.Resolved, in In
 }
 
 // jarRoots are the coordinates to resolve and the exclusions prod used.
-func jarRoots(s *spec.Service, res profiles.Resolved, notes *[]string) ([]maven.Root, []string, error) {
+func jarRoots(ctx context.Context, s *spec.Service, res profiles.Resolved, notes *[]string) ([]maven.Root, []string, error) {
 	var roots []maven.Root
 	for _, j := range s.Jars {
 		c, err := maven.ParseCoord(j)
@@ -76,7 +76,10 @@ func jarRoots(s *spec.Service, res profiles.Resolved, notes *[]string) ([]maven.
 	if s.Mirror == "" {
 		return roots, nil, nil
 	}
-	prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
+	prof, err := mirror.ImportContext(ctx, s.Mirror, mirror.Options{Format: s.MirrorFormat})
+	if err != nil && ctx.Err() != nil {
+		return nil, nil, fmt.Errorf("reading its mirror %s: %w", s.Mirror, ctx.Err())
+	}
 	if err != nil {
 		return nil, nil, &profiles.ResolveError{Field: "mirror", Msg: err.Error(), Hint: "check the file, or force its format with devenv mirror --format"}
 	}
@@ -184,7 +187,7 @@ func jarProblems(s *spec.Service, res profiles.Resolved, locked []Artifact) []st
 			have[c.Group+":"+c.Artifact+":*"] = true // for a root given as a range
 		}
 	}
-	roots, _, err := jarRoots(&spec.Service{Name: s.Name, Jars: s.Jars}, res, new([]string))
+	roots, _, err := jarRoots(context.Background(), &spec.Service{Name: s.Name, Jars: s.Jars}, res, new([]string))
 	if err != nil {
 		return append(out, fmt.Sprintf("service %s: %v", s.Name, err))
 	}

@@ -169,7 +169,7 @@ func TestWriteOnlyWhenChangedAndRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Check(p, back); err != nil {
+	if err := Check(t.Context(), p, back); err != nil {
 		t.Fatalf("fresh lock reported stale: %v", err)
 	}
 }
@@ -227,14 +227,14 @@ func TestComposeImagesArePinned(t *testing.T) {
 	if f.Service("built") != nil {
 		t.Error("a compose service that builds its own image was pinned")
 	}
-	if err := Check(p, f); err != nil {
+	if err := Check(t.Context(), p, f); err != nil {
 		t.Fatalf("fresh lock with compose services: %v", err)
 	}
 	if err := os.WriteFile(composeFile, []byte("services:\n  minio:\n    image: minio/minio:latest\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stale *StaleError
-	if err := Check(p, f); !errors.As(err, &stale) {
+	if err := Check(t.Context(), p, f); !errors.As(err, &stale) {
 		t.Fatalf("editing compose.yaml did not make the lock stale: %v", err)
 	}
 }
@@ -335,7 +335,7 @@ func TestStaleOnlyForInputs(t *testing.T) {
 			if text == base {
 				t.Fatalf("the edit %q changed nothing", c.old)
 			}
-			err := Check(project(t, text), f)
+			err := Check(t.Context(), project(t, text), f)
 			if len(c.want) == 0 {
 				if err != nil {
 					t.Fatalf("stale after an edit that pins nothing: %v", err)
@@ -366,7 +366,7 @@ func TestVerifyFindsHandEdits(t *testing.T) {
 		}
 		return f
 	}
-	if err := Check(p, gen()); err != nil {
+	if err := Check(t.Context(), p, gen()); err != nil {
 		t.Fatalf("a generated lock: %v", err)
 	}
 	spark := func(f *File) *Service { return f.Service("spark") }
@@ -386,7 +386,7 @@ func TestVerifyFindsHandEdits(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := gen()
 			c.edit(f)
-			err := Check(p, f)
+			err := Check(t.Context(), p, f)
 			var ie *IntegrityError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("Check = %v, want an IntegrityError saying %q", err, c.want)
@@ -416,7 +416,7 @@ func TestLockWithoutInputsIsStaleNotDamaged(t *testing.T) {
 		f.Services[i].InputHash = strings.Repeat("1", 64) // as an older devenv hashed
 	}
 	f.InputHash = strings.Repeat("2", 64)
-	err = Check(p, f)
+	err = Check(t.Context(), p, f)
 	var stale *StaleError
 	if !errors.As(err, &stale) || !strings.Contains(err.Error(), `service "spark" asks for something else now`) {
 		t.Fatalf("Check = %v, want stale", err)
@@ -449,7 +449,7 @@ func TestComposeProfilesDoNotMakeTheLockStale(t *testing.T) {
 		}
 		for _, active := range []string{"", "debug"} {
 			t.Setenv("COMPOSE_PROFILES", active)
-			if err := Check(p, f); err != nil {
+			if err := Check(t.Context(), p, f); err != nil {
 				t.Errorf("locked with profiles %q, checked with %q: %v", lockedWith, active, err)
 			}
 		}

@@ -1,6 +1,7 @@
 package lock
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -13,11 +14,14 @@ import (
 // (profiles.Prefer) for the service mirroring prod (`mirror:`): resolution
 // takes them exactly where devenv.yaml leaves them open and the catalog
 // builds them together, else the nearest, listing each deviation.
-func mirroredRequest(s *spec.Service, req profiles.Request) (profiles.Request, error) {
+func mirroredRequest(ctx context.Context, s *spec.Service, req profiles.Request) (profiles.Request, error) {
 	if s.Mirror == "" {
 		return req, nil
 	}
-	prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
+	prof, err := mirror.ImportContext(ctx, s.Mirror, mirror.Options{Format: s.MirrorFormat})
+	if err != nil && ctx.Err() != nil {
+		return req, fmt.Errorf("reading its mirror %s: %w", s.Mirror, ctx.Err()) // Ctrl-C: no hint about the file
+	}
 	if err != nil {
 		return req, &profiles.ResolveError{Field: "mirror", Msg: err.Error(), Hint: "check the file, or force its format with devenv mirror --format"}
 	}

@@ -1,6 +1,8 @@
 package lock
 
 import (
+	"context"
+
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/profiles"
 )
@@ -12,8 +14,8 @@ import (
 // config and the plans made before any lock use it, so they show what
 // `devenv lock` would pick. driver and rule are the NVIDIA driver that
 // versions left unset are resolved for, and why (Options.Driver).
-func Resolve(p *spec.Project, s *spec.Service, r Resolver, driver, rule string) (profiles.Resolved, []string, error) {
-	req, err := mirroredRequest(s, s.Request())
+func Resolve(ctx context.Context, p *spec.Project, s *spec.Service, r Resolver, driver, rule string) (profiles.Resolved, []string, error) {
+	req, err := mirroredRequest(ctx, s, s.Request())
 	if err != nil {
 		return profiles.Resolved{}, nil, serviceError(p, s, err)
 	}

@@ -20,11 +20,11 @@ import (
 // services in the same network and lifecycle as devenv's own: same labels,
 // names, 127.0.0.1 ports, and for a compose service that asks for GPUs the
 // same device requests and placement.
-func composeServices(p *spec.Project) ([]compose.Service, error) {
+func composeServices(ctx context.Context, p *spec.Project) ([]compose.Service, error) {
 	if len(p.Compose) == 0 {
 		return nil, nil
 	}
-	return compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
+	return compose.Load(ctx, p.Compose, p.Dir, p.Name, nil)
 }
 
 func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.Placement, h Host, opts Options) *Service {

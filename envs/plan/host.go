@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"context"
+
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/profiles"
@@ -13,7 +15,7 @@ import (
 // engine about its CPUs before planning it. A project whose compose files
 // cannot be read is said to need it (planning reports the problem).
 func NeedsHost(p *spec.Project) bool {
-	composed, err := composeServices(p)
+	composed, err := composeServices(context.Background(), p)
 	return err != nil || needsHost(p, composed)
 }
 

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -12,11 +13,11 @@ import (
 // mirroredLayer is the production conf the service mirrors (`mirror:`),
 // scaled to the service's share of this machine, with secrets and
 // prod-only keys already left out; nil when it mirrors nothing.
-func mirroredLayer(p *spec.Project, s *spec.Service, hw sparkconf.Hardware, spark string) (*sparkconf.Layer, error) {
+func mirroredLayer(ctx context.Context, p *spec.Project, s *spec.Service, hw sparkconf.Hardware, spark string) (*sparkconf.Layer, error) {
 	if s.Mirror == "" {
 		return nil, nil
 	}
-	prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
+	prof, err := mirror.ImportContext(ctx, s.Mirror, mirror.Options{Format: s.MirrorFormat})
 	if err != nil {
 		return nil, fmt.Errorf("mirror %s: %w", s.Mirror, err)
 	}

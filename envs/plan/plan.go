@@ -6,6 +6,7 @@
 package plan
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -54,6 +55,17 @@ type Options struct {
 	// reaches containers as WorkspaceVolume (devenv syncs it), and bind
 	// mounts of this machine's paths are refused.
 	Remote bool
+	// Ctx stops the plan's long reads (a mirrored event log, the compose
+	// files) when it is done, as Ctrl-C does; nil reads to the end.
+	Ctx context.Context
+}
+
+// Context is Ctx, or context.Background when it is nil.
+func (o Options) Context() context.Context {
+	if o.Ctx == nil {
+		return context.Background()
+	}
+	return o.Ctx
 }
 
 // Plan is the desired state of a project.
@@ -147,7 +159,7 @@ func Make(p *spec.Project, lf *lock.File, h Host, opts Options) (*Plan, error) {
 // both questions.
 func MakeFor(p *spec.Project, lf *lock.File, host func() (Host, error), opts Options) (*Plan, error) {
 	pl := &Plan{Project: p.Name, Network: p.Name, Lock: lf, Project0: p, Mirrors: opts.Mirrors}
-	composed, err := composeServices(p)
+	composed, err := composeServices(opts.Context(), p)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -69,7 +70,7 @@ func rapidsCommand(c *engine.ContainerSpec, s *spec.Service, env map[string]stri
 
 func sparkDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spec.Service, res profiles.Resolved,
 	h Host, a *gpu.Assignment, env map[string]string, opts Options) error {
-	in, err := sparkInput(p, s, res, h, a, ps.CPUFallback)
+	in, err := sparkInput(opts.Context(), p, s, res, h, a, ps.CPUFallback)
 	if err != nil {
 		return err
 	}
@@ -101,7 +102,7 @@ func sparkDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spe
 }
 
 // sparkInput sizes the service's share of the host for sparkconf.
-func sparkInput(p *spec.Project, s *spec.Service, res profiles.Resolved, h Host, a *gpu.Assignment, cpu bool) (sparkconf.Input, error) {
+func sparkInput(ctx context.Context, p *spec.Project, s *spec.Service, res profiles.Resolved, h Host, a *gpu.Assignment, cpu bool) (sparkconf.Input, error) {
 	hw := sparkconf.Hardware{CPUs: h.CPUs, MemoryBytes: h.MemoryBytes * 3 / 4}
 	if hw.CPUs < 1 {
 		hw.CPUs = 1
@@ -123,7 +124,7 @@ func sparkInput(p *spec.Project, s *spec.Service, res profiles.Resolved, h Host,
 	if len(res.Conf) > 0 {
 		in.Mirrored = append(in.Mirrored, sparkconf.Layer{Source: "profile " + res.Custom, Conf: res.Conf})
 	}
-	layer, err := mirroredLayer(p, s, hw, res.Spark)
+	layer, err := mirroredLayer(ctx, p, s, hw, res.Spark)
 	if err != nil {
 		return in, err
 	}

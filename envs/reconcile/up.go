@@ -253,6 +253,9 @@ func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]e
 	if err := r.checkStateMounts(s); err != nil {
 		return Change{}, err
 	}
+	if err := plan.CheckBindSources(r.projectDir(), r.StateDir, s); err != nil {
+		return Change{}, err
+	}
 	dir := r.projectDir()
 	if dir != "" {
 		s.Container.Labels[labels.Dir] = dir // not in the config hash: moving the project is no change

@@ -2,9 +2,13 @@ package spec
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/dotenv"
+	"github.com/compose-spec/compose-go/v2/template"
 	"gopkg.in/yaml.v3"
 
 	"github.com/devenv-dev/devenv/internal/safefile"
@@ -32,6 +36,9 @@ type composeGuard struct {
 	l    *loader
 	root *safefile.Root
 	seen map[string]bool
+	// env is what compose-go interpolates paths with: the process
+	// environment, then the project's .env for what it leaves unset.
+	env map[string]string
 }
 
 // guardCompose checks the project's compose files and its .env.
@@ -45,15 +52,65 @@ func (l *loader) guardCompose(files []string) {
 	}
 	defer func() { _ = root.Close() }()
 	g := &composeGuard{l: l, root: root, seen: map[string]bool{}}
-	g.envFile(nil, nil, filepath.Join(l.p.Dir, ".env"), ".env")
+	dotEnv := filepath.Join(l.p.Dir, ".env")
+	g.envFile(nil, nil, dotEnv, strconv.Quote(".env"))
+	g.env = interpolationEnv(root, dotEnv)
 	for _, f := range files {
 		g.file(nil, nil, f, l.p.Dir, 0)
 	}
 }
 
 // hasVariable reports whether a path is written with a variable: where it
-// leads is known only after interpolation, which compose-go does.
+// leads is known only after interpolation.
 func hasVariable(s string) bool { return strings.Contains(s, "$") }
+
+// interpolationEnv is the environment compose-go interpolates the files
+// with (compose/loader: cli.WithOsEnv, then the project's .env for the
+// variables the process leaves unset, unless COMPOSE_DISABLE_ENV_FILE).
+func interpolationEnv(root *safefile.Root, dotEnv string) map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	if off, err := strconv.ParseBool(env["COMPOSE_DISABLE_ENV_FILE"]); err == nil && off {
+		return env
+	}
+	data, err := root.ReadFile(dotEnv, safefile.MaxConfig)
+	if err != nil {
+		return env // missing, or refused above
+	}
+	vars, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		return env // compose-go reports the syntax
+	}
+	for k, v := range vars {
+		if _, set := env[k]; !set {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// expand is a path as compose-go reads it: interpolated with g.env. ok is
+// false when it cannot be interpolated (compose-go reports why).
+func (g *composeGuard) expand(s string) (string, bool) {
+	if !hasVariable(s) {
+		return s, true
+	}
+	v, err := template.Substitute(s, func(k string) (string, bool) { x, ok := g.env[k]; return x, ok })
+	return v, err == nil
+}
+
+// shown is a path as written, with what it interpolates to when that
+// differs: "${DIR}/a.yaml" (../out/a.yaml).
+func shown(written, expanded string) string {
+	if written == expanded {
+		return strconv.Quote(written)
+	}
+	return strconv.Quote(written) + " (" + expanded + ")"
+}
 
 // readable reads abs through the project's root, reporting at (d, n) (or
 // at the top of abs's own file when d is nil) why it cannot be.
@@ -68,10 +125,10 @@ func (g *composeGuard) readable(d *decoder, n *yaml.Node, abs, key, written stri
 	hint := "keep the files compose reads inside the project, as regular files; copy the file into the project instead of linking to it"
 	var se *safefile.Error
 	if errors.As(err, &se) {
-		d.errAt(n, hint, "%s %q %s", key, written, se.Problem)
+		d.errAt(n, hint, "%s %s %s", key, written, se.Problem)
 		return nil, false
 	}
-	d.errAt(n, "check the path and its permissions", "%s %q cannot be read: %v", key, written, err)
+	d.errAt(n, "check the path and its permissions", "%s %s cannot be read: %v", key, written, err)
 	return nil, false
 }
 
@@ -82,7 +139,7 @@ func (g *composeGuard) file(from *decoder, at *yaml.Node, abs, workDir string, d
 		return
 	}
 	g.seen[abs] = true
-	data, ok := g.readable(from, at, abs, "include", g.l.display(abs))
+	data, ok := g.readable(from, at, abs, "include", g.display(at, abs))
 	if !ok {
 		return
 	}
@@ -125,20 +182,23 @@ func (g *composeGuard) includes(d *decoder, inc *yaml.Node, workDir string, dept
 			for _, e := range scalars(mapGet(item, "env_file")) {
 				g.envFileAt(d, e, workDir)
 			}
-			if pd := mapGet(item, "project_directory"); pd != nil && pd.Kind == yaml.ScalarNode && !hasVariable(pd.Value) {
-				dir = join(workDir, pd.Value)
+			if pd := mapGet(item, "project_directory"); pd != nil && pd.Kind == yaml.ScalarNode {
+				if v, ok := g.expand(pd.Value); ok {
+					dir = join(workDir, v)
+				}
 			}
 		}
 		for i, p := range paths {
-			if hasVariable(p.Value) {
+			v, ok := g.expand(p.Value)
+			if !ok {
 				continue
 			}
-			abs := join(workDir, p.Value)
-			if !g.inside(d, p, "include", p.Value, abs) {
+			abs := join(workDir, v)
+			if !g.inside(d, p, "include", shown(p.Value, v), abs) {
 				continue
 			}
 			if depth+1 > maxIncludeDepth {
-				d.errAt(p, "flatten the chain of includes", "include %q is more than %d includes deep", p.Value, maxIncludeDepth)
+				d.errAt(p, "flatten the chain of includes", "include %s is more than %d includes deep", shown(p.Value, v), maxIncludeDepth)
 				continue
 			}
 			sub := dir
@@ -169,9 +229,10 @@ func (g *composeGuard) service(d *decoder, svc *yaml.Node, workDir string, depth
 		g.envFileAt(d, ef, workDir)
 	}
 	if ext := resolve(mapGet(svc, "extends")); ext != nil && ext.Kind == yaml.MappingNode {
-		if f := mapGet(ext, "file"); f != nil && f.Kind == yaml.ScalarNode && !hasVariable(f.Value) {
-			abs := join(workDir, f.Value)
-			if g.inside(d, f, "extends file", f.Value, abs) && depth+1 <= maxIncludeDepth {
+		if f := mapGet(ext, "file"); f != nil && f.Kind == yaml.ScalarNode {
+			v, ok := g.expand(f.Value)
+			abs := join(workDir, v)
+			if ok && g.inside(d, f, "extends file", shown(f.Value, v), abs) && depth+1 <= maxIncludeDepth {
 				g.file(d, f, abs, filepath.Dir(abs), depth+1)
 			}
 		}
@@ -181,6 +242,7 @@ func (g *composeGuard) service(d *decoder, svc *yaml.Node, workDir string, depth
 			g.bind(d, resolve(v), workDir)
 		}
 	}
+	g.engineLimits(d, svc)
 }
 
 // bind refuses a relative bind source that leads outside the project
@@ -189,17 +251,22 @@ func (g *composeGuard) bind(d *decoder, v *yaml.Node, workDir string) {
 	src := v
 	switch v.Kind {
 	case yaml.ScalarNode:
-		s, _, _ := strings.Cut(v.Value, ":")
-		if !strings.HasPrefix(s, ".") || hasVariable(s) {
+		whole, ok := g.expand(v.Value)
+		s, _, _ := strings.Cut(whole, ":")
+		if !ok || !strings.HasPrefix(s, ".") {
 			return
 		}
 		src = &yaml.Node{Kind: yaml.ScalarNode, Value: s, Line: v.Line, Column: v.Column}
 	case yaml.MappingNode:
 		src = mapGet(v, "source")
-		if t := mapGet(v, "type"); src == nil || src.Kind != yaml.ScalarNode || t == nil || t.Value != "bind" ||
-			filepath.IsAbs(src.Value) || strings.HasPrefix(src.Value, "~") || hasVariable(src.Value) {
+		if t := mapGet(v, "type"); src == nil || src.Kind != yaml.ScalarNode || t == nil || t.Value != "bind" {
 			return
 		}
+		s, ok := g.expand(src.Value)
+		if !ok || filepath.IsAbs(s) || strings.HasPrefix(s, "~") {
+			return
+		}
+		src = &yaml.Node{Kind: yaml.ScalarNode, Value: s, Line: src.Line, Column: src.Column}
 	default:
 		return
 	}
@@ -219,7 +286,7 @@ func (g *composeGuard) bind(d *decoder, v *yaml.Node, workDir string) {
 func (g *composeGuard) inside(d *decoder, n *yaml.Node, key, written, abs string) bool {
 	if _, err := g.root.Rel(abs); err != nil {
 		d.errAt(n, "devenv reads only files inside the project directory, so that every teammate gets the same result; copy the file into it",
-			"%s %q is outside the project directory", key, written)
+			"%s %s is outside the project directory", key, written)
 		return false
 	}
 	return true
@@ -227,12 +294,16 @@ func (g *composeGuard) inside(d *decoder, n *yaml.Node, key, written, abs string
 
 // envFileAt checks an env_file written at n.
 func (g *composeGuard) envFileAt(d *decoder, n *yaml.Node, workDir string) {
-	if n == nil || n.Kind != yaml.ScalarNode || hasVariable(n.Value) {
+	if n == nil || n.Kind != yaml.ScalarNode {
 		return
 	}
-	abs := join(workDir, n.Value)
-	if g.inside(d, n, "env_file", n.Value, abs) {
-		g.envFile(d, n, abs, n.Value)
+	v, ok := g.expand(n.Value)
+	if !ok {
+		return
+	}
+	abs := join(workDir, v)
+	if g.inside(d, n, "env_file", shown(n.Value, v), abs) {
+		g.envFile(d, n, abs, shown(n.Value, v))
 	}
 }
 
@@ -322,4 +393,14 @@ func join(dir, p string) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(dir, p)
+}
+
+// display is a file reached from node at (an include or extends path), as
+// the project's path, with the path as written when it holds a variable.
+func (g *composeGuard) display(at *yaml.Node, abs string) string {
+	d := g.l.display(abs)
+	if at != nil && hasVariable(at.Value) {
+		return strconv.Quote(at.Value) + " (" + d + ")"
+	}
+	return strconv.Quote(d)
 }

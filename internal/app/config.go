@@ -57,7 +57,7 @@ func (p *Project) Config(ctx context.Context, only []string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &Config{Name: p.Spec.Name, Dir: p.Spec.Dir, LockNote: lockNote(p.Stale(lf), lf)}
+	cfg := &Config{Name: p.Spec.Name, Dir: p.Spec.Dir, LockNote: lockNote(p.Stale(ctx, lf), lf)}
 	if cfg.LockNote != "" {
 		lf = nil // show what devenv lock would pick now
 	}
@@ -89,7 +89,7 @@ func (p *Project) resolveServices(ctx context.Context, cfg *Config, lf *lock.Fil
 		if len(only) > 0 && !slices.Contains(only, s.Name) {
 			continue
 		}
-		res, _, err := lock.Resolve(p.Spec, s, p.catalog(), driver, rule)
+		res, _, err := lock.Resolve(ctx, p.Spec, s, p.catalog(), driver, rule)
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue
@@ -143,5 +143,5 @@ func (cfg *Config) addPlan(pl *Planned) {
 
 func (p *Project) resolveOne(ctx context.Context, name string) (profiles.Resolved, []string, error) {
 	driver, rule := p.resolutionDriver(ctx)
-	return lock.Resolve(p.Spec, p.Spec.Service(name), p.catalog(), driver, rule)
+	return lock.Resolve(ctx, p.Spec, p.Spec.Service(name), p.catalog(), driver, rule)
 }

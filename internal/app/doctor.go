@@ -38,7 +38,7 @@ func Doctor(ctx context.Context, opts Options, services []string) (doctor.Report
 	}
 	rep := doctor.Run(ctx, in)
 	if p != nil {
-		rep.Checks = append(rep.Checks, prodGPUChecks(p.Spec, in.GPUs)...)
+		rep.Checks = append(rep.Checks, prodGPUChecks(ctx, p.Spec, in.GPUs)...)
 	}
 	return rep, nil
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -13,14 +14,14 @@ import (
 // prodGPUChecks compares, for each service that mirrors prod, prod's GPUs
 // per node (from the instance catalog or the description) with this
 // machine's: "prod: 4x T4 16 GB per node; here: 1x NVIDIA H200 (141 GB)".
-func prodGPUChecks(p *spec.Project, gh *gpu.Host) []doctor.Check {
+func prodGPUChecks(ctx context.Context, p *spec.Project, gh *gpu.Host) []doctor.Check {
 	var out []doctor.Check
 	for _, s := range p.Services {
 		if s.Mirror == "" {
 			continue
 		}
 		c := doctor.Check{ID: "prod-gpus", Title: "GPUs against prod", Service: s.Name}
-		prof, err := mirror.Import(s.Mirror, mirror.Options{Format: s.MirrorFormat})
+		prof, err := mirror.ImportContext(ctx, s.Mirror, mirror.Options{Format: s.MirrorFormat})
 		if err != nil {
 			c.Status, c.Message = doctor.Skip, fmt.Sprintf("cannot read %s: %v", s.Mirror, err)
 		} else {

@@ -45,11 +45,11 @@ func (p *Project) ReadLock() (*lock.File, error) {
 }
 
 // Stale says why devenv.lock does not match devenv.yaml; nil when it does.
-func (p *Project) Stale(lf *lock.File) error {
+func (p *Project) Stale(ctx context.Context, lf *lock.File) error {
 	if lf == nil {
 		return &lock.StaleError{Reasons: []string{"there is no devenv.lock"}}
 	}
-	return lock.CheckAgainst(p.Spec, lf, p.catalog())
+	return lock.CheckAgainst(ctx, p.Spec, lf, p.catalog())
 }
 
 // Lock writes devenv.lock when it changes (or, with Check, only checks it).
@@ -65,7 +65,7 @@ func (p *Project) Lock(ctx context.Context, o LockOptions) (*LockResult, error) 
 		if readErr != nil {
 			return nil, readErr
 		}
-		if err := p.Stale(prev); err != nil {
+		if err := p.Stale(ctx, prev); err != nil {
 			return nil, err
 		}
 		return &LockResult{File: p.LockPath(), Fresh: true, UpToDate: true}, nil
@@ -75,7 +75,7 @@ func (p *Project) Lock(ctx context.Context, o LockOptions) (*LockResult, error) 
 	}
 	why := readErr
 	if prev != nil {
-		why = p.Stale(prev)
+		why = p.Stale(ctx, prev)
 		if why == nil && !o.Upgrade {
 			return &LockResult{File: p.LockPath(), Fresh: true, UpToDate: true, Services: prev.Services}, nil
 		}
@@ -125,7 +125,7 @@ func (p *Project) FreshLock(ctx context.Context, frozen bool) (*lock.File, error
 	if err != nil {
 		return nil, err
 	}
-	why := p.Stale(lf)
+	why := p.Stale(ctx, lf)
 	if why == nil {
 		return lf, nil
 	}

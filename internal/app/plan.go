@@ -56,7 +56,7 @@ type Planned struct {
 // Plan is the one place a project's plan is made: the same host facts,
 // mirrors, state directory, artifact cache and token for every command.
 func (p *Project) Plan(ctx context.Context, o PlanOptions) (*Planned, error) {
-	lf, from, stale, err := p.planLock(o.Lock)
+	lf, from, stale, err := p.planLock(ctx, o.Lock)
 	if o.Resolve {
 		lf, from, stale, err = nil, FromResolution, nil, nil
 	}
@@ -67,6 +67,7 @@ func (p *Project) Plan(ctx context.Context, o PlanOptions) (*Planned, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Ctx = ctx
 	host := func() (plan.Host, error) { return p.planHost(ctx, o) }
 	var pl *plan.Plan
 	if from == FromResolution {
@@ -101,7 +102,7 @@ func (p *Project) planHost(ctx context.Context, o PlanOptions) (plan.Host, error
 	return h, nil
 }
 
-func (p *Project) planLock(given *lock.File) (*lock.File, string, error, error) {
+func (p *Project) planLock(ctx context.Context, given *lock.File) (*lock.File, string, error, error) {
 	if given != nil {
 		return given, FromLock, nil, nil
 	}
@@ -112,7 +113,7 @@ func (p *Project) planLock(given *lock.File) (*lock.File, string, error, error) 
 	case lf == nil:
 		return nil, FromResolution, nil, nil
 	}
-	if why := p.Stale(lf); why != nil {
+	if why := p.Stale(ctx, lf); why != nil {
 		return lf, FromStaleLock, why, nil
 	}
 	return lf, FromLock, nil, nil

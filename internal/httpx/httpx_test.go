@@ -120,20 +120,31 @@ func TestRetries(t *testing.T) {
 }
 
 func TestSlowButSteadyBodyIsNotAStall(t *testing.T) {
+	// a gap 20 times under the idle limit, so a loaded machine's late
+	// wake-ups (load average 10 made a 100 ms gap miss a 200 ms limit) do
+	// not read as a stall; the whole body still takes longer than the
+	// limit, so a limit on the whole read instead of each gap fails here
+	steady := fast
+	steady.Header, steady.Idle = time.Second, time.Second
+	const chunks, gap = 30, 50 * time.Millisecond
+	if chunks*gap <= steady.Idle {
+		t.Fatal("the body must take longer than the idle limit")
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for i := 0; i < 6; i++ {
+		for i := 0; i < chunks; i++ {
 			_, _ = io.WriteString(w, "chunk")
 			w.(http.Flusher).Flush()
-			time.Sleep(100 * time.Millisecond) // under the idle limit each time, over it in all
+			time.Sleep(gap)
 		}
 	}))
 	defer srv.Close()
-	resp, err := Client(fast).Get(srv.URL)
+	start := time.Now()
+	resp, err := Client(steady).Get(srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = resp.Body.Close() }()
-	if b, err := io.ReadAll(resp.Body); err != nil || len(b) != 30 {
-		t.Fatalf("read %d bytes, %v", len(b), err)
+	if b, err := io.ReadAll(resp.Body); err != nil || len(b) != 5*chunks {
+		t.Fatalf("read %d bytes, %v (after %s)", len(b), err, time.Since(start))
 	}
 }

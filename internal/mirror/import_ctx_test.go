@@ -67,3 +67,20 @@ func TestImportRefusesWhatIsNotAFile(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceDigestStopsWhenCancelled: the digest lock and lock --check
+// take of a mirror: source stops reading once the command is cancelled.
+func TestSourceDigestStopsWhenCancelled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app-1")
+	if err := os.WriteFile(path, []byte(strings.Repeat("x", 8<<20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if sum, err := SourceDigestContext(ctx, path); !errors.Is(err, context.Canceled) {
+		t.Fatalf("SourceDigestContext after cancel = %q, %v; want context.Canceled", sum, err)
+	}
+	if _, err := SourceDigestContext(t.Context(), path); err != nil {
+		t.Fatalf("the same source without a cancel: %v", err)
+	}
+}

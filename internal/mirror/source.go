@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -23,6 +24,12 @@ func SourceFiles(path string) ([]string, error) {
 // order), so a rolling log that grows by a file changes it. It streams, so
 // a multi-gigabyte log costs no memory.
 func SourceDigest(path string) (string, error) {
+	return SourceDigestContext(context.Background(), path)
+}
+
+// SourceDigestContext is SourceDigest that stops reading once ctx is done
+// (Ctrl-C), with ctx's error.
+func SourceDigestContext(ctx context.Context, path string) (string, error) {
 	files, err := SourceFiles(path)
 	if err != nil {
 		return "", err
@@ -36,20 +43,20 @@ func SourceDigest(path string) (string, error) {
 		if st.IsDir() {
 			fmt.Fprintf(h, "%s\x00", filepath.Base(f))
 		}
-		if err := hashFile(h, f); err != nil {
+		if err := hashFile(ctx, h, f); err != nil {
 			return "", err
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func hashFile(w io.Writer, path string) error {
+func hashFile(ctx context.Context, w io.Writer, path string) error {
 	f, err := safefile.Open(path) // a FIFO or a device in a rolling directory is refused, not read forever
 	if err != nil {
 		return fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}
 	defer func() { _ = f.Close() }()
-	if _, err := io.Copy(w, f); err != nil {
+	if _, err := io.Copy(w, safefile.Reader(ctx, f)); err != nil {
 		return fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}
 	return nil
