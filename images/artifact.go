@@ -24,7 +24,7 @@ import (
 // it; `docker image rm` does, and the next build makes it again.
 
 // artifactVersion changes whenever the artifact recipe does.
-const artifactVersion = "devenv-artifact/v1"
+const artifactVersion = "devenv-artifact/v2" // v2: fixed times, the same bytes whoever builds it
 
 // Paths inside an artifact image.
 const (

@@ -2,7 +2,10 @@
 # (sha256 2222222222222222222222222222222222222222222222222222222222222222),
 # checked against its locked sha256 before anything is unpacked. devenv
 # builds this image once per artifact on an engine and copies from it into
-# service images, so the artifact is sent to the engine once.
+# service images, so the artifact is sent to the engine once. What the
+# build copies or unpacks itself gets a fixed time, so an image made again (two
+# projects building at once) holds the same bytes and service layers match.
 FROM 127.0.0.1:5055/nvidia/cuda@sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 COPY rapids-4-spark_2.12-25.06.0.jar /devenv/artifact/rapids-4-spark_2.12-25.06.0.jar
-RUN printf '%s\n' '2222222222222222222222222222222222222222222222222222222222222222  /devenv/artifact/rapids-4-spark_2.12-25.06.0.jar' | sha256sum --check --strict -
+RUN printf '%s\n' '2222222222222222222222222222222222222222222222222222222222222222  /devenv/artifact/rapids-4-spark_2.12-25.06.0.jar' | sha256sum --check --strict - \
+ && touch -d @0 '/devenv/artifact/rapids-4-spark_2.12-25.06.0.jar'

@@ -2,11 +2,14 @@
 # (sha256 1111111111111111111111111111111111111111111111111111111111111111),
 # checked against its locked sha256 before anything is unpacked. devenv
 # builds this image once per artifact on an engine and copies from it into
-# service images, so the artifact is sent to the engine once.
+# service images, so the artifact is sent to the engine once. What the
+# build copies or unpacks itself gets a fixed time, so an image made again (two
+# projects building at once) holds the same bytes and service layers match.
 FROM 127.0.0.1:5055/nvidia/cuda@sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 COPY spark-3.5.1-bin-hadoop3.tgz /devenv/staged/spark-3.5.1-bin-hadoop3.tgz
 RUN printf '%s\n' '1111111111111111111111111111111111111111111111111111111111111111  /devenv/staged/spark-3.5.1-bin-hadoop3.tgz' | sha256sum --check --strict - \
  && mkdir -p /devenv/artifact \
  && tar -xf '/devenv/staged/spark-3.5.1-bin-hadoop3.tgz' -C /devenv/artifact --strip-components=1 --no-same-owner \
  && py4j="$(ls /devenv/artifact/python/lib/py4j-*-src.zip)" \
- && ln -s "$(basename "$py4j")" /devenv/artifact/python/lib/py4j-src.zip
+ && ln -s "$(basename "$py4j")" /devenv/artifact/python/lib/py4j-src.zip \
+ && touch -h -d @0 /devenv/artifact /devenv/artifact/python/lib /devenv/artifact/python/lib/py4j-src.zip

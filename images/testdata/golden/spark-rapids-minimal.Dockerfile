@@ -41,6 +41,6 @@ USER devenv
 WORKDIR /workspace
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # Spark spark-3.5.1-bin-hadoop3.tgz (sha256 1111111111111111111111111111111111111111111111111111111111111111)
-COPY --from=devenv/artifact:efdf3b4511090639ce1b205e /devenv/artifact/ /opt/spark/
+COPY --from=devenv/artifact:d38e3df9c284f41d6a1c5d36 /devenv/artifact/ /opt/spark/
 # RAPIDS Accelerator rapids-4-spark_2.12-25.06.0.jar (sha256 2222222222222222222222222222222222222222222222222222222222222222)
-COPY --from=devenv/artifact:ae116b9e9feffc590f6e02e7 /devenv/artifact/rapids-4-spark_2.12-25.06.0.jar /opt/sparkRapidsPlugin/
+COPY --from=devenv/artifact:a155fe5af8b7bb12088863b8 /devenv/artifact/rapids-4-spark_2.12-25.06.0.jar /opt/sparkRapidsPlugin/
