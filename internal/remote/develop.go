@@ -27,25 +27,9 @@ func NewPathSyncer(ctx context.Context, eng engine.Engine, src, container, targe
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Lstat(src)
+	dir, only, tgt, pm, err := pathRule(src, target, ignore)
 	if err != nil {
-		return nil, fmt.Errorf("develop.watch path %s: %w", src, err)
-	}
-	dir, only, tgt := src, "", path.Clean(target)
-	if !fi.IsDir() {
-		// a file rule's target is the file itself, as Compose copies it
-		dir, only, tgt = filepath.Dir(src), filepath.Base(src), path.Dir(path.Clean(target))
-		if path.Base(target) != only {
-			return nil, fmt.Errorf("develop.watch path %s is a file: devenv syncs it only to a target of the same name (%s/%s), not %s", src, tgt, only, target)
-		}
-	}
-	pats := append(slicesClone(alwaysIgnored), ignore...)
-	for i, p := range pats {
-		pats[i] = strings.TrimPrefix(strings.TrimSuffix(p, "/"), "/")
-	}
-	pm, err := patternmatcher.New(pats)
-	if err != nil {
-		return nil, fmt.Errorf("develop.watch ignore patterns of %s: %w", src, err)
+		return nil, err
 	}
 	s := &Syncer{eng: eng, arch: arch, dir: dir, container: container, ignore: pm, seen: map[string]local{},
 		target: tgt, pathRule: true, only: only, remote: map[string]entry{}}
@@ -66,4 +50,51 @@ func NewPathSyncer(ctx context.Context, eng engine.Engine, src, container, targe
 		s.seen = files
 	}
 	return s, nil
+}
+
+// NewPathWatcher notices what changes under src (a folder, or one file)
+// after this call, skipping the ignore patterns (relative to src) and .git
+// and .devenv, and sends nothing: develop.watch's restart and rebuild
+// actions. Its Sync and Watch report the changes; no engine is needed.
+func NewPathWatcher(src string, ignore []string) (*Syncer, error) {
+	dir, only, _, pm, err := pathRule(src, "", ignore)
+	if err != nil {
+		return nil, err
+	}
+	s := &Syncer{dir: dir, ignore: pm, pathRule: true, only: only, detectOnly: true, remote: map[string]entry{}}
+	files, _, err := s.scan()
+	if err != nil {
+		return nil, err
+	}
+	for p, l := range files {
+		s.remote[p] = l.entry
+	}
+	s.seen = files
+	return s, nil
+}
+
+// pathRule is what a develop.watch rule's path means: the folder scanned,
+// the one file in it when src is a file, the container folder the files go
+// to (target "" when nothing is sent), and the ignore patterns.
+func pathRule(src, target string, ignore []string) (dir, only, tgt string, pm *patternmatcher.PatternMatcher, err error) {
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return "", "", "", nil, fmt.Errorf("develop.watch path %s: %w", src, err)
+	}
+	dir, tgt = src, path.Clean(target)
+	if !fi.IsDir() {
+		// a file rule's target is the file itself, as Compose copies it
+		dir, only, tgt = filepath.Dir(src), filepath.Base(src), path.Dir(path.Clean(target))
+		if target != "" && path.Base(target) != only {
+			return "", "", "", nil, fmt.Errorf("develop.watch path %s is a file: devenv syncs it only to a target of the same name (%s/%s), not %s", src, tgt, only, target)
+		}
+	}
+	pats := append(slicesClone(alwaysIgnored), ignore...)
+	for i, p := range pats {
+		pats[i] = strings.TrimPrefix(strings.TrimSuffix(p, "/"), "/")
+	}
+	if pm, err = patternmatcher.New(pats); err != nil {
+		return "", "", "", nil, fmt.Errorf("develop.watch ignore patterns of %s: %w", src, err)
+	}
+	return dir, only, tgt, pm, nil
 }

@@ -74,3 +74,43 @@ func TestPathSyncerSyncsARule(t *testing.T) {
 		t.Error("a relative target was taken")
 	}
 }
+
+// TestPathWatcherReportsAndSendsNothing: a restart or rebuild rule's
+// watcher reports what changes under its path after the start, skipping
+// its ignore patterns, and reports each change once.
+func TestPathWatcherReportsAndSendsNothing(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "src/a.py", "a1")
+	write(t, dir, "requirements.txt", "numpy==2.1.0\n")
+	ctx := t.Context()
+	w, err := NewPathWatcher(filepath.Join(dir, "src"), []string{"*.log"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch, err := w.Sync(ctx); err != nil || !ch.Empty() {
+		t.Fatalf("the start reported %+v (%v), want nothing", ch, err)
+	}
+	write(t, dir, "src/run.log", "ignored")
+	if ch, err := w.Sync(ctx); err != nil || !ch.Empty() {
+		t.Fatalf("an ignored file was reported: %+v (%v)", ch, err)
+	}
+	write(t, dir, "src/a.py", "a2")
+	if ch, err := w.Sync(ctx); err != nil || !slices.Equal(ch.Sent, []string{"a.py"}) {
+		t.Fatalf("reported %+v (%v), want a.py", ch, err)
+	}
+	if ch, err := w.Sync(ctx); err != nil || !ch.Empty() {
+		t.Fatalf("a change was reported twice: %+v (%v)", ch, err)
+	}
+	f, err := NewPathWatcher(filepath.Join(dir, "requirements.txt"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "requirements.txt", "numpy==2.2.0\n")
+	write(t, dir, "src/a.py", "a3")
+	if ch, err := f.Sync(ctx); err != nil || !slices.Equal(ch.Sent, []string{"requirements.txt"}) {
+		t.Fatalf("a file rule reported %+v (%v), want requirements.txt only", ch, err)
+	}
+	if _, err := NewPathWatcher(filepath.Join(dir, "missing"), nil); err == nil {
+		t.Error("a missing path was taken")
+	}
+}

@@ -89,6 +89,8 @@ type Syncer struct {
 	target   string
 	pathRule bool
 	only     string
+	// detectOnly reports changes and sends nothing (NewPathWatcher).
+	detectOnly bool
 	// First is true when the volume held no manifest: nothing was synced
 	// into it before.
 	First bool
@@ -275,6 +277,13 @@ func (s *Syncer) Sync(ctx context.Context) (Change, error) {
 	sort.Strings(ch.Deleted)
 	s.seen = files
 	if ch.Empty() {
+		return ch, nil
+	}
+	if s.detectOnly {
+		s.remote = map[string]entry{}
+		for p, l := range files {
+			s.remote[p] = l.entry
+		}
 		return ch, nil
 	}
 	if err := s.remove(ctx, ch.Deleted); err != nil {
