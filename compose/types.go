@@ -76,6 +76,16 @@ type WatchRule struct {
 	Target      string   // the folder in the container (sync actions)
 	Ignore      []string `json:",omitempty"` // patterns relative to Path
 	InitialSync bool     `json:",omitempty"`
+	// Exec is what sync+exec runs in the container after each sync.
+	Exec *WatchExec `json:",omitempty"`
+}
+
+// WatchExec is a sync+exec rule's exec: section.
+type WatchExec struct {
+	Command    []string
+	User       string   `json:",omitempty"`
+	WorkingDir string   `json:",omitempty"`
+	Env        []string `json:",omitempty"` // KEY=value, sorted
 }
 
 // Build is a compose build: section.

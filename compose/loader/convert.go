@@ -78,6 +78,9 @@ func watchRules(s types.ServiceConfig, pos *positions) []compose.WatchRule {
 		if len(t.Ignore) > 0 {
 			r.Ignore = t.Ignore
 		}
+		if len(t.Exec.Command) > 0 {
+			r.Exec = &compose.WatchExec{Command: t.Exec.Command, User: t.Exec.User, WorkingDir: t.Exec.WorkingDir, Env: envList(t.Exec.Environment)}
+		}
 		out = append(out, r)
 	}
 	return out

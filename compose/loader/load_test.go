@@ -180,6 +180,7 @@ func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
 }
 
 // TestLoadKeepsDevelopWatch: develop.watch's rules come through in order
+// (sync+exec's exec: with its user, working_dir and environment)
 // with paths absolute against the project directory, as compose-go resolves
 // every relative path of the files devenv.yaml names (build contexts too).
 func TestLoadKeepsDevelopWatch(t *testing.T) {
@@ -202,6 +203,16 @@ func TestLoadKeepsDevelopWatch(t *testing.T) {
           target: /etc/app
         - path: ./requirements.txt
           action: rebuild
+        - path: ./src/jobs
+          action: sync+exec
+          target: /app/jobs
+          exec:
+            command: ["python", "-m", "compileall", "."]
+            user: "1000"
+            working_dir: /app/jobs
+            environment:
+              MODE: check
+              LEVEL: "2"
 `
 	if err := os.WriteFile(filepath.Join(sub, "compose.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
@@ -214,6 +225,8 @@ func TestLoadKeepsDevelopWatch(t *testing.T) {
 		{Path: filepath.Join(dir, "src"), Action: "sync", Target: "/app/src", Ignore: []string{"*.tmp", "cache/"}},
 		{Path: filepath.Join(dir, "src", "conf"), Action: "sync+restart", Target: "/etc/app"},
 		{Path: filepath.Join(dir, "requirements.txt"), Action: "rebuild"},
+		{Path: filepath.Join(dir, "src", "jobs"), Action: "sync+exec", Target: "/app/jobs", Exec: &compose.WatchExec{
+			Command: []string{"python", "-m", "compileall", "."}, User: "1000", WorkingDir: "/app/jobs", Env: []string{"LEVEL=2", "MODE=check"}}},
 	}
 	if len(svcs) != 1 || !reflect.DeepEqual(svcs[0].Watch, want) {
 		t.Errorf("watch rules %+v, want %+v", svcs[0].Watch, want)
