@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -57,10 +58,11 @@ func (a *archiving) file(p string) string {
 	return a.files[p]
 }
 
-// TestDevelopWatchSyncsAndRestarts: a compose service's sync+restart rule
-// copies a changed file into its target in the running container and
-// restarts the service; rebuild is named as not applied.
-func TestDevelopWatchSyncsAndRestarts(t *testing.T) {
+// developWorld is a project whose service app (busybox, sleeping) is up
+// on the fake engine with a container file system, opened again for
+// watching, with its running containers.
+func developWorld(t *testing.T, files map[string]string) (*world, *archiving, *Project, []engine.Object) {
+	t.Helper()
 	const yaml = `name: demo
 services:
   app:
@@ -68,7 +70,7 @@ services:
     image: busybox:1
     command: ["sleep", "3600"]
 `
-	w := newWorld(t, yaml, map[string]string{"src/main.py": "v1\n"})
+	w := newWorld(t, yaml, files)
 	arch := &archiving{Fake: w.eng, files: map[string]string{}}
 	w.opts.Engine = func(context.Context) (engine.Engine, error) { return arch, nil }
 	w.lock(t)
@@ -84,6 +86,28 @@ services:
 	if err != nil {
 		t.Fatal(err)
 	}
+	return w, arch, p, running
+}
+
+// nextSync is the next develop.watch report, failing after 5 s.
+func nextSync(t *testing.T, synced <-chan DevelopSync, what string) DevelopSync {
+	t.Helper()
+	select {
+	case d := <-synced:
+		return d
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: nothing in 5 s", what)
+	}
+	return DevelopSync{}
+}
+
+// TestDevelopWatchSyncsAndRestarts: a compose service's sync+restart rule
+// copies a changed file into its target in the running container and
+// restarts the service; a rebuild rule of a service without build: is
+// refused with a hint.
+func TestDevelopWatchSyncsAndRestarts(t *testing.T) {
+	w, arch, p, running := developWorld(t, map[string]string{"src/main.py": "v1\n"})
+	ctx := t.Context()
 	before, _ := w.eng.Inspect(ctx, running[0].ID)
 	svcs := []compose.Service{{Name: "app", Watch: []compose.WatchRule{
 		{Path: filepath.Join(w.dir, "src"), Action: "sync+restart", Target: "/app/src"},
@@ -93,18 +117,13 @@ services:
 	stop, rules := p.startDevelop(ctx, svcs, running, WatchOptions{Interval: 10 * time.Millisecond, DevelopSynced: func(d DevelopSync) { synced <- d }})
 	defer stop()
 	if rules != 1 {
-		t.Fatalf("%d rules syncing, want the sync+restart one", rules)
+		t.Fatalf("%d rules watched, want the sync+restart one", rules)
 	}
 	if err := os.WriteFile(filepath.Join(w.dir, "src", "main.py"), []byte("v2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case d := <-synced:
-		if !d.Restarted || d.Service != "app" || len(d.Change.Sent) != 1 {
-			t.Errorf("develop sync %+v", d)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the rule did not sync a changed file in 5 s")
+	if d := nextSync(t, synced, "a changed file"); !d.Restarted || d.Service != "app" || len(d.Change.Sent) != 1 {
+		t.Errorf("develop sync %+v", d)
 	}
 	if got := arch.file("/app/src/main.py"); got != "v2\n" {
 		t.Errorf("the container's /app/src/main.py holds %q", got)
@@ -113,7 +132,94 @@ services:
 	if !after.Running || !after.StartedAt.After(before.StartedAt) {
 		t.Errorf("app was not restarted: started %v, then %v", before.StartedAt, after.StartedAt)
 	}
-	if !strings.Contains(w.stderr.String(), "the rebuild action") {
-		t.Errorf("rebuild was not named as not applied:\n%s", w.stderr.String())
+	if !strings.Contains(w.stderr.String(), "no build: section") {
+		t.Errorf("a rebuild rule without build: was not refused:\n%s", w.stderr.String())
+	}
+}
+
+// TestDevelopWatchRestarts: a restart rule restarts the service's
+// container when a file under its path changes, copies nothing into it,
+// and leaves changes its ignore patterns match alone.
+func TestDevelopWatchRestarts(t *testing.T) {
+	w, arch, p, running := developWorld(t, map[string]string{"conf/app.conf": "a=1\n"})
+	ctx := t.Context()
+	before, _ := w.eng.Inspect(ctx, running[0].ID)
+	svcs := []compose.Service{{Name: "app", Watch: []compose.WatchRule{
+		{Path: filepath.Join(w.dir, "conf"), Action: "restart", Ignore: []string{"*.swp"}},
+	}}}
+	synced := make(chan DevelopSync, 4)
+	stop, rules := p.startDevelop(ctx, svcs, running, WatchOptions{Interval: 10 * time.Millisecond, DevelopSynced: func(d DevelopSync) { synced <- d }})
+	defer stop()
+	if rules != 1 {
+		t.Fatalf("%d rules watched, want the restart one", rules)
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "conf", ".app.conf.swp"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case d := <-synced:
+		t.Fatalf("an ignored file set the rule off: %+v", d)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "conf", "app.conf"), []byte("a=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := nextSync(t, synced, "a changed file"); !d.Restarted || d.Action != "restart" || !slices.Equal(d.Change.Sent, []string{"app.conf"}) {
+		t.Errorf("develop report %+v", d)
+	}
+	after, _ := w.eng.Inspect(ctx, running[0].ID)
+	if !after.Running || !after.StartedAt.After(before.StartedAt) {
+		t.Errorf("app was not restarted: started %v, then %v", before.StartedAt, after.StartedAt)
+	}
+	arch.mu.Lock()
+	defer arch.mu.Unlock()
+	if len(arch.files) != 0 {
+		t.Errorf("a restart rule copied files into the container: %v", arch.files)
+	}
+}
+
+// TestDevelopWatchSyncsAndExecs: a sync+exec rule copies the change into
+// its target, then runs exec.command in the container as exec.user, in
+// exec.working_dir, with exec.environment, and reports its exit status and
+// output.
+func TestDevelopWatchSyncsAndExecs(t *testing.T) {
+	w, arch, p, running := developWorld(t, map[string]string{"jobs/etl.py": "v1\n"})
+	ctx := t.Context()
+	var mu sync.Mutex
+	var ran []engine.ExecOptions
+	arch.Fake.ExecFunc = func(o engine.ExecOptions) (int, string) {
+		if len(o.Cmd) > 0 && o.Cmd[0] == "python" {
+			mu.Lock()
+			ran = append(ran, o)
+			mu.Unlock()
+			return 3, "compiled etl.py\n"
+		}
+		return 0, ""
+	}
+	x := &compose.WatchExec{Command: []string{"python", "-m", "compileall", "."}, User: "1000", WorkingDir: "/app/jobs", Env: []string{"MODE=check"}}
+	svcs := []compose.Service{{Name: "app", Watch: []compose.WatchRule{
+		{Path: filepath.Join(w.dir, "jobs"), Action: "sync+exec", Target: "/app/jobs", Exec: x},
+		{Path: filepath.Join(w.dir, "jobs"), Action: "sync+exec", Target: "/app/other"},
+	}}}
+	synced := make(chan DevelopSync, 4)
+	stop, rules := p.startDevelop(ctx, svcs, running, WatchOptions{Interval: 10 * time.Millisecond, DevelopSynced: func(d DevelopSync) { synced <- d }})
+	defer stop()
+	if rules != 1 || !strings.Contains(w.stderr.String(), "no exec.command") {
+		t.Fatalf("%d rules watched, want the one with exec.command (the other named):\n%s", rules, w.stderr.String())
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "jobs", "etl.py"), []byte("v2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := nextSync(t, synced, "a changed file")
+	if d.Err != nil || d.ExitCode != 3 || d.Output != "compiled etl.py\n" || !slices.Equal(d.Exec, x.Command) || d.Restarted {
+		t.Errorf("develop report %+v", d)
+	}
+	if got := arch.file("/app/jobs/etl.py"); got != "v2\n" {
+		t.Errorf("the container's /app/jobs/etl.py holds %q", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ran) != 1 || ran[0].User != "1000" || ran[0].WorkingDir != "/app/jobs" || !slices.Equal(ran[0].Env, []string{"MODE=check"}) {
+		t.Errorf("the command ran as %+v, want once as 1000 in /app/jobs with MODE=check", ran)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/jobs"
@@ -83,13 +84,7 @@ func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
 	o.JobRestarted = func(old, again jobs.Job, file string) {
 		say(c, fmt.Sprintf("job %s (%s) uses %s, which changed: cancelled it and submitted it again as job %s", old.ID, strings.Join(old.Command, " "), file, again.ID))
 	}
-	o.DevelopSynced = func(d app.DevelopSync) {
-		msg := fmt.Sprintf("develop.watch: synced %d file(s) into %s:%s, %d removed", len(d.Change.Sent), d.Service, d.Target, len(d.Change.Deleted))
-		if d.Restarted {
-			msg += "; restarted " + d.Service
-		}
-		say(c, msg)
-	}
+	o.DevelopSynced = func(d app.DevelopSync) { developSynced(c, d) }
 	first := true
 	o.Synced = func(ch remote.Change) {
 		verb := "synced"
@@ -181,4 +176,48 @@ func stopBackground(c *cli.Context, p *app.Project) error {
 	_ = os.Remove(filepath.Join(state, watchPid))
 	say(c, "ended the background watch (pid "+strconv.Itoa(pid)+")")
 	return nil
+}
+
+// developSynced prints what a develop.watch rule did after a change.
+func developSynced(c *cli.Context, d app.DevelopSync) {
+	changed := len(d.Change.Sent) + len(d.Change.Deleted)
+	var msg string
+	switch d.Action {
+	case "restart":
+		msg = fmt.Sprintf("develop.watch: %d file(s) changed under %s", changed, d.Path)
+	case "rebuild":
+		msg = fmt.Sprintf("develop.watch: %d file(s) changed under %s; rebuilding %s", changed, d.Path, d.Service)
+	default:
+		msg = fmt.Sprintf("develop.watch: synced %d file(s) into %s:%s, %d removed", len(d.Change.Sent), d.Service, d.Target, len(d.Change.Deleted))
+	}
+	if d.Restarted {
+		msg += "; restarted " + d.Service
+	}
+	if d.Action == "rebuild" && d.Err == nil {
+		msg += ": " + rebuilt(d.Rebuilt)
+	}
+	if d.Exec != nil && d.Err == nil {
+		msg += fmt.Sprintf("; ran %s in %s: exit status %d", strings.Join(d.Exec, " "), d.Service, d.ExitCode)
+	}
+	say(c, msg)
+	if out := strings.TrimRight(d.Output, "\n"); out != "" {
+		say(c, out)
+	}
+	if d.Err != nil {
+		warn(c, fmt.Sprintf("develop.watch of %s (%s): %v; still watching", d.Service, d.Path, d.Err))
+	}
+}
+
+// rebuilt says what a rebuild's up changed.
+func rebuilt(chs []reconcile.Change) string {
+	var parts []string
+	for _, ch := range chs {
+		if ch.Action != reconcile.Unchanged {
+			parts = append(parts, ch.Service+" "+ch.Action)
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing changed (the image's inputs are the same)"
+	}
+	return strings.Join(parts, ", ")
 }
