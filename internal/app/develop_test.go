@@ -11,10 +11,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 )
@@ -222,4 +224,83 @@ func TestDevelopWatchSyncsAndExecs(t *testing.T) {
 	if len(ran) != 1 || ran[0].User != "1000" || ran[0].WorkingDir != "/app/jobs" || !slices.Equal(ran[0].Env, []string{"MODE=check"}) {
 		t.Errorf("the command ran as %+v, want once as 1000 in /app/jobs with MODE=check", ran)
 	}
+}
+
+// failingBuilds is the archiving fake whose builds fail while fail is set.
+type failingBuilds struct {
+	*archiving
+	fail atomic.Bool
+}
+
+func (f *failingBuilds) Build(ctx context.Context, req engine.BuildRequest, progress func(engine.Progress)) (string, error) {
+	if f.fail.Load() {
+		return "", errors.New("RUN pip install -r requirements.txt: exit code 1")
+	}
+	return f.archiving.Build(ctx, req, progress)
+}
+
+// TestDevelopWatchRebuilds: a rebuild rule of a compose service with
+// build: builds its image again and recreates its container when a file
+// under its path changes, as `devenv up SERVICE` does; a failing build is
+// reported and the rule goes on watching.
+func TestDevelopWatchRebuilds(t *testing.T) {
+	const yaml = "name: demo\ncompose: [compose.yaml]\nservices:\n  app:\n    profile: image\n    image: busybox:1\n"
+	compose := "services:\n  web:\n    build: ./web\n    command: [\"sleep\", \"3600\"]\n    develop:\n      watch:\n        - path: ./web\n          action: rebuild\n"
+	w := newWorld(t, yaml, map[string]string{"compose.yaml": compose, "web/Dockerfile": "FROM busybox:1\nCOPY . /app\n", "web/app.py": "v1\n"})
+	eng := &failingBuilds{archiving: &archiving{Fake: w.eng, files: map[string]string{}}}
+	w.opts.Engine = func(context.Context) (engine.Engine, error) { return eng, nil }
+	w.lock(t)
+	ctx := t.Context()
+	if _, err := w.open(t).Up(ctx, UpOptions{SkipGPUCheck: true}); err != nil {
+		t.Fatal(err)
+	}
+	p := w.open(t)
+	if _, err := p.Engine(ctx); err != nil {
+		t.Fatal(err)
+	}
+	running, err := p.runningContainers(ctx)
+	web := containerOf(running, "web")
+	if err != nil || web == "" {
+		t.Fatalf("running %v (%v), want web", running, err)
+	}
+	before, _ := eng.Inspect(ctx, web)
+	svcs, err := p.composeWatch(ctx)
+	if err != nil || len(svcs) != 1 {
+		t.Fatalf("compose services with develop.watch: %v (%v)", svcs, err)
+	}
+	synced := make(chan DevelopSync, 4)
+	stop, rules := p.startDevelop(ctx, svcs, running, WatchOptions{Interval: 10 * time.Millisecond, DevelopSynced: func(d DevelopSync) { synced <- d }})
+	defer stop()
+	if rules != 1 {
+		t.Fatalf("%d rules watched, want the rebuild one:\n%s", rules, w.stderr.String())
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "web", "app.py"), []byte("v2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := nextSync(t, synced, "a changed file")
+	if d.Err != nil || d.Action != "rebuild" || !hasChange(d.Rebuilt, "web", "built") || !hasChange(d.Rebuilt, "web", "recreated") {
+		t.Fatalf("develop report %+v, want web built and recreated", d)
+	}
+	if now, err := eng.Inspect(ctx, web); err != nil || now.ID == before.ID || !now.Running {
+		t.Errorf("web's container is %+v (%v), want a new one running in place of %s", now, err, before.ID)
+	}
+
+	eng.fail.Store(true)
+	if err := os.WriteFile(filepath.Join(w.dir, "web", "app.py"), []byte("v3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := nextSync(t, synced, "a change with a failing build"); d.Err == nil || !strings.Contains(d.Err.Error(), "exit code 1") {
+		t.Fatalf("a failing build was reported as %+v", d)
+	}
+	eng.fail.Store(false)
+	if err := os.WriteFile(filepath.Join(w.dir, "web", "app.py"), []byte("v4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := nextSync(t, synced, "a change after the failed build"); d.Err != nil || !hasChange(d.Rebuilt, "web", "built") {
+		t.Errorf("after a failed build the rule reported %+v, want web built again", d)
+	}
+}
+
+func hasChange(chs []reconcile.Change, svc, action string) bool {
+	return slices.ContainsFunc(chs, func(c reconcile.Change) bool { return c.Service == svc && c.Action == action })
 }
