@@ -121,9 +121,7 @@ func TestDevelopWatchSyncsAndRestarts(t *testing.T) {
 	if rules != 1 {
 		t.Fatalf("%d rules watched, want the sync+restart one", rules)
 	}
-	if err := os.WriteFile(filepath.Join(w.dir, "src", "main.py"), []byte("v2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, filepath.Join(w.dir, "src", "main.py"), []byte("v2\n"))
 	if d := nextSync(t, synced, "a changed file"); !d.Restarted || d.Service != "app" || len(d.Change.Sent) != 1 {
 		t.Errorf("develop sync %+v", d)
 	}
@@ -155,17 +153,13 @@ func TestDevelopWatchRestarts(t *testing.T) {
 	if rules != 1 {
 		t.Fatalf("%d rules watched, want the restart one", rules)
 	}
-	if err := os.WriteFile(filepath.Join(w.dir, "conf", ".app.conf.swp"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, filepath.Join(w.dir, "conf", ".app.conf.swp"), []byte("x"))
 	select {
 	case d := <-synced:
 		t.Fatalf("an ignored file set the rule off: %+v", d)
 	case <-time.After(100 * time.Millisecond):
 	}
-	if err := os.WriteFile(filepath.Join(w.dir, "conf", "app.conf"), []byte("a=2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, filepath.Join(w.dir, "conf", "app.conf"), []byte("a=2\n"))
 	if d := nextSync(t, synced, "a changed file"); !d.Restarted || d.Action != "restart" || !slices.Equal(d.Change.Sent, []string{"app.conf"}) {
 		t.Errorf("develop report %+v", d)
 	}
@@ -209,9 +203,7 @@ func TestDevelopWatchSyncsAndExecs(t *testing.T) {
 	if rules != 1 || !strings.Contains(w.stderr.String(), "no exec.command") {
 		t.Fatalf("%d rules watched, want the one with exec.command (the other named):\n%s", rules, w.stderr.String())
 	}
-	if err := os.WriteFile(filepath.Join(w.dir, "jobs", "etl.py"), []byte("v2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, filepath.Join(w.dir, "jobs", "etl.py"), []byte("v2\n"))
 	d := nextSync(t, synced, "a changed file")
 	if d.Err != nil || d.ExitCode != 3 || d.Output != "compiled etl.py\n" || !slices.Equal(d.Exec, x.Command) || d.Restarted {
 		t.Errorf("develop report %+v", d)
@@ -274,9 +266,7 @@ func TestDevelopWatchRebuilds(t *testing.T) {
 	if rules != 1 {
 		t.Fatalf("%d rules watched, want the rebuild one:\n%s", rules, w.stderr.String())
 	}
-	if err := os.WriteFile(filepath.Join(w.dir, "web", "app.py"), []byte("v2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, filepath.Join(w.dir, "web", "app.py"), []byte("v2\n"))
 	d := nextSync(t, synced, "a changed file")
 	if d.Err != nil || d.Action != "rebuild" || !hasChange(d.Rebuilt, "web", "built") || !hasChange(d.Rebuilt, "web", "recreated") {
 		t.Fatalf("develop report %+v, want web built and recreated", d)
@@ -286,16 +276,12 @@ func TestDevelopWatchRebuilds(t *testing.T) {
 	}
 
 	eng.fail.Store(true)
-	if err := os.WriteFile(filepath.Join(w.dir, "web", "app.py"), []byte("v3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, filepath.Join(w.dir, "web", "app.py"), []byte("v3\n"))
 	if d := nextSync(t, synced, "a change with a failing build"); d.Err == nil || !strings.Contains(d.Err.Error(), "exit code 1") {
 		t.Fatalf("a failing build was reported as %+v", d)
 	}
 	eng.fail.Store(false)
-	if err := os.WriteFile(filepath.Join(w.dir, "web", "app.py"), []byte("v4\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, filepath.Join(w.dir, "web", "app.py"), []byte("v4\n"))
 	if d := nextSync(t, synced, "a change after the failed build"); d.Err != nil || !hasChange(d.Rebuilt, "web", "built") {
 		t.Errorf("after a failed build the rule reported %+v, want web built again", d)
 	}
@@ -303,4 +289,17 @@ func TestDevelopWatchRebuilds(t *testing.T) {
 
 func hasChange(chs []reconcile.Change, svc, action string) bool {
 	return slices.ContainsFunc(chs, func(c reconcile.Change) bool { return c.Service == svc && c.Action == action })
+}
+
+// replaceFile gives name new contents at once (written beside the project
+// and renamed), so a scan never sees it half-written.
+func replaceFile(t *testing.T, name string, b []byte) {
+	t.Helper()
+	tmp := filepath.Join(t.TempDir(), "new")
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		t.Fatal(err)
+	}
 }
