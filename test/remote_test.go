@@ -321,7 +321,10 @@ func waitRemoteFile(t *testing.T, r *standin.Remote, container, path, want strin
 
 // TestRemoteDevelopWatch: a compose service's develop.watch rules work on
 // the remote engine: sync copies an edit into the container's target (not
-// the ignored files), sync+restart copies and restarts the service.
+// the ignored files), sync+restart copies and restarts the service,
+// sync+exec copies and runs its command (user, working_dir, environment),
+// restart restarts, rebuild builds the image again and recreates the
+// container.
 func TestRemoteDevelopWatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
@@ -341,9 +344,23 @@ func TestRemoteDevelopWatch(t *testing.T) {
         - path: ./conf
           action: sync+restart
           target: /etc/app
+        - path: ./jobs
+          action: sync+exec
+          target: /srv/jobs
+          exec:
+            command: ["sh", "-c", "echo \"ran: $$MODE $$(id -u) $$(pwd)\""]
+            user: "1234"
+            working_dir: /srv/jobs
+            environment:
+              MODE: check
+        - path: ./restart.flag
+          action: restart
+        - path: ./Dockerfile
+          action: rebuild
 `
 	dir, name := remoteProject(t, "  app:\n    profile: image\n    build: Dockerfile\n    command: [\"sleep\", \"3600\"]\n", map[string]string{
-		"compose.yaml": compose, "site/index.html": "v1\n", "conf/app.conf": "level=1\n"})
+		"compose.yaml": compose, "site/index.html": "v1\n", "conf/app.conf": "level=1\n",
+		"jobs/etl.py": "v1\n", "restart.flag": "0\n"})
 	if err := os.WriteFile(filepath.Join(dir, "devenv.yaml"), []byte("name: "+name+"\ncompose: [compose.yaml]\nservices:\n  app:\n    profile: image\n    build: Dockerfile\n    command: [\"sleep\", \"3600\"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -362,11 +379,15 @@ func TestRemoteDevelopWatch(t *testing.T) {
 	defer cancel()
 	done := make(chan standin.Result, 1)
 	started := make(chan struct{})
-	var once sync.Once
+	var once, execOnce sync.Once
+	execRan := make(chan struct{})
 	go func() {
 		done <- standin.RunWatching(ctx, t, dir, env, func(stderr string) {
 			if strings.Contains(stderr, "synced the project") {
 				once.Do(func() { close(started) })
+			}
+			if strings.Contains(stderr, "ran: check 1234 /srv/jobs") {
+				execOnce.Do(func() { close(execRan) })
 			}
 		}, "watch", "--no-ports")
 	}()
@@ -377,6 +398,12 @@ func TestRemoteDevelopWatch(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("watch did not start in 2 minutes")
 	}
+	defer func() {
+		if t.Failed() && ctx.Err() == nil {
+			cancel()
+			t.Logf("watch's output:\n%s", (<-done).Stderr)
+		}
+	}()
 	site := name + "-site"
 	writeFile(t, dir, "site/index.html", "v2\n")
 	writeFile(t, dir, "site/draft.tmp", "ignored\n")
@@ -387,9 +414,41 @@ func TestRemoteDevelopWatch(t *testing.T) {
 	writeFile(t, dir, "conf/app.conf", "level=2\n")
 	waitRemoteFile(t, r, site, "/etc/app/app.conf", "level=2")
 	waitRemoteFile(t, r, site, "/tmp/boots", "boot\nboot")
+	writeFile(t, dir, "jobs/etl.py", "v2\n")
+	waitRemoteFile(t, r, site, "/srv/jobs/etl.py", "v2")
+	select {
+	case <-execRan:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the sync+exec command did not run as 1234 in /srv/jobs with MODE=check in 30 s")
+	}
+	writeFile(t, dir, "restart.flag", "1\n")
+	waitRemoteFile(t, r, site, "/tmp/boots", "boot\nboot\nboot")
+	before, err := r.Docker("inspect", "-f", "{{.Id}}", site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "Dockerfile", "FROM "+standin.RemoteBase+"\nLABEL rebuilt=1\n")
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if now, err := r.Docker("inspect", "-f", "{{.Id}} {{index .Config.Labels \"rebuilt\"}} {{.State.Running}}", site); err == nil && !strings.HasPrefix(now, strings.TrimSpace(before)) && strings.Contains(now, " 1 true") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("site was not rebuilt and recreated in 2 minutes (it was %s)", before)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	cancel()
 	res := <-done
-	if !strings.Contains(res.Stderr, "develop.watch: synced 1 file(s) into site:/etc/app, 0 removed; restarted site") {
-		t.Errorf("watch did not say what develop.watch did:\n%s", res.Stderr)
+	for _, want := range []string{
+		"develop.watch: synced 1 file(s) into site:/etc/app, 0 removed; restarted site",
+		"develop.watch: synced 1 file(s) into site:/srv/jobs, 0 removed; ran sh -c",
+		": exit status 0",
+		"develop.watch: 1 file(s) changed under restart.flag; restarted site",
+		"develop.watch: 1 file(s) changed under Dockerfile; rebuilding site: site built",
+	} {
+		if !strings.Contains(res.Stderr, want) {
+			t.Errorf("watch did not say %q:\n%s", want, res.Stderr)
+		}
 	}
 }
