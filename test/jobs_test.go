@@ -72,6 +72,22 @@ func (w *world) waitJob(t *testing.T, dir, id string, states ...string) jobRow {
 	}
 }
 
+// waitFileHolds waits, for at most 90 s, until the file at path holds want.
+func waitFileHolds(t *testing.T, path, want string) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		b, _ := os.ReadFile(path)
+		if strings.Contains(string(b), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s holds %q after 90 s, want %q in it", path, b, want)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 func submitID(t *testing.T, w *world, dir string, args ...string) string {
 	t.Helper()
 	return strings.TrimSpace(w.must(t, dir, append([]string{"submit", "--service", "box"}, args...)...).Stdout)
@@ -108,6 +124,9 @@ func TestJobsQueueSurvivesRunnerDeath(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitJob(t, dir, "1", "running")
+	// "running" is recorded when the exec starts; kill the runner once the
+	// job itself has begun (it writes "1 start"), not before.
+	waitFileHolds(t, filepath.Join(dir, "order.log"), "1 start\n")
 	if err := runner.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
