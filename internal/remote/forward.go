@@ -313,6 +313,15 @@ func waitPort(ctx context.Context, port int, own *sshProc, tunnel <-chan struct{
 		case <-ownDone:
 			return fmt.Errorf("ssh ended before forwarding: %s", own.why())
 		case <-tunnel:
+			// The forward's own ssh ending also ends the tunnel (and
+			// closes its done first): then say what ssh said.
+			if own != nil {
+				select {
+				case <-own.done:
+					return fmt.Errorf("ssh ended before forwarding: %s", own.why())
+				default:
+				}
+			}
 			return errors.New("the ssh connection ended before forwarding")
 		case <-ctx.Done():
 			return ctx.Err()
