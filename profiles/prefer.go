@@ -136,17 +136,7 @@ func (c *Catalog) lineDistance(a, b string) int {
 	if a == b {
 		return 0
 	}
-	lo, hi := a, b
-	if compareVersions(lo, hi) > 0 {
-		lo, hi = hi, lo
-	}
-	n := 1
-	for _, l := range c.file.Spark.Lines {
-		if compareVersions(l.Line, lo) > 0 && compareVersions(l.Line, hi) < 0 {
-			n++
-		}
-	}
-	return n
+	return stepsApart(a, b, c.file.Spark.Lines, func(l sparkLine) string { return l.Line })
 }
 
 // releaseDistance counts the catalog's RAPIDS Accelerator releases between
@@ -155,13 +145,19 @@ func (c *Catalog) releaseDistance(prod, rel string) int {
 	if matchesPrefix(rel, prod) {
 		return 0
 	}
-	lo, hi := prod, rel
+	return stepsApart(prod, rel, c.file.SparkRapids.Releases, func(r acceleratorRel) string { return r.Version })
+}
+
+// stepsApart is 1 plus the number of items whose version lies strictly
+// between a and b.
+func stepsApart[T any](a, b string, items []T, version func(T) string) int {
+	lo, hi := a, b
 	if compareVersions(lo, hi) > 0 {
 		lo, hi = hi, lo
 	}
 	n := 1
-	for _, r := range c.file.SparkRapids.Releases {
-		if compareVersions(r.Version, lo) > 0 && compareVersions(r.Version, hi) < 0 {
+	for _, it := range items {
+		if v := version(it); compareVersions(v, lo) > 0 && compareVersions(v, hi) < 0 {
 			n++
 		}
 	}

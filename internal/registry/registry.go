@@ -28,14 +28,10 @@ type Pinner struct {
 	Transport http.RoundTripper
 }
 
-// Digest returns the digest the registry serves for ref (a tag or a digest).
-// For a multi-architecture image this is the index digest, so every platform
-// pulls the same pinned image.
-func (p Pinner) Digest(ctx context.Context, ref string) (string, error) {
-	r, err := name.ParseReference(ref, name.WeakValidation)
-	if err != nil {
-		return "", fmt.Errorf("%q is not an image reference: %w", ref, err)
-	}
+// options are the registry client's: the Pinner's keychain (NGC's key,
+// then docker's config) and transport, and no retries of its own (httpx
+// retries; retrying its retries multiplies the wait).
+func (p Pinner) options(ctx context.Context) []remote.Option {
 	kc := p.Keychain
 	if kc == nil {
 		kc = authn.NewMultiKeychain(ngcKeychain{}, authn.DefaultKeychain)
@@ -44,8 +40,19 @@ func (p Pinner) Digest(ctx context.Context, ref string) (string, error) {
 	if tr == nil {
 		tr = httpx.Transport(httpx.DefaultLimits())
 	}
-	desc, err := remote.Head(r, remote.WithContext(ctx), remote.WithAuthFromKeychain(kc), remote.WithTransport(tr),
-		remote.WithRetryBackoff(remote.Backoff{Steps: 1})) // httpx retries; retrying its retries multiplies the wait
+	return []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(kc), remote.WithTransport(tr),
+		remote.WithRetryBackoff(remote.Backoff{Steps: 1})}
+}
+
+// Digest returns the digest the registry serves for ref (a tag or a digest).
+// For a multi-architecture image this is the index digest, so every platform
+// pulls the same pinned image.
+func (p Pinner) Digest(ctx context.Context, ref string) (string, error) {
+	r, err := name.ParseReference(ref, name.WeakValidation)
+	if err != nil {
+		return "", fmt.Errorf("%q is not an image reference: %w", ref, err)
+	}
+	desc, err := remote.Head(r, p.options(ctx)...)
 	if err != nil {
 		return "", fmt.Errorf("registry %s: %w%s", r.Context().RegistryStr(), redact.Error(err), hint(r))
 	}

@@ -40,14 +40,9 @@ func NewPathSyncer(ctx context.Context, eng engine.Engine, src, container, targe
 	// user cannot make it, the first copy says so
 	_, _ = eng.Exec(ctx, container, engine.ExecOptions{Cmd: []string{"mkdir", "-p", "--", tgt}})
 	if !initial {
-		files, _, err := s.scan()
-		if err != nil {
+		if err := s.takeAsSent(); err != nil {
 			return nil, err
 		}
-		for p, l := range files {
-			s.remote[p] = l.entry
-		}
-		s.seen = files
 	}
 	return s, nil
 }
@@ -62,15 +57,24 @@ func NewPathWatcher(src string, ignore []string) (*Syncer, error) {
 		return nil, err
 	}
 	s := &Syncer{dir: dir, ignore: pm, pathRule: true, only: only, detectOnly: true, remote: map[string]entry{}}
+	if err := s.takeAsSent(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// takeAsSent scans the files now and records them as already on the
+// other side, so only later changes count.
+func (s *Syncer) takeAsSent() error {
 	files, _, err := s.scan()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for p, l := range files {
 		s.remote[p] = l.entry
 	}
 	s.seen = files
-	return s, nil
+	return nil
 }
 
 // pathRule is what a develop.watch rule's path means: the folder scanned,
