@@ -46,6 +46,9 @@ type WatchOptions struct {
 	Unforwarded func([]remote.Forward)
 	// PortsInterval is between re-reads of the published ports; 0: 2 s.
 	PortsInterval time.Duration
+	// Watching is told once the watch has begun (the engine is remote and
+	// the project's containers run).
+	Watching func()
 	// Restarted is told the services restarted after the first sync.
 	Restarted func([]string)
 	// DevelopSynced is told each sync of a compose service's develop.watch
@@ -93,6 +96,9 @@ func (p *Project) Watch(ctx context.Context, o WatchOptions) (*WatchResult, erro
 	}
 	if len(running) == 0 {
 		return res, fmt.Errorf("no container of %s runs on %s: run `devenv up` first (or `devenv up --watch`)", p.Spec.Name, ep)
+	}
+	if o.Watching != nil {
+		o.Watching()
 	}
 	var tunnel *remote.Tunnel
 	if !o.NoPorts && ep.SSH != nil {

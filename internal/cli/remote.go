@@ -100,7 +100,7 @@ func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
 		say(c, "restarted "+strings.Join(svcs, ", ")+" to start with the project's files")
 	}
 	if !boolOpt(c, "json") {
-		say(c, "watching; Ctrl-C ends it")
+		o.Watching = func() { say(c, "watching; Ctrl-C ends it") }
 	}
 	res, err := p.Watch(c.Context, o)
 	return show(c, res, err, nil)
