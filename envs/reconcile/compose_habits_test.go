@@ -74,12 +74,18 @@ func TestUpNamesAndRemovesOrphans(t *testing.T) {
 
 // TestCreatedContainersCarryComposeLabels: docker compose -p NAME lists a
 // container only with Compose's project, one-off and config-hash labels;
-// the hash is never one Compose computes (so Compose recreates rather than
-// adopts), and none of it moves devenv's own config hash.
+// the hash is Compose's own of the rendered service (so Compose adopts the
+// container rather than recreating it), and none of it moves devenv's own
+// config hash.
 func TestCreatedContainersCarryComposeLabels(t *testing.T) {
 	f := enginetest.New()
 	pl := testPlan()
-	if _, err := newRunner(t, f).Up(t.Context(), pl, UpOptions{}); err != nil {
+	r := newRunner(t, f)
+	if _, err := r.Up(t.Context(), pl, UpOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	proj, err := r.render(pl)
+	if err != nil {
 		t.Fatal(err)
 	}
 	objs, err := f.List(t.Context(), engine.Containers, map[string]string{labels.ComposeProject: "p", labels.ComposeOneoff: "False"})
@@ -90,7 +96,11 @@ func TestCreatedContainersCarryComposeLabels(t *testing.T) {
 		t.Fatalf("compose's filters find %d containers, want 2", len(objs))
 	}
 	for _, o := range objs {
-		if o.Labels[labels.ComposeService] != o.Labels[labels.Service] || o.Labels[labels.ComposeConfigHash] != "devenv-"+o.Labels[labels.ConfigHash] {
+		want, err := f.ServiceHash(proj.Services[o.Labels[labels.Service]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Labels[labels.ComposeService] != o.Labels[labels.Service] || o.Labels[labels.ComposeConfigHash] != want || o.Labels[labels.ComposeNumber] != "1" {
 			t.Errorf("%s labels %v", o.Name, o.Labels)
 		}
 	}

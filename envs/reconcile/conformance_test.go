@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devenv-dev/devenv/compose/sdk"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -133,7 +135,8 @@ func TestIntegrationConformance(t *testing.T) {
 				}
 				rawNetworkCreate(t, socket, name, l)
 			}}
-			r := &Runner{Eng: eng, Out: &ui.Printer{Out: io.Discard, Err: io.Discard}, StateDir: t.TempDir() + "/.devenv"}
+			out := &ui.Printer{Out: io.Discard, Err: io.Discard}
+			r := &Runner{Eng: eng, Exec: sdk.New(engine.EndpointOf(eng), endpoint.Options{}, out), Out: out, StateDir: t.TempDir() + "/.devenv"}
 			t.Cleanup(func() { cleanupProject(eng, project) })
 			sc.run(t, ce, r, project)
 		})

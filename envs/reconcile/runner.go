@@ -21,7 +21,10 @@ import (
 
 // Runner holds what reconciliation needs.
 type Runner struct {
-	Eng      engine.Engine
+	Eng engine.Engine
+	// Exec converges the project's containers: the Compose SDK on a real
+	// engine (compose/sdk), the fake engine itself in unit tests.
+	Exec     engine.Executor
 	Out      *ui.Printer
 	Cache    *fetch.Cache
 	Mirrors  sources.Mirrors

@@ -8,6 +8,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // upThree brings up db, app (depends on db) with its standalone worker,
@@ -191,7 +192,8 @@ func TestUpDryRunChangesNothing(t *testing.T) {
 	if _, err := r.Up(t.Context(), pl, UpOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	pl.Services[1].ConfigHash = "changed"
+	pl.Services[1].ConfigHash = "changed" // as a plan of a changed service has it
+	pl.Services[1].Container.Labels[labels.ConfigHash] = "changed"
 	if err := f.Stop(t.Context(), "p-db", 0); err != nil {
 		t.Fatal(err)
 	}

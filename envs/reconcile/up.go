@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -91,13 +89,18 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 			return res, err
 		}
 	}
-	existing := byName(listed)
-	for _, lvl := range levels(svcs) {
-		changes, err := r.converge(ctx, lvl, existing, net, opts)
-		res.Changes = append(res.Changes, changes...)
-		if err != nil {
-			return res, err
-		}
+	proj, err := r.render(pl)
+	if err != nil {
+		return res, err
+	}
+	ds, err := r.decide(proj, svcs, byName(listed), net, opts)
+	if err != nil {
+		return res, err
+	}
+	changes, err = r.execute(ctx, proj, pl, ds, opts)
+	res.Changes = append(res.Changes, changes...)
+	if err != nil {
+		return res, err
 	}
 	if opts.Wait && !opts.NoStart {
 		return res, r.WaitHealthy(ctx, svcs, opts.WaitTimeout)
@@ -197,90 +200,6 @@ func byName(objs []engine.Object) map[string]engine.Object {
 	return out
 }
 
-// converge handles one dependency level, its services in parallel.
-func (r *Runner) converge(ctx context.Context, svcs []*plan.Service, existing map[string]engine.Object, net projectNet, opts UpOptions) ([]Change, error) {
-	var (
-		mu      sync.Mutex
-		wg      sync.WaitGroup
-		changes []Change
-		errs    *multierror.Error
-	)
-	for _, s := range svcs {
-		wg.Add(1)
-		go func(s *plan.Service) {
-			defer wg.Done()
-			c, err := r.one(ctx, s, existing, net, opts)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = multierror.Append(errs, fmt.Errorf("service %s: %w", s.Name, err))
-			}
-			if c.Action != "" {
-				changes = append(changes, c)
-			}
-		}(s)
-	}
-	wg.Wait()
-	return changes, errs.ErrorOrNil()
-}
-
-// one converges a single service's container.
-func (r *Runner) one(ctx context.Context, s *plan.Service, existing map[string]engine.Object, net projectNet, opts UpOptions) (Change, error) {
-	name := s.Container.Name
-	cur, ok := existing[name]
-	detail := ""
-	if ok && cur.Labels[labels.ConfigHash] == s.ConfigHash && !opts.ForceRecreate {
-		attached, err := r.attached(ctx, cur, s.Container.Network, net)
-		if err != nil {
-			return Change{}, err
-		}
-		switch {
-		case !attached:
-			detail = "its network " + s.Container.Network + " was removed or disconnected; recreated on the project's network"
-		case cur.State == "running" || opts.NoStart:
-			return Change{Service: s.Name, Action: Unchanged}, nil
-		default:
-			return Change{Service: s.Name, Action: Started}, r.start(ctx, s, cur.ID)
-		}
-	}
-	action := Created
-	if ok {
-		action = Recreated
-		if err := r.removeContainer(ctx, cur.ID); err != nil {
-			return Change{}, err
-		}
-	}
-	if err := r.checkStateMounts(s); err != nil {
-		return Change{}, err
-	}
-	if err := plan.CheckBindSources(r.projectDir(), r.StateDir, s); err != nil {
-		return Change{}, err
-	}
-	dir := r.projectDir()
-	if dir != "" {
-		s.Container.Labels[labels.Dir] = dir // not in the config hash: moving the project is no change
-	}
-	// so `docker compose -p NAME ps/logs` see the project; not in the config hash either
-	maps.Copy(s.Container.Labels, labels.Compose(s.Container.Labels[labels.Project], s.Name, dir, s.ConfigHash))
-	id, err := r.Eng.Create(ctx, s.Container)
-	if err != nil {
-		return Change{}, r.createError(ctx, name, s.Container.Labels[labels.Project], err)
-	}
-	if opts.NoStart {
-		return Change{Service: s.Name, Action: action, Detail: detail}, nil
-	}
-	if err := r.start(ctx, s, id); err != nil {
-		// a container that never ran is not left behind in "created"
-		// (a port taken since the preflight, a refused GPU): the next up
-		// creates it again
-		if rerr := r.Eng.Remove(ctx, engine.Containers, id, false); rerr != nil && !isNotFound(rerr) {
-			return Change{}, fmt.Errorf("%w (and removing the container that could not start: %w)", err, rerr)
-		}
-		return Change{}, err
-	}
-	return Change{Service: s.Name, Action: action, Detail: detail}, nil
-}
-
 // checkStateMounts refuses to mount a host path under .devenv that is or
 // passes through a symbolic link: the container would see (and with a
 // writable mount change) a directory elsewhere on the host.
@@ -304,64 +223,19 @@ func (r *Runner) checkStateMounts(s *plan.Service) error {
 // projectNet is the project's network as ensureShared found or made it.
 type projectNet struct{ name, id string }
 
-// attached reports whether container cur, planned on network, is attached to
-// it when that is the project's network. A network removed behind devenv's back leaves a
-// container on the old id (it can never start again) or on no network at
-// all (running without its name on the network or its published ports).
-// The listing says which network ids the container refers to; only an
-// engine whose listing does not is asked about the container itself.
-func (r *Runner) attached(ctx context.Context, cur engine.Object, network string, net projectNet) (bool, error) {
-	if network == "" || network != net.name || net.id == "" {
-		return true, nil
-	}
-	if cur.NetworkIDs != nil {
-		return cur.NetworkIDs[network] == net.id, nil
-	}
-	st, err := r.Eng.Inspect(ctx, cur.ID)
-	if err != nil {
-		if isNotFound(err) {
-			return false, nil
+// foreignName explains a container name in use outside the project: the
+// container of that name belongs to another devenv project (named, with
+// its directory), or to no devenv project at all.
+func foreignName(name, project string, st engine.ContainerState) error {
+	if other := st.Labels[labels.Project]; other != "" && other != project {
+		where := ""
+		if dir := st.Labels[labels.Dir]; dir != "" {
+			where = " in " + dir
 		}
-		return false, err
+		return fmt.Errorf("a container named %s already exists and belongs to devenv project %q%s: run `devenv down` there, "+
+			"or set another `name:` in this devenv.yaml", name, other, where)
 	}
-	return st.NetworkIDs[network] == net.id, nil
-}
-
-func (r *Runner) start(ctx context.Context, s *plan.Service, id string) error {
-	if err := r.Eng.Start(ctx, id); err != nil {
-		return err
-	}
-	return nil
-}
-
-func (r *Runner) removeContainer(ctx context.Context, id string) error {
-	if err := r.Eng.Stop(ctx, id, r.stopTimeout()); err != nil && !isNotFound(err) {
-		return err
-	}
-	if err := r.Eng.Remove(ctx, engine.Containers, id, false); err != nil && !isNotFound(err) {
-		return err
-	}
-	return nil
-}
-
-// createError explains a name conflict: the container of that name belongs
-// to another devenv project (named, with its directory), or to no devenv
-// project at all.
-func (r *Runner) createError(ctx context.Context, name, project string, err error) error {
-	if !isConflict(err) {
-		return err
-	}
-	if st, ierr := r.Eng.Inspect(ctx, name); ierr == nil {
-		if other := st.Labels[labels.Project]; other != "" && other != project {
-			where := ""
-			if dir := st.Labels[labels.Dir]; dir != "" {
-				where = " in " + dir
-			}
-			return fmt.Errorf("a container named %s already exists and belongs to devenv project %q%s: run `devenv down` there, "+
-				"or set another `name:` in this devenv.yaml: %w", name, other, where, err)
-		}
-	}
-	return fmt.Errorf("a container named %s already exists and devenv did not create it (it has no devenv label): rename or remove it, or change `name:` in devenv.yaml: %w", name, err)
+	return fmt.Errorf("a container named %s already exists and devenv did not create it (it has no devenv label): rename or remove it, or change `name:` in devenv.yaml", name)
 }
 
 // envFilesPresent refuses, before anything is built or created, services
@@ -393,7 +267,7 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 			res.Changes = append(res.Changes, *c)
 		}
 	}
-	shared, err := r.sharedPreview(ctx, pl)
+	shared, listedNetworks, err := r.sharedPreview(ctx, pl)
 	if err != nil {
 		return nil, err
 	}
@@ -407,9 +281,20 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 			res.Changes = append(res.Changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: "orphan container " + o.Name})
 		}
 	}
-	existing := byName(listed)
-	for _, s := range svcs {
-		res.Changes = append(res.Changes, containerPreview(s, existing, opts.NoStart, opts.ForceRecreate))
+	proj, err := r.render(pl)
+	if err != nil {
+		return nil, err
+	}
+	net := projectNet{name: pl.Network}
+	if n := namedObject(listedNetworks, pl.Network); n != nil {
+		net.id = n.ID
+	}
+	ds, err := r.decide(proj, svcs, byName(listed), net, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range ds {
+		res.Changes = append(res.Changes, d.change())
 	}
 	return res, nil
 }
@@ -428,45 +313,42 @@ func (r *Runner) imagePreview(ctx context.Context, s *plan.Service, opts BuildOp
 	return nil, nil
 }
 
-func (r *Runner) sharedPreview(ctx context.Context, pl *plan.Plan) ([]Change, error) {
+func (r *Runner) sharedPreview(ctx context.Context, pl *plan.Plan) ([]Change, []engine.Object, error) {
 	var out []Change
+	var nets []engine.Object
 	want := map[engine.Kind][]string{engine.Networks: {pl.Network}, engine.Volumes: pl.Volumes}
 	for _, k := range []engine.Kind{engine.Networks, engine.Volumes} {
 		have, err := r.projectObjects(ctx, k, pl.Project)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if k == engine.Networks {
+			nets = have
 		}
 		for _, name := range want[k] {
-			if !hasObject(have, name) {
+			if namedObject(have, name) == nil {
 				out = append(out, Change{Action: Created, Detail: string(k) + " " + name})
 			}
 		}
 	}
-	return out, nil
+	return out, nets, nil
 }
 
-func hasObject(objs []engine.Object, name string) bool {
-	for _, o := range objs {
-		if o.Name == name {
-			return true
+func namedObject(objs []engine.Object, name string) *engine.Object {
+	for i := range objs {
+		if objs[i].Name == name {
+			return &objs[i]
 		}
 	}
-	return false
+	return nil
 }
 
-// containerPreview is what one would do to a service's container.
-func containerPreview(s *plan.Service, existing map[string]engine.Object, noStart, force bool) Change {
-	ch := Change{Service: s.Name, Detail: "container " + s.Container.Name}
-	cur, ok := existing[s.Container.Name]
-	switch {
-	case !ok:
-		ch.Action = Created
-	case cur.Labels[labels.ConfigHash] != s.ConfigHash || force:
-		ch.Action = Recreated
-	case cur.State == "running" || noStart:
-		ch.Action = Unchanged
-	default:
-		ch.Action = Started
+func (r *Runner) removeContainer(ctx context.Context, id string) error {
+	if err := r.Eng.Stop(ctx, id, r.stopTimeout()); err != nil && !isNotFound(err) {
+		return err
 	}
-	return ch
+	if err := r.Eng.Remove(ctx, engine.Containers, id, false); err != nil && !isNotFound(err) {
+		return err
+	}
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/devenv-dev/devenv/compose/sdk"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/doctor"
@@ -61,6 +62,7 @@ type Project struct {
 	out  *ui.Printer
 
 	eng    engine.Engine // connected by connect(); nil until then
+	exec   *sdk.Executor // made by executor() for an engine that is not its own
 	info   *engine.Info  // read by engineFacts(); nil until then
 	cache  *fetch.Cache
 	host   *hostFacts

@@ -5,10 +5,12 @@ import (
 	"slices"
 	"time"
 
+	"github.com/devenv-dev/devenv/compose/sdk"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/filelock"
 )
@@ -239,7 +241,20 @@ func (p *Project) projectLock(ctx context.Context, timeout time.Duration) (func(
 
 func (p *Project) runner(lf *lock.File) *reconcile.Runner {
 	cache, _ := p.artifactCache()
-	return &reconcile.Runner{Eng: p.eng, Out: p.out, Cache: cache, Mirrors: p.Mirrors(), StateDir: p.StateDir(), Lock: lf}
+	return &reconcile.Runner{Eng: p.eng, Exec: p.executor(), Out: p.out, Cache: cache, Mirrors: p.Mirrors(), StateDir: p.StateDir(), Lock: lf}
+}
+
+// executor converges the project's containers: the Compose SDK on the
+// engine devenv connected to, or an engine that runs projects itself (the
+// fake engine of unit tests). The SDK is made on first use only.
+func (p *Project) executor() engine.Executor {
+	if x, ok := p.eng.(engine.Executor); ok {
+		return x
+	}
+	if p.exec == nil {
+		p.exec = sdk.New(engine.EndpointOf(p.eng), endpoint.Options{}, p.out)
+	}
+	return p.exec
 }
 
 // preflight runs doctor's GPU checks for the services being started and

@@ -84,3 +84,7 @@ func isUnreachable(err error) bool {
 	}
 	return false
 }
+
+// Classify is wrap for errors of other clients of the engine (the Compose
+// SDK's): the same sentinels, hints and exit codes as devenv's own calls.
+func Classify(op, host string, err error) error { return wrap(op, host, err) }

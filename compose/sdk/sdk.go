@@ -1,0 +1,113 @@
+// Package sdk runs devenv's Compose project with the Compose SDK
+// (github.com/docker/compose/v5/pkg/compose, the code `docker compose`
+// runs) on the engine devenv resolved. It is devenv's executor on a real
+// engine: envs/reconcile decides what changes and checks devenv's
+// guarantees around the call; the SDK creates, recreates and starts the
+// containers exactly as Compose does (networks attached, configs copied,
+// GPU device requests, hooks), and its events are shown by devenv's UI.
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/internal/endpoint"
+	"github.com/devenv-dev/devenv/internal/endpoint/dockercli"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/docker/compose/v5/pkg/api"
+	composesdk "github.com/docker/compose/v5/pkg/compose"
+)
+
+// Executor is the Compose SDK on one engine. The SDK and its docker CLI
+// value are made on first use: a command that finds nothing to change
+// never pays for them.
+type Executor struct {
+	ep   *endpoint.Endpoint
+	opts endpoint.Options
+	out  *ui.Printer
+
+	once    sync.Once
+	service api.Compose
+	err     error
+}
+
+// New is the executor for the engine ep (resolved with opts), reporting
+// the SDK's progress through out.
+func New(ep *endpoint.Endpoint, opts endpoint.Options, out *ui.Printer) *Executor {
+	return &Executor{ep: ep, opts: opts, out: out}
+}
+
+// ServiceHash is Compose's own config hash of a service.
+func (x *Executor) ServiceHash(s types.ServiceConfig) (string, error) {
+	return composesdk.ServiceHash(s)
+}
+
+func (x *Executor) compose() (api.Compose, error) {
+	x.once.Do(func() {
+		if x.ep == nil {
+			x.err = fmt.Errorf("the Compose SDK needs the engine's address, and this engine gave none")
+			return
+		}
+		cli, err := dockercli.New(x.ep, x.opts, dockercli.CLIOptions{Answer: engine.AnswerTimeout()})
+		if err != nil {
+			x.err = err
+			return
+		}
+		x.service, x.err = composesdk.NewComposeService(cli,
+			composesdk.WithEventProcessor(&events{out: x.out}),
+			composesdk.WithPrompt(composesdk.AlwaysOkPrompt()))
+	})
+	return x.service, x.err
+}
+
+// RunProject converges run.Project's containers with the SDK's Up: the
+// services in run.Forced are recreated, the others only when their config
+// hash diverged. Orphans are devenv's to name or remove, images devenv's
+// to build or pull (the SDK never pulls or builds here), and waiting for
+// health devenv's own, so Up returns once the containers are started.
+func (x *Executor) RunProject(ctx context.Context, run engine.ProjectRun) error {
+	c, err := x.compose()
+	if err != nil {
+		return err
+	}
+	create := api.CreateOptions{
+		Recreate: api.RecreateDiverged, RecreateDependencies: api.RecreateDiverged,
+		IgnoreOrphans: true, QuietPull: true, Inherit: true,
+	}
+	if len(run.Forced) > 0 {
+		create.Services, create.Recreate = run.Forced, api.RecreateForce
+	}
+	if run.StopTimeout > 0 {
+		t := run.StopTimeout
+		create.Timeout = &t
+	}
+	proj := runnable(run.Project)
+	if run.NoStart {
+		return x.classify("create the containers", c.Create(ctx, proj, create))
+	}
+	return x.classify("start the containers", c.Up(ctx, proj, api.UpOptions{Create: create, Start: api.StartOptions{Project: proj}}))
+}
+
+// classify gives the SDK's errors devenv's sentinels and hints (no GPU
+// runtime, engine unreachable, name conflict), so exit codes and advice
+// are the same as for devenv's own calls.
+func (x *Executor) classify(op string, err error) error {
+	return engine.Classify(op, x.ep.String(), err)
+}
+
+// runnable is proj as the SDK runs it here: devenv built or pulled every
+// image before (through its mirrors, with its cache), so the SDK neither
+// builds nor pulls. Neither key is part of Compose's config hash.
+func runnable(proj *types.Project) *types.Project {
+	out := *proj
+	out.Services = types.Services{}
+	for name, s := range proj.Services {
+		s.Build = nil
+		s.PullPolicy = types.PullPolicyNever
+		out.Services[name] = s
+	}
+	return &out
+}

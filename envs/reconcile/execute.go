@@ -1,0 +1,220 @@
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose/project"
+	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/hashicorp/go-multierror"
+)
+
+// decision is what up does to one service's container: the one decision
+// that both up and its dry run make, before anything changes.
+type decision struct {
+	svc    *plan.Service
+	action string // Created, Recreated, Started or Unchanged
+	detail string
+}
+
+func (d decision) change() Change {
+	return Change{Service: d.svc.Name, Action: d.action, Detail: d.detail}
+}
+
+// render is the plan as the Compose project the executor runs: devenv made
+// the project network and volumes (with its ownership checks and repairs),
+// so they are external, and every container carries the project
+// directory's label (outside Compose's config hash: moving the project
+// changes no container).
+func (r *Runner) render(pl *plan.Plan) (*types.Project, error) {
+	proj, err := project.FromPlan(pl, project.Options{WorkingDir: r.projectDir(), External: true})
+	if err != nil {
+		return nil, err
+	}
+	if dir := r.projectDir(); dir != "" {
+		for name, s := range proj.Services {
+			s.CustomLabels = s.CustomLabels.Add(labels.Dir, dir)
+			proj.Services[name] = s
+		}
+	}
+	return proj, nil
+}
+
+// decide compares each selected service's rendered config with its
+// container (existing: the project's containers by name, one listing).
+// A container whose Compose config hash is the service's is unchanged (or
+// started); one made by devenv before Compose ran its projects carries
+// "devenv-" and devenv's own hash, and is unchanged while that hash is
+// the plan's, so an upgrade of devenv recreates no running container.
+func (r *Runner) decide(proj *types.Project, svcs []*plan.Service, existing map[string]engine.Object, net projectNet, opts UpOptions) ([]decision, error) {
+	out := make([]decision, 0, len(svcs))
+	for _, s := range svcs {
+		d := decision{svc: s, detail: "container " + s.Container.Name}
+		cur, ok := existing[s.Container.Name]
+		same, err := r.sameConfig(proj.Services[s.Name], s, cur)
+		if err != nil {
+			return nil, fmt.Errorf("service %s: %w", s.Name, err)
+		}
+		switch {
+		case !ok:
+			d.action = Created
+		case opts.ForceRecreate || !same:
+			d.action = Recreated
+		case !attached(cur, s.Container.Network, net):
+			d.action, d.detail = Recreated, "its network "+s.Container.Network+" was removed or disconnected; recreated on the project's network"
+		case cur.State == "running" || opts.NoStart:
+			d.action = Unchanged
+		case legacyHash(cur):
+			d.action, d.detail = Recreated, "stopped container made by an earlier devenv; made again by Compose"
+		default:
+			d.action = Started
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// sameConfig reports whether cur was made from s's rendered config svc.
+func (r *Runner) sameConfig(svc types.ServiceConfig, s *plan.Service, cur engine.Object) (bool, error) {
+	if legacyHash(cur) {
+		return cur.Labels[labels.ConfigHash] == s.ConfigHash, nil
+	}
+	h, err := r.executor().ServiceHash(svc)
+	if err != nil {
+		return false, err
+	}
+	return cur.Labels[labels.ComposeConfigHash] == h, nil
+}
+
+// legacyHash: the container was made by devenv's own reconciler, before
+// the Compose SDK ran devenv's projects.
+func legacyHash(cur engine.Object) bool {
+	h := cur.Labels[labels.ComposeConfigHash]
+	return len(h) > len("devenv-") && h[:len("devenv-")] == "devenv-"
+}
+
+// attached reports whether container cur, planned on network, refers to
+// the project network's current id (a network removed behind devenv's
+// back leaves a container on the old id, or on none).
+func attached(cur engine.Object, network string, net projectNet) bool {
+	if network == "" || network != net.name || net.id == "" || cur.NetworkIDs == nil {
+		return true
+	}
+	return cur.NetworkIDs[network] == net.id
+}
+
+// execute has the executor converge the services whose decision is not
+// Unchanged, and only those (the rest of the project is left as it is),
+// after devenv's checks on the containers it will make.
+func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan, ds []decision, opts UpOptions) ([]Change, error) {
+	var run, forced []string
+	specs := map[string]engine.ContainerSpec{}
+	var errs *multierror.Error
+	for _, d := range ds {
+		if d.action == Unchanged {
+			continue
+		}
+		run = append(run, d.svc.Name)
+		specs[d.svc.Name] = d.svc.Container
+		if d.action == Recreated {
+			forced = append(forced, d.svc.Name)
+		}
+		if d.action == Created || d.action == Recreated {
+			errs = multierror.Append(errs, r.checkCreate(ctx, d))
+		}
+	}
+	if err := errs.ErrorOrNil(); err != nil {
+		return nil, err
+	}
+	changes := make([]Change, 0, len(ds))
+	for _, d := range ds {
+		changes = append(changes, d.change())
+	}
+	if len(run) == 0 {
+		return changes, nil
+	}
+	sel, err := proj.WithSelectedServices(run, types.IgnoreDependencies)
+	if err != nil {
+		return nil, err
+	}
+	err = r.executor().RunProject(ctx, engine.ProjectRun{Project: sel, Forced: forced, NoStart: opts.NoStart, StopTimeout: r.stopTimeout(), Specs: specs})
+	if err != nil {
+		return nil, r.failed(ctx, pl.Project, run, err)
+	}
+	return changes, nil
+}
+
+// checkCreate is what devenv checks before a container is made: state
+// mounts and bind sources (again: the files may have changed since the
+// plan), and that no container outside the project has its name.
+func (r *Runner) checkCreate(ctx context.Context, d decision) error {
+	s := d.svc
+	if err := r.checkStateMounts(s); err != nil {
+		return fmt.Errorf("service %s: %w", s.Name, err)
+	}
+	if err := plan.CheckBindSources(r.projectDir(), r.StateDir, s); err != nil {
+		return fmt.Errorf("service %s: %w", s.Name, err)
+	}
+	if d.action != Created {
+		return nil
+	}
+	st, err := r.Eng.Inspect(ctx, s.Container.Name)
+	switch {
+	case errors.Is(err, engine.ErrNotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("service %s: %w", s.Name, err)
+	}
+	return fmt.Errorf("service %s: %w", s.Name, foreignName(s.Container.Name, s.Container.Labels[labels.Project], st))
+}
+
+// failed is the executor's error, after removing the containers of the
+// services it ran that never started (a port taken since the preflight, a
+// refused GPU): a container is not left behind in "created", and the next
+// up makes it again.
+func (r *Runner) failed(ctx context.Context, project string, ran []string, err error) error {
+	objs, lerr := r.projectObjects(context.WithoutCancel(ctx), engine.Containers, project)
+	if lerr != nil {
+		return err
+	}
+	var errs *multierror.Error
+	for _, o := range objs {
+		if o.State != "created" || !slices.Contains(ran, o.Labels[labels.Service]) {
+			continue
+		}
+		if rerr := r.Eng.Remove(context.WithoutCancel(ctx), engine.Containers, o.ID, false); rerr != nil && !isNotFound(rerr) {
+			errs = multierror.Append(errs, rerr)
+		}
+	}
+	if rerr := errs.ErrorOrNil(); rerr != nil {
+		return fmt.Errorf("%w (and removing the containers that could not start: %w)", err, rerr)
+	}
+	return err
+}
+
+// executor is Exec, or an engine that runs projects itself (the fake).
+func (r *Runner) executor() engine.Executor {
+	if r.Exec != nil {
+		return r.Exec
+	}
+	if x, ok := r.Eng.(engine.Executor); ok {
+		return x
+	}
+	return noExecutor{}
+}
+
+// noExecutor is a Runner built without one: a programming error, reported
+// as an error rather than a panic.
+type noExecutor struct{}
+
+var errNoExecutor = errors.New("devenv has no executor for this engine (a bug: the Runner was built without one)")
+
+func (noExecutor) ServiceHash(types.ServiceConfig) (string, error) { return "", errNoExecutor }
+func (noExecutor) RunProject(context.Context, engine.ProjectRun) error {
+	return errNoExecutor
+}
