@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // TestRealComposeFilesAsCompose runs real public compose files (testdata/real,
@@ -129,6 +131,10 @@ func compareWithCompose(t *testing.T, dir string, files []string, name string, r
 			lines = append(lines, svc+": in devenv's project, not in Compose's")
 		}
 	}
+	for _, d := range topLevelDiff(t, proj, ref) {
+		keys++
+		lines = append(lines, portablePaths(d, dir))
+	}
 	var warnings []string
 	for _, w := range pl.ComposeWarnings {
 		warnings = append(warnings, "warning: "+portablePaths(w, dir))
@@ -171,16 +177,7 @@ func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) []
 // forgive makes devenv's documented differences equal in g (devenv's
 // service as JSON) to w (Compose's).
 func forgive(project, service string, g, w map[string]any) {
-	if labels, ok := g["labels"].(map[string]any); ok {
-		for k := range labels {
-			if strings.HasPrefix(k, "dev.devenv.") {
-				delete(labels, k)
-			}
-		}
-		if len(labels) == 0 {
-			delete(g, "labels")
-		}
-	}
+	forgiveLabels(g)
 	if gp, ok := g["ports"].([]any); ok {
 		wp, _ := w["ports"].([]any)
 		for i, p := range gp {
@@ -195,11 +192,144 @@ func forgive(project, service string, g, w map[string]any) {
 	if _, named := w["container_name"]; !named && g["container_name"] == project+"-"+service {
 		delete(g, "container_name")
 	}
-	implicitAlias := map[string]any{"default": map[string]any{"aliases": []any{service}}}
-	if reflect.DeepEqual(g["networks"], implicitAlias) && reflect.DeepEqual(w["networks"], map[string]any{"default": nil}) {
-		delete(g, "networks")
-		delete(w, "networks")
+	// the project network, which every compose service joins as well
+	if gn, ok := g["networks"].(map[string]any); ok {
+		wn, _ := w["networks"].(map[string]any)
+		if v, added := gn[DefaultNetwork]; added && v == nil {
+			if _, written := wn[DefaultNetwork]; !written {
+				delete(gn, DefaultNetwork)
+			}
+		}
 	}
+}
+
+// topLevelDiff compares the project's networks, volumes, configs and
+// secrets with Compose's, by key: devenv's project labels on what Compose
+// makes (checked here, then forgiven), its own project network (default)
+// left out.
+func topLevelDiff(t *testing.T, got, want *types.Project) []string {
+	t.Helper()
+	var out []string
+	for _, kind := range []struct {
+		name      string
+		got, want any
+		labelled  bool
+	}{
+		{"networks", got.Networks, want.Networks, true}, {"volumes", got.Volumes, want.Volumes, true},
+		{"configs", got.Configs, want.Configs, false}, {"secrets", got.Secrets, want.Secrets, false},
+	} {
+		g, w := asAny(t, kind.got), asAny(t, kind.want)
+		delete(g, DefaultNetwork)
+		delete(w, DefaultNetwork)
+		used := usedKeys(want, kind.name)
+		for k := range w {
+			if !used[k] {
+				delete(w, k) // declared, but no service of the active profiles uses it
+			}
+		}
+		for _, key := range sortedKeys(g, w) {
+			gv, _ := g[key].(map[string]any)
+			wv, inCompose := w[key].(map[string]any)
+			if !inCompose {
+				if kind.name == "volumes" && isDevenvVolume(got, key) {
+					continue // a devenv service's volume
+				}
+				out = append(out, fmt.Sprintf("%s.%s: in devenv's project, not in Compose's", kind.name, key))
+				continue
+			}
+			if kind.labelled && gv != nil && gv["external"] != true {
+				l, _ := gv["labels"].(map[string]any)
+				if l[labels.Project] == nil {
+					out = append(out, fmt.Sprintf("%s.%s: no %s label: devenv would not know it as its own", kind.name, key, labels.Project))
+				}
+				forgiveLabels(gv)
+			}
+			if !reflect.DeepEqual(gv, wv) {
+				out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose %s", kind.name, key, short(gv), short(wv)))
+			}
+		}
+	}
+	return out
+}
+
+// usedKeys are the keys of the top-level networks, volumes, configs or
+// secrets that proj's services refer to.
+func usedKeys(proj *types.Project, kind string) map[string]bool {
+	out := map[string]bool{}
+	for _, svc := range proj.Services {
+		switch kind {
+		case "networks":
+			for k := range svc.Networks {
+				out[k] = true
+			}
+		case "volumes":
+			for _, v := range svc.Volumes {
+				if v.Type == types.VolumeTypeVolume && v.Source != "" {
+					out[v.Source] = true
+				}
+			}
+		case "configs":
+			for _, c := range svc.Configs {
+				out[c.Source] = true
+			}
+		case "secrets":
+			for _, c := range svc.Secrets {
+				out[c.Source] = true
+			}
+		}
+	}
+	return out
+}
+
+// isDevenvVolume: key is a volume only devenv's own services mount.
+func isDevenvVolume(proj *types.Project, key string) bool {
+	svc, ok := proj.Services[ownService]
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(svc.Volumes, func(v types.ServiceVolumeConfig) bool { return v.Source == key })
+}
+
+func forgiveLabels(m map[string]any) {
+	l, ok := m["labels"].(map[string]any)
+	if !ok {
+		return
+	}
+	for k := range l {
+		if strings.HasPrefix(k, "dev.devenv.") {
+			delete(l, k)
+		}
+	}
+	if len(l) == 0 {
+		delete(m, "labels")
+	}
+}
+
+func asAny(t *testing.T, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func sortedKeys(a, b map[string]any) []string {
+	var out []string
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func mapKeyDiff(a, b any) []string {
