@@ -22,7 +22,7 @@ import (
 //     <project>-<service>);
 //   - devenv's labels added to the file's, and Compose's own labels;
 //   - published ports on 127.0.0.1 where the file names no address;
-//   - the image the plan runs (pinned by the lock, or devenv's build tag);
+//   - the image pinned by the lock (a service Compose builds keeps its name);
 //   - the GPU request from devenv's placement, where it differs from the
 //     one written;
 //   - the project network (default) joined as well, unless the service
@@ -36,8 +36,8 @@ func renderCompose(pl *plan.Plan, s *plan.Service, orig *compose.Config, working
 	svc.Labels = types.Labels{}
 	maps.Copy(svc.Labels, orig.Service.Labels)
 	maps.Copy(svc.Labels, serviceLabels(c))
-	if s.Image != "" {
-		svc.Image = s.Image
+	if s.Build == nil && s.Image != "" {
+		svc.Image = s.Image // pinned by the lock; a build: keeps Compose's image name
 	}
 	svc.Ports = localPorts(orig.Service.Ports)
 	svc.Networks = withProjectNetwork(orig.Service)
@@ -89,7 +89,13 @@ func withProjectNetwork(s types.ServiceConfig) map[string]*types.ServiceNetworkC
 // reservations, devices of other kinds kept.
 func placedGPUs(s types.ServiceConfig, want types.DeviceRequest) ([]types.DeviceRequest, *types.DeployConfig) {
 	var written []types.DeviceRequest
-	written = append(written, s.Gpus...)
+	for _, g := range s.Gpus {
+		// the SDK asks the engine for gpus: with capability gpu added
+		if !slices.Contains(g.Capabilities, "gpu") {
+			g.Capabilities = append(slices.Clone(g.Capabilities), "gpu")
+		}
+		written = append(written, g)
+	}
 	if s.Deploy != nil && s.Deploy.Resources.Reservations != nil {
 		for _, d := range s.Deploy.Resources.Reservations.Devices {
 			if compose.IsGPURequest(d) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -341,6 +342,16 @@ func keyDiff(t *testing.T, a, b types.ServiceConfig) string {
 }
 
 func asMap(t *testing.T, s types.ServiceConfig) map[string]any {
+	// compose-go writes build.ssh entries with a path as invalid JSON: as "id=path" here
+	var ssh []any
+	if s.Build != nil && len(s.Build.SSH) > 0 {
+		b := *s.Build
+		for _, k := range b.SSH {
+			ssh = append(ssh, k.ID+"="+k.Path)
+		}
+		b.SSH = nil
+		s.Build = &b
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -348,6 +359,11 @@ func asMap(t *testing.T, s types.ServiceConfig) map[string]any {
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
+	}
+	if ssh != nil {
+		// in no order: compose-go reads them through a map
+		slices.SortFunc(ssh, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
+		m["build"].(map[string]any)["ssh"] = ssh
 	}
 	return m
 }

@@ -3,6 +3,7 @@ package project
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +17,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"gopkg.in/yaml.v3"
 )
 
 // TestRealComposeFilesAsCompose runs real public compose files (testdata/real,
@@ -54,6 +56,101 @@ func TestRealComposeFilesAsCompose(t *testing.T) {
 	}
 }
 
+// TestRepoComposeFilesAsCompose is the same comparison for every compose
+// file among the repository's fixtures (testdata and test/): each one
+// alone, as devenv.yaml naming it in its own directory. A file Compose
+// itself refuses (a deliberately invalid fixture, or an export whose
+// env_file lies where the export is written) is skipped with Compose's
+// reason. testdata/repo.diff records the result for all of them.
+func TestRepoComposeFilesAsCompose(t *testing.T) {
+	t.Setenv("JUPYTER_TOKEN", "test-token") // devenv's exports read it from the environment
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, file := range repoComposeFiles(t, root) {
+		rel, _ := filepath.Rel(root, file)
+		dir, base := filepath.Dir(file), filepath.Base(file)
+		name := projectName(rel)
+		ref, err := loadAsCompose(t, dir, []string{base}, name)
+		if err != nil {
+			t.Logf("skipping %s: Compose refuses it: %s", rel, portablePaths(err.Error(), dir))
+			continue
+		}
+		out = append(out, "## "+rel+"\n"+compareWithCompose(t, dir, []string{base}, name, ref))
+	}
+	golden(t, "repo.diff", []byte(strings.Join(out, "\n")))
+}
+
+// projectName is a project name made of a fixture's path.
+func projectName(rel string) string {
+	rel = strings.TrimSuffix(rel, filepath.Ext(rel))
+	var b strings.Builder
+	for _, r := range strings.ToLower(rel) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
+
+// repoComposeFiles are the compose files among the repository's fixtures:
+// YAML under a testdata directory or test/ whose services: is a mapping
+// and none of whose services has devenv's profile: key (devenv.yaml
+// fixtures do).
+func repoComposeFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && p != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		if (strings.Contains("/"+rel, "/testdata/") || strings.HasPrefix(rel, "test/")) && isComposeFile(p) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isComposeFile(p string) bool {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	var doc struct {
+		Compose  any                       `yaml:"compose"`
+		Services map[string]map[string]any `yaml:"services"`
+	}
+	if yaml.Unmarshal(b, &doc) != nil || doc.Compose != nil || len(doc.Services) == 0 {
+		return false
+	}
+	for _, s := range doc.Services {
+		if _, devenv := s["profile"]; devenv {
+			return false
+		}
+	}
+	return true
+}
+
 // ownService is the devenv service the comparison's devenv.yaml declares.
 const ownService = "devenv-own"
 
@@ -77,6 +174,15 @@ func composeFiles(t *testing.T, dir string) []string {
 // composeConfig loads the files as `docker compose -p name config` does.
 func composeConfig(t *testing.T, dir string, files []string, name string) *types.Project {
 	t.Helper()
+	proj, err := loadAsCompose(t, dir, files, name)
+	if err != nil {
+		t.Fatalf("compose refuses %s: %v", dir, err)
+	}
+	return proj
+}
+
+func loadAsCompose(t *testing.T, dir string, files []string, name string) (*types.Project, error) {
+	t.Helper()
 	var paths []string
 	for _, f := range files {
 		paths = append(paths, filepath.Join(dir, f))
@@ -88,12 +194,9 @@ func composeConfig(t *testing.T, dir string, files []string, name string) *types
 	}
 	proj, err := opts.LoadProject(t.Context())
 	if err != nil {
-		t.Fatalf("compose refuses %s: %v", dir, err)
+		return nil, err
 	}
-	if proj, err = proj.WithServicesEnvironmentResolved(false); err != nil {
-		t.Fatal(err)
-	}
-	return proj
+	return proj.WithServicesEnvironmentResolved(false)
 }
 
 // compareWithCompose is the record of what devenv does differently.
@@ -167,6 +270,17 @@ func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) []
 		}
 		if k == "environment" {
 			out = append(out, "environment: variables differ: "+strings.Join(mapKeyDiff(g[k], w[k]), ", "))
+			continue
+		}
+		gm, gok := g[k].(map[string]any)
+		wm, wok := w[k].(map[string]any)
+		if gok && wok {
+			// which parts differ, rather than two long values cut short
+			for _, sub := range sortedKeys(gm, wm) {
+				if !reflect.DeepEqual(gm[sub], wm[sub]) {
+					out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose %s", k, sub, short(gm[sub]), short(wm[sub])))
+				}
+			}
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s: devenv %s | compose %s", k, short(g[k]), short(w[k])))
