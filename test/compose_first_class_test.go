@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/test/standin"
+	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/image"
 )
 
@@ -42,6 +43,10 @@ func TestComposeServicesFirstClass(t *testing.T) {
     pull_policy: never
     command: ["sh", "-c", "echo hello-from-tool; exec sleep infinity"]
     stop_signal: SIGINT
+    stop_grace_period: 3s
+    cap_add: [NET_ADMIN]
+    post_start: [{command: ["sh", "-c", "echo started > /tmp/post-start"]}]
+    volumes: ["/scratch"]
     container_name: ` + toolName + `
     restart: unless-stopped
     ulimits: {nofile: {soft: 4096, hard: 8192}}
@@ -71,8 +76,8 @@ services:
 	}
 
 	r = w.must(t, dir, "up", "--wait")
-	if !strings.Contains(r.Stderr, "stop_signal is ignored") {
-		t.Errorf("first up does not warn about stop_signal:\n%s", r.Stderr)
+	if !strings.Contains(r.Stderr, "stop_grace_period works differently") {
+		t.Errorf("first up does not warn about stop_grace_period:\n%s", r.Stderr)
 	}
 	img, err := standin.Docker(t).ImageInspect(t.Context(), local)
 	if err != nil {
@@ -91,6 +96,13 @@ services:
 		t.Errorf("tool: restart %+v, ulimits %v, extra hosts %v; want unless-stopped, nofile 4096/8192, host.docker.internal:host-gateway",
 			hc.RestartPolicy, hc.Ulimits, hc.ExtraHosts)
 	}
+	// keys the Compose SDK applies from compose-go's own value of the service
+	if hc := tool.HostConfig; tool.Config.StopSignal != "SIGINT" || len(hc.CapAdd) != 1 || strings.TrimPrefix(hc.CapAdd[0], "CAP_") != "NET_ADMIN" || !hasMountAt(tool.Mounts, "/scratch") {
+		t.Errorf("tool: stop signal %q, cap_add %v, mounts %+v; want SIGINT, [NET_ADMIN] and an anonymous volume at /scratch", tool.Config.StopSignal, hc.CapAdd, tool.Mounts)
+	}
+	if r := w.must(t, dir, "exec", "tool", "cat", "/tmp/post-start"); strings.TrimSpace(r.Stdout) != "started" {
+		t.Errorf("the post_start hook did not run: /tmp/post-start is %q", r.Stdout)
+	}
 	if _, ok := tool.Config.ExposedPorts["7000/tcp"]; !ok {
 		t.Errorf("tool: exposed ports %v, want 7000/tcp", tool.Config.ExposedPorts)
 	}
@@ -99,7 +111,7 @@ services:
 	}
 
 	r = w.must(t, dir, "up")
-	if strings.Contains(r.Stderr, "stop_signal is ignored") {
+	if strings.Contains(r.Stderr, "stop_grace_period works differently") {
 		t.Errorf("second up repeats the unchanged compose warning:\n%s", r.Stderr)
 	}
 
@@ -110,13 +122,22 @@ services:
 		t.Errorf("exec in the service with a container_name printed nothing:\n%s", r.Stderr)
 	}
 
-	writeFile(t, dir, "compose.yaml", composeFile("    cap_add: [NET_ADMIN]\n"))
+	writeFile(t, dir, "compose.yaml", composeFile("    pre_stop: [{command: [\"true\"]}]\n"))
 	w.must(t, dir, "lock")
 	r = w.must(t, dir, "--profile", "debug", "up")
-	if !strings.Contains(r.Stderr, "cap_add is ignored") || !strings.Contains(r.Stderr, "stop_signal is ignored") {
+	if !strings.Contains(r.Stderr, "pre_stop works differently") || !strings.Contains(r.Stderr, "stop_grace_period works differently") {
 		t.Errorf("up after a compose change does not print the changed warnings:\n%s", r.Stderr)
 	}
 	if c := inspect(t, name+"-extra"); !c.State.Running {
 		t.Errorf("extra is %s with --profile debug", c.State.Status)
 	}
+}
+
+func hasMountAt(ms []container.MountPoint, target string) bool {
+	for _, m := range ms {
+		if m.Destination == target {
+			return true
+		}
+	}
+	return false
 }

@@ -169,8 +169,8 @@ func ports(s types.ServiceConfig, pos *positions) ([]engine.PortBinding, []strin
 	return out, errs
 }
 
-// mounts translates volumes: binds and named volumes; anonymous volumes
-// and tmpfs are reported as warnings.
+// mounts translates the binds and named volumes that devenv checks (bind
+// sources, volume ownership); anonymous volumes and tmpfs are the SDK's.
 func mounts(s types.ServiceConfig, pos *positions) ([]engine.Mount, []string, []string) {
 	var out []engine.Mount
 	var named, warns []string
@@ -190,8 +190,8 @@ func mounts(s types.ServiceConfig, pos *positions) ([]engine.Mount, []string, []
 				named = append(named, v.Source)
 			}
 		default:
-			warns = append(warns, pos.problem(s.Name, "volumes", "volume at %s (%s) is ignored: devenv mounts binds and named volumes; write NAME:%s and declare NAME under the top-level volumes: to keep its data",
-				v.Target, describeVolume(v), v.Target))
+			// anonymous volumes and tmpfs: the Compose SDK mounts them from
+			// the rendered service, as Compose does; nothing to translate
 		}
 	}
 	sort.Strings(named)

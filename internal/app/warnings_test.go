@@ -14,7 +14,7 @@ import (
 func TestComposeWarningsOncePerChange(t *testing.T) {
 	p := &Project{Spec: &spec.Project{Dir: t.TempDir()}}
 	restart := `compose.yaml:5:5: service "db": restart is ignored`
-	capAdd := `compose.yaml:6:5: service "db": cap_add is ignored`
+	capAdd := `compose.yaml:6:5: service "db": cap_add works differently from Compose`
 	cpu := "spark runs on the CPU: no GPU"
 	runs := []struct {
 		name    string

@@ -77,8 +77,15 @@ func mobyClient(e *endpoint.Endpoint, answer time.Duration) (*client.Client, err
 	if err != nil {
 		return nil, err
 	}
-	opts := []client.Opt{client.WithHost(e.DialHost())}
-	if hc != nil {
+	var opts []client.Opt
+	if hc == nil {
+		// a plain unix or tcp address: the client's own transport for it
+		// (WithHost configures it), with the answer timeout
+		hc = &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: answer, MaxIdleConns: 6, IdleConnTimeout: 30 * time.Second}}
+		// (no TLS here: cloning the transport would otherwise make it look like https)
+		opts = append(opts, client.WithHTTPClient(hc), client.WithHost(e.DialHost()), client.WithScheme("http"))
+	} else {
+		opts = append(opts, client.WithHost(e.DialHost()))
 		opts = append(opts, client.WithHTTPClient(hc))
 		if tr, ok := hc.Transport.(*http.Transport); ok && e.Kind == endpoint.SSH {
 			opts = append(opts, client.WithDialContext(tr.DialContext))
