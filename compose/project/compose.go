@@ -4,15 +4,11 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/labels"
-	"github.com/devenv-dev/devenv/profiles"
 )
 
 // renderCompose is a compose service exactly as compose-go loaded it
@@ -190,36 +186,3 @@ func withLabels(written, own types.Labels) types.Labels {
 	return out
 }
 
-// fileOwner is who owns the files devenv places in the container, when
-// the plan knows: the numeric user (and group) the container runs as, or
-// for an image devenv builds with its own user (spark-rapids: devenv), that
-// user's ids. "" leaves it to Compose (root).
-func fileOwner(s *plan.Service) (uid, gid string) {
-	if u := s.Container.User; u != "" {
-		user, group, _ := strings.Cut(u, ":")
-		if !numeric(user) || (group != "" && !numeric(group)) {
-			return "", ""
-		}
-		return user, group
-	}
-	if ids := builtUser(s); ids != nil {
-		return strconv.Itoa(ids.UID), strconv.Itoa(ids.GID)
-	}
-	return "", ""
-}
-
-func numeric(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
-}
-
-// builtUser is the user of an image devenv builds with its own user
-// (spark-rapids: devenv, with the ids the build gave it), or nil.
-func builtUser(s *plan.Service) *images.UserIDs {
-	if s.Build == nil || s.Build.Resolved.Profile != profiles.SparkRapids {
-		return nil
-	}
-	if s.Build.User != nil {
-		return s.Build.User
-	}
-	return &images.DefaultUser
-}

@@ -159,8 +159,7 @@ func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string, worki
 			Devices: []types.DeviceRequest{deviceRequest(c.GPU)},
 		}}}
 	}
-	uid, gid := fileOwner(s)
-	configs, refs := serviceConfigs(s.Name, c.Files, uid, gid)
+	configs, refs := serviceConfigs(s.Name, c.Files)
 	svc.Configs = refs
 	if err := errs.ErrorOrNil(); err != nil {
 		return types.ServiceConfig{}, nil, err
@@ -332,10 +331,12 @@ func duration(d time.Duration) *types.Duration {
 
 // serviceConfigs turns the files devenv places in a container into
 // project configs with their content and the service's references to them,
-// named <service>_<file name>, owned by uid and gid when they are known
-// (Compose writes them as root otherwise, and a 0600 file is then the
-// container user's to read no more).
-func serviceConfigs(service string, files []engine.File, uid, gid string) (types.Configs, []types.ServiceConfigObjConfig) {
+// named <service>_<file name>. They are written root-owned and readable by
+// every user of the container (ConfigMode), not chowned to the container's
+// user: for a config with a uid or gid the SDK asks the engine to map
+// ownership to the container's user, which Docker before 23.0 looks up in
+// the host's passwd database (and fails for the image's own "devenv").
+func serviceConfigs(service string, files []engine.File) (types.Configs, []types.ServiceConfigObjConfig) {
 	if len(files) == 0 {
 		return nil, nil
 	}
@@ -344,11 +345,15 @@ func serviceConfigs(service string, files []engine.File, uid, gid string) (types
 	for _, f := range files {
 		name := configName(service, f.Path)
 		configs[name] = types.ConfigObjConfig{Content: string(f.Data)}
-		mode := types.FileMode(f.Mode.Perm())
-		refs = append(refs, types.ServiceConfigObjConfig{Source: name, Target: f.Path, UID: uid, GID: gid, Mode: &mode})
+		mode := types.FileMode(ConfigMode)
+		refs = append(refs, types.ServiceConfigObjConfig{Source: name, Target: f.Path, Mode: &mode})
 	}
 	return configs, refs
 }
+
+// ConfigMode is the mode of the generated files in the container (the
+// host's copies stay plan.GeneratedMode, their owner's only).
+const ConfigMode = 0o444
 
 func configName(service, p string) string {
 	base := strings.NewReplacer(".", "_", "-", "_").Replace(path.Base(p))

@@ -28,19 +28,28 @@ func (d decision) change() Change {
 
 // render is the plan as the Compose project the executor runs: devenv made
 // the project network and volumes (with its ownership checks and repairs),
-// so they are external, and every container carries the project
-// directory's label (outside Compose's config hash: moving the project
-// changes no container).
+// so they are external; every container carries the project directory's
+// label (outside Compose's config hash: moving the project changes no
+// container); a compose service with build: runs the image devenv built.
 func (r *Runner) render(pl *plan.Plan) (*types.Project, error) {
 	proj, err := project.FromPlan(pl, project.Options{WorkingDir: r.projectDir(), External: true})
 	if err != nil {
 		return nil, err
 	}
-	if dir := r.projectDir(); dir != "" {
-		for name, s := range proj.Services {
-			s.CustomLabels = s.CustomLabels.Add(labels.Dir, dir)
-			proj.Services[name] = s
+	dir := r.projectDir()
+	for _, ps := range pl.Services {
+		s, ok := proj.Services[ps.Name]
+		if !ok {
+			continue
 		}
+		if dir != "" {
+			s.CustomLabels = s.CustomLabels.Add(labels.Dir, dir)
+		}
+		if ps.Build != nil && s.Build != nil {
+			// a compose build: devenv built it (images/), as the plan tags it
+			s.Image = ps.Image
+		}
+		proj.Services[ps.Name] = s
 	}
 	return proj, nil
 }
