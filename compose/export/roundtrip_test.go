@@ -9,11 +9,12 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
 // TestComposeRoundTrip loads the exported compose file back with compose-go
-// (through compose.Load) and compares every service with the plan, field by
+// (through loader.Load) and compares every service with the plan, field by
 // field: what docker compose would run is what devenv up runs.
 func TestComposeRoundTrip(t *testing.T) {
 	pl, lf := locked(t)
@@ -35,11 +36,11 @@ func TestComposeRoundTrip(t *testing.T) {
 	if strings.Contains(string(data), "test-token") {
 		t.Fatal("the Jupyter token was written into the export")
 	}
-	if _, err := compose.Load(t.Context(), []string{file}, pl.Project0.Dir, pl.Project, nil); err == nil || !strings.Contains(err.Error(), "JUPYTER_TOKEN") {
+	if _, err := loader.Load(t.Context(), []string{file}, pl.Project0.Dir, pl.Project, nil); err == nil || !strings.Contains(err.Error(), "JUPYTER_TOKEN") {
 		t.Fatalf("without JUPYTER_TOKEN set the export must refuse to load, got %v", err)
 	}
 	t.Setenv("JUPYTER_TOKEN", "test-token") // what the user exports from .devenv/jupyter-token
-	back, err := compose.Load(t.Context(), []string{file}, pl.Project0.Dir, pl.Project, nil)
+	back, err := loader.Load(t.Context(), []string{file}, pl.Project0.Dir, pl.Project, nil)
 	if err != nil {
 		t.Fatalf("the export does not load: %v\n%s", err, data)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -38,7 +39,7 @@ type entry struct {
 	envFiles []string
 	fileKeys map[string]bool
 	// rawEnv are a compose service's environment entries that refer to
-	// variables, as its compose file writes them (compose.RawEnvironment).
+	// variables, as its compose file writes them (loader.RawEnvironment).
 	rawEnv  map[string]string
 	onCPU   string // why a service that can use a GPU runs on the CPU
 	localID string // a compose image no registry has, locked by this image ID
@@ -84,11 +85,11 @@ func loadCompose(pl *plan.Plan) ([]compose.Service, map[string]map[string]string
 	if p == nil || len(p.Compose) == 0 {
 		return nil, nil, nil
 	}
-	svcs, err := compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
+	svcs, err := loader.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	raw, err := compose.RawEnvironment(context.Background(), p.Compose, p.Dir, p.Name)
+	raw, err := loader.RawEnvironment(context.Background(), p.Compose, p.Dir, p.Name)
 	return svcs, raw, err
 }
 
