@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -141,4 +142,13 @@ func unlocked(t *testing.T) *plan.Plan {
 func portable(b []byte) []byte {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "project"))
 	return []byte(strings.ReplaceAll(string(b), dir, "$PROJECT"))
+}
+
+// same is DeepEqual that takes a nil and an empty slice as equal.
+func same(a, b any) bool {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if va.Kind() == reflect.Slice && vb.Kind() == reflect.Slice && va.Len() == 0 && vb.Len() == 0 {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
 }

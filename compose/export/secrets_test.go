@@ -32,12 +32,7 @@ func TestExportsReferEnvFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	noCanary(t, "the compose export", data)
-	var doc struct {
-		Services map[string]composeService `yaml:"services"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := decodeExport(t, data)
 	tests := []struct {
 		service, envFile, keptKey, keptValue, droppedKey string
 	}{
@@ -125,16 +120,32 @@ func TestComposeExportKeepsVariableReferences(t *testing.T) {
 			t.Errorf("the export holds %q, a value read from .env or the shell:\n%s", canary, data)
 		}
 	}
-	var doc struct {
-		Services map[string]composeService `yaml:"services"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := decodeExport(t, data)
 	want := map[string]string{"DB_PASSWORD": "${DB_PASSWORD}", "FROM_SHELL": "${SHELL_TOKEN:-none}", "PLAIN": "literal"}
 	for k, v := range want {
 		if got := doc.Services["db"].Environment[k]; got != v {
 			t.Errorf("db environment %s = %q, want %q", k, got, v)
 		}
 	}
+	// compose reads .env and the shell at load time: the hashes are devenv's
+	got, err := loadAsCompose(t, writeExport(t, dir, data))
+	if err != nil {
+		t.Fatalf("docker compose would not load the export: %v\n%s", err, data)
+	}
+	sameProject(t, got, runProject(t, pl))
+}
+
+// exported is what the secrets tests read of an exported service.
+type exported struct {
+	EnvFile     []string          `yaml:"env_file"`
+	Environment map[string]string `yaml:"environment"`
+}
+
+func decodeExport(t *testing.T, data []byte) struct{ Services map[string]exported } {
+	t.Helper()
+	var doc struct{ Services map[string]exported }
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("the export is not YAML of services: %v\n%s", err, data)
+	}
+	return doc
 }
