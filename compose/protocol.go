@@ -12,7 +12,7 @@ import (
 // helper exchange. Change it whenever either changes shape or meaning: a
 // helper of another build then answers with a clear error instead of a
 // half-understood result.
-const Protocol = 2 // 2: restart, ulimits, extra_hosts, expose, runtime, ipc, profiles, GPU driver and device ids
+const Protocol = 3 // 3: the service as compose-go has it (Service.Config); 2: restart, ulimits, extra_hosts, expose, runtime, ipc, profiles, GPU driver and device ids
 
 // Operations a Request asks for.
 const (

@@ -17,6 +17,12 @@ import (
 func fill(t *testing.T, v reflect.Value, path string, n *int) {
 	t.Helper()
 	*n++
+	if v.Type() == reflect.TypeOf(&Config{}) {
+		// compose-go's own value crosses as compose-go writes it, not
+		// field by field: compose/loader's TestConfigSurvivesJSON holds
+		// it to the loader's value for every compose file of the fixtures
+		return
+	}
 	switch v.Kind() {
 	case reflect.String:
 		v.SetString(fmt.Sprintf("%s=v%d \u00e9\"\\\n", path, *n))

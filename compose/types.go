@@ -66,6 +66,11 @@ type Service struct {
 	Warnings []string
 	// Watch are the service's develop.watch rules, in their order.
 	Watch []WatchRule `json:",omitempty"`
+	// Config is compose-go's own value of the service and of the
+	// top-level networks, volumes, configs and secrets it refers to: what
+	// the project devenv runs renders it from, so that it is exactly
+	// Compose's. nil only from a loader that does not fill it.
+	Config *Config `json:",omitempty"`
 }
 
 // WatchRule is one develop.watch rule (Compose Watch): files under Path on

@@ -28,6 +28,7 @@ func load(ctx context.Context, files []string, projectDir, projectName string, p
 	for _, name := range sortedNames(resolved.Services) {
 		svc, ps := convert(resolved.Services[name], pos)
 		svc.EnvFiles, svc.EnvFromFiles = envFileKeys(proj.Services[name], resolved.Services[name])
+		svc.Config = original(resolved, resolved.Services[name])
 		problems = append(problems, ps...)
 		out = append(out, svc)
 	}
@@ -35,6 +36,45 @@ func load(ctx context.Context, files []string, projectDir, projectName string, p
 		return nil, problems, nil
 	}
 	return out, nil, nil
+}
+
+// original is compose-go's value of s with the top-level definitions it
+// refers to.
+func original(proj *types.Project, s types.ServiceConfig) *compose.Config {
+	c := &compose.Config{Service: s}
+	for key := range s.Networks {
+		if n, ok := proj.Networks[key]; ok {
+			if c.Networks == nil {
+				c.Networks = types.Networks{}
+			}
+			c.Networks[key] = n
+		}
+	}
+	for _, v := range s.Volumes {
+		if n, ok := proj.Volumes[v.Source]; ok && v.Type == types.VolumeTypeVolume {
+			if c.Volumes == nil {
+				c.Volumes = types.Volumes{}
+			}
+			c.Volumes[v.Source] = n
+		}
+	}
+	for _, r := range s.Configs {
+		if n, ok := proj.Configs[r.Source]; ok {
+			if c.Configs == nil {
+				c.Configs = types.Configs{}
+			}
+			c.Configs[r.Source] = n
+		}
+	}
+	for _, r := range s.Secrets {
+		if n, ok := proj.Secrets[r.Source]; ok {
+			if c.Secrets == nil {
+				c.Secrets = types.Secrets{}
+			}
+			c.Secrets[r.Source] = n
+		}
+	}
+	return c
 }
 
 func loadProject(ctx context.Context, files []string, projectDir, projectName string, profiles []string) (*types.Project, error) {
