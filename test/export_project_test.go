@@ -152,6 +152,11 @@ func runHashes(t *testing.T, w *world, dir string) map[string]string {
 	}
 	out := map[string]string{}
 	for svcName, svc := range proj.Services {
+		// Compose's CLI merges env_files into environment and leaves them
+		// out of the service before it hashes or creates a container;
+		// FromPlan's environment holds the merged values but keeps a
+		// compose service's env_file paths
+		svc.EnvFiles = nil
 		h, err := composesdk.ServiceHash(svc)
 		if err != nil {
 			t.Fatal(err)

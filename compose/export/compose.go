@@ -3,7 +3,9 @@ package export
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -56,6 +58,7 @@ func Compose(pl *plan.Plan, lf *lock.File) ([]byte, error) {
 	raw := map[string]map[string]string{} // service -> variable -> value written as is
 	for name, svc := range proj.Services {
 		e := byName[name]
+		svc = ownCopy(svc)
 		referEnvFiles(&svc, e, dir)
 		raw[name] = referVariables(&svc, e)
 		relativePaths(&svc, dir)
@@ -90,6 +93,20 @@ func Compose(pl *plan.Plan, lf *lock.File) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), enc.Close()
+}
+
+// ownCopy is svc with its own copies of what the export changes: FromPlan
+// shares maps and slices with the plan (a compose service's with
+// compose-go's value), which must stay as they are.
+func ownCopy(svc types.ServiceConfig) types.ServiceConfig {
+	svc.Environment = maps.Clone(svc.Environment)
+	svc.EnvFiles = nil // written anew, relative (referEnvFiles)
+	svc.Volumes = slices.Clone(svc.Volumes)
+	if svc.Build != nil {
+		b := *svc.Build
+		svc.Build = &b
+	}
+	return svc
 }
 
 // referEnvFiles takes the variables whose values come from the service's

@@ -109,13 +109,28 @@ func loadAsCompose(t *testing.T, file string) (*types.Project, error) {
 	return proj.WithServicesEnvironmentResolved(true)
 }
 
-// runProject is the project devenv runs for pl: its network and volumes
-// made by devenv, so external.
+// runProject is the project devenv runs for pl (its network and volumes
+// made by devenv, so external) as Compose hashes it: Compose's CLI merges
+// each service's env_files into its environment and then leaves them out
+// of the service (WithServicesEnvironmentResolved(true)) before it hashes
+// or creates a container. FromPlan's environment already holds the merged
+// values, but it keeps a compose service's env_file paths, which the SDK
+// would hash: see withoutEnvFiles.
 func runProject(t *testing.T, pl *plan.Plan) *types.Project {
 	t.Helper()
 	proj, err := project.FromPlan(pl, project.Options{WorkingDir: pl.Project0.Dir, External: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return withoutEnvFiles(proj)
+}
+
+// withoutEnvFiles is proj with env_files left out, as Compose's CLI leaves
+// them out once merged.
+func withoutEnvFiles(proj *types.Project) *types.Project {
+	for name, svc := range proj.Services {
+		svc.EnvFiles = nil
+		proj.Services[name] = svc
 	}
 	return proj
 }
