@@ -3,13 +3,10 @@ package export
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/projpath"
@@ -41,7 +38,11 @@ const ComposeFileName = "compose.devenv.yaml"
 //   - every other $ is written $$, so Compose does not interpolate it;
 //   - the network and volumes are not external: `docker compose up` with
 //     this file alone makes them (with devenv's labels) when they are missing.
-func Compose(pl *plan.Plan, lf *lock.File) ([]byte, error) {
+//
+// proj is project.FromPlan(pl) with the project directory as its working
+// directory and not external (the caller renders it: this package is
+// below compose/project's tests).
+func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) {
 	es, err := entries(pl)
 	if err != nil {
 		return nil, err
@@ -51,14 +52,16 @@ func Compose(pl *plan.Plan, lf *lock.File) ([]byte, error) {
 		byName[e.name] = e
 	}
 	dir := projectDir(pl)
-	proj, err := project.FromPlan(pl, project.Options{WorkingDir: dir})
+	// a deep copy: FromPlan shares maps and slices with the plan (a
+	// compose service's with compose-go's value), which stay as they are
+	proj, err = proj.WithServicesTransform(func(_ string, s types.ServiceConfig) (types.ServiceConfig, error) { return s, nil })
 	if err != nil {
 		return nil, err
 	}
 	raw := map[string]map[string]string{} // service -> variable -> value written as is
 	for name, svc := range proj.Services {
 		e := byName[name]
-		svc = ownCopy(svc)
+		svc.EnvFiles = nil // written anew, relative (referEnvFiles)
 		referEnvFiles(&svc, e, dir)
 		raw[name] = referVariables(&svc, e)
 		relativePaths(&svc, dir)
@@ -93,20 +96,6 @@ func Compose(pl *plan.Plan, lf *lock.File) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), enc.Close()
-}
-
-// ownCopy is svc with its own copies of what the export changes: FromPlan
-// shares maps and slices with the plan (a compose service's with
-// compose-go's value), which must stay as they are.
-func ownCopy(svc types.ServiceConfig) types.ServiceConfig {
-	svc.Environment = maps.Clone(svc.Environment)
-	svc.EnvFiles = nil // written anew, relative (referEnvFiles)
-	svc.Volumes = slices.Clone(svc.Volumes)
-	if svc.Build != nil {
-		b := *svc.Build
-		svc.Build = &b
-	}
-	return svc
 }
 
 // referEnvFiles takes the variables whose values come from the service's

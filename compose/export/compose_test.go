@@ -10,16 +10,10 @@ import (
 
 func TestComposeGolden(t *testing.T) {
 	pl, lf := locked(t)
-	got, err := Compose(pl, lf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := composeOf(t, pl, lf)
 	golden(t, "compose.locked.golden.yaml", portable(got))
 
-	got, err = Compose(unlocked(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got = composeOf(t, unlocked(t), nil)
 	golden(t, "compose.unlocked.golden.yaml", portable(got))
 }
 
@@ -29,10 +23,7 @@ func TestComposeGolden(t *testing.T) {
 // export is the project devenv runs: devenv ps lists what compose started).
 func TestComposeStartsWithoutGPU(t *testing.T) {
 	pl, lf := locked(t)
-	data, err := Compose(pl, lf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := composeOf(t, pl, lf)
 	var doc struct {
 		Services map[string]struct {
 			Deploy map[string]any    `yaml:"deploy"`
@@ -68,10 +59,7 @@ func TestComposeLocalImage(t *testing.T) {
 	if got := pl.Service("postgres").Image; got != id {
 		t.Fatalf("planned postgres image = %q, want the local ID", got)
 	}
-	data, err := Compose(pl, lf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := composeOf(t, pl, lf)
 	var doc struct {
 		Services map[string]struct{ Image string } `yaml:"services"`
 	}

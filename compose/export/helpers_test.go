@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -151,4 +152,18 @@ func same(a, b any) bool {
 		return true
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// composeOf is the compose export of pl, rendered as the app renders it.
+func composeOf(t *testing.T, pl *plan.Plan, lf *lock.File) []byte {
+	t.Helper()
+	proj, err := project.FromPlan(pl, project.Options{WorkingDir: pl.Project0.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Compose(pl, proj, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -43,10 +43,7 @@ func TestComposeExportHashesAreDevenvs(t *testing.T) {
 			}
 			// a $ in a generated file and in devenv.yaml's env: (PRICE: $5) reach the container as written
 			spark.Container.Files[0].Data = append(spark.Container.Files[0].Data, "spark.driver.extraJavaOptions -Dprice=$5 -Dhome=${HOME}\n"...)
-			data, err := Compose(pl, lf)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := composeOf(t, pl, lf)
 			if strings.Contains(string(data), "test-token") {
 				t.Fatal("the Jupyter token was written into the export")
 			}

@@ -27,10 +27,7 @@ func noCanary(t *testing.T, what string, data []byte) {
 // environment: set over the file are still written.
 func TestExportsReferEnvFiles(t *testing.T) {
 	pl, lf := locked(t)
-	data, err := Compose(pl, lf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := composeOf(t, pl, lf)
 	noCanary(t, "the compose export", data)
 	doc := decodeExport(t, data)
 	tests := []struct {
@@ -111,10 +108,7 @@ func TestComposeExportKeepsVariableReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := Compose(pl, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := composeOf(t, pl, nil)
 	for _, canary := range []string{"dotenv-canary", "shell-canary"} {
 		if strings.Contains(string(data), canary) {
 			t.Errorf("the export holds %q, a value read from .env or the shell:\n%s", canary, data)
