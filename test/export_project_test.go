@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,7 +107,7 @@ func composeHashes(t *testing.T, tool []string, dir, file, token string) map[str
 	out, err := cmd.Output()
 	if err != nil {
 		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 			stderr = ee.Stderr
 		}
 		t.Fatalf("%s -f %s config --hash '*': %v\n%s", strings.Join(tool, " "), file, err, stderr)

@@ -72,8 +72,11 @@ func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) 
 		return nil, fmt.Errorf("writing project %s as YAML: %w", pl.Project, err)
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) != 1 {
-		return nil, fmt.Errorf("reading back project %s as YAML: %v", pl.Project, err)
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("reading back project %s as YAML: %w", pl.Project, err)
+	}
+	if len(doc.Content) != 1 {
+		return nil, fmt.Errorf("project %s as YAML is not one document", pl.Project)
 	}
 	root := doc.Content[0]
 	escapeValues(root)
