@@ -17,9 +17,8 @@ import (
 // from it, so that every key comes out exactly as Compose has it, and
 // applies only devenv's documented overrides.
 //
-// It travels as JSON between the loader and devenv (the devenv-compose
-// helper speaks JSON): compose-go's types write JSON but do not all read it
-// back, so Config reads it the way compose-go's loader reads YAML, through
+// It reads back the JSON it writes (compose-go's types write JSON but do
+// not all read it back), the way compose-go's loader reads YAML, through
 // each type's own DecodeMapstructure. What compose-go keeps out of its JSON
 // stays out here too: the extensions (x-*) of nested values, and secrets'
 // content (Compose reads a secret's file or variable itself when it runs).

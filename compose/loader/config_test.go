@@ -17,7 +17,7 @@ import (
 
 // TestConfigSurvivesJSON: compose-go's value of every service of every
 // compose file in the repository's fixtures reaches devenv as the loader
-// had it, through the JSON the helper speaks. What compose-go's own JSON
+// had it, through compose.Config's JSON. What compose-go's own JSON
 // leaves out (nested x- extensions, secrets' content) is the only loss.
 func TestConfigSurvivesJSON(t *testing.T) {
 	// devenv's exports read the Jupyter token from the environment

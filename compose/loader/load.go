@@ -11,7 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/compose"
 )
 
-// load is compose.Load in this process: the services, or the problems that
+// load is Load without the watch on ctx: the services, or the problems that
 // make services unusable, or an error that kept the files from loading.
 func load(ctx context.Context, files []string, projectDir, projectName string, profiles []string) ([]compose.Service, []string, error) {
 	proj, err := loadProject(ctx, files, projectDir, projectName, profiles)
@@ -81,7 +81,7 @@ func loadProject(ctx context.Context, files []string, projectDir, projectName st
 	return loadProjectWith(ctx, files, projectDir, projectName, profiles, true)
 }
 
-// rawEnvironment is compose.RawEnvironment in this process: each service's
+// rawEnvironment is RawEnvironment without the watch on ctx: each service's
 // environment entries that refer to variables, as written; nil when the
 // files load only after interpolation.
 func rawEnvironment(ctx context.Context, files []string, projectDir, projectName string) map[string]map[string]string {
