@@ -45,6 +45,10 @@ func (r *Runner) render(pl *plan.Plan) (*types.Project, error) {
 		if dir != "" {
 			s.CustomLabels = s.CustomLabels.Add(labels.Dir, dir)
 		}
+		// env_file variables are in environment already: Compose's CLI drops
+		// the file references before hashing and creating, so devenv does,
+		// or the two would recreate each other's containers
+		s.EnvFiles = nil
 		if ps.Build != nil && s.Build != nil {
 			// a compose build: devenv built it (images/), as the plan tags it
 			s.Image = ps.Image

@@ -57,7 +57,7 @@ func TestExportComposeStdoutAndFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"-p exp", "image: debian:bookworm", "No devenv.lock", "devenv/exp-triton:unlocked"} {
+	for _, want := range []string{"name: exp", "image: debian:bookworm", "No devenv.lock", "devenv/exp-triton:unlocked"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
