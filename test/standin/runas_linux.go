@@ -1,6 +1,7 @@
 package standin
 
 import (
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -19,18 +20,30 @@ func RunAs(t testing.TB, uid, gid int, dir string, env []string, args ...string)
 	t.Helper()
 	bin := userCopy(t, uid, gid)
 	home := OwnedDir(t, uid, gid)
-	cmd := exec.CommandContext(t.Context(), bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "HOME="+home), env...)
 	cred := &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
 	if st, err := os.Stat("/var/run/docker.sock"); err == nil {
 		cred.Groups = []uint32{st.Sys().(*syscall.Stat_t).Gid}
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	code, err := exitCode(cmd, cmd.Run())
+	var code int
+	var err error
+	// A parallel test that forks while the copy was open for writing holds
+	// it until its child execs: exec then fails with "text file busy" for
+	// that moment (golang.org/issue/22315). Try again, a bounded number of
+	// times.
+	for try := 0; ; try++ {
+		cmd := exec.CommandContext(t.Context(), bin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), "HOME="+home), env...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		code, err = exitCode(cmd, cmd.Run())
+		if !errors.Is(err, syscall.ETXTBSY) || try == 20 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if err != nil {
 		t.Fatalf("standin: running devenv %s as %d:%d: %v", strings.Join(args, " "), uid, gid, err)
 	}
