@@ -18,7 +18,7 @@ func TestDevenvAloneLoadsComposeFiles(t *testing.T) {
 	t.Parallel()
 	dir := standin.Project(t, map[string]string{
 		"devenv.yaml":  "name: alone\ncompose: [compose.yaml]\nservices:\n  shell:\n    profile: image\n    image: debian:bookworm\n    depends_on: [db]\n",
-		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    stop_signal: SIGINT\n",
+		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    stop_grace_period: 3s\n",
 	})
 	data, err := os.ReadFile(standin.Devenv(t))
 	if err != nil {
@@ -35,7 +35,7 @@ func TestDevenvAloneLoadsComposeFiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("devenv config: %v\n%s", err, out)
 	}
-	for _, want := range []string{"depends:  db", `compose.yaml:4:5: service "db": stop_signal is ignored`} {
+	for _, want := range []string{"depends:  db", `compose.yaml:4:5: service "db": stop_grace_period works differently from Compose`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
