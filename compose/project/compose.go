@@ -185,4 +185,3 @@ func withLabels(written, own types.Labels) types.Labels {
 	maps.Copy(out, own)
 	return out
 }
-
