@@ -22,8 +22,8 @@ GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
-build: ## build bin/devenv (cgo, for NVML) and bin/devenv-compose, the helper that loads compose files
-	$(GO) build -trimpath -o $(BINDIR)/ ./cmd/devenv ./cmd/devenv-compose
+build: ## build bin/devenv (cgo, for NVML)
+	$(GO) build -trimpath -o $(BINDIR)/ ./cmd/devenv
 
 test: unit integration e2e ## unit, integration, then end-to-end tests against the real Docker engine
 
@@ -71,10 +71,10 @@ compose-cli: ## build the Compose CLI of the pinned SDK as bin/docker-compose (e
 	out=$$(pwd)/$(BINDIR)/docker-compose; cd $$tmp && $(GO) mod tidy && \
 	$(GO) build -trimpath -ldflags "-X github.com/docker/compose/v5/internal.Version=$(COMPOSE_VERSION)" -o $$out github.com/docker/compose/v5/cmd
 
-cross: ## check devenv and devenv-compose build, and devenv vets, without cgo for linux/arm64, darwin, windows (slow: CI and before a release)
+cross: ## check devenv builds, and vets, without cgo for linux/arm64, darwin, windows (slow: CI and before a release)
 	@set -e; for t in $(CROSS_TARGETS); do \
 		echo "== $$t (CGO_ENABLED=0)"; \
-		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build ./cmd/devenv ./cmd/devenv-compose; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build ./cmd/devenv; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./internal/gpu/... ./internal/jobs ./internal/filelock ./envs/reconcile ./compose; \
 	done
 

@@ -6,10 +6,8 @@
 // plan needs to wire it (dependencies, GPU wants, named volumes). Labels and
 // the network are left to the plan, which sets them for every service.
 //
-// This package holds the types and asks for them; compose-go's loader runs
-// in compose/loader, which devenv reaches through the devenv-compose helper
-// program (cmd/devenv-compose) and tests link in process. devenv itself
-// therefore never links compose-go's loader and JSON-schema compiler.
+// This package holds the types; compose/loader fills them with
+// compose-go's loader (loader.Load).
 //
 // One rule is stricter than compose's: a published port binds to 127.0.0.1
 // unless the compose file names an address. A development environment
@@ -66,6 +64,11 @@ type Service struct {
 	Warnings []string
 	// Watch are the service's develop.watch rules, in their order.
 	Watch []WatchRule `json:",omitempty"`
+	// Config is compose-go's own value of the service and of the
+	// top-level networks, volumes, configs and secrets it refers to: what
+	// the project devenv runs renders it from, so that it is exactly
+	// Compose's. nil only from a loader that does not fill it.
+	Config *Config `json:",omitempty"`
 }
 
 // WatchRule is one develop.watch rule (Compose Watch): files under Path on

@@ -105,8 +105,7 @@ func TestReadmeQuickStart(t *testing.T) {
 }
 
 // makeDevenv runs a README make command in the repository, then puts the
-// programs it built where the README runs them from: ./bin/devenv, with
-// ./bin/devenv-compose beside it.
+// program it built where the README runs it from: ./bin/devenv.
 func makeDevenv(t *testing.T, cmd, dir string) {
 	t.Helper()
 	root := standin.ModuleRoot(t)
@@ -120,14 +119,12 @@ func makeDevenv(t *testing.T, cmd, dir string) {
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"devenv", "devenv-compose"} {
-		data, err := os.ReadFile(filepath.Join(root, "bin", name))
-		if err != nil {
-			t.Fatalf("%s built no bin/%s: %v", cmd, name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "bin", name), data, 0o755); err != nil {
-			t.Fatal(err)
-		}
+	data, err := os.ReadFile(filepath.Join(root, "bin", "devenv"))
+	if err != nil {
+		t.Fatalf("%s built no bin/devenv: %v", cmd, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", "devenv"), data, 0o755); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -202,10 +202,7 @@ func TestDevcontainerSingleSparkUsesCompose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := Compose(pl, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := composeOf(t, pl, nil)
 	if !strings.Contains(string(data), "target: "+plan.ConfDir+"/spark-defaults.conf") || strings.Contains(string(data), "source: ./.devenv") {
 		t.Errorf("the compose file it starts does not carry spark-defaults.conf:\n%s", data)
 	}

@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -141,4 +143,27 @@ func unlocked(t *testing.T) *plan.Plan {
 func portable(b []byte) []byte {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "project"))
 	return []byte(strings.ReplaceAll(string(b), dir, "$PROJECT"))
+}
+
+// same is DeepEqual that takes a nil and an empty slice as equal.
+func same(a, b any) bool {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if va.Kind() == reflect.Slice && vb.Kind() == reflect.Slice && va.Len() == 0 && vb.Len() == 0 {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// composeOf is the compose export of pl, rendered as the app renders it.
+func composeOf(t *testing.T, pl *plan.Plan, lf *lock.File) []byte {
+	t.Helper()
+	proj, err := project.FromPlan(pl, project.Options{WorkingDir: pl.Project0.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Compose(pl, proj, lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

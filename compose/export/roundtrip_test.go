@@ -1,183 +1,198 @@
 package export
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/cli"
-	"github.com/devenv-dev/devenv/compose"
-	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose/project"
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/plan"
+	composesdk "github.com/docker/compose/v5/pkg/compose"
 )
 
-// TestComposeRoundTrip loads the exported compose file back with compose-go
-// (through compose.Load) and compares every service with the plan, field by
-// field: what docker compose would run is what devenv up runs.
-func TestComposeRoundTrip(t *testing.T) {
-	pl, lf := locked(t)
-	spark := pl.Service("spark")
-	if len(spark.Container.Files) != 1 {
-		t.Fatalf("the spark service gets files %+v, want its spark-defaults.conf", spark.Container.Files)
+// TestComposeExportHashesAreDevenvs loads the export as `docker compose -f
+// FILE config --hash '*'` does (compose-go with the shell's environment and
+// .env, env_files merged into environment) and compares each service's
+// Compose config hash with the one of the project devenv runs
+// (project.FromPlan): the same for every service, so `docker compose up`
+// with the file and devenv up make the same containers. Its depends_on
+// (outside the hash) and generated files (config content: outside the
+// hash too) are compared as well.
+func TestComposeExportHashesAreDevenvs(t *testing.T) {
+	tests := []struct {
+		name string
+		plan func(t *testing.T) (*plan.Plan, *lock.File)
+	}{
+		{"locked", locked},
+		{"unlocked", func(t *testing.T) (*plan.Plan, *lock.File) { return unlocked(t), nil }},
 	}
-	// a $ in a generated file reaches the container as written
-	spark.Container.Files[0].Data = append(spark.Container.Files[0].Data, "spark.driver.extraJavaOptions -Dprice=$5 -Dhome=${HOME}\n"...)
-	data, err := Compose(pl, lf)
-	if err != nil {
-		t.Fatal(err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pl, lf := tt.plan(t)
+			spark := pl.Service("spark")
+			if len(spark.Container.Files) != 1 {
+				t.Fatalf("the spark service gets files %+v, want its spark-defaults.conf", spark.Container.Files)
+			}
+			// a $ in a generated file and in devenv.yaml's env: (PRICE: $5) reach the container as written
+			spark.Container.Files[0].Data = append(spark.Container.Files[0].Data, "spark.driver.extraJavaOptions -Dprice=$5 -Dhome=${HOME}\n"...)
+			data := composeOf(t, pl, lf)
+			if strings.Contains(string(data), "test-token") {
+				t.Fatal("the Jupyter token was written into the export")
+			}
+			noCanary(t, "the compose export", data)
+			file := writeExport(t, pl.Project0.Dir, data)
+			if _, err := loadAsCompose(t, file); err == nil || !strings.Contains(err.Error(), "JUPYTER_TOKEN") {
+				t.Fatalf("without JUPYTER_TOKEN set the export must refuse to load, got %v", err)
+			}
+			t.Setenv("JUPYTER_TOKEN", "test-token") // what the user exports from .devenv/jupyter-token
+			got, err := loadAsCompose(t, file)
+			if err != nil {
+				t.Fatalf("docker compose would not load the export: %v\n%s", err, data)
+			}
+			want := runProject(t, pl)
+			sameProject(t, got, want)
+			for _, f := range spark.Container.Files {
+				ref := got.Services["spark"].Configs[0]
+				if c := got.Configs[ref.Source]; ref.Target != f.Path || c.Content != string(f.Data) {
+					t.Errorf("spark: config %s at %s holds\n%s\nwant %s holding\n%s", ref.Source, ref.Target, c.Content, f.Path, f.Data)
+				}
+			}
+			for name, n := range got.Networks {
+				if n.External {
+					t.Errorf("network %s is external: docker compose up with the file alone would not make it", name)
+				}
+			}
+			for name, v := range got.Volumes {
+				if v.External {
+					t.Errorf("volume %s is external: docker compose up with the file alone would not make it", name)
+				}
+			}
+		})
 	}
-	file := filepath.Join(pl.Project0.Dir, "roundtrip.compose.yaml")
+}
+
+func writeExport(t *testing.T, dir string, data []byte) string {
+	t.Helper()
+	file := filepath.Join(dir, "roundtrip.compose.yaml")
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.Remove(file) })
-	if strings.Contains(string(data), "test-token") {
-		t.Fatal("the Jupyter token was written into the export")
-	}
-	if _, err := compose.Load(t.Context(), []string{file}, pl.Project0.Dir, pl.Project, nil); err == nil || !strings.Contains(err.Error(), "JUPYTER_TOKEN") {
-		t.Fatalf("without JUPYTER_TOKEN set the export must refuse to load, got %v", err)
-	}
-	t.Setenv("JUPYTER_TOKEN", "test-token") // what the user exports from .devenv/jupyter-token
-	back, err := compose.Load(t.Context(), []string{file}, pl.Project0.Dir, pl.Project, nil)
-	if err != nil {
-		t.Fatalf("the export does not load: %v\n%s", err, data)
-	}
-	want, err := entries(pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]compose.Service{}
-	for _, s := range back {
-		got[s.Name] = s
-	}
-	if len(got) != len(want) {
-		t.Errorf("export has %d services, plan and compose files %d", len(got), len(want))
-	}
-	for _, w := range want {
-		g, ok := got[w.name]
-		if !ok {
-			t.Errorf("service %s is missing from the export", w.name)
-			continue
-		}
-		compareContainer(t, w.name, g.Container, w.c)
-		if !reflect.DeepEqual(g.DependsOn, sortedCopy(w.deps)) {
-			t.Errorf("%s depends_on = %v, want %v", w.name, g.DependsOn, w.deps)
-		}
-	}
-	compareFiles(t, file, pl.Project0.Dir, want)
+	return file
 }
 
-// compareFiles loads the export with compose-go itself (devenv's compose
-// import leaves configs: aside) and checks each file a container gets
-// arrives as a config with the same path and bytes, compose's default
-// mode (0444) and no uid or gid.
-func compareFiles(t *testing.T, file, dir string, want []entry) {
+// loadAsCompose loads file as the Compose CLI's `config --hash` does: the
+// file's directory as the project directory, the shell's environment and
+// .env, then each service's env_files merged into its environment.
+func loadAsCompose(t *testing.T, file string) (*types.Project, error) {
 	t.Helper()
-	opts, err := cli.NewProjectOptions([]string{file}, cli.WithWorkingDirectory(dir), cli.WithOsEnv, cli.WithName("demo"))
+	opts, err := cli.NewProjectOptions([]string{file}, cli.WithWorkingDirectory(filepath.Dir(file)), cli.WithOsEnv,
+		cli.WithEnvFiles(), cli.WithDotEnv, cli.WithConfigFileEnv, cli.WithDefaultProfiles(), cli.WithoutEnvironmentResolution)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	proj, err := opts.LoadProject(t.Context())
 	if err != nil {
-		t.Fatalf("compose-go does not load the export: %v", err)
+		return nil, err
 	}
-	files := 0
-	for _, w := range want {
-		svc, ok := proj.Services[w.name]
-		if !ok {
-			t.Errorf("compose-go has no service %s", w.name)
-			continue
-		}
-		if len(svc.Configs) != len(w.c.Files) {
-			t.Errorf("%s: %d configs, want one per file of %+v", w.name, len(svc.Configs), w.c.Files)
-			continue
-		}
-		for i, f := range w.c.Files {
-			files++
-			ref := svc.Configs[i]
-			cfg := proj.Configs[ref.Source]
-			if ref.Target != f.Path || cfg.Content != string(f.Data) {
-				t.Errorf("%s: config %s at %s holds\n%s\nwant %s holding\n%s", w.name, ref.Source, ref.Target, cfg.Content, f.Path, f.Data)
-			}
-			if ref.Mode != nil || ref.UID != "" || ref.GID != "" {
-				t.Errorf("%s: config %s sets mode %v uid %q gid %q; want compose's defaults (no chown by the engine)", w.name, ref.Source, ref.Mode, ref.UID, ref.GID)
-			}
-		}
-		for _, m := range svc.Volumes {
-			if strings.Contains(m.Source, ".devenv") {
-				t.Errorf("%s still mounts %s", w.name, m.Source)
-			}
-		}
-	}
-	if files == 0 {
-		t.Error("no service of the export gets a file: the test checks nothing")
-	}
+	return proj.WithServicesEnvironmentResolved(true)
 }
 
-func compareContainer(t *testing.T, name string, got, want engine.ContainerSpec) {
+// runProject is the project devenv runs for pl (its network and volumes
+// made by devenv, so external) as Compose hashes it: Compose's CLI merges
+// each service's env_files into its environment and then leaves them out
+// of the service (WithServicesEnvironmentResolved(true)) before it hashes
+// or creates a container. FromPlan's environment already holds the merged
+// values, but it keeps a compose service's env_file paths, which the SDK
+// would hash: see withoutEnvFiles.
+func runProject(t *testing.T, pl *plan.Plan) *types.Project {
 	t.Helper()
-	fields := []struct {
-		what      string
-		got, want any
-	}{
-		{"image", got.Image, want.Image},
-		{"ports", got.Ports, want.Ports},
-		{"mounts", got.Mounts, want.Mounts},
-		{"env", got.Env, want.Env},
-		{"GPU request", got.GPU, exportedGPU(want.GPU)},
-		{"healthcheck", got.Healthcheck, want.Healthcheck},
-		{"command", got.Cmd, want.Cmd},
-		{"entrypoint", got.Entrypoint, want.Entrypoint},
-		{"working_dir", got.WorkingDir, want.WorkingDir},
-		{"memory", got.MemoryBytes, want.MemoryBytes},
-		{"shm_size", got.ShmSizeBytes, want.ShmSizeBytes},
-		{"init", got.Init, want.Init},
-		{"restart", got.Restart, want.Restart},
-		{"ulimits", got.Ulimits, want.Ulimits},
-		{"extra_hosts", got.ExtraHosts, want.ExtraHosts},
-		{"expose", got.Expose, want.Expose},
-		{"runtime", got.Runtime, want.Runtime},
-		{"ipc", got.IpcMode, want.IpcMode},
+	proj, err := project.FromPlan(pl, project.Options{WorkingDir: pl.Project0.Dir, External: true})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, f := range fields {
-		if !same(f.got, f.want) {
-			t.Errorf("%s: %s after the round trip = %#v, plan has %#v", name, f.what, f.got, f.want)
+	return withoutEnvFiles(proj)
+}
+
+// withoutEnvFiles is proj with env_files left out, as Compose's CLI leaves
+// them out once merged.
+func withoutEnvFiles(proj *types.Project) *types.Project {
+	for name, svc := range proj.Services {
+		svc.EnvFiles = nil
+		proj.Services[name] = svc
+	}
+	return proj
+}
+
+// sameProject compares, service by service, the Compose config hash and
+// the dependencies of the loaded export with devenv's project.
+func sameProject(t *testing.T, got, want *types.Project) {
+	t.Helper()
+	if got.Name != want.Name {
+		t.Errorf("the export names project %q, devenv runs %q", got.Name, want.Name)
+	}
+	if len(got.Services) != len(want.Services) {
+		t.Errorf("the export has services %v, devenv runs %v", got.ServiceNames(), want.ServiceNames())
+	}
+	for name, w := range want.Services {
+		g, ok := got.Services[name]
+		if !ok {
+			t.Errorf("service %s is missing from the export", name)
+			continue
+		}
+		gh, err := composesdk.ServiceHash(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wh, err := composesdk.ServiceHash(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gh != wh {
+			t.Errorf("%s: docker compose's config hash of the export %s, devenv's %s; keys that differ: %s", name, gh, wh, keyDiff(t, g, w))
+		}
+		if !reflect.DeepEqual(g.DependsOn, w.DependsOn) {
+			t.Errorf("%s depends_on = %+v, devenv's %+v", name, g.DependsOn, w.DependsOn)
 		}
 	}
 }
 
-func sortedCopy(in []string) []string {
-	if len(in) == 0 {
-		return nil
-	}
-	out := append([]string(nil), in...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
+// keyDiff names the service keys whose JSON (what the hash is made of) differs.
+func keyDiff(t *testing.T, a, b types.ServiceConfig) string {
+	t.Helper()
+	am, bm := jsonKeys(t, a), jsonKeys(t, b)
+	for k := range bm {
+		if _, ok := am[k]; !ok {
+			am[k] = nil
 		}
 	}
-	return out
+	var out []string
+	for k, v := range am {
+		if string(v) != string(bm[k]) {
+			out = append(out, fmt.Sprintf("%s: %s vs %s", k, v, bm[k]))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "; ")
 }
 
-// same is DeepEqual that takes a nil and an empty slice as equal.
-func same(a, b any) bool {
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if va.Kind() == reflect.Slice && vb.Kind() == reflect.Slice && va.Len() == 0 && vb.Len() == 0 {
-		return true
+func jsonKeys(t *testing.T, s types.ServiceConfig) map[string]json.RawMessage {
+	t.Helper()
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return reflect.DeepEqual(a, b)
-}
-
-// exportedGPU is want as the export writes it: driver nvidia where the
-// plan leaves the driver to the engine (the engine's GPU driver is nvidia).
-func exportedGPU(want *engine.GPURequest) *engine.GPURequest {
-	if want == nil || want.Driver != "" {
-		return want
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
 	}
-	w := *want
-	w.Driver = "nvidia"
-	return &w
+	return m
 }

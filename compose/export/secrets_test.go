@@ -27,17 +27,9 @@ func noCanary(t *testing.T, what string, data []byte) {
 // environment: set over the file are still written.
 func TestExportsReferEnvFiles(t *testing.T) {
 	pl, lf := locked(t)
-	data, err := Compose(pl, lf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := composeOf(t, pl, lf)
 	noCanary(t, "the compose export", data)
-	var doc struct {
-		Services map[string]composeService `yaml:"services"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := decodeExport(t, data)
 	tests := []struct {
 		service, envFile, keptKey, keptValue, droppedKey string
 	}{
@@ -116,25 +108,38 @@ func TestComposeExportKeepsVariableReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := Compose(pl, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := composeOf(t, pl, nil)
 	for _, canary := range []string{"dotenv-canary", "shell-canary"} {
 		if strings.Contains(string(data), canary) {
 			t.Errorf("the export holds %q, a value read from .env or the shell:\n%s", canary, data)
 		}
 	}
-	var doc struct {
-		Services map[string]composeService `yaml:"services"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := decodeExport(t, data)
 	want := map[string]string{"DB_PASSWORD": "${DB_PASSWORD}", "FROM_SHELL": "${SHELL_TOKEN:-none}", "PLAIN": "literal"}
 	for k, v := range want {
 		if got := doc.Services["db"].Environment[k]; got != v {
 			t.Errorf("db environment %s = %q, want %q", k, got, v)
 		}
 	}
+	// compose reads .env and the shell at load time: the hashes are devenv's
+	got, err := loadAsCompose(t, writeExport(t, dir, data))
+	if err != nil {
+		t.Fatalf("docker compose would not load the export: %v\n%s", err, data)
+	}
+	sameProject(t, got, runProject(t, pl))
+}
+
+// exported is what the secrets tests read of an exported service.
+type exported struct {
+	EnvFile     []string          `yaml:"env_file"`
+	Environment map[string]string `yaml:"environment"`
+}
+
+func decodeExport(t *testing.T, data []byte) struct{ Services map[string]exported } {
+	t.Helper()
+	var doc struct{ Services map[string]exported }
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("the export is not YAML of services: %v\n%s", err, data)
+	}
+	return doc
 }

@@ -9,10 +9,10 @@ package export
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -24,11 +24,8 @@ type entry struct {
 	name     string
 	profile  string // devenv profile; "" for compose services
 	image    string
-	built    bool           // devenv builds image (devenv build)
-	build    *compose.Build // compose services with build:
+	built    bool // devenv builds image (devenv build)
 	c        engine.ContainerSpec
-	deps     []string
-	healthy  map[string]bool // deps to wait for as healthy
 	spark    *plan.SparkInfo
 	replica  string
 	fromFile string // compose file of a compose service
@@ -38,14 +35,15 @@ type entry struct {
 	envFiles []string
 	fileKeys map[string]bool
 	// rawEnv are a compose service's environment entries that refer to
-	// variables, as its compose file writes them (compose.RawEnvironment).
+	// variables, as its compose file writes them (loader.RawEnvironment).
 	rawEnv  map[string]string
 	onCPU   string // why a service that can use a GPU runs on the CPU
 	localID string // a compose image no registry has, locked by this image ID
 }
 
-// entries lists the plan's services, then the compose services the plan
-// does not hold yet (plan.Make may or may not include them), by name.
+// entries lists the plan's services (a compose file's among them) with
+// what exports need beyond the plan: env_files, and the environment
+// entries a compose file writes as ${VAR}.
 func entries(pl *plan.Plan) ([]entry, error) {
 	composed, raw, err := loadCompose(pl)
 	if err != nil {
@@ -58,12 +56,12 @@ func entries(pl *plan.Plan) ([]entry, error) {
 	var out []entry
 	for _, s := range pl.Services {
 		e := entry{name: s.Name, profile: s.Profile, image: s.Image, built: s.Build != nil,
-			c: s.Container, deps: s.DependsOn, spark: s.Spark, replica: s.Replica}
+			c: s.Container, spark: s.Spark, replica: s.Replica}
 		if s.CPUFallback {
 			e.onCPU = s.Reason
 		}
 		if cs, ok := byName[s.Name]; ok && s.Profile == lock.ComposeProfile {
-			e.envFiles, e.fileKeys, e.rawEnv = cs.EnvFiles, keySet(cs.EnvFromFiles), raw[s.Name]
+			e.envFiles, e.fileKeys, e.rawEnv, e.fromFile = cs.EnvFiles, keySet(cs.EnvFromFiles), raw[s.Name], cs.File
 			if ls := lockedService(pl, s.Name); ls != nil && ls.Base != nil && ls.Base.Local && ls.Base.Ref == cs.Image {
 				e.image, e.localID = cs.Image, ls.Base.Digest
 			}
@@ -72,8 +70,6 @@ func entries(pl *plan.Plan) ([]entry, error) {
 		}
 		out = append(out, e)
 	}
-	out = append(out, composeEntries(pl, composed, raw)...)
-	markHealthy(out)
 	return out, nil
 }
 
@@ -84,38 +80,12 @@ func loadCompose(pl *plan.Plan) ([]compose.Service, map[string]map[string]string
 	if p == nil || len(p.Compose) == 0 {
 		return nil, nil, nil
 	}
-	svcs, err := compose.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
+	svcs, err := loader.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	raw, err := compose.RawEnvironment(context.Background(), p.Compose, p.Dir, p.Name)
+	raw, err := loader.RawEnvironment(context.Background(), p.Compose, p.Dir, p.Name)
 	return svcs, raw, err
-}
-
-func composeEntries(pl *plan.Plan, svcs []compose.Service, raw map[string]map[string]string) []entry {
-	p := pl.Project0
-	var out []entry
-	for _, s := range svcs {
-		if pl.Service(s.Name) != nil {
-			continue
-		}
-		c := s.Container
-		c.Name = plan.ContainerName(p.Name, s.Name)
-		c.Labels = plan.Labels(p.Name, s.Name)
-		c.Network, c.Aliases = pl.Network, []string{s.Name}
-		for i, m := range c.Mounts {
-			if m.Type == engine.MountVolume {
-				c.Mounts[i].Source = plan.VolumeName(p.Name, m.Source)
-			}
-		}
-		e := entry{name: s.Name, image: s.Image, build: s.Build, c: c, deps: s.DependsOn,
-			healthy: map[string]bool{}, fromFile: s.File, envFiles: s.EnvFiles, fileKeys: keySet(s.EnvFromFiles), rawEnv: raw[s.Name]}
-		for _, h := range s.Healthy {
-			e.healthy[h] = true
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 // specEnvFile is the env_file of a devenv service (a standalone worker's is
@@ -162,65 +132,12 @@ func keySet(keys []string) map[string]bool {
 
 // envWithoutFiles is the container's environment less the variables whose
 // values come from an env_file.
-// exportEnv is the environment a compose export writes: values escaped for
-// compose, except the entries that refer to variables, written as the
-// compose file writes them so compose reads .env and the shell at run time.
-func (e entry) exportEnv() map[string]string {
-	env := escMap(e.envWithoutFiles())
-	for k, v := range e.rawEnv {
-		if _, ok := env[k]; ok {
-			env[k] = v
-		}
-	}
-	return env
-}
-
 func (e entry) envWithoutFiles() map[string]string {
 	env := envMap(e.c.Env)
 	for k := range e.fileKeys {
 		delete(env, k)
 	}
 	return env
-}
-
-// markHealthy makes devenv services wait for dependencies that have a
-// healthcheck to be healthy, as devenv up does.
-func markHealthy(es []entry) {
-	checked := map[string]bool{}
-	for _, e := range es {
-		if e.c.Healthcheck != nil && !disabled(e.c.Healthcheck) {
-			checked[e.name] = true
-		}
-	}
-	for i := range es {
-		if es[i].healthy != nil {
-			continue
-		}
-		es[i].healthy = map[string]bool{}
-		for _, d := range es[i].deps {
-			if checked[d] {
-				es[i].healthy[d] = true
-			}
-		}
-	}
-}
-
-func disabled(h *engine.Healthcheck) bool { return len(h.Test) > 0 && h.Test[0] == "NONE" }
-
-// volumes lists the named volumes every entry mounts, sorted.
-func volumes(es []entry) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, e := range es {
-		for _, m := range e.c.Mounts {
-			if m.Type == engine.MountVolume && !seen[m.Source] {
-				seen[m.Source] = true
-				out = append(out, m.Source)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // pinnedHeader says where the images come from.

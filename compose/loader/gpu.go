@@ -9,15 +9,6 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
-// nvidiaCapabilities are the capabilities the engine's nvidia device
-// driver answers to: a device request with any of them asks for GPUs,
-// even without "gpu" (NVIDIA's files often write [compute, utility]).
-var nvidiaCapabilities = []string{"gpu", "nvidia", "compute", "compat32", "graphics", "utility", "video", "display"}
-
-// cdiGPUPrefix is the CDI kind NVIDIA's container toolkit names GPUs by:
-// nvidia.com/gpu=0, nvidia.com/gpu=GPU-<uuid>, nvidia.com/gpu=all.
-const cdiGPUPrefix = "nvidia.com/gpu="
-
 // gpuWant collects the service's GPU request from gpus:, from
 // deploy.resources.reservations.devices entries for GPUs, or from
 // runtime: nvidia. More than one GPU request is an error; device requests
@@ -34,7 +25,7 @@ func gpuWant(s types.ServiceConfig, pos *positions) (*compose.GPUWant, []string,
 	}
 	if s.Deploy != nil && s.Deploy.Resources.Reservations != nil {
 		for _, r := range s.Deploy.Resources.Reservations.Devices {
-			if !isGPURequest(r) {
+			if !compose.IsGPURequest(r) {
 				warns = append(warns, pos.problem(s.Name, "deploy", "device request with capabilities %v is ignored: devenv only requests GPUs (capabilities: [gpu])", r.Capabilities))
 				continue
 			}
@@ -66,18 +57,6 @@ func gpuWant(s types.ServiceConfig, pos *positions) (*compose.GPUWant, []string,
 	return w, nil, warns
 }
 
-func isGPURequest(r types.DeviceRequest) bool {
-	if r.Driver == "nvidia" {
-		return true
-	}
-	for _, c := range r.Capabilities {
-		if slices.Contains(nvidiaCapabilities, c) {
-			return true
-		}
-	}
-	return r.Driver == "cdi" && slices.ContainsFunc(r.IDs, func(id string) bool { return strings.HasPrefix(id, cdiGPUPrefix) })
-}
-
 // splitIDs splits comma-joined device ids ("0,1", as NVIDIA_VISIBLE_DEVICES
 // writes them), which the engine's nvidia driver accepts as two GPUs.
 func splitIDs(in []string) []string {
@@ -96,7 +75,7 @@ func splitIDs(in []string) []string {
 // included (nvidia.com/gpu=all is every GPU).
 func placementIDs(ids []string) (all bool, out []string) {
 	for _, id := range ids {
-		id = strings.TrimPrefix(id, cdiGPUPrefix)
+		id = strings.TrimPrefix(id, compose.CDIGPUPrefix)
 		if id == "all" {
 			return true, nil
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/compose"
 )
 
-// load is compose.Load in this process: the services, or the problems that
+// load is Load without the watch on ctx: the services, or the problems that
 // make services unusable, or an error that kept the files from loading.
 func load(ctx context.Context, files []string, projectDir, projectName string, profiles []string) ([]compose.Service, []string, error) {
 	proj, err := loadProject(ctx, files, projectDir, projectName, profiles)
@@ -28,6 +28,7 @@ func load(ctx context.Context, files []string, projectDir, projectName string, p
 	for _, name := range sortedNames(resolved.Services) {
 		svc, ps := convert(resolved.Services[name], pos)
 		svc.EnvFiles, svc.EnvFromFiles = envFileKeys(proj.Services[name], resolved.Services[name])
+		svc.Config = original(resolved, resolved.Services[name])
 		problems = append(problems, ps...)
 		out = append(out, svc)
 	}
@@ -37,11 +38,50 @@ func load(ctx context.Context, files []string, projectDir, projectName string, p
 	return out, nil, nil
 }
 
+// original is compose-go's value of s with the top-level definitions it
+// refers to.
+func original(proj *types.Project, s types.ServiceConfig) *compose.Config {
+	c := &compose.Config{Service: s}
+	for key := range s.Networks {
+		if n, ok := proj.Networks[key]; ok {
+			if c.Networks == nil {
+				c.Networks = types.Networks{}
+			}
+			c.Networks[key] = n
+		}
+	}
+	for _, v := range s.Volumes {
+		if n, ok := proj.Volumes[v.Source]; ok && v.Type == types.VolumeTypeVolume {
+			if c.Volumes == nil {
+				c.Volumes = types.Volumes{}
+			}
+			c.Volumes[v.Source] = n
+		}
+	}
+	for _, r := range s.Configs {
+		if n, ok := proj.Configs[r.Source]; ok {
+			if c.Configs == nil {
+				c.Configs = types.Configs{}
+			}
+			c.Configs[r.Source] = n
+		}
+	}
+	for _, r := range s.Secrets {
+		if n, ok := proj.Secrets[r.Source]; ok {
+			if c.Secrets == nil {
+				c.Secrets = types.Secrets{}
+			}
+			c.Secrets[r.Source] = n
+		}
+	}
+	return c
+}
+
 func loadProject(ctx context.Context, files []string, projectDir, projectName string, profiles []string) (*types.Project, error) {
 	return loadProjectWith(ctx, files, projectDir, projectName, profiles, true)
 }
 
-// rawEnvironment is compose.RawEnvironment in this process: each service's
+// rawEnvironment is RawEnvironment without the watch on ctx: each service's
 // environment entries that refer to variables, as written; nil when the
 // files load only after interpolation.
 func rawEnvironment(ctx context.Context, files []string, projectDir, projectName string) map[string]map[string]string {

@@ -60,7 +60,7 @@ func TestLoadGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			svcs, err := compose.Load(t.Context(), files, dir, "demo", tt.profiles)
+			svcs, err := Load(t.Context(), files, dir, "demo", tt.profiles)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,7 @@ func TestLoadInterpolatesFromEnvironmentOverDotEnv(t *testing.T) {
 	dir := stackDir(t)
 	t.Setenv("POSTGRES_VERSION", "17.5")
 	t.Setenv("MINIO_ROOT_PASSWORD", "from-env")
-	svcs, err := compose.Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
+	svcs, err := Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestLoadReportsEveryProblemWithItsPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = compose.Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
+	_, err = Load(t.Context(), []string{filepath.Join(dir, "compose.yaml")}, dir, "demo", nil)
 	if err == nil {
 		t.Fatal("Load accepted network_mode: host, privileged and two GPU requests")
 	}
@@ -102,7 +102,7 @@ func TestLoadReportsEveryProblemWithItsPlace(t *testing.T) {
 }
 
 func TestLoadNoFiles(t *testing.T) {
-	svcs, err := compose.Load(t.Context(), nil, t.TempDir(), "demo", nil)
+	svcs, err := Load(t.Context(), nil, t.TempDir(), "demo", nil)
 	if err != nil || svcs != nil {
 		t.Fatalf("Load(no files) = %v, %v; want nothing and no error", svcs, err)
 	}
@@ -114,7 +114,7 @@ func TestLoadBrokenFileNamesIt(t *testing.T) {
 	if err := os.WriteFile(f, []byte("services:\n  web:\n    image: [not, a, string]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := compose.Load(t.Context(), []string{f}, dir, "demo", nil)
+	_, err := Load(t.Context(), []string{f}, dir, "demo", nil)
 	if err == nil || !strings.Contains(err.Error(), f) || !strings.Contains(err.Error(), "image") {
 		t.Fatalf("error = %v; want it to name %s and the bad key", err, f)
 	}
@@ -138,7 +138,7 @@ func TestLoadProfiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("COMPOSE_PROFILES", tt.env)
-			svcs, err := compose.Load(t.Context(), files, dir, "demo", tt.profiles)
+			svcs, err := Load(t.Context(), files, dir, "demo", tt.profiles)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
 		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		svcs, err := compose.Load(t.Context(), []string{f}, dir, "demo", nil)
+		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func TestLoadKeepsDevelopWatch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(sub, "compose.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	svcs, err := compose.Load(t.Context(), []string{filepath.Join(sub, "compose.yaml")}, dir, "demo", nil)
+	svcs, err := Load(t.Context(), []string{filepath.Join(sub, "compose.yaml")}, dir, "demo", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

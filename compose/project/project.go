@@ -68,6 +68,11 @@ func FromPlan(pl *plan.Plan, opts Options) (*types.Project, error) {
 	}
 	var errs *multierror.Error
 	for _, s := range pl.Services {
+		if s.Compose != nil && s.Compose.Config != nil {
+			proj.Services[s.Name] = renderCompose(pl, s, s.Compose.Config, opts.WorkingDir)
+			composeObjects(proj, pl, s.Compose.Config, opts)
+			continue
+		}
 		svc, configs, err := renderService(pl, s, vols, opts.WorkingDir)
 		if err != nil {
 			errs = multierror.Append(errs, fmt.Errorf("service %s: %w", s.Name, err))
@@ -107,11 +112,7 @@ func volumeKey(project, name string) string {
 func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string, workingDir string) (types.ServiceConfig, types.Configs, error) {
 	c := s.Container
 	svc := types.ServiceConfig{Name: s.Name}
-	// what the SDK's own loader puts on every service, so the SDK finds the
-	// containers it makes (kept out of the config hash by compose-go)
-	svc.CustomLabels = types.Labels(labels.Compose(pl.Project, s.Name, workingDir, ""))
-	delete(svc.CustomLabels, labels.ComposeConfigHash)
-	delete(svc.CustomLabels, labels.ComposeNumber)
+	svc.CustomLabels = composeLabels(pl.Project, s.Name, workingDir)
 	svc.ContainerName = c.Name
 	svc.DependsOn = dependsOn(s.DependsOn)
 	// compose-go embeds most fields (its container-spec layering): they
@@ -158,7 +159,8 @@ func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string, worki
 			Devices: []types.DeviceRequest{deviceRequest(c.GPU)},
 		}}}
 	}
-	configs, refs := serviceConfigs(s.Name, c.Files)
+	uid, gid := fileOwner(s)
+	configs, refs := serviceConfigs(s.Name, c.Files, uid, gid)
 	svc.Configs = refs
 	if err := errs.ErrorOrNil(); err != nil {
 		return types.ServiceConfig{}, nil, err
@@ -330,8 +332,10 @@ func duration(d time.Duration) *types.Duration {
 
 // serviceConfigs turns the files devenv places in a container into
 // project configs with their content and the service's references to them,
-// named <service>_<file name>.
-func serviceConfigs(service string, files []engine.File) (types.Configs, []types.ServiceConfigObjConfig) {
+// named <service>_<file name>, owned by uid and gid when they are known
+// (Compose writes them as root otherwise, and a 0600 file is then the
+// container user's to read no more).
+func serviceConfigs(service string, files []engine.File, uid, gid string) (types.Configs, []types.ServiceConfigObjConfig) {
 	if len(files) == 0 {
 		return nil, nil
 	}
@@ -341,7 +345,7 @@ func serviceConfigs(service string, files []engine.File) (types.Configs, []types
 		name := configName(service, f.Path)
 		configs[name] = types.ConfigObjConfig{Content: string(f.Data)}
 		mode := types.FileMode(f.Mode.Perm())
-		refs = append(refs, types.ServiceConfigObjConfig{Source: name, Target: f.Path, Mode: &mode})
+		refs = append(refs, types.ServiceConfigObjConfig{Source: name, Target: f.Path, UID: uid, GID: gid, Mode: &mode})
 	}
 	return configs, refs
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/filelock"
 	"github.com/devenv-dev/devenv/internal/goldenfile"
@@ -340,6 +342,16 @@ func keyDiff(t *testing.T, a, b types.ServiceConfig) string {
 }
 
 func asMap(t *testing.T, s types.ServiceConfig) map[string]any {
+	// compose-go writes build.ssh entries with a path as invalid JSON: as "id=path" here
+	var ssh []any
+	if s.Build != nil && len(s.Build.SSH) > 0 {
+		b := *s.Build
+		for _, k := range b.SSH {
+			ssh = append(ssh, k.ID+"="+k.Path)
+		}
+		b.SSH = nil
+		s.Build = &b
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -347,6 +359,11 @@ func asMap(t *testing.T, s types.ServiceConfig) map[string]any {
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
+	}
+	if ssh != nil {
+		// in no order: compose-go reads them through a map
+		slices.SortFunc(ssh, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
+		m["build"].(map[string]any)["ssh"] = ssh
 	}
 	return m
 }
@@ -399,4 +416,41 @@ func fakeLock(t *testing.T, p *spec.Project) *lock.File {
 func sum(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
+}
+
+// TestFilesOwnedByTheContainerUser: the files devenv places (0600) are
+// written by Compose as the container's user when the plan knows who that
+// is, else the user could not read them.
+func TestFilesOwnedByTheContainerUser(t *testing.T) {
+	spark := &images.Input{Resolved: profiles.Resolved{Profile: profiles.SparkRapids}}
+	hostUser := &images.Input{Resolved: profiles.Resolved{Profile: profiles.SparkRapids}, User: &images.UserIDs{UID: 4321, GID: 99}}
+	tests := []struct {
+		name     string
+		user     string
+		build    *images.Input
+		uid, gid string
+	}{
+		{"spark-rapids image, default user", "", spark, "1000", "1000"},
+		{"spark-rapids image, the host's user", "", hostUser, "4321", "99"},
+		{"numeric user and group", "1234:5678", nil, "1234", "5678"},
+		{"numeric user", "1234", nil, "1234", ""},
+		{"a user by name: unknown here", "rapids", spark, "", ""},
+		{"a plain image's own user: unknown", "", nil, "", ""},
+		{"an image built from a Dockerfile: unknown", "", &images.Input{Resolved: profiles.Resolved{Profile: profiles.Image}}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := []engine.File{{Path: "/etc/x.conf", Mode: 0o600, Data: []byte("a=1")}}
+			pl := &plan.Plan{Project: "p", Network: "p", Services: []*plan.Service{{Name: "s", Build: tt.build,
+				Container: engine.ContainerSpec{Name: "p-s", Image: "i", User: tt.user, Files: files, Labels: plan.Labels("p", "s")}}}}
+			proj, err := FromPlan(pl, Options{WorkingDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			refs := proj.Services["s"].Configs
+			if len(refs) != 1 || refs[0].UID != tt.uid || refs[0].GID != tt.gid {
+				t.Errorf("configs %+v, want uid %q gid %q", refs, tt.uid, tt.gid)
+			}
+		})
+	}
 }

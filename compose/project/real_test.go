@@ -3,9 +3,11 @@ package project
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -14,6 +16,8 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/labels"
+	"gopkg.in/yaml.v3"
 )
 
 // TestRealComposeFilesAsCompose runs real public compose files (testdata/real,
@@ -52,6 +56,101 @@ func TestRealComposeFilesAsCompose(t *testing.T) {
 	}
 }
 
+// TestRepoComposeFilesAsCompose is the same comparison for every compose
+// file among the repository's fixtures (testdata and test/): each one
+// alone, as devenv.yaml naming it in its own directory. A file Compose
+// itself refuses (a deliberately invalid fixture, or an export whose
+// env_file lies where the export is written) is skipped with Compose's
+// reason. testdata/repo.diff records the result for all of them.
+func TestRepoComposeFilesAsCompose(t *testing.T) {
+	t.Setenv("JUPYTER_TOKEN", "test-token") // devenv's exports read it from the environment
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, file := range repoComposeFiles(t, root) {
+		rel, _ := filepath.Rel(root, file)
+		dir, base := filepath.Dir(file), filepath.Base(file)
+		name := projectName(rel)
+		ref, err := loadAsCompose(t, dir, []string{base}, name)
+		if err != nil {
+			t.Logf("skipping %s: Compose refuses it: %s", rel, portablePaths(err.Error(), dir))
+			continue
+		}
+		out = append(out, "## "+rel+"\n"+compareWithCompose(t, dir, []string{base}, name, ref))
+	}
+	golden(t, "repo.diff", []byte(strings.Join(out, "\n")))
+}
+
+// projectName is a project name made of a fixture's path.
+func projectName(rel string) string {
+	rel = strings.TrimSuffix(rel, filepath.Ext(rel))
+	var b strings.Builder
+	for _, r := range strings.ToLower(rel) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
+
+// repoComposeFiles are the compose files among the repository's fixtures:
+// YAML under a testdata directory or test/ whose services: is a mapping
+// and none of whose services has devenv's profile: key (devenv.yaml
+// fixtures do).
+func repoComposeFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && p != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		if (strings.Contains("/"+rel, "/testdata/") || strings.HasPrefix(rel, "test/")) && isComposeFile(p) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isComposeFile(p string) bool {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	var doc struct {
+		Compose  any                       `yaml:"compose"`
+		Services map[string]map[string]any `yaml:"services"`
+	}
+	if yaml.Unmarshal(b, &doc) != nil || doc.Compose != nil || len(doc.Services) == 0 {
+		return false
+	}
+	for _, s := range doc.Services {
+		if _, devenv := s["profile"]; devenv {
+			return false
+		}
+	}
+	return true
+}
+
 // ownService is the devenv service the comparison's devenv.yaml declares.
 const ownService = "devenv-own"
 
@@ -75,6 +174,15 @@ func composeFiles(t *testing.T, dir string) []string {
 // composeConfig loads the files as `docker compose -p name config` does.
 func composeConfig(t *testing.T, dir string, files []string, name string) *types.Project {
 	t.Helper()
+	proj, err := loadAsCompose(t, dir, files, name)
+	if err != nil {
+		t.Fatalf("compose refuses %s: %v", dir, err)
+	}
+	return proj
+}
+
+func loadAsCompose(t *testing.T, dir string, files []string, name string) (*types.Project, error) {
+	t.Helper()
 	var paths []string
 	for _, f := range files {
 		paths = append(paths, filepath.Join(dir, f))
@@ -86,12 +194,9 @@ func composeConfig(t *testing.T, dir string, files []string, name string) *types
 	}
 	proj, err := opts.LoadProject(t.Context())
 	if err != nil {
-		t.Fatalf("compose refuses %s: %v", dir, err)
+		return nil, err
 	}
-	if proj, err = proj.WithServicesEnvironmentResolved(false); err != nil {
-		t.Fatal(err)
-	}
-	return proj
+	return proj.WithServicesEnvironmentResolved(false)
 }
 
 // compareWithCompose is the record of what devenv does differently.
@@ -129,6 +234,10 @@ func compareWithCompose(t *testing.T, dir string, files []string, name string, r
 			lines = append(lines, svc+": in devenv's project, not in Compose's")
 		}
 	}
+	for _, d := range topLevelDiff(t, proj, ref) {
+		keys++
+		lines = append(lines, portablePaths(d, dir))
+	}
 	var warnings []string
 	for _, w := range pl.ComposeWarnings {
 		warnings = append(warnings, "warning: "+portablePaths(w, dir))
@@ -163,6 +272,17 @@ func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) []
 			out = append(out, "environment: variables differ: "+strings.Join(mapKeyDiff(g[k], w[k]), ", "))
 			continue
 		}
+		gm, gok := g[k].(map[string]any)
+		wm, wok := w[k].(map[string]any)
+		if gok && wok {
+			// which parts differ, rather than two long values cut short
+			for _, sub := range sortedKeys(gm, wm) {
+				if !reflect.DeepEqual(gm[sub], wm[sub]) {
+					out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose %s", k, sub, short(gm[sub]), short(wm[sub])))
+				}
+			}
+			continue
+		}
 		out = append(out, fmt.Sprintf("%s: devenv %s | compose %s", k, short(g[k]), short(w[k])))
 	}
 	return out
@@ -171,16 +291,7 @@ func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) []
 // forgive makes devenv's documented differences equal in g (devenv's
 // service as JSON) to w (Compose's).
 func forgive(project, service string, g, w map[string]any) {
-	if labels, ok := g["labels"].(map[string]any); ok {
-		for k := range labels {
-			if strings.HasPrefix(k, "dev.devenv.") {
-				delete(labels, k)
-			}
-		}
-		if len(labels) == 0 {
-			delete(g, "labels")
-		}
-	}
+	forgiveLabels(g)
 	if gp, ok := g["ports"].([]any); ok {
 		wp, _ := w["ports"].([]any)
 		for i, p := range gp {
@@ -195,11 +306,144 @@ func forgive(project, service string, g, w map[string]any) {
 	if _, named := w["container_name"]; !named && g["container_name"] == project+"-"+service {
 		delete(g, "container_name")
 	}
-	implicitAlias := map[string]any{"default": map[string]any{"aliases": []any{service}}}
-	if reflect.DeepEqual(g["networks"], implicitAlias) && reflect.DeepEqual(w["networks"], map[string]any{"default": nil}) {
-		delete(g, "networks")
-		delete(w, "networks")
+	// the project network, which every compose service joins as well
+	if gn, ok := g["networks"].(map[string]any); ok {
+		wn, _ := w["networks"].(map[string]any)
+		if v, added := gn[DefaultNetwork]; added && v == nil {
+			if _, written := wn[DefaultNetwork]; !written {
+				delete(gn, DefaultNetwork)
+			}
+		}
 	}
+}
+
+// topLevelDiff compares the project's networks, volumes, configs and
+// secrets with Compose's, by key: devenv's project labels on what Compose
+// makes (checked here, then forgiven), its own project network (default)
+// left out.
+func topLevelDiff(t *testing.T, got, want *types.Project) []string {
+	t.Helper()
+	var out []string
+	for _, kind := range []struct {
+		name      string
+		got, want any
+		labelled  bool
+	}{
+		{"networks", got.Networks, want.Networks, true}, {"volumes", got.Volumes, want.Volumes, true},
+		{"configs", got.Configs, want.Configs, false}, {"secrets", got.Secrets, want.Secrets, false},
+	} {
+		g, w := asAny(t, kind.got), asAny(t, kind.want)
+		delete(g, DefaultNetwork)
+		delete(w, DefaultNetwork)
+		used := usedKeys(want, kind.name)
+		for k := range w {
+			if !used[k] {
+				delete(w, k) // declared, but no service of the active profiles uses it
+			}
+		}
+		for _, key := range sortedKeys(g, w) {
+			gv, _ := g[key].(map[string]any)
+			wv, inCompose := w[key].(map[string]any)
+			if !inCompose {
+				if kind.name == "volumes" && isDevenvVolume(got, key) {
+					continue // a devenv service's volume
+				}
+				out = append(out, fmt.Sprintf("%s.%s: in devenv's project, not in Compose's", kind.name, key))
+				continue
+			}
+			if kind.labelled && gv != nil && gv["external"] != true {
+				l, _ := gv["labels"].(map[string]any)
+				if l[labels.Project] == nil {
+					out = append(out, fmt.Sprintf("%s.%s: no %s label: devenv would not know it as its own", kind.name, key, labels.Project))
+				}
+				forgiveLabels(gv)
+			}
+			if !reflect.DeepEqual(gv, wv) {
+				out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose %s", kind.name, key, short(gv), short(wv)))
+			}
+		}
+	}
+	return out
+}
+
+// usedKeys are the keys of the top-level networks, volumes, configs or
+// secrets that proj's services refer to.
+func usedKeys(proj *types.Project, kind string) map[string]bool {
+	out := map[string]bool{}
+	for _, svc := range proj.Services {
+		switch kind {
+		case "networks":
+			for k := range svc.Networks {
+				out[k] = true
+			}
+		case "volumes":
+			for _, v := range svc.Volumes {
+				if v.Type == types.VolumeTypeVolume && v.Source != "" {
+					out[v.Source] = true
+				}
+			}
+		case "configs":
+			for _, c := range svc.Configs {
+				out[c.Source] = true
+			}
+		case "secrets":
+			for _, c := range svc.Secrets {
+				out[c.Source] = true
+			}
+		}
+	}
+	return out
+}
+
+// isDevenvVolume: key is a volume only devenv's own services mount.
+func isDevenvVolume(proj *types.Project, key string) bool {
+	svc, ok := proj.Services[ownService]
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(svc.Volumes, func(v types.ServiceVolumeConfig) bool { return v.Source == key })
+}
+
+func forgiveLabels(m map[string]any) {
+	l, ok := m["labels"].(map[string]any)
+	if !ok {
+		return
+	}
+	for k := range l {
+		if strings.HasPrefix(k, "dev.devenv.") {
+			delete(l, k)
+		}
+	}
+	if len(l) == 0 {
+		delete(m, "labels")
+	}
+}
+
+func asAny(t *testing.T, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func sortedKeys(a, b map[string]any) []string {
+	var out []string
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func mapKeyDiff(a, b any) []string {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -201,4 +203,118 @@ func listProject(t *testing.T, eng engine.Engine, project string) []engine.Objec
 		t.Fatal(err)
 	}
 	return objs
+}
+
+// TestIntegrationSDKRunsComposeNetworks: a compose file's named networks,
+// aliases and anonymous volume, rendered from compose-go's own value, run
+// through the SDK on this engine (API 1.41: the SDK connects the networks
+// after the first one once the container is created). The networks carry
+// devenv's labels, each service is on the project network too, and the
+// alias written in the file resolves.
+func TestIntegrationSDKRunsComposeNetworks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: needs the Docker engine (run without -short)")
+	}
+	ctx := t.Context()
+	eng, err := engine.Connect(ctx)
+	if err != nil {
+		t.Skipf("no Docker engine here: %v", err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	const image = "devenv-standin/debian:bookworm"
+	if ok, err := eng.ImageExists(ctx, image); err != nil || !ok {
+		t.Skipf("the stand-in image %s is not on this engine (make e2e builds it): %v", image, err)
+	}
+	name := fmt.Sprintf("devenvnet%d", time.Now().UnixNano()%1e8)
+	dir := t.TempDir()
+	files := map[string]string{
+		// devenv.yaml needs a service of its own; it is left out of the run below
+		"devenv.yaml": "name: " + name + "\ncompose: [compose.yaml]\nservices:\n  own: {profile: image, image: \"" + image + "\"}\n",
+		"compose.yaml": `services:
+  api:
+    image: ` + image + `
+    command: ["sleep", "infinity"]
+    init: true
+    networks:
+      back:
+        aliases: [api-alias]
+  web:
+    image: ` + image + `
+    command: ["sleep", "infinity"]
+    init: true
+    networks: [back, front]
+    volumes: ["/scratch"]
+networks:
+  back: {}
+  front:
+    labels: {purpose: sdk-test}
+`,
+	}
+	for f, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := loadSpecAt(t, dir)
+	pl, err := plan.Make(p, fakeLock(t, p), cpuHost, plan.Options{StateDir: filepath.Join(dir, ".devenv")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl.Services = slices.DeleteFunc(pl.Services, func(s *plan.Service) bool { return s.Compose == nil })
+	if _, err := eng.EnsureNetwork(ctx, pl.Network, plan.Labels(name, "")); err != nil {
+		t.Fatal(err)
+	}
+	sdk := newSDK(t, &events{})
+	t.Cleanup(func() {
+		ctx := context.WithoutCancel(ctx)
+		_ = sdk.Down(ctx, name, api.DownOptions{Volumes: true})
+		for _, kind := range []engine.Kind{engine.Containers, engine.Networks, engine.Volumes} {
+			objs, _ := eng.List(ctx, kind, plan.Labels(name, "")) // what the SDK did not see as its own
+			for _, o := range objs {
+				_ = eng.Remove(ctx, kind, o.ID, true)
+			}
+		}
+	})
+	proj, err := FromPlan(pl, Options{WorkingDir: dir, External: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sdk.Up(ctx, proj, api.UpOptions{Create: api.CreateOptions{Recreate: api.RecreateDiverged, QuietPull: true},
+		Start: api.StartOptions{Project: proj}}); err != nil {
+		t.Fatalf("SDK up: %v", err)
+	}
+	nets, err := eng.List(ctx, engine.Networks, plan.Labels(name, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var netNames []string
+	for _, n := range nets {
+		netNames = append(netNames, n.Name)
+	}
+	slices.Sort(netNames)
+	if want := []string{name, name + "_back", name + "_front"}; !slices.Equal(netNames, want) {
+		t.Errorf("networks with devenv's project label %v, want %v", netNames, want)
+	}
+	for _, c := range listProject(t, eng, name) {
+		var joined []string
+		for n := range c.NetworkIDs {
+			joined = append(joined, n)
+		}
+		slices.Sort(joined)
+		want := map[string][]string{"api": {name, name + "_back"}, "web": {name, name + "_back", name + "_front"}}[c.Labels[labels.Service]]
+		if c.State != "running" || !slices.Equal(joined, want) {
+			t.Errorf("container %s: %s on networks %v, want running on %v", c.Name, c.State, joined, want)
+		}
+	}
+	web := plan.ContainerName(name, "web")
+	for _, cmd := range [][]string{
+		{"getent", "hosts", "api-alias"}, // the alias written for the back network
+		{"getent", "hosts", "api"},       // the service name, on the project network too
+		{"grep", "-q", " /scratch ", "/proc/mounts"},
+	} {
+		var out bytes.Buffer
+		if code, err := eng.Exec(ctx, web, engine.ExecOptions{Cmd: cmd, Stdout: &out, Stderr: &out}); err != nil || code != 0 {
+			t.Errorf("%s in web: exit %d, %v: %s", strings.Join(cmd, " "), code, err, out.String())
+		}
+	}
 }

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/profiles"
@@ -113,7 +113,7 @@ func wantedServices(ctx context.Context, p *spec.Project) ([]wanted, error) {
 	if len(p.Compose) == 0 {
 		return out, nil
 	}
-	svcs, err := compose.Load(ctx, p.Compose, p.Dir, p.Name, []string{"*"})
+	svcs, err := loader.Load(ctx, p.Compose, p.Dir, p.Name, []string{"*"})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/images"
@@ -24,7 +25,7 @@ func composeServices(ctx context.Context, p *spec.Project) ([]compose.Service, e
 	if len(p.Compose) == 0 {
 		return nil, nil
 	}
-	return compose.Load(ctx, p.Compose, p.Dir, p.Name, nil)
+	return loader.Load(ctx, p.Compose, p.Dir, p.Name, nil)
 }
 
 func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.Placement, h Host, opts Options) *Service {
@@ -43,7 +44,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 		}
 	}
 	ps := &Service{Name: cs.Name, Profile: lock.ComposeProfile, DependsOn: cs.DependsOn, Image: cs.Image, Pull: cs.Image, Generated: map[string][]byte{},
-		Compose: &ComposeKeys{Profiles: cs.Profiles, PullPolicy: cs.PullPolicy, Build: cs.Build, Healthy: cs.Healthy}}
+		Compose: &ComposeKeys{Profiles: cs.Profiles, PullPolicy: cs.PullPolicy, Build: cs.Build, Healthy: cs.Healthy, Config: cs.Config}}
 	if ls := lf.Service(cs.Name); ls != nil && ls.Base != nil && ls.Base.Ref == cs.Image {
 		ps.Image = opts.Mirrors.Image(ls.Base.Pinned())
 		ps.Pull = ps.Image

@@ -121,6 +121,9 @@ type ComposeKeys struct {
 	PullPolicy string
 	Build      *compose.Build
 	Healthy    []string // dependencies with condition: service_healthy
+	// Config is compose-go's own value of the service (and of what it
+	// refers to), which the project renders with devenv's overrides.
+	Config *compose.Config
 }
 
 // EnvFileError says why the service's container cannot be created: its

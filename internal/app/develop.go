@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -171,7 +172,7 @@ func (p *Project) composeWatch(ctx context.Context) ([]compose.Service, error) {
 	if len(p.Spec.Compose) == 0 {
 		return nil, nil
 	}
-	svcs, err := compose.Load(ctx, p.Spec.Compose, p.Spec.Dir, p.Spec.Name, nil)
+	svcs, err := loader.Load(ctx, p.Spec.Compose, p.Spec.Dir, p.Spec.Name, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/compose/export"
+	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/atomicfile"
@@ -67,8 +68,15 @@ func (p *Project) Export(ctx context.Context, o ExportOptions) (*ExportResult, e
 	return nil, exitcode.Newf(exitcode.Usage, "no export format %q: use compose, devcontainer or k8s", o.Format)
 }
 
+// exportCompose writes the Compose project devenv runs for the plan: its
+// network and volumes not external, so that `docker compose up` with the
+// file alone makes them when they are missing.
 func (p *Project) exportCompose(pl *Planned, o ExportOptions, res *ExportResult) error {
-	data, err := export.Compose(pl.Plan, pl.Lock)
+	proj, err := project.FromPlan(pl.Plan, project.Options{WorkingDir: p.Spec.Dir})
+	if err != nil {
+		return err
+	}
+	data, err := export.Compose(pl.Plan, proj, pl.Lock)
 	if err != nil {
 		return err
 	}

@@ -100,8 +100,6 @@ rootfs() {
 
 # suite: what changes with the code: devenv (with and without cgo), the
 # runner, the probe (each service's Dockerfile copies it in) and the scripts.
-# devenv-compose, the helper that loads compose files, is left out: the
-# suite's projects have none (ship it beside devenv if one ever does).
 suite() {
 	s=$work/suite
 	rm -rf "$s" && mkdir -p "$s/bin"

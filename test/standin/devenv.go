@@ -32,12 +32,10 @@ var built struct {
 	err  error
 }
 
-// Devenv builds devenv once per test process (go build ./cmd/devenv
-// ./cmd/devenv-compose in the module root, found by walking up from the
-// working directory to go.mod) and returns its path. devenv-compose, the
-// helper that loads compose files, lies beside it, where devenv looks for
-// it, as `make build` lays them out. It fails the test, with the
-// compiler's output, when the build fails.
+// Devenv builds devenv once per test process (go build ./cmd/devenv in
+// the module root, found by walking up from the working directory to
+// go.mod) and returns its path. It fails the test, with the compiler's
+// output, when the build fails.
 func Devenv(t testing.TB) string {
 	t.Helper()
 	built.Lock()
@@ -50,10 +48,6 @@ func Devenv(t testing.TB) string {
 	}
 	return built.path
 }
-
-// programs are what Devenv builds into one directory: devenv and its
-// compose helper.
-var programs = []string{"devenv", "devenv-compose"}
 
 func buildFromWorkingDir() (string, error) {
 	wd, err := os.Getwd()
@@ -106,9 +100,9 @@ func findModuleRoot(dir string) (string, error) {
 	}
 }
 
-// buildDevenv runs go build for ./cmd/devenv and ./cmd/devenv-compose in
-// root and moves each program into dir atomically (the helper first), so
-// that a concurrent test process never runs half a file.
+// buildDevenv runs go build for ./cmd/devenv in root and moves the program
+// into dir atomically, so that a concurrent test process never runs half a
+// file.
 func buildDevenv(root, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return errorf("cannot create %s: %v", dir, err)
@@ -119,28 +113,21 @@ func buildDevenv(root, dir string) error {
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
 	start := time.Now()
-	pkgs := make([]string, len(programs))
-	for i, p := range programs {
-		pkgs[i] = "./cmd/" + p
-	}
-	cmd := exec.Command(goTool(), append([]string{"build", "-o", tmp + string(filepath.Separator)}, pkgs...)...)
+	out := filepath.Join(tmp, "devenv")
+	cmd := exec.Command(goTool(), "build", "-o", out, "./cmd/devenv")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_CFLAGS="+strings.TrimSpace(os.Getenv("CGO_CFLAGS")+" -Wno-deprecated-declarations"))
 	output, err := cmd.CombinedOutput()
 	if err != nil {
-		return errorf("building devenv failed (`go build -o %s/ %s` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build %s",
-			tmp, strings.Join(pkgs, " "), root, time.Since(start).Round(time.Millisecond), err, strings.TrimSpace(string(output)), root, strings.Join(pkgs, " "))
+		return errorf("building devenv failed (`go build -o %s ./cmd/devenv` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build ./cmd/devenv",
+			out, root, time.Since(start).Round(time.Millisecond), err, strings.TrimSpace(string(output)), root)
 	}
-	for _, p := range programs {
-		// go build writes no program for a package that is not main
-		if head, err := readHead(filepath.Join(tmp, p), 8); err != nil || len(head) == 0 || string(head) == "!<arch>\n" {
-			return errorf("building devenv failed: `go build ./cmd/%s` in %s produced no program; cmd/%s must be package main with a main function", p, root, p)
-		}
+	// go build writes no program for a package that is not main
+	if head, err := readHead(out, 8); err != nil || len(head) == 0 || string(head) == "!<arch>\n" {
+		return errorf("building devenv failed: `go build ./cmd/devenv` in %s produced no program; cmd/devenv must be package main with a main function", root)
 	}
-	for i := len(programs) - 1; i >= 0; i-- {
-		if err := os.Rename(filepath.Join(tmp, programs[i]), filepath.Join(dir, programs[i])); err != nil {
-			return errorf("cannot move %s to %s: %v", programs[i], dir, err)
-		}
+	if err := os.Rename(out, filepath.Join(dir, "devenv")); err != nil {
+		return errorf("cannot move devenv to %s: %v", dir, err)
 	}
 	return nil
 }

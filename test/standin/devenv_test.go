@@ -54,13 +54,11 @@ func TestModuleRootOfThisRepository(t *testing.T) {
 	}
 }
 
-// fakeModule writes a module whose ./cmd/devenv has the given main.go and
-// whose ./cmd/devenv-compose exits 7.
+// fakeModule writes a module whose ./cmd/devenv has the given main.go.
 func fakeModule(t *testing.T, main string) string {
 	t.Helper()
 	root := t.TempDir()
-	files := map[string]string{"go.mod": "module example.com/fake\n\ngo 1.22\n", "cmd/devenv/main.go": main,
-		"cmd/devenv-compose/main.go": "package main\n\nimport \"os\"\n\nfunc main() { os.Exit(7) }\n"}
+	files := map[string]string{"go.mod": "module example.com/fake\n\ngo 1.22\n", "cmd/devenv/main.go": main}
 	if err := writeProject(root, files); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +72,7 @@ func TestBuildDevenv(t *testing.T) {
 	}{
 		{"compiles", "package main\n\nimport \"os\"\n\nfunc main() { os.Exit(len(os.Args)) }\n", nil},
 		{"compile error", "package main\n\nfunc main() { undefinedThing() }\n",
-			[]string{"building devenv failed", "undefined: undefinedThing", "main.go:3", "go build ./cmd/devenv ./cmd/devenv-compose"}},
+			[]string{"building devenv failed", "undefined: undefinedThing", "main.go:3", "go build ./cmd/devenv"}},
 		{"no main package", "package notmain\n",
 			[]string{"building devenv failed", "produced no program", "cmd/devenv must be package main"}},
 	}
@@ -92,9 +90,8 @@ func TestBuildDevenv(t *testing.T) {
 				if err != nil || res.Code != 3 {
 					t.Fatalf("built binary exited %d (%v), want 3 (its argument count)", res.Code, err)
 				}
-				res, err = runBinary(t.Context(), filepath.Join(dir, "devenv-compose"), root, nil)
-				if err != nil || res.Code != 7 {
-					t.Fatalf("built helper exited %d (%v), want 7", res.Code, err)
+				if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+					t.Errorf("the build left %d entries in %s, want devenv alone", len(entries), dir)
 				}
 				if left, _ := filepath.Glob(filepath.Join(dir, ".build-*")); len(left) > 0 {
 					t.Errorf("the build left %v", left)

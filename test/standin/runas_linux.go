@@ -77,17 +77,14 @@ func ChownTree(t testing.TB, dir string, uid, gid int) {
 	}
 }
 
-// userCopy copies devenv and its helper where uid:gid can run them.
+// userCopy copies devenv where uid:gid can run it.
 func userCopy(t testing.TB, uid, gid int) string {
 	t.Helper()
-	src := filepath.Dir(Devenv(t))
-	dir := OwnedDir(t, uid, gid)
-	for _, p := range programs {
-		if err := copyExecutable(filepath.Join(src, p), filepath.Join(dir, p)); err != nil {
-			t.Fatalf("standin: %v", err)
-		}
+	to := filepath.Join(OwnedDir(t, uid, gid), "devenv")
+	if err := copyExecutable(Devenv(t), to); err != nil {
+		t.Fatalf("standin: %v", err)
 	}
-	return filepath.Join(dir, "devenv")
+	return to
 }
 
 func copyExecutable(from, to string) error {

@@ -1,0 +1,43 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/test/standin"
+)
+
+// TestDevenvAloneLoadsComposeFiles runs the built devenv copied alone into
+// an empty directory, with nothing on PATH: devenv is one program and loads
+// compose files itself, so `config` (which loads them and needs no engine)
+// reads the compose file and reports its warning at the file's line.
+func TestDevenvAloneLoadsComposeFiles(t *testing.T) {
+	t.Parallel()
+	dir := standin.Project(t, map[string]string{
+		"devenv.yaml":  "name: alone\ncompose: [compose.yaml]\nservices:\n  shell:\n    profile: image\n    image: debian:bookworm\n    depends_on: [db]\n",
+		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    stop_signal: SIGINT\n",
+	})
+	data, err := os.ReadFile(standin.Devenv(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := filepath.Join(t.TempDir(), "devenv")
+	if err := os.WriteFile(alone, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), alone, "config")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("devenv config: %v\n%s", err, out)
+	}
+	for _, want := range []string{"depends:  db", `compose.yaml:4:5: service "db": stop_signal is ignored`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
