@@ -43,9 +43,10 @@ const (
 	ComposeNumber     = "com.docker.compose.container-number"
 	ComposeWorkingDir = "com.docker.compose.project.working_dir"
 	// ComposeConfigHash must be present for Compose to list a container.
-	// devenv's containers carry "devenv-" and devenv's own hash: never a
-	// value Compose computes, so a Compose (or SDK) up of the same project
-	// recreates them once rather than adopting a container it did not make.
+	// The Compose SDK sets it to Compose's hash of the service; containers
+	// devenv made before the SDK ran its projects carry "devenv-" and
+	// devenv's own hash (reconcile treats those as unchanged while that
+	// hash is).
 	ComposeConfigHash = "com.docker.compose.config-hash"
 )
 
