@@ -91,6 +91,18 @@ func (x *Executor) RunProject(ctx context.Context, run engine.ProjectRun) error 
 	return x.classify("start the containers", c.Up(ctx, proj, api.UpOptions{Create: create, Start: api.StartOptions{Project: proj}}))
 }
 
+// StopProject stops the services' containers with the SDK's Stop, which
+// runs their pre_stop hooks and waits each one's stop_grace_period (or
+// stop.Timeout) before killing it.
+func (x *Executor) StopProject(ctx context.Context, stop engine.ProjectStop) error {
+	c, err := x.compose()
+	if err != nil {
+		return err
+	}
+	err = c.Stop(ctx, stop.Project.Name, api.StopOptions{Project: stop.Project, Services: stop.Services, Timeout: stop.Timeout})
+	return x.classify("stop the containers", err)
+}
+
 // classify gives the SDK's errors devenv's sentinels and hints (no GPU
 // runtime, engine unreachable, name conflict), so exit codes and advice
 // are the same as for devenv's own calls.

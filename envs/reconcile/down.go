@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
@@ -21,6 +22,11 @@ type DownOptions struct {
 	Volumes  bool // also remove the project's named volumes
 	Images   bool // also remove the images devenv built for the project
 	DryRun   bool // report what would be removed and remove nothing
+	// Plan, when the project's plan could be made, has Compose stop the
+	// containers (pre_stop hooks, stop_grace_period unless the Runner's
+	// StopTimeout is set) before devenv removes them; nil: devenv stops
+	// them itself.
+	Plan *plan.Plan
 }
 
 // Down stops and removes every container, network (and on request volume
@@ -52,6 +58,11 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 	nets, err := r.projectObjects(ctx, engine.Networks, project)
 	if err != nil {
 		return nil, err
+	}
+	if !opts.DryRun {
+		if containers, err = r.stopThroughCompose(ctx, opts.Plan, containers, r.StopTimeout); err != nil {
+			return nil, err
+		}
 	}
 	changes, err := r.removeContainersAndNetworks(ctx, containers, nets, opts.DryRun)
 	if err != nil {
@@ -140,7 +151,7 @@ func sortedByName(objs []engine.Object) []engine.Object {
 }
 
 func (r *Runner) downServices(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
-	sel := Selection{Project: project, Services: opts.Services, DryRun: opts.DryRun, Timeout: r.StopTimeout}
+	sel := Selection{Project: project, Services: opts.Services, DryRun: opts.DryRun, Timeout: r.StopTimeout, Plan: opts.Plan}
 	changes, err := r.Rm(ctx, sel, true)
 	if err != nil || !opts.Images {
 		return changes, err

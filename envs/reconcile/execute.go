@@ -231,3 +231,6 @@ func (noExecutor) ServiceHash(types.ServiceConfig) (string, error) { return "", 
 func (noExecutor) RunProject(context.Context, engine.ProjectRun) error {
 	return errNoExecutor
 }
+func (noExecutor) StopProject(context.Context, engine.ProjectStop) error {
+	return errNoExecutor
+}

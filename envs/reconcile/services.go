@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -28,8 +29,13 @@ type Selection struct {
 	// empty selects every container of the project. A Spark service's
 	// standalone workers go with it.
 	Services []string
-	Timeout  time.Duration // how long a stop waits before killing; 0: 10s
+	Timeout  time.Duration // how long a stop waits before killing; 0: the stop_grace_period, else 10s
 	DryRun   bool          // report what would change and change nothing
+	// Plan, when the project's plan could be made, stops the containers
+	// through the executor (Compose's stop: pre_stop hooks, each
+	// service's stop_grace_period unless Timeout is set); nil stops them
+	// with devenv's own engine calls.
+	Plan *plan.Plan
 	// BeforeStart, when set, may refuse to start these containers (the
 	// ones Start would start, every one for Restart) before any is
 	// stopped or started; dry runs skip it.
@@ -100,11 +106,18 @@ func belongsTo(label, service string) bool {
 }
 
 // Stop stops the selection's running containers, dependents first, and
-// keeps them (start brings them back as they were).
+// keeps them (start brings them back as they were): through Compose when
+// sel.Plan is set, the rest with devenv's own engine calls.
 func (r *Runner) Stop(ctx context.Context, sel Selection) ([]Change, error) {
 	objs, err := r.selected(ctx, sel)
 	if err != nil {
 		return nil, err
+	}
+	left := objs
+	if !sel.DryRun {
+		if left, err = r.stopThroughCompose(ctx, sel.Plan, objs, sel.Timeout); err != nil {
+			return nil, err
+		}
 	}
 	var changes []Change
 	for i := len(objs) - 1; i >= 0; i-- {
@@ -112,7 +125,7 @@ func (r *Runner) Stop(ctx context.Context, sel Selection) ([]Change, error) {
 		if o.State != "running" {
 			continue
 		}
-		if !sel.DryRun {
+		if !sel.DryRun && left[i].State == "running" {
 			if err := r.Eng.Stop(ctx, o.ID, sel.timeout()); err != nil && !isNotFound(err) {
 				return changes, fmt.Errorf("stop %s: %w", o.Name, err)
 			}
@@ -183,11 +196,18 @@ func (r *Runner) Restart(ctx context.Context, sel Selection) ([]Change, error) {
 }
 
 // Rm removes the selection's stopped containers; running ones are left
-// (and reported as skipped) unless stop is set, which stops them first.
+// (and reported as skipped) unless stop is set, which stops them first
+// (through Compose when sel.Plan is set).
 func (r *Runner) Rm(ctx context.Context, sel Selection, stop bool) ([]Change, error) {
 	objs, err := r.selected(ctx, sel)
 	if err != nil {
 		return nil, err
+	}
+	left := objs
+	if stop && !sel.DryRun {
+		if left, err = r.stopThroughCompose(ctx, sel.Plan, objs, sel.Timeout); err != nil {
+			return nil, err
+		}
 	}
 	var changes []Change
 	for i := len(objs) - 1; i >= 0; i-- {
@@ -198,7 +218,7 @@ func (r *Runner) Rm(ctx context.Context, sel Selection, stop bool) ([]Change, er
 			continue
 		}
 		if !sel.DryRun {
-			if err := r.removeObject(ctx, engine.Containers, o); err != nil {
+			if err := r.removeObject(ctx, engine.Containers, left[i]); err != nil {
 				return changes, fmt.Errorf("remove %s: %w", o.Name, err)
 			}
 		}

@@ -53,7 +53,8 @@ type DownOptions struct {
 	DryRun   bool     // report what would be removed and remove nothing
 	// LockTimeout bounds the wait for another devenv changing the project; 0: until ctx ends.
 	LockTimeout time.Duration
-	// Timeout is how long a container may take to stop before it is killed; 0: 10 seconds.
+	// Timeout is how long a container may take to stop before it is killed;
+	// 0: its service's stop_grace_period, else 10 seconds.
 	Timeout time.Duration
 }
 
@@ -165,7 +166,7 @@ func (p *Project) Down(ctx context.Context, o DownOptions) (*Result, error) {
 	r := p.runner(nil)
 	r.StopTimeout = o.Timeout
 	ch, err := r.Down(ctx, p.Spec.Name, reconcile.DownOptions{Services: p.dependencyOrder(o.Services),
-		Volumes: o.Volumes, Images: o.Images, DryRun: o.DryRun})
+		Volumes: o.Volumes, Images: o.Images, DryRun: o.DryRun, Plan: p.stopPlan(ctx, o.DryRun)})
 	if err != nil {
 		return nil, err
 	}

@@ -78,13 +78,13 @@ func downCommand() *cli.Command {
 			&cli.BoolFlag{Name: "volumes", Usage: "also remove the project's named volumes (not with services)"},
 			&cli.BoolFlag{Name: "rmi", Usage: "also remove the images devenv built for the project (or for the services named)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed and remove nothing"},
-			&cli.IntFlag{Name: "timeout", Aliases: []string{"t"}, Value: 10, Usage: "seconds to wait for a container to stop before killing it"},
+			stopTimeoutFlag(),
 			&cli.BoolFlag{Name: "remove-orphans", Usage: "accepted for Compose's habit: down always removes every container labelled for the project"},
 			lockTimeoutFlag(),
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.Bool("rmi"),
-				DryRun: c.Bool("dry-run"), LockTimeout: lockTimeout(c), Timeout: time.Duration(c.Int("timeout")) * time.Second})
+				DryRun: c.Bool("dry-run"), LockTimeout: lockTimeout(c), Timeout: stopTimeout(c)})
 			return show(c, res, err, func(w io.Writer, r *app.Result) { view.Down(w, r, args(c)) })
 		}),
 	}
@@ -134,7 +134,7 @@ func imagesCommand() *cli.Command {
 // The per-service verbs, as docker compose has them: stop, start, restart
 // and rm act on the services named (every service when none).
 func serviceCommands() []*cli.Command {
-	timeout := &cli.IntFlag{Name: "timeout", Aliases: []string{"t"}, Value: 10, Usage: "seconds to wait for a container to stop before killing it"}
+	timeout := stopTimeoutFlag()
 	return []*cli.Command{
 		serviceCommand("stop", "stop the services' containers, keeping them (devenv start brings them back)",
 			(*app.Project).Stop, timeout),
@@ -154,10 +154,26 @@ func serviceCommand(name, usage string, verb func(*app.Project, context.Context,
 		ArgsUsage: "[service...]",
 		Flags:     append(flags, lockTimeoutFlag()),
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
-			res, err := verb(p, c.Context, app.ServiceOptions{Services: args(c), Timeout: time.Duration(c.Int("timeout")) * time.Second, Stop: c.Bool("stop"), LockTimeout: lockTimeout(c)})
+			res, err := verb(p, c.Context, app.ServiceOptions{Services: args(c), Timeout: stopTimeout(c), Stop: c.Bool("stop"), LockTimeout: lockTimeout(c)})
 			return show(c, res, err, view.Changes)
 		}),
 	}
+}
+
+// stopTimeoutFlag is -t/--timeout of the commands that stop containers.
+// Unset, each container waits its service's stop_grace_period (10 s
+// without one), as with docker compose.
+func stopTimeoutFlag() cli.Flag {
+	return &cli.IntFlag{Name: "timeout", Aliases: []string{"t"},
+		Usage: "seconds to wait for a container to stop before killing it (default: the service's stop_grace_period, else 10)"}
+}
+
+// stopTimeout is -t as given; 0 when unset.
+func stopTimeout(c *cli.Context) time.Duration {
+	if !c.IsSet("timeout") {
+		return 0
+	}
+	return time.Duration(c.Int("timeout")) * time.Second
 }
 
 // lockTimeoutFlag is --wait-timeout of the commands that take the project

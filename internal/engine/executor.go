@@ -19,6 +19,19 @@ type Executor interface {
 	// project's services (only those: dependencies left out of the project
 	// are taken as they are), in dependency order.
 	RunProject(ctx context.Context, run ProjectRun) error
+	// StopProject stops the containers of the project's services named in
+	// stop.Services, dependents first, as Compose's stop does: each
+	// service's pre_stop hooks run first, and a container waits its
+	// service's stop_grace_period (or stop.Timeout) before it is killed.
+	StopProject(ctx context.Context, stop ProjectStop) error
+}
+
+// ProjectStop is one stop of some of a project's services.
+type ProjectStop struct {
+	Project  *types.Project
+	Services []string // services of Project; their containers are stopped
+	// Timeout, when set, replaces every service's stop_grace_period.
+	Timeout *time.Duration
 }
 
 // ProjectRun is one convergence of a project's containers.

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -112,5 +113,87 @@ func dependencyOrder(p *types.Project) []string {
 	for _, n := range names {
 		visit(n)
 	}
+	return out
+}
+
+// StopProject stops the services' containers as the Compose SDK's Stop
+// does: those Compose lists for the project (its project and service
+// labels, a config hash, not one-off), dependents first; a running one
+// has its service's pre_stop hooks run (through Exec, so ExecFunc sees
+// them; a non-zero exit fails the stop) and is then stopped with
+// stop.Timeout or its service's stop_grace_period. The call is recorded
+// as "StopProject" with stop as its argument.
+func (f *Fake) StopProject(ctx context.Context, stop engine.ProjectStop) error {
+	f.mu.Lock()
+	err := f.record("StopProject", stop)
+	f.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	order := dependencyOrder(stop.Project)
+	for i := len(order) - 1; i >= 0; i-- {
+		name := order[i]
+		if !slices.Contains(stop.Services, name) {
+			continue
+		}
+		svc := stop.Project.Services[name]
+		for _, c := range f.composeContainers(stop.Project.Name, name) {
+			if err := f.stopService(ctx, c, svc, stop.Timeout); err != nil {
+				return fmt.Errorf("service %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (f *Fake) stopService(ctx context.Context, c engine.Object, svc types.ServiceConfig, timeout *time.Duration) error {
+	if c.State != "running" {
+		return nil
+	}
+	for _, h := range svc.PreStop {
+		code, err := f.Exec(ctx, c.ID, engine.ExecOptions{Cmd: h.Command, User: h.User, WorkingDir: h.WorkingDir, Env: envList(h.Environment)})
+		if err != nil {
+			return err
+		}
+		if code != 0 {
+			return fmt.Errorf("pre_stop hook of %s exited with code %d", c.Name, code)
+		}
+	}
+	t := 10 * time.Second
+	switch {
+	case timeout != nil:
+		t = *timeout
+	case svc.StopGracePeriod != nil:
+		t = time.Duration(*svc.StopGracePeriod)
+	}
+	return f.Stop(ctx, c.ID, t)
+}
+
+// composeContainers is what Compose lists as the service's containers.
+func (f *Fake) composeContainers(project, service string) []engine.Object {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []engine.Object
+	want := map[string]string{labels.ComposeProject: project, labels.ComposeService: service, labels.ComposeOneoff: "False", labels.ComposeConfigHash: ""}
+	for _, o := range f.objects[engine.Containers] {
+		if hasLabels(o.obj.Labels, want) {
+			out = append(out, o.listed())
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// envList is a hook's environment as an exec takes it, sorted.
+func envList(env types.MappingWithEquals) []string {
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		if v == nil {
+			out = append(out, k)
+			continue
+		}
+		out = append(out, k+"="+*v)
+	}
+	sort.Strings(out)
 	return out
 }
