@@ -23,10 +23,6 @@ var checks = []check{
 	{"deploy", func(s types.ServiceConfig) bool {
 		return s.Deploy != nil && s.Deploy.Replicas != nil && *s.Deploy.Replicas > 1
 	}, true, "devenv runs one container per service (exec, logs and jobs name it); remove deploy.replicas"},
-	{"stop_grace_period", func(s types.ServiceConfig) bool { return s.StopGracePeriod != nil }, false,
-		"devenv stop and down wait -t/--timeout (10 s) before killing; a recreate by up waits the grace period"},
-	{"pre_stop", func(s types.ServiceConfig) bool { return len(s.PreStop) > 0 }, false,
-		"devenv stop and down do not run pre_stop hooks (up runs post_start through Compose); run it from the service's stop signal handler"},
 }
 
 // checkKeys reports the unsupported keys service sets: errors and warnings.
