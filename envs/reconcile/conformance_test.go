@@ -83,6 +83,27 @@ var conformanceScenarios = []struct {
 			t.Fatalf("up over a foreign container: %v", err)
 		}
 	}},
+	{"stops through Compose, one service or all", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		pl := conformancePlan(project, ce.image, "1", "db", "app")
+		up(t, r, pl, UpOptions{})
+		rec := &stopRecorder{Executor: r.executor()}
+		r.Exec = rec
+		ch, err := r.Stop(t.Context(), Selection{Project: project, Services: []string{"app"}, Plan: pl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, ch, map[string]string{"app": Stopped})
+		wantStates(t, ce.eng, project, map[string]string{"db": "running", "app": "exited"})
+		ch, err = r.Stop(t.Context(), Selection{Project: project, Plan: pl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, ch, map[string]string{"db": Stopped, "app": ""})
+		wantStates(t, ce.eng, project, map[string]string{"db": "exited", "app": "exited"})
+		if got, want := strings.Join(rec.services, " "), "app db"; got != want {
+			t.Errorf("the executor stopped %q, want %q (devenv's own calls stopped the rest)", got, want)
+		}
+	}},
 	{"down leaves nothing", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
 		up(t, r, conformancePlan(project, ce.image, "1", "db", "app"), UpOptions{})
 		if _, err := r.Down(t.Context(), project, DownOptions{}); err != nil {
@@ -170,6 +191,35 @@ func wantActions(t *testing.T, ch []Change, want map[string]string) {
 	for s, a := range want {
 		if got[s] != a {
 			t.Errorf("service %s: %q, want %q (all: %v)", s, got[s], a, got)
+		}
+	}
+}
+
+// stopRecorder notes the services each StopProject is given.
+type stopRecorder struct {
+	engine.Executor
+	services []string
+}
+
+func (x *stopRecorder) StopProject(ctx context.Context, stop engine.ProjectStop) error {
+	x.services = append(x.services, stop.Services...)
+	return x.Executor.StopProject(ctx, stop)
+}
+
+// wantStates checks the state of each service's container.
+func wantStates(t *testing.T, eng engine.Engine, project string, want map[string]string) {
+	t.Helper()
+	objs, err := eng.List(t.Context(), engine.Containers, plan.Labels(project, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range objs {
+		got[o.Labels[labels.Service]] = o.State
+	}
+	for s, st := range want {
+		if got[s] != st {
+			t.Errorf("service %s: %q, want %q (all: %v)", s, got[s], st, got)
 		}
 	}
 }
