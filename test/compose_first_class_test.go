@@ -3,6 +3,9 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,15 +31,16 @@ func localImage(t *testing.T) string {
 // TestComposeServicesFirstClass: a compose service whose image exists only
 // on this machine is locked by its image ID (lock says so) and runs; logs
 // without names shows compose services; a profile's service starts only
-// with --profile; a warning about an ignored compose key is printed once
-// per change of the compose file, not on every up.
+// with --profile; a compose warning is printed once per change of the
+// compose file, not on every up; devenv stop runs the pre_stop hook and
+// waits the stop_grace_period, as docker compose stop does.
 func TestComposeServicesFirstClass(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	local := localImage(t)
 	// container_name is taken as written (compose's name, not <project>-<service>)
 	toolName := fmt.Sprintf("devenv-e2e-toolbox-%d", time.Now().UnixNano())
-	composeFile := func(extraKey string) string {
+	composeFile := func(extraKey, hostAt string) string {
 		return `services:
   tool:
     image: ` + local + `
@@ -46,7 +50,7 @@ func TestComposeServicesFirstClass(t *testing.T) {
     stop_grace_period: 3s
     cap_add: [NET_ADMIN]
     post_start: [{command: ["sh", "-c", "echo started > /tmp/post-start"]}]
-    volumes: ["/scratch"]
+    volumes: ["/scratch", "./out:/out", "/:` + hostAt + `:ro"]
     container_name: ` + toolName + `
     restart: unless-stopped
     ulimits: {nofile: {soft: 4096, hard: 8192}}
@@ -64,7 +68,7 @@ services:
     profile: image
     image: nvcr.io/`+plainBase+`
     command: ["sleep", "infinity"]
-`, map[string]string{"compose.yaml": composeFile("")})
+`, map[string]string{"compose.yaml": composeFile("", "/host"), "out/.keep": ""})
 
 	r := w.must(t, dir, "lock")
 	if !strings.Contains(r.Stderr+r.Stdout, "pinned by its local image ID sha256:") {
@@ -75,9 +79,10 @@ services:
 		t.Errorf("devenv.lock does not mark tool's image as local:\n%s", lockText)
 	}
 
+	const bindWarning = "binds the host's whole filesystem"
 	r = w.must(t, dir, "up", "--wait")
-	if !strings.Contains(r.Stderr, "stop_grace_period works differently") {
-		t.Errorf("first up does not warn about stop_grace_period:\n%s", r.Stderr)
+	if !strings.Contains(r.Stderr, bindWarning) {
+		t.Errorf("first up does not warn about the bind of /:\n%s", r.Stderr)
 	}
 	img, err := standin.Docker(t).ImageInspect(t.Context(), local)
 	if err != nil {
@@ -111,8 +116,11 @@ services:
 	}
 
 	r = w.must(t, dir, "up")
-	if strings.Contains(r.Stderr, "stop_grace_period works differently") {
+	if strings.Contains(r.Stderr, bindWarning) {
 		t.Errorf("second up repeats the unchanged compose warning:\n%s", r.Stderr)
+	}
+	if strings.Contains(r.Stderr, "works differently") {
+		t.Errorf("up warns about a key Compose runs:\n%s", r.Stderr)
 	}
 
 	if r := w.must(t, dir, "logs"); !strings.Contains(r.Stdout, "hello-from-tool") {
@@ -122,14 +130,41 @@ services:
 		t.Errorf("exec in the service with a container_name printed nothing:\n%s", r.Stderr)
 	}
 
-	writeFile(t, dir, "compose.yaml", composeFile("    pre_stop: [{command: [\"true\"]}]\n"))
+	writeFile(t, dir, "compose.yaml", composeFile("    pre_stop: [{command: [\"sh\", \"-c\", \"date +%s.%N > /out/pre-stop\"]}]\n", "/hostfs"))
 	w.must(t, dir, "lock")
 	r = w.must(t, dir, "--profile", "debug", "up")
-	if !strings.Contains(r.Stderr, "pre_stop works differently") || !strings.Contains(r.Stderr, "stop_grace_period works differently") {
-		t.Errorf("up after a compose change does not print the changed warnings:\n%s", r.Stderr)
+	if !strings.Contains(r.Stderr, bindWarning) || strings.Contains(r.Stderr, "works differently") {
+		t.Errorf("up after a compose change does not print the changed warnings (and only those):\n%s", r.Stderr)
 	}
 	if c := inspect(t, name+"-extra"); !c.State.Running {
 		t.Errorf("extra is %s with --profile debug", c.State.Status)
+	}
+	stopRunsPreStop(t, w, dir, toolName)
+}
+
+// stopRunsPreStop: devenv stop runs the service's pre_stop hook (it
+// writes the time into the bind-mounted out/) and then gives the
+// container its stop_grace_period (3s; its SIGINT is ignored by sleep as
+// PID 1), not -t's default of 10s, before it is killed.
+func stopRunsPreStop(t *testing.T, w *world, dir, container string) {
+	t.Helper()
+	w.must(t, dir, "stop", "tool")
+	b, err := os.ReadFile(filepath.Join(dir, "out", "pre-stop"))
+	if err != nil {
+		t.Fatalf("the pre_stop hook did not run on devenv stop: %v", err)
+	}
+	hook, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+	if err != nil {
+		t.Fatalf("the pre_stop hook wrote %q: %v", b, err)
+	}
+	c := inspect(t, container)
+	finished, err := time.Parse(time.RFC3339Nano, c.State.FinishedAt)
+	if c.State.Running || err != nil {
+		t.Fatalf("tool after devenv stop: running %v, finished at %q (%v)", c.State.Running, c.State.FinishedAt, err)
+	}
+	waited := finished.Sub(time.Unix(0, int64(hook*1e9)))
+	if waited < 2500*time.Millisecond || waited > 8*time.Second {
+		t.Errorf("tool was killed %v after its pre_stop hook, want its stop_grace_period of 3s", waited)
 	}
 }
 

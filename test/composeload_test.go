@@ -13,12 +13,13 @@ import (
 // TestDevenvAloneLoadsComposeFiles runs the built devenv copied alone into
 // an empty directory, with nothing on PATH: devenv is one program and loads
 // compose files itself, so `config` (which loads them and needs no engine)
-// reads the compose file and reports its warning at the file's line.
+// reads the compose file and reports its warning at the file's line (and
+// none for stop_grace_period, which Compose's stop applies).
 func TestDevenvAloneLoadsComposeFiles(t *testing.T) {
 	t.Parallel()
 	dir := standin.Project(t, map[string]string{
 		"devenv.yaml":  "name: alone\ncompose: [compose.yaml]\nservices:\n  shell:\n    profile: image\n    image: debian:bookworm\n    depends_on: [db]\n",
-		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    stop_grace_period: 3s\n",
+		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    stop_grace_period: 3s\n    volumes: [\"/var/run/docker.sock:/var/run/docker.sock\"]\n",
 	})
 	data, err := os.ReadFile(standin.Devenv(t))
 	if err != nil {
@@ -35,9 +36,12 @@ func TestDevenvAloneLoadsComposeFiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("devenv config: %v\n%s", err, out)
 	}
-	for _, want := range []string{"depends:  db", `compose.yaml:4:5: service "db": stop_grace_period works differently from Compose`} {
+	for _, want := range []string{"depends:  db", `compose.yaml:5:5: service "db": volume /var/run/docker.sock:/var/run/docker.sock binds the Docker socket`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(string(out), "stop_grace_period") {
+		t.Errorf("config warns about stop_grace_period, which devenv stop applies as Compose does:\n%s", out)
 	}
 }
