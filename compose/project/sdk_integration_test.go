@@ -106,7 +106,7 @@ func TestIntegrationSDKRunsTheRenderedProject(t *testing.T) {
 	if code, err := eng.Exec(ctx, plan.ContainerName(name, "app"), engine.ExecOptions{Cmd: []string{"cat", "/etc/devenv/app.conf"}, Stdout: &out}); err != nil || code != 0 || out.String() != "greeting=one\n" {
 		t.Errorf("the generated file in the container: exit %d, %v, %q", code, err, out.String())
 	}
-	if d, err := Diverged(proj, listed, composesdk.ServiceHash); err != nil || len(d) != 0 {
+	if d, err := diverged(proj, listed, composesdk.ServiceHash); err != nil || len(d) != 0 {
 		t.Errorf("right after up Diverged = %v, %v; want nothing to do", d, err)
 	}
 	// what the fast check saves: the SDK's Up of an unchanged project
@@ -118,13 +118,13 @@ func TestIntegrationSDKRunsTheRenderedProject(t *testing.T) {
 	}
 	sdkNoop := time.Since(start)
 	start = time.Now()
-	if d, err := Diverged(proj, listProject(t, eng, name), composesdk.ServiceHash); err != nil || len(d) != 0 {
+	if d, err := diverged(proj, listProject(t, eng, name), composesdk.ServiceHash); err != nil || len(d) != 0 {
 		t.Errorf("Diverged after the SDK's no-op up = %v, %v", d, err)
 	}
 	t.Logf("unchanged project: SDK Up (with wait) %s, list + Diverged %s", sdkNoop, time.Since(start))
 
 	changed := renderFor(t, sdkPlan(name, image, "two"))
-	if d, _ := Diverged(changed, listed, composesdk.ServiceHash); !slices.Equal(d, []string{"app"}) {
+	if d, _ := diverged(changed, listed, composesdk.ServiceHash); !slices.Equal(d, []string{"app"}) {
 		t.Errorf("after changing app's file Diverged = %v, want [app]", d)
 	}
 	dbBefore := idOf(listed, plan.ContainerName(name, "db"))

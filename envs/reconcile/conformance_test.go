@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -49,6 +50,36 @@ var conformanceScenarios = []struct {
 		changed.Service("app").Container.Labels[labels.ConfigHash] = "h-app-2"
 		wantActions(t, up(t, r, changed, UpOptions{}), map[string]string{"db": Unchanged, "app": Recreated})
 		wantActions(t, up(t, r, changed, UpOptions{ForceRecreate: true, NoDeps: true, Services: []string{"db"}}), map[string]string{"db": Recreated})
+	}},
+	{"keeps the running containers an earlier devenv made", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		// before the Compose SDK ran devenv's projects, devenv made the
+		// containers itself and labelled them "devenv-" and its own hash
+		pl := conformancePlan(project, ce.image, "1", "db", "app")
+		if _, err := ce.eng.EnsureNetwork(t.Context(), project, plan.Labels(project, "")); err != nil {
+			t.Fatal(err)
+		}
+		ids := map[string]string{}
+		for _, s := range pl.Services {
+			spec := s.Container
+			spec.Labels = maps.Clone(spec.Labels)
+			maps.Copy(spec.Labels, labels.Compose(project, s.Name, "", s.ConfigHash))
+			id, err := ce.eng.Create(t.Context(), spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ce.eng.Start(t.Context(), id); err != nil {
+				t.Fatal(err)
+			}
+			ids[s.Name] = id
+		}
+		if err := ce.eng.Stop(t.Context(), ids["db"], 0); err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"app": Unchanged, "db": Recreated})
+		if st, err := ce.eng.Inspect(t.Context(), ids["app"]); err != nil || !st.Running {
+			t.Errorf("the earlier devenv's running app container was replaced or stopped (%v)", err)
+		}
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"app": Unchanged, "db": Unchanged})
 	}},
 	{"names orphans and removes them when asked", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
 		up(t, r, conformancePlan(project, ce.image, "1", "db", "old"), UpOptions{})

@@ -103,26 +103,6 @@ func selectServices(pl *plan.Plan, names []string, noDeps bool) ([]*plan.Service
 	return out, nil
 }
 
-// levels groups services so each group depends only on earlier groups.
-func levels(svcs []*plan.Service) [][]*plan.Service {
-	level := map[string]int{}
-	var out [][]*plan.Service
-	for _, s := range svcs { // dependencies come first
-		l := 0
-		for _, d := range s.DependsOn {
-			if dl, ok := level[d]; ok && dl+1 > l {
-				l = dl + 1
-			}
-		}
-		level[s.Name] = l
-		for len(out) <= l {
-			out = append(out, nil)
-		}
-		out[l] = append(out[l], s)
-	}
-	return out
-}
-
 // projectObjects lists the objects of kind carrying this project's label.
 func (r *Runner) projectObjects(ctx context.Context, kind engine.Kind, project string) ([]engine.Object, error) {
 	objs, err := r.Eng.List(ctx, kind, map[string]string{labels.Project: project})

@@ -9,16 +9,15 @@ import (
 	"github.com/devenv-dev/devenv/internal/labels"
 )
 
-// HashFunc is Compose's service config hash (the SDK's
-// compose.ServiceHash), passed in so that this package does not link the SDK.
-type HashFunc func(types.ServiceConfig) (string, error)
+// hashFunc is Compose's service config hash (the SDK's compose.ServiceHash).
+type hashFunc func(types.ServiceConfig) (string, error)
 
-// Diverged is the fast no-op check before calling the SDK: the services of
-// proj whose container (listed: the project's containers, one List call)
-// is missing, not running, or carries another Compose config hash than
-// hash gives the service. Empty means up has nothing to do, and the SDK,
-// whose Up waits at least 500 ms even then, is not called.
-func Diverged(proj *types.Project, listed []engine.Object, hash HashFunc) ([]string, error) {
+// diverged is what the SDK must still do after an up: the services of proj
+// whose container (listed: the project's containers) is missing, not
+// running, or carries another Compose config hash than hash gives the
+// service. (envs/reconcile's decide is devenv's one decision; this checks
+// the SDK's side of it.)
+func diverged(proj *types.Project, listed []engine.Object, hash hashFunc) ([]string, error) {
 	byName := map[string]engine.Object{}
 	for _, o := range listed {
 		byName[o.Name] = o
