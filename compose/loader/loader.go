@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -96,7 +97,8 @@ func problemList(problems []string) error {
 		errs = multierror.Append(errs, errors.New(p))
 	}
 	errs.ErrorFormat = listErrors
-	return errs
+	// a file devenv.yaml names is invalid: exit 2, as for devenv.yaml
+	return exitcode.With(exitcode.Usage, errs)
 }
 
 func listErrors(errs []error) string {
