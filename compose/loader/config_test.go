@@ -3,16 +3,13 @@ package loader
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
-	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/compose/composetest"
+
 	"github.com/devenv-dev/devenv/compose"
-	"gopkg.in/yaml.v3"
 )
 
 // TestConfigSurvivesJSON: compose-go's value of every service of every
@@ -22,8 +19,15 @@ import (
 func TestConfigSurvivesJSON(t *testing.T) {
 	// devenv's exports read the Jupyter token from the environment
 	t.Setenv("JUPYTER_TOKEN", "test-token")
-	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	for _, file := range repoComposeFiles(t) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := composetest.RepoFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
 		rel, _ := filepath.Rel(root, file)
 		t.Run(rel, func(t *testing.T) {
 			dir := filepath.Dir(file)
@@ -50,68 +54,6 @@ func TestConfigSurvivesJSON(t *testing.T) {
 			}
 		})
 	}
-}
-
-// repoComposeFiles are the compose files among the repository's fixtures
-// (testdata and test/): YAML files with a top-level services: that are not
-// devenv.yaml files (those have version: or compose: at the top).
-func repoComposeFiles(t *testing.T) []string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && p != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
-			return nil
-		}
-		if !strings.Contains("/"+filepath.ToSlash(rel), "/testdata/") && !strings.HasPrefix(filepath.ToSlash(rel), "test/") {
-			return nil
-		}
-		if isComposeFile(p) {
-			out = append(out, p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// isComposeFile: a YAML file whose services: is a mapping and none of whose
-// services has devenv's profile: key (devenv.yaml fixtures do).
-func isComposeFile(p string) bool {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return false
-	}
-	var doc struct {
-		Version  any                       `yaml:"version"`
-		Compose  any                       `yaml:"compose"`
-		Services map[string]map[string]any `yaml:"services"`
-	}
-	if yaml.Unmarshal(b, &doc) != nil || doc.Compose != nil || len(doc.Services) == 0 {
-		return false
-	}
-	for _, s := range doc.Services {
-		if _, devenv := s["profile"]; devenv {
-			return false
-		}
-	}
-	return true
 }
 
 // configDiff is what differs in what compose-go writes of a value (its

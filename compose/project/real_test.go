@@ -3,7 +3,6 @@ package project
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,12 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/compose/composetest"
+
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/labels"
-	"gopkg.in/yaml.v3"
 )
 
 // TestRealComposeFilesAsCompose runs real public compose files (testdata/real,
@@ -69,7 +69,11 @@ func TestRepoComposeFilesAsCompose(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out []string
-	for _, file := range repoComposeFiles(t, root) {
+	files, err := composetest.RepoFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
 		rel, _ := filepath.Rel(root, file)
 		dir, base := filepath.Dir(file), filepath.Base(file)
 		name := projectName(rel)
@@ -95,60 +99,6 @@ func projectName(rel string) string {
 		}
 	}
 	return strings.Trim(b.String(), "-")
-}
-
-// repoComposeFiles are the compose files among the repository's fixtures:
-// YAML under a testdata directory or test/ whose services: is a mapping
-// and none of whose services has devenv's profile: key (devenv.yaml
-// fixtures do).
-func repoComposeFiles(t *testing.T, root string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && p != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
-			return nil
-		}
-		if (strings.Contains("/"+rel, "/testdata/") || strings.HasPrefix(rel, "test/")) && isComposeFile(p) {
-			out = append(out, p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func isComposeFile(p string) bool {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return false
-	}
-	var doc struct {
-		Compose  any                       `yaml:"compose"`
-		Services map[string]map[string]any `yaml:"services"`
-	}
-	if yaml.Unmarshal(b, &doc) != nil || doc.Compose != nil || len(doc.Services) == 0 {
-		return false
-	}
-	for _, s := range doc.Services {
-		if _, devenv := s["profile"]; devenv {
-			return false
-		}
-	}
-	return true
 }
 
 // ownService is the devenv service the comparison's devenv.yaml declares.

@@ -53,22 +53,11 @@ func (e *events) texts() []string {
 // rendered from a plan (devenv made the network first, so it is external),
 // the containers carry devenv's labels and Compose's hash of the rendered
 // service, the generated file is in the container with its content, and
-// Diverged (the no-op check before calling the SDK) finds nothing to do
-// after up and exactly the changed service after a change.
+// diverged (what the SDK left to do) finds nothing after up and exactly
+// the changed service after a change.
 func TestIntegrationSDKRunsTheRenderedProject(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test: needs the Docker engine (run without -short)")
-	}
 	ctx := t.Context()
-	eng, err := engine.Connect(ctx)
-	if err != nil {
-		t.Skipf("no Docker engine here: %v", err)
-	}
-	t.Cleanup(func() { _ = eng.Close() })
-	const image = "devenv-standin/debian:bookworm"
-	if ok, err := eng.ImageExists(ctx, image); err != nil || !ok {
-		t.Skipf("the stand-in image %s is not on this engine (make e2e builds it): %v", image, err)
-	}
+	eng, image := standinEngine(t)
 	name := fmt.Sprintf("devenvsdk%d", time.Now().UnixNano()%1e8)
 	pl := sdkPlan(name, image, "one")
 	if _, err := eng.EnsureNetwork(ctx, pl.Network, plan.Labels(name, "")); err != nil {
@@ -196,6 +185,25 @@ func newSDK(t *testing.T, rec api.EventProcessor) api.Compose {
 	return sdk
 }
 
+// standinEngine is the real engine and the e2e tests' Debian stand-in
+// image on it; the test skips, saying why, without either.
+func standinEngine(t *testing.T) (engine.Engine, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test: needs the Docker engine (run without -short)")
+	}
+	eng, err := engine.Connect(t.Context())
+	if err != nil {
+		t.Skipf("no Docker engine here: %v", err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	const image = "devenv-standin/debian:bookworm"
+	if ok, err := eng.ImageExists(t.Context(), image); err != nil || !ok {
+		t.Skipf("the stand-in image %s is not on this engine (make e2e builds it): %v", image, err)
+	}
+	return eng, image
+}
+
 func listProject(t *testing.T, eng engine.Engine, project string) []engine.Object {
 	t.Helper()
 	objs, err := eng.List(t.Context(), engine.Containers, plan.Labels(project, ""))
@@ -212,19 +220,8 @@ func listProject(t *testing.T, eng engine.Engine, project string) []engine.Objec
 // devenv's labels, each service is on the project network too, and the
 // alias written in the file resolves.
 func TestIntegrationSDKRunsComposeNetworks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test: needs the Docker engine (run without -short)")
-	}
 	ctx := t.Context()
-	eng, err := engine.Connect(ctx)
-	if err != nil {
-		t.Skipf("no Docker engine here: %v", err)
-	}
-	t.Cleanup(func() { _ = eng.Close() })
-	const image = "devenv-standin/debian:bookworm"
-	if ok, err := eng.ImageExists(ctx, image); err != nil || !ok {
-		t.Skipf("the stand-in image %s is not on this engine (make e2e builds it): %v", image, err)
-	}
+	eng, image := standinEngine(t)
 	name := fmt.Sprintf("devenvnet%d", time.Now().UnixNano()%1e8)
 	dir := t.TempDir()
 	files := map[string]string{

@@ -1,0 +1,64 @@
+// Package composetest helps tests that run every compose file the
+// repository holds (loader round trips, the comparison with Compose).
+package composetest
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// RepoFiles are the compose files among the fixtures of the repository at
+// root: YAML under a testdata directory or test/ whose services: is a
+// mapping and none of whose services has devenv's profile: key (devenv.yaml
+// fixtures do, or they have compose: at the top). Hidden directories are
+// skipped. Sorted.
+func RepoFiles(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && p != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if (strings.Contains("/"+rel, "/testdata/") || strings.HasPrefix(rel, "test/")) && isComposeFile(p) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+func isComposeFile(p string) bool {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	var doc struct {
+		Compose  any                       `yaml:"compose"`
+		Services map[string]map[string]any `yaml:"services"`
+	}
+	if yaml.Unmarshal(b, &doc) != nil || doc.Compose != nil || len(doc.Services) == 0 {
+		return false
+	}
+	for _, s := range doc.Services {
+		if _, devenv := s["profile"]; devenv {
+			return false
+		}
+	}
+	return true
+}
