@@ -26,13 +26,11 @@ func (e *events) On(rs ...api.Resource) {
 }
 
 func (e *events) one(r api.Resource) {
-	text := strings.TrimSpace(strings.TrimSpace(r.Text + " " + r.Details))
+	text := strings.TrimSpace(r.Text + " " + r.Details)
 	switch {
 	case e.out.JSON:
 		e.out.Event(map[string]any{"event": "compose", "id": r.ID, "status": r.StatusText(), "text": r.Text, "details": r.Details})
-	case r.Status == api.Error:
-		e.out.Warn("%s: %s", r.ID, text)
-	case r.Status == api.Warning:
+	case r.Status == api.Error || r.Status == api.Warning:
 		e.out.Warn("%s: %s", r.ID, text)
 	case r.Status == api.Done && (e.out.TTY || e.out.Verbose):
 		e.out.Step(r.ID, strings.ToLower(text))

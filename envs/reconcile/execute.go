@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose/project"
@@ -107,8 +108,7 @@ func (r *Runner) sameConfig(svc types.ServiceConfig, s *plan.Service, cur engine
 // legacyHash: the container was made by devenv's own reconciler, before
 // the Compose SDK ran devenv's projects.
 func legacyHash(cur engine.Object) bool {
-	h := cur.Labels[labels.ComposeConfigHash]
-	return len(h) > len("devenv-") && h[:len("devenv-")] == "devenv-"
+	return strings.HasPrefix(cur.Labels[labels.ComposeConfigHash], "devenv-")
 }
 
 // attached reports whether container cur, planned on network, refers to
