@@ -25,13 +25,13 @@ func TestEventsOutput(t *testing.T) {
 		t.Fatalf("no recorded sequences in testdata/events (%v)", err)
 	}
 	modes := []struct {
-		name string
-		p    ui.Printer
+		name               string
+		json, tty, verbose bool
 	}{
-		{"--json", ui.Printer{JSON: true}},
-		{"terminal", ui.Printer{TTY: true}},
-		{"plain", ui.Printer{}},
-		{"plain --verbose", ui.Printer{Verbose: true}},
+		{"--json", true, false, false},
+		{"terminal", false, true, false},
+		{"plain", false, false, false},
+		{"plain --verbose", false, false, true},
 	}
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".sdk.json")
@@ -40,13 +40,12 @@ func TestEventsOutput(t *testing.T) {
 			var got bytes.Buffer
 			for _, m := range modes {
 				var stderr, stdout bytes.Buffer
-				p := m.p
-				p.Out, p.Err = &stdout, &stderr
-				(&events{out: &p}).On(recorded...)
+				p := &ui.Printer{Out: &stdout, Err: &stderr, JSON: m.json, TTY: m.tty, Verbose: m.verbose}
+				(&events{out: p}).On(recorded...)
 				if stdout.Len() > 0 {
 					t.Errorf("%s: SDK events went to stdout, which is the command's result: %q", m.name, stdout.String())
 				}
-				if m.p.JSON {
+				if m.json {
 					checkShape(t, stderr.String(), len(recorded))
 				}
 				got.WriteString("== " + m.name + "\n" + stderr.String())
