@@ -45,7 +45,7 @@ func (f *fakeEngine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(p, "/logs"):
 		f.write(w, "", "log line\n", "")
 	case strings.HasPrefix(p, "/v1.41/exec/") && strings.HasSuffix(p, "/start"):
-		f.hijack(w)
+		f.hijack(w, r)
 	default:
 		http.NotFound(w, r)
 	}
@@ -70,7 +70,10 @@ func (f *fakeEngine) write(w io.Writer, head, chunk, tail string) {
 	_, _ = io.WriteString(w, tail)
 }
 
-func (f *fakeEngine) hijack(w http.ResponseWriter) {
+func (f *fakeEngine) hijack(w http.ResponseWriter, r *http.Request) {
+	// the exec's options, read first: closing a connection with unread
+	// input resets it, and the client would lose the output's end
+	_, _ = io.Copy(io.Discard, r.Body)
 	conn, buf, err := w.(http.Hijacker).Hijack()
 	if err != nil {
 		return
