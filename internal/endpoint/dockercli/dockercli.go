@@ -120,15 +120,15 @@ func mobyClient(e *endpoint.Endpoint, answer time.Duration) (*sdkClient, error) 
 		scheme = "https"
 	}
 	capped := &http.Client{Transport: engine.CapAnswers(tr, answer)}
-	// WithHost before WithHTTPClient: it would configure the transport
-	// for the address again (and drop the ssh helper's dialer); tr is
-	// configured already.
+	// WithHost before WithHTTPClient, which takes (a copy of) tr as it
+	// is: WithHost would configure the transport for the address again
+	// and drop the ssh helper's dialer.
 	c, err := client.New(client.WithHost(e.DialHost()), client.WithHTTPClient(capped), client.WithScheme(scheme),
 		client.WithAPIVersionFromEnv(), client.WithUserAgent(command.UserAgent()))
 	if err != nil {
 		return nil, err
 	}
-	hijack, err := client.New(client.WithHost(e.DialHost()), client.WithHTTPClient(&http.Client{Transport: tr.Clone()}),
+	hijack, err := client.New(client.WithHost(e.DialHost()), client.WithHTTPClient(&http.Client{Transport: tr}),
 		client.WithAPIVersionFromEnv(), client.WithUserAgent(command.UserAgent()))
 	if err != nil {
 		return nil, err
