@@ -173,7 +173,7 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, invalid(name, "it is not valid JSON: %v", err)
 	}
 	if probe.Version > SchemaVersion {
-		return nil, fmt.Errorf("%s: written by a newer devenv (lock version %d, this devenv reads %d): upgrade devenv", name, probe.Version, SchemaVersion)
+		return nil, fmt.Errorf("%s: written by a newer devenv (lock version %d, this devenv reads versions 1 to %d): upgrade devenv", name, probe.Version, SchemaVersion)
 	}
 	dups, err := duplicateKeys(data)
 	if err != nil {
