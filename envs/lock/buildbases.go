@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -46,7 +47,10 @@ func readBuild(p *spec.Project, cs compose.Service) (buildSource, error) {
 		path := dockerfilePath(b)
 		src.file = relTo(p.Dir, path)
 		var err error
-		if data, err = safefile.ReadNoLinks(p.Dir, path, safefile.MaxConfig); err != nil {
+		if data, err = safefile.ReadNoLinks(p.Dir, path, safefile.MaxConfig); errors.Is(err, fs.ErrNotExist) {
+			return src, &spec.Error{File: src.compose, Msg: fmt.Sprintf("compose service %q: its Dockerfile %s does not exist", cs.Name, src.file),
+				Hint: "fix build.context or build.dockerfile in the compose file"}
+		} else if err != nil {
 			return src, &spec.Error{File: src.compose, Msg: fmt.Sprintf("compose service %q: its Dockerfile %s cannot be read: %v", cs.Name, src.file, err),
 				Hint: "build.context and build.dockerfile must name a regular file inside the project, with no symbolic link on the way: devenv pins the images it builds FROM"}
 		}
@@ -114,7 +118,7 @@ type BaseError struct {
 }
 
 func (e *BaseError) Error() string {
-	return fmt.Sprintf("%s:%d: compose service %q (%s) builds FROM %s, which devenv cannot pin: %v\n\thint: %s",
+	return fmt.Sprintf("%s:%d:1: compose service %q (%s) builds FROM %s, which devenv cannot pin: %v\n\thint: %s",
 		e.File, e.Line, e.Service, e.Compose, e.Image, e.Err, baseHint(e.Image))
 }
 

@@ -259,11 +259,11 @@ func TestBuildBaseProblems(t *testing.T) {
 		invalid bool // a *spec.Error (exit 2)
 	}{
 		{name: "no registry has it, nor the engine", pin: &refusingNGC{}, local: fakeLocal{},
-			want: []string{"docker/trainer.Dockerfile:4:", `compose service "trainer" (compose.yaml) builds FROM nvcr.io/nvidia/pytorch:24.05-py3`, "manifest unknown", "nor does this machine's engine have it", "mirrors.registries.nvcr.io"}},
+			want: []string{"docker/trainer.Dockerfile:4:1: ", `compose service "trainer" (compose.yaml) builds FROM nvcr.io/nvidia/pytorch:24.05-py3`, "manifest unknown", "nor does this machine's engine have it", "mirrors.registries.nvcr.io"}},
 		{name: "only this engine has it", pin: &refusingNGC{}, local: fakeLocal{"nvcr.io/nvidia/pytorch:24.05-py3": localID},
 			note: "compose service trainer: docker/trainer.Dockerfile builds FROM nvcr.io/nvidia/pytorch:24.05-py3, which is pinned by its local image ID " + localID},
 		{name: "Dockerfile missing", remove: "docker/trainer.Dockerfile",
-			want: []string{"compose.yaml: ", `compose service "trainer": its Dockerfile docker/trainer.Dockerfile cannot be read`, "no such file", "hint: build.context and build.dockerfile"}, invalid: true},
+			want: []string{"compose.yaml: ", `compose service "trainer": its Dockerfile docker/trainer.Dockerfile does not exist`, "hint: fix build.context or build.dockerfile"}, invalid: true},
 		{name: "Dockerfile too large", files: map[string]string{"docker/trainer.Dockerfile": big},
 			want: []string{"compose.yaml: ", "docker/trainer.Dockerfile is over 8 MiB"}, invalid: true},
 		{name: "Dockerfile is a link", remove: "docker/trainer.Dockerfile", files: map[string]string{"docker/real.Dockerfile": buildFiles["docker/trainer.Dockerfile"]},

@@ -57,7 +57,10 @@ func TestBuildBasesBeforeTheBuild(t *testing.T) {
 		{"--pull pulls it again", func(f *enginetest.Fake) string { return f.AddImage(localBase, nil) }, BuildOptions{Pull: true}, true, 1, ""},
 		{"the local base is gone", func(*enginetest.Fake) string { return "sha256:" + strings.Repeat("b", 64) }, BuildOptions{}, false, 1,
 			"pins by its local image ID sha256:bbbb"},
-		{"the local base is another image now", func(f *enginetest.Fake) string { f.AddImage(localBase, nil); return "sha256:" + strings.Repeat("b", 64) }, BuildOptions{}, false, 1,
+		{"the local base is another image now", func(f *enginetest.Fake) string {
+			f.AddImage(localBase, nil)
+			return "sha256:" + strings.Repeat("b", 64)
+		}, BuildOptions{}, false, 1,
 			"not the sha256:bbbb"},
 	}
 	for _, tt := range tests {
