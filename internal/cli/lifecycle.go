@@ -62,6 +62,9 @@ func upCommand() *cli.Command {
 				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"), Force: c.Bool("force"),
 			})
 			if err := show(c, res, err, view.Up); err != nil || !c.Bool("watch") || c.Bool("dry-run") {
+				if err == nil && !c.Bool("dry-run") {
+					leaveReceipt(c, p, res)
+				}
 				return err
 			}
 			return watch(c, p, app.WatchOptions{})
