@@ -53,9 +53,9 @@ type DownOptions struct {
 	DryRun   bool     // report what would be removed and remove nothing
 	// LockTimeout bounds the wait for another devenv changing the project; 0: until ctx ends.
 	LockTimeout time.Duration
-	// Timeout is how long a container may take to stop before it is killed;
-	// 0: its service's stop_grace_period, else 10 seconds.
-	Timeout time.Duration
+	// Timeout is how long a container may take to stop before it is killed
+	// (0: at once); nil: its service's stop_grace_period, else 10 seconds.
+	Timeout *time.Duration
 }
 
 // Result is what Build, Up and Down changed.

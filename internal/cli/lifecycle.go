@@ -171,12 +171,14 @@ func stopTimeoutFlag() cli.Flag {
 		Usage: "seconds to wait for a container to stop before killing it (default: the service's stop_grace_period, else 10)"}
 }
 
-// stopTimeout is -t as given; 0 when unset.
-func stopTimeout(c *cli.Context) time.Duration {
+// stopTimeout is -t as given (0: kill at once, as with Compose); nil
+// when unset.
+func stopTimeout(c *cli.Context) *time.Duration {
 	if !c.IsSet("timeout") {
-		return 0
+		return nil
 	}
-	return time.Duration(c.Int("timeout")) * time.Second
+	t := time.Duration(c.Int("timeout")) * time.Second
+	return &t
 }
 
 // lockTimeoutFlag is --wait-timeout of the commands that take the project
