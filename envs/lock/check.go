@@ -34,6 +34,9 @@ func Check(ctx context.Context, p *spec.Project, f *File) error {
 	if err != nil {
 		return err
 	}
+	if f.Version < 2 {
+		want = withoutBuilds(want)
+	}
 	if summaryOf(p.Name, want) == f.InputHash {
 		return nil
 	}
@@ -60,6 +63,21 @@ func Check(ctx context.Context, p *spec.Project, f *File) error {
 		reasons = append(reasons, "its input_hash does not match devenv.yaml (written by an older devenv, or edited by hand)")
 	}
 	return &StaleError{Reasons: reasons}
+}
+
+// withoutBuilds leaves out the compose build: services, which locks of
+// version 1 never held: such a lock stays fresh after an upgrade of devenv
+// (their images build FROM what the Dockerfile names, as they did, and no
+// container is recreated) until the next `devenv lock` pins their FROM
+// images.
+func withoutBuilds(want []wanted) []wanted {
+	var out []wanted
+	for _, w := range want {
+		if w.build == nil {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func orNoneList(l []string) string {
