@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
@@ -46,6 +47,16 @@ type Stats struct {
 	// Selections is how many profile selections were made from the reads.
 	Selections int
 }
+
+// reads counts the reads of compose files in this process, every Files'
+// and the package functions', for tests that hold a whole command to one
+// read, including the packages that could read without the command's
+// Files (ProcessReads). A count only: nothing read is kept outside a Files.
+var reads atomic.Int64
+
+// ProcessReads is how often compose-go read compose files in this
+// process so far (Stats.Reads of every Files together).
+func ProcessReads() int64 { return reads.Load() }
 
 type modelResult struct {
 	m   *model
@@ -149,6 +160,7 @@ func (f *Files) project(ctx context.Context, interpolate bool, profiles []string
 		}
 		f.stats.Reads++
 		f.stats.Selections++
+		reads.Add(1)
 		proj, err := cliProject(ctx, f.files, f.dir, f.name, profiles, interpolate)
 		f.projects[key] = &projectResult{proj, err}
 		return proj, err
@@ -156,6 +168,7 @@ func (f *Files) project(ctx context.Context, interpolate bool, profiles []string
 	mr, ok := f.models[interpolate]
 	if !ok {
 		f.stats.Reads++
+		reads.Add(1)
 		m, err := readModel(ctx, f.files, f.dir, f.name, interpolate)
 		mr = &modelResult{m, err}
 		f.models[interpolate] = mr

@@ -104,7 +104,9 @@ func compareSelections(t *testing.T, files []string, dir string) {
 	// RawEnvironment drops the error of the read without interpolation
 	// (compose-go names one of the services with a problem), so only
 	// whether it loads must agree
-	raw := func() (*types.Project, error) { return cliProject(t.Context(), files, dir, "sel", []string{"*"}, false) }
+	raw := func() (*types.Project, error) {
+		return cliProject(t.Context(), files, dir, "sel", []string{"*"}, false)
+	}
 	got, gotErr := projectOf(t, f, false, []string{"*"})
 	if _, wantErr := raw(); gotErr != nil && wantErr != nil {
 		t.Logf("neither loads without interpolation: %v", gotErr)
