@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/spec"
 )
 
@@ -27,10 +28,15 @@ func (e *StaleError) Error() string {
 // A lock that contradicts itself is an *IntegrityError (see Verify) rather
 // than stale.
 func Check(ctx context.Context, p *spec.Project, f *File) error {
+	return check(ctx, p, f, nil)
+}
+
+// check is Check with the compose files as files reads them (nil: now).
+func check(ctx context.Context, p *spec.Project, f *File, files *loader.Files) error {
 	if err := Verify(f, projectMirrors(p)); err != nil {
 		return err
 	}
-	want, err := wantedServices(ctx, p)
+	want, err := wantedServices(ctx, p, files)
 	if err != nil {
 		return err
 	}
