@@ -32,6 +32,9 @@ type develop struct {
 // when no compose service has any. A service with no running container
 // is named: Compose applies its rules once it runs.
 func (p *Project) startDevelop(ctx context.Context, running []engine.Object, o WatchOptions) (*develop, error) {
+	if len(p.Spec.Compose) == 0 {
+		return nil, nil // no compose services: nothing to plan for
+	}
 	pl, err := p.Plan(ctx, PlanOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("develop.watch: %w", err)
