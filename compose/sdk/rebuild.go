@@ -24,10 +24,11 @@ type rebuildRule struct {
 	ignore  watch.PathMatcher
 }
 
-// newRebuildRule is t, a rebuild rule of s.
-func newRebuildRule(s types.ServiceConfig, t types.Trigger) (rebuildRule, error) {
+// newRebuildRule is t, a rebuild rule of s; dir is the project
+// directory, which errors name paths from.
+func newRebuildRule(s types.ServiceConfig, t types.Trigger, dir string) (rebuildRule, error) {
 	if s.Build == nil {
-		return rebuildRule{}, fmt.Errorf("develop.watch of %s: the rebuild rule of %s needs a build: section to build the image from; add one, or use sync or restart", s.Name, t.Path)
+		return rebuildRule{}, fmt.Errorf("develop.watch of %s: the rebuild rule of %s needs a build: section to build the image from; add one, or use sync or restart", s.Name, relTo(dir, t.Path))
 	}
 	r := rebuildRule{service: s.Name, path: t.Path, include: watch.AnyMatcher{}}
 	dockerignore, err := watch.LoadDockerIgnore(s.Build)
@@ -43,12 +44,12 @@ func newRebuildRule(s types.ServiceConfig, t types.Trigger) (rebuildRule, error)
 	}
 	own, err := watch.NewDockerPatternMatcher(t.Path, t.Ignore)
 	if err != nil {
-		return r, fmt.Errorf("develop.watch of %s: the ignore patterns of %s: %w", s.Name, t.Path, err)
+		return r, fmt.Errorf("develop.watch of %s: the ignore patterns of %s: %w", s.Name, relTo(dir, t.Path), err)
 	}
 	r.ignore = watch.NewCompositeMatcher(dockerignore, watch.EphemeralPathMatcher(), git, own)
 	if len(t.Include) > 0 {
 		if r.include, err = watch.NewDockerPatternMatcher(t.Path, t.Include); err != nil {
-			return r, fmt.Errorf("develop.watch of %s: the include patterns of %s: %w", s.Name, t.Path, err)
+			return r, fmt.Errorf("develop.watch of %s: the include patterns of %s: %w", s.Name, relTo(dir, t.Path), err)
 		}
 	}
 	return r, nil

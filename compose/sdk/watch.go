@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -37,6 +38,14 @@ func (x *Executor) WatchProject(ctx context.Context, watch engine.ProjectWatch) 
 	}
 	log := &watchLog{out: x.out, dir: watch.Project.WorkingDir}
 	defer routeWarnings(x.out)()
+	var c api.Compose
+	if len(sdkServices) > 0 {
+		var closeSDK func()
+		if c, closeSDK, err = x.watchCompose(log); err != nil {
+			return err
+		}
+		defer closeSDK()
+	}
 	g, ctx := errgroup.WithContext(ctx)
 	if len(rebuilds) > 0 {
 		wait, err := watchRebuilds(ctx, rebuilds, watch.Rebuild, log)
@@ -45,26 +54,21 @@ func (x *Executor) WatchProject(ctx context.Context, watch engine.ProjectWatch) 
 		}
 		g.Go(wait)
 	}
-	if len(sdkServices) == 0 {
-		// the SDK would say so; with only rebuild rules devenv does
+	if c == nil {
+		// only rebuild rules: no SDK watch, so devenv says what it would
 		log.Log(api.WatchLogger, "Watch enabled")
 		err := g.Wait()
 		log.Log(api.WatchLogger, "Watch disabled")
 		return err
 	}
-	c, closeSDK, err := x.watchCompose(log)
-	if err != nil {
-		return err
-	}
-	defer closeSDK()
 	g.Go(func() error {
 		err := c.Watch(ctx, sdkProj, api.WatchOptions{LogTo: log, Services: sdkServices})
 		return x.classify("watch the develop.watch rules", err)
 	})
 	err = g.Wait()
 	log.flush()
-	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		return nil
+	if errors.Is(err, context.Canceled) {
+		return nil // Ctrl-C, or the other half ended
 	}
 	return err
 }
@@ -100,7 +104,8 @@ func splitRebuilds(proj *types.Project, services []string) (*types.Project, []st
 	out.Services = types.Services{}
 	var sdkServices []string
 	var rebuilds []rebuildRule
-	for name, s := range proj.Services {
+	for _, name := range slices.Sorted(maps.Keys(proj.Services)) {
+		s := proj.Services[name]
 		if !slices.Contains(services, name) || s.Develop == nil {
 			out.Services[name] = s
 			continue
@@ -112,7 +117,7 @@ func splitRebuilds(proj *types.Project, services []string) (*types.Project, []st
 				dev.Watch = append(dev.Watch, t)
 				continue
 			}
-			r, err := newRebuildRule(s, t)
+			r, err := newRebuildRule(s, t, proj.WorkingDir)
 			if err != nil {
 				return nil, nil, nil, err
 			}
@@ -126,6 +131,5 @@ func splitRebuilds(proj *types.Project, services []string) (*types.Project, []st
 		}
 		out.Services[name] = s
 	}
-	slices.Sort(sdkServices)
 	return &out, sdkServices, rebuilds, nil
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/internal/endpoint"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/docker/compose/v5/pkg/api"
 	"github.com/docker/compose/v5/pkg/watch"
@@ -56,11 +58,11 @@ func TestSplitRebuilds(t *testing.T) {
 		{"a service not watched is left alone", types.Services{"web": developed("web", true, trigger("/p", types.WatchActionRebuild)),
 			"db": developed("db", false, trigger("/q", types.WatchActionSync))}, []string{"web"}, "", "web:/p", ""},
 		{"rebuild without build:", types.Services{"web": developed("web", false, trigger("/p/Dockerfile", types.WatchActionRebuild))},
-			[]string{"web"}, "", "", "develop.watch of web: the rebuild rule of /p/Dockerfile needs a build: section"},
+			[]string{"web"}, "", "", "develop.watch of web: the rebuild rule of Dockerfile needs a build: section"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			proj := &types.Project{Name: "demo", Services: tt.services}
+			proj := &types.Project{Name: "demo", WorkingDir: "/p", Services: tt.services}
 			before := actions(proj.Services)
 			sdkProj, sdkServices, rebuilds, err := splitRebuilds(proj, tt.watched)
 			if tt.wantErr != "" {
@@ -130,11 +132,11 @@ func TestRebuildRuleMatchesAsCompose(t *testing.T) {
 	}
 	s := types.ServiceConfig{Name: "web"}
 	s.Build = &types.BuildConfig{Context: dir, Dockerfile: "Dockerfile"}
-	plain, err := newRebuildRule(s, types.Trigger{Path: dir, Action: types.WatchActionRebuild, Ignore: []string{"docs/"}})
+	plain, err := newRebuildRule(s, types.Trigger{Path: dir, Action: types.WatchActionRebuild, Ignore: []string{"docs/"}}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	only, err := newRebuildRule(s, types.Trigger{Path: dir, Action: types.WatchActionRebuild, Include: []string{"*.py"}})
+	only, err := newRebuildRule(s, types.Trigger{Path: dir, Action: types.WatchActionRebuild, Include: []string{"*.py"}}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +195,7 @@ func TestWatchRebuilds(t *testing.T) {
 	}
 	s := types.ServiceConfig{Name: "web"}
 	s.Build = &types.BuildConfig{Context: dir, Dockerfile: "Dockerfile"}
-	rule, err := newRebuildRule(s, types.Trigger{Path: dir, Action: types.WatchActionRebuild, Ignore: []string{"*.tmp"}})
+	rule, err := newRebuildRule(s, types.Trigger{Path: dir, Action: types.WatchActionRebuild, Ignore: []string{"*.tmp"}}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,6 +328,7 @@ func TestRouteWarnings(t *testing.T) {
 	for _, e := range []*logrus.Entry{
 		entry(logrus.WarnLevel, "github.com/docker/compose/v5/pkg/compose.(*composeService).watchEvents", "Error handling changed files: exit status 3\n"),
 		entry(logrus.WarnLevel, "github.com/compose-spec/compose-go/v2/template.Substitute", "variable is not set"),
+		entry(logrus.WarnLevel, "github.com/docker/compose/v5/pkg/compose.(*composeService).watchEvents", "Error handling changed files: "),
 	} {
 		if b, err := f.Format(e); err != nil || len(b) != 0 {
 			t.Errorf("a warning was formatted for logrus's output: %q (%v)", b, err)
@@ -338,10 +341,58 @@ func TestRouteWarnings(t *testing.T) {
 		t.Error("warnings are not logged while watching")
 	}
 	restore()
-	if got, want := out.String(), "warning: develop.watch: Error handling changed files: exit status 3\n"; got != want {
+	if got, want := out.String(), "warning: develop.watch: Error handling changed files: exit status 3\n"+
+		"warning: develop.watch: Error handling changed files: a sync+exec command exited with a non-zero status (its output is above)\n"; got != want {
 		t.Errorf("devenv showed %q, want %q", got, want)
 	}
 	if l.Formatter != format || l.IsLevelEnabled(logrus.WarnLevel) || l.ReportCaller {
 		t.Error("logrus was not restored after the watch")
+	}
+}
+
+// TestWatchProjectWithOnlyRebuildRules: a project whose rules are all
+// rebuild rules needs no SDK watch (nor an engine): devenv watches them,
+// says the watch is enabled and disabled, and hands a change to Rebuild;
+// a rebuild rule without build: refuses the watch before anything starts.
+func TestWatchProjectWithOnlyRebuildRules(t *testing.T) {
+	dir := t.TempDir()
+	web := types.ServiceConfig{Name: "web", Develop: &types.DevelopConfig{Watch: []types.Trigger{{Path: dir, Action: types.WatchActionRebuild}}}}
+	web.Build = &types.BuildConfig{Context: dir, Dockerfile: "Dockerfile"}
+	var out recorder
+	x := New(nil, endpoint.Options{}, ui.New(&out, &out, false, false))
+	rebuilt := make(chan []string, 1)
+	watch := engine.ProjectWatch{Project: &types.Project{Name: "demo", WorkingDir: dir, Services: types.Services{"web": web}}, Services: []string{"web"},
+		Rebuild: func(_ context.Context, svcs []string) error { rebuilt <- svcs; return nil }}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- x.WatchProject(ctx, watch) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "develop.watch: Watch enabled") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the watch was not enabled in 10 s:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.py"), []byte("v2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case svcs := <-rebuilt:
+		if !slices.Equal(svcs, []string{"web"}) {
+			t.Errorf("rebuilt %v, want web", svcs)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no rebuild in 10 s:\n%s", out.String())
+	}
+	cancel()
+	if err := <-done; err != nil || !strings.Contains(out.String(), "develop.watch: Watch disabled") {
+		t.Errorf("the watch ended with %v, saying:\n%s", err, out.String())
+	}
+
+	web.Build = nil
+	watch.Project.Services["web"] = web
+	if err := x.WatchProject(t.Context(), watch); err == nil || !strings.Contains(err.Error(), "needs a build: section") {
+		t.Errorf("a rebuild rule without build: gave %v", err)
 	}
 }

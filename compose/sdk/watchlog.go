@@ -58,8 +58,11 @@ func prefixed(name, msg string) string {
 }
 
 // rel is p relative to the project directory, when under it.
-func (l *watchLog) rel(p string) string {
-	if r, err := filepath.Rel(l.dir, p); err == nil && !strings.HasPrefix(r, "..") {
+func (l *watchLog) rel(p string) string { return relTo(l.dir, p) }
+
+// relTo is p relative to dir, when under it.
+func relTo(dir, p string) string {
+	if r, err := filepath.Rel(dir, p); err == nil && dir != "" && !strings.HasPrefix(r, "..") {
 		return r
 	}
 	return p
@@ -155,7 +158,19 @@ func (f *sdkWarnings) Format(e *logrus.Entry) ([]byte, error) {
 		return f.next.Format(&plain)
 	}
 	if e.Level == logrus.WarnLevel && e.Caller != nil && strings.HasPrefix(e.Caller.Function, sdkPackage) {
-		f.out.Warn("develop.watch: %s", strings.TrimSpace(e.Message))
+		f.out.Warn("develop.watch: %s", sdkWarning(e.Message))
 	}
 	return nil, nil
+}
+
+// sdkWarning is the SDK's warning as devenv shows it. A sync+exec command
+// that exits non-zero comes with an error that says nothing (docker/cli's
+// StatusError without a status), so the SDK's message ends in ": ";
+// devenv says what happened.
+func sdkWarning(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if strings.HasSuffix(msg, ":") {
+		msg += " a sync+exec command exited with a non-zero status (its output is above)"
+	}
+	return msg
 }
