@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -17,6 +18,9 @@ import (
 type BuildOptions struct {
 	NoCache bool // rebuild without the build cache
 	Pull    bool // pull base images again
+	// NeverPull refuses to pull an image the engine lacks (Compose's
+	// --pull never): the images must be there already.
+	NeverPull bool
 }
 
 // Images makes sure every selected service's image exists: a plain image is
@@ -76,7 +80,7 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 		return nil, r.localImage(ctx, s)
 	}
 	if s.Build == nil {
-		return r.pull(ctx, s.Name, s.Image, opts.Pull)
+		return r.pull(ctx, s.Name, s.Image, opts)
 	}
 	if !opts.NoCache && !opts.Pull {
 		ok, err := r.Eng.ImageExists(ctx, s.Image)
@@ -85,9 +89,12 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 		}
 	}
 	if s.Pull != "" {
-		if _, err := r.pull(ctx, s.Name, s.Pull, opts.Pull); err != nil {
+		if _, err := r.pull(ctx, s.Name, s.Pull, opts); err != nil {
 			return nil, err
 		}
+	}
+	if err := r.buildBases(ctx, s, opts); err != nil {
+		return nil, err
 	}
 	in, err := r.withArtifacts(ctx, *s.Build)
 	if err != nil {
@@ -107,6 +114,34 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 	return &Change{Service: s.Name, Action: Built, Detail: res.Tag}, nil
 }
 
+// buildBases makes the images a compose service's Dockerfile builds FROM
+// present as devenv's own bases are: each pinned one pulled by digest
+// through the mirror (the Dockerfile sent names that reference, so the
+// build pulls nothing), each pinned by a local image ID checked to be
+// that image still.
+func (r *Runner) buildBases(ctx context.Context, s *plan.Service, opts BuildOptions) error {
+	for _, ref := range slices.Sorted(maps.Values(s.Build.Pins)) {
+		if _, err := r.pull(ctx, s.Name, ref, opts); err != nil {
+			return err
+		}
+	}
+	if r.Lock == nil {
+		return nil
+	}
+	for _, b := range r.Lock.Service(s.Name).LocalBuildBases() {
+		id, err := r.Eng.ImageID(ctx, b.Ref)
+		switch {
+		case err != nil:
+			return err
+		case id == "":
+			return fmt.Errorf("its Dockerfile builds FROM %s, which devenv.lock pins by its local image ID %s, and this engine no longer has it: build or load %s again, then run devenv lock", b.Ref, b.Digest, b.Ref)
+		case id != b.Digest:
+			return fmt.Errorf("its Dockerfile builds FROM %s, which is image %s on this engine now, not the %s devenv.lock pins: run devenv lock to pin it", b.Ref, id, b.Digest)
+		}
+	}
+	return nil
+}
+
 // localImage checks a compose service's image that no registry has (locked
 // by its image ID): it is never pulled, so it must be here.
 func (r *Runner) localImage(ctx context.Context, s *plan.Service) error {
@@ -117,11 +152,14 @@ func (r *Runner) localImage(ctx context.Context, s *plan.Service) error {
 	return fmt.Errorf("its image %s is local (pinned in devenv.lock by image ID) and this engine no longer has it: rebuild or load the image, then run devenv lock", s.Image)
 }
 
-func (r *Runner) pull(ctx context.Context, service, ref string, force bool) (*Change, error) {
-	if !force {
+func (r *Runner) pull(ctx context.Context, service, ref string, opts BuildOptions) (*Change, error) {
+	if !opts.Pull {
 		ok, err := r.Eng.ImageExists(ctx, ref)
 		if err != nil || ok {
 			return nil, err
+		}
+		if opts.NeverPull {
+			return nil, fmt.Errorf("image %s is not on the engine, and --pull never forbids pulling it: pull or load it, or run up without --pull never", ref)
 		}
 	}
 	task := "pull " + service
