@@ -62,33 +62,11 @@ type Service struct {
 	// Warnings are compose keys devenv does not apply, each with where it
 	// was written and what to do; the CLI prints them.
 	Warnings []string
-	// Watch are the service's develop.watch rules, in their order.
-	Watch []WatchRule `json:",omitempty"`
 	// Config is compose-go's own value of the service and of the
 	// top-level networks, volumes, configs and secrets it refers to: what
 	// the project devenv runs renders it from, so that it is exactly
 	// Compose's. nil only from a loader that does not fill it.
 	Config *Config `json:",omitempty"`
-}
-
-// WatchRule is one develop.watch rule (Compose Watch): files under Path on
-// this machine, and what to do when they change.
-type WatchRule struct {
-	Path        string   // absolute, as compose resolves it against the compose file's directory
-	Action      string   // sync, sync+restart, rebuild, restart, sync+exec
-	Target      string   // the folder in the container (sync actions)
-	Ignore      []string `json:",omitempty"` // patterns relative to Path
-	InitialSync bool     `json:",omitempty"`
-	// Exec is what sync+exec runs in the container after each sync.
-	Exec *WatchExec `json:",omitempty"`
-}
-
-// WatchExec is a sync+exec rule's exec: section.
-type WatchExec struct {
-	Command    []string
-	User       string   `json:",omitempty"`
-	WorkingDir string   `json:",omitempty"`
-	Env        []string `json:",omitempty"` // KEY=value, sorted
 }
 
 // Build is a compose build: section.

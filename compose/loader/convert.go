@@ -57,33 +57,7 @@ func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) 
 	out.Container = c
 	out.DependsOn, out.Healthy, out.Warnings = dependencies(s, pos, out.Warnings)
 	out.Networks = networks(s)
-	out.Watch = watchRules(s, pos)
 	return out, errs
-}
-
-// watchRules are develop.watch's rules, paths absolute (compose-go
-// resolves them against the project directory; a relative one left is
-// taken against the compose file's directory).
-func watchRules(s types.ServiceConfig, pos *positions) []compose.WatchRule {
-	if s.Develop == nil {
-		return nil
-	}
-	var out []compose.WatchRule
-	for _, t := range s.Develop.Watch {
-		p := t.Path
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(filepath.Dir(pos.fileOf(s.Name)), p)
-		}
-		r := compose.WatchRule{Path: p, Action: string(t.Action), Target: t.Target, InitialSync: t.InitialSync}
-		if len(t.Ignore) > 0 {
-			r.Ignore = t.Ignore
-		}
-		if len(t.Exec.Command) > 0 {
-			r.Exec = &compose.WatchExec{Command: t.Exec.Command, User: t.Exec.User, WorkingDir: t.Exec.WorkingDir, Env: envList(t.Exec.Environment)}
-		}
-		out = append(out, r)
-	}
-	return out
 }
 
 func build(b *types.BuildConfig) *compose.Build {

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -221,14 +222,22 @@ func TestLoadKeepsDevelopWatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []compose.WatchRule{
-		{Path: filepath.Join(dir, "src"), Action: "sync", Target: "/app/src", Ignore: []string{"*.tmp", "cache/"}},
-		{Path: filepath.Join(dir, "src", "conf"), Action: "sync+restart", Target: "/etc/app"},
-		{Path: filepath.Join(dir, "requirements.txt"), Action: "rebuild"},
-		{Path: filepath.Join(dir, "src", "jobs"), Action: "sync+exec", Target: "/app/jobs", Exec: &compose.WatchExec{
-			Command: []string{"python", "-m", "compileall", "."}, User: "1000", WorkingDir: "/app/jobs", Env: []string{"LEVEL=2", "MODE=check"}}},
+	if len(svcs) != 1 || svcs[0].Config == nil || svcs[0].Config.Service.Develop == nil {
+		t.Fatalf("services %+v: want app with its develop section", svcs)
 	}
-	if len(svcs) != 1 || !reflect.DeepEqual(svcs[0].Watch, want) {
-		t.Errorf("watch rules %+v, want %+v", svcs[0].Watch, want)
+	// what Compose's Watch is handed: compose-go's own rules, as loaded
+	var got []string
+	for _, r := range svcs[0].Config.Service.Develop.Watch {
+		got = append(got, fmt.Sprintf("%s %s %s %v %v %s %s %v", r.Path, r.Action, r.Target, r.Ignore,
+			[]string(r.Exec.Command), r.Exec.User, r.Exec.WorkingDir, r.Exec.Environment.ToMapping().Values()))
+	}
+	want := []string{
+		filepath.Join(dir, "src") + " sync /app/src [*.tmp cache/] []   []",
+		filepath.Join(dir, "src", "conf") + " sync+restart /etc/app [] []   []",
+		filepath.Join(dir, "requirements.txt") + " rebuild  [] []   []",
+		filepath.Join(dir, "src", "jobs") + " sync+exec /app/jobs [] [python -m compileall .] 1000 /app/jobs [LEVEL=2 MODE=check]",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("watch rules\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -51,9 +52,10 @@ type WatchOptions struct {
 	Watching func()
 	// Restarted is told the services restarted after the first sync.
 	Restarted func([]string)
-	// DevelopSynced is told each sync of a compose service's develop.watch
-	// rule (and its restart, for sync+restart).
-	DevelopSynced func(DevelopSync)
+	// DevelopRebuilt is told each rebuild after a change under a compose
+	// service's develop.watch rebuild rule (Compose's Watch shows its own
+	// syncs, restarts and commands through the UI).
+	DevelopRebuilt func(DevelopRebuild)
 	// NoJobRestart leaves running jobs alone when a file they use changes.
 	NoJobRestart bool
 	// JobRestarted is told each running job cancelled and submitted again
@@ -69,13 +71,15 @@ type WatchResult struct {
 	Forwards []remote.Forward `json:"forwards,omitempty"`
 }
 
-// Watch keeps a project running on a remote engine usable from here until
-// ctx ends: the project directory synced into the workspace volume (all of
-// it by content hash first, then each change; on the first sync into an
-// empty volume the services using it restart so they start with the
-// files), and, for an ssh engine, the services' published ports forwarded to
-// this machine's 127.0.0.1. On a local engine /workspace is the directory
-// itself and its ports are here: Watch says so and returns.
+// Watch applies the compose services' develop.watch rules with Compose's
+// Watch until ctx ends and, on a remote engine, keeps the project usable
+// from here: the project directory synced into the workspace volume (all
+// of it by content hash first, then each change; on the first sync into
+// an empty volume the services using it restart so they start with the
+// files), and, for an ssh engine, the services' published ports forwarded
+// to this machine's 127.0.0.1. On a local engine /workspace is the
+// directory itself and its ports are here: with no develop.watch rules
+// Watch says so and returns.
 func (p *Project) Watch(ctx context.Context, o WatchOptions) (*WatchResult, error) {
 	eng, err := p.Engine(ctx)
 	if err != nil {
@@ -83,16 +87,15 @@ func (p *Project) Watch(ctx context.Context, o WatchOptions) (*WatchResult, erro
 	}
 	ep := engine.EndpointOf(eng)
 	res := &WatchResult{Engine: ep.String(), Local: ep.Local}
-	if ep.Local {
-		p.out.Say("the engine at %s runs on this machine: /workspace is the project directory and the ports are here; nothing to sync or forward", ep)
-		return res, nil
-	}
 	if o.Interval == 0 {
 		o.Interval = 500 * time.Millisecond
 	}
 	running, err := p.runningContainers(ctx)
 	if err != nil {
 		return res, err
+	}
+	if ep.Local {
+		return res, p.watchLocal(ctx, ep, running, o)
 	}
 	if len(running) == 0 {
 		return res, fmt.Errorf("no container of %s runs on %s: run `devenv up` first (or `devenv up --watch`)", p.Spec.Name, ep)
@@ -123,31 +126,73 @@ func (p *Project) Watch(ctx context.Context, o WatchOptions) (*WatchResult, erro
 			return res, tunnel.Err()
 		}
 	}
-	svcs, err := p.composeWatch(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	dev, err := p.startDevelop(ctx, running, o)
 	if err != nil {
 		return res, err
 	}
-	stopDevelop, rules := p.startDevelop(ctx, svcs, running, o)
-	defer stopDevelop()
+	defer func() { cancel(); _ = dev.wait() }()
+	if dev != nil {
+		// a develop.watch that cannot go on ends the watch, as Compose's does
+		go func() {
+			if dev.wait() != nil {
+				cancel()
+			}
+		}()
+	}
 	err = p.syncLoop(ctx, running, tunnel, o, res)
-	if _, none := errors.AsType[noWorkspaceError](err); none && rules > 0 {
-		// only compose services with develop.watch: their rules sync
-		return res, waitTunnel(ctx, tunnel)
+	if _, none := errors.AsType[noWorkspaceError](err); none && dev != nil {
+		// only compose services with develop.watch: Compose syncs their rules
+		err = waitDevelop(ctx, tunnel, dev)
+	}
+	cancel()
+	if derr := dev.wait(); derr != nil {
+		return res, derr
 	}
 	return res, err
 }
 
-// waitTunnel waits until ctx ends (nil) or the tunnel drops (its error).
-func waitTunnel(ctx context.Context, t *remote.Tunnel) error {
-	if t == nil {
-		<-ctx.Done()
+// watchLocal applies the develop.watch rules on an engine of this machine
+// until ctx ends; there is nothing else to do here.
+func (p *Project) watchLocal(ctx context.Context, ep *endpoint.Endpoint, running []engine.Object, o WatchOptions) error {
+	nothing := func() error {
+		p.out.Say("the engine at %s runs on this machine: /workspace is the project directory and the ports are here; nothing to sync or forward", ep)
 		return nil
+	}
+	if o.NoSync {
+		return nothing()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	dev, err := p.startDevelop(ctx, running, o)
+	if err != nil {
+		return err
+	}
+	if dev == nil {
+		return nothing()
+	}
+	p.out.Say("the engine at %s runs on this machine: /workspace is the project directory and the ports are here; applying the develop.watch rules of %s", ep, dev)
+	if o.Watching != nil {
+		o.Watching()
+	}
+	return dev.wait()
+}
+
+// waitDevelop waits until ctx ends (nil), the tunnel drops or the
+// develop.watch ends early (their error).
+func waitDevelop(ctx context.Context, t *remote.Tunnel, dev *develop) error {
+	var dropped <-chan struct{}
+	if t != nil {
+		dropped = t.Done()
 	}
 	select {
 	case <-ctx.Done():
 		return nil
-	case <-t.Done():
+	case <-dropped:
 		return t.Err()
+	case <-dev.ended():
+		return dev.wait()
 	}
 }
 

@@ -52,7 +52,7 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-deps", Usage: "start only the services named, not what they depend on"},
 			&cli.BoolFlag{Name: "remove-orphans", Usage: "remove the containers of services the project no longer has (up names them without it)"},
 			&cli.BoolFlag{Name: "force", Usage: "recreate containers even when a running job (devenv submit) would die with them"},
-			&cli.BoolFlag{Name: "watch", Usage: "then, on a remote engine, sync the project and forward its ports until Ctrl-C (devenv watch)"},
+			&cli.BoolFlag{Name: "watch", Usage: "then apply the compose services' develop.watch rules and, on a remote engine, sync the project and forward its ports until Ctrl-C (devenv watch)"},
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Up(c.Context, app.UpOptions{

@@ -23,7 +23,7 @@ func remoteCommands() []*cli.Command {
 	return []*cli.Command{
 		{
 			Name:  "watch",
-			Usage: "on a remote engine, sync the project into /workspace as it changes and forward the services' ports to 127.0.0.1 here, until Ctrl-C",
+			Usage: "apply the compose services' develop.watch rules (Compose Watch) and, on a remote engine, sync the project into /workspace as it changes and forward the services' ports to 127.0.0.1 here, until Ctrl-C",
 			Flags: []cli.Flag{
 				&cli.BoolFlag{Name: "no-ports", Usage: "only sync"},
 				&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background (log in .devenv/watch.log); `devenv watch --stop` ends it"},
@@ -84,7 +84,7 @@ func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
 	o.JobRestarted = func(old, again jobs.Job, file string) {
 		say(c, fmt.Sprintf("job %s (%s) uses %s, which changed: cancelled it and submitted it again as job %s", old.ID, strings.Join(old.Command, " "), file, again.ID))
 	}
-	o.DevelopSynced = func(d app.DevelopSync) { developSynced(c, d) }
+	o.DevelopRebuilt = func(d app.DevelopRebuild) { developRebuilt(c, d) }
 	first := true
 	o.Synced = func(ch remote.Change) {
 		verb := "synced"
@@ -178,34 +178,14 @@ func stopBackground(c *cli.Context, p *app.Project) error {
 	return nil
 }
 
-// developSynced prints what a develop.watch rule did after a change.
-func developSynced(c *cli.Context, d app.DevelopSync) {
-	changed := len(d.Change.Sent) + len(d.Change.Deleted)
-	var msg string
-	switch d.Action {
-	case "restart":
-		msg = fmt.Sprintf("develop.watch: %d file(s) changed under %s", changed, d.Path)
-	case "rebuild":
-		msg = fmt.Sprintf("develop.watch: %d file(s) changed under %s; rebuilding %s", changed, d.Path, d.Service)
-	default:
-		msg = fmt.Sprintf("develop.watch: synced %d file(s) into %s:%s, %d removed", len(d.Change.Sent), d.Service, d.Target, len(d.Change.Deleted))
+// developRebuilt prints what a develop.watch rebuild's up did (with
+// --json, an event).
+func developRebuilt(c *cli.Context, d app.DevelopRebuild) {
+	if out := printer(c); out.JSON {
+		out.Event(map[string]any{"event": "watch", "rebuilt": d})
+		return
 	}
-	if d.Restarted {
-		msg += "; restarted " + d.Service
-	}
-	if d.Action == "rebuild" && d.Err == nil {
-		msg += ": " + rebuilt(d.Rebuilt)
-	}
-	if d.Exec != nil && d.Err == nil {
-		msg += fmt.Sprintf("; ran %s in %s: exit status %d", strings.Join(d.Exec, " "), d.Service, d.ExitCode)
-	}
-	say(c, msg)
-	if out := strings.TrimRight(d.Output, "\n"); out != "" {
-		say(c, out)
-	}
-	if d.Err != nil {
-		warn(c, fmt.Sprintf("develop.watch of %s (%s): %v; still watching", d.Service, d.Path, d.Err))
-	}
+	say(c, fmt.Sprintf("develop.watch: rebuilt %s: %s", strings.Join(d.Services, ", "), rebuilt(d.Changes)))
 }
 
 // rebuilt says what a rebuild's up changed.

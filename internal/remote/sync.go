@@ -82,15 +82,7 @@ type Syncer struct {
 	uid, gid  int
 	remote    map[string]entry
 	seen      map[string]local
-	// target is the container folder synced into; pathRule marks a
-	// develop.watch rule's syncer: no manifest in the container (what the
-	// image holds is the start), and only is the one file a rule's path
-	// names when it is not a folder.
-	target   string
-	pathRule bool
-	only     string
-	// detectOnly reports changes and sends nothing (NewPathWatcher).
-	detectOnly bool
+	target    string // the container folder synced into
 	// First is true when the volume held no manifest: nothing was synced
 	// into it before.
 	First bool
@@ -200,12 +192,6 @@ func (s *Syncer) scan() (map[string]local, []string, error) {
 			return nil
 		}
 		rel = filepath.ToSlash(rel)
-		if s.only != "" && rel != s.only {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
 		if ok, _ := s.ignore.MatchesOrParentMatches(rel); ok {
 			if d.IsDir() {
 				return filepath.SkipDir
@@ -279,13 +265,6 @@ func (s *Syncer) Sync(ctx context.Context) (Change, error) {
 	if ch.Empty() {
 		return ch, nil
 	}
-	if s.detectOnly {
-		s.remote = map[string]entry{}
-		for p, l := range files {
-			s.remote[p] = l.entry
-		}
-		return ch, nil
-	}
 	if err := s.remove(ctx, ch.Deleted); err != nil {
 		return ch, err
 	}
@@ -333,9 +312,6 @@ func (s *Syncer) writeArchive(w io.Writer, paths []string, manifest map[string]e
 		if err := s.addFile(tw, p); err != nil {
 			return err
 		}
-	}
-	if s.pathRule {
-		return tw.Close()
 	}
 	m, err := json.Marshal(manifest)
 	if err != nil {

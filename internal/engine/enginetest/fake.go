@@ -37,6 +37,9 @@ type Fake struct {
 	BuildProgress []engine.Progress                      // reported by every Build
 	LogOutput     map[string]string                      // container name -> its stdout
 	ExecFunc      func(engine.ExecOptions) (int, string) // exit code and stdout of Exec; default 0, ""
+	// WatchFunc is what WatchProject does after recording the call; nil:
+	// wait until ctx ends.
+	WatchFunc func(context.Context, engine.ProjectWatch) error
 	// EndpointValue is what Endpoint returns; nil: a local socket.
 	EndpointValue *endpoint.Endpoint
 
