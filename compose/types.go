@@ -95,6 +95,7 @@ type WatchExec struct {
 type Build struct {
 	Context    string            // absolute directory
 	Dockerfile string            // relative to Context, as compose means it
+	Inline     string            `json:",omitempty"` // dockerfile_inline: the Dockerfile itself ("" for none)
 	Args       map[string]string // build args with a value
 	Target     string            // build stage, "" for the last
 }

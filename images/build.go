@@ -73,7 +73,11 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 	req := engine.BuildRequest{Dockerfile: contextDockerfile(in), Tags: []string{tag},
 		Labels: imageLabels(in, hash, opts.Labels), NoCache: opts.NoCache, Pull: opts.Pull,
 		NetworkMode: buildNetwork(in.PipIndexURL)}
-	if in.UserDockerfile == "" {
+	if in.userBuild() {
+		if err := userBuildRequest(in, &req, entries); err != nil {
+			return Result{}, err
+		}
+	} else {
 		entries[0].data = withLabels(entries[0].data, req.Labels)
 		req.Labels = nil
 	}
@@ -181,8 +185,9 @@ func (e *BuildError) Error() string {
 func (e *BuildError) Unwrap() error { return e.Err }
 
 func contextDockerfile(in Input) string {
-	if in.UserDockerfile != "" {
-		return baseName(in.UserDockerfile)
+	if in.userBuild() {
+		name, _ := in.userDockerfileName() // contextEntries checked it
+		return name
 	}
 	return dockerfileName
 }
@@ -229,7 +234,7 @@ func withLabels(dockerfile []byte, lbl map[string]string) []byte {
 // values in the image history, so a password must never be one. It returns
 // the function that stops the proxy.
 func pipIndexProxy(in Input, req *engine.BuildRequest) (func(), error) {
-	if in.UserDockerfile != "" || in.PipIndexURL == "" {
+	if in.userBuild() || in.PipIndexURL == "" {
 		return func() {}, nil
 	}
 	if u, err := url.Parse(in.PipIndexURL); err != nil || u.User == nil {

@@ -27,8 +27,8 @@ func contextEntries(in Input) ([]entry, []artifactImage, error) {
 	if !in.needsBuild() {
 		return nil, nil, fmt.Errorf("service %q runs image %s as it is: it has no build context", in.Service, in.Base)
 	}
-	if in.UserDockerfile != "" {
-		e, err := userEntries(in.UserDockerfile)
+	if in.userBuild() {
+		e, err := userEntries(in)
 		return e, nil, err
 	}
 	r, err := newRecipe(in)

@@ -30,22 +30,44 @@ func Hash(in Input) (string, error) {
 	if !in.needsBuild() {
 		return h.sum(), nil
 	}
-	if in.UserDockerfile != "" {
+	if in.userBuild() {
 		return hashUserContext(h, in)
 	}
 	return hashGenerated(h, in)
 }
 
 func hashUserContext(h *hasher, in Input) (string, error) {
-	entries, err := userEntries(in.UserDockerfile)
+	entries, err := userEntries(in)
 	if err != nil {
 		return "", err
 	}
-	h.field("dockerfile", baseName(in.UserDockerfile))
+	name, _ := in.userDockerfileName() // userEntries checked it
+	h.field("dockerfile", name)
 	if err := h.entries(entries); err != nil {
 		return "", err
 	}
+	// only when set, so that the images of builds without them keep their tags
+	if len(in.BuildArgs) > 0 {
+		h.list("build-args", sortedEnv(in.BuildArgs))
+	}
+	if in.Target != "" {
+		h.field("target", in.Target)
+	}
+	if len(in.Pins) > 0 {
+		h.list("pins", pinList(in.Pins))
+	}
 	return h.sum(), nil
+}
+
+// pinList is pins as sorted "image=digest": the digest, not the mirror
+// that serves it, so the hash is the same behind any mirror.
+func pinList(pins map[string]string) []string {
+	out := make([]string, 0, len(pins))
+	for img, ref := range pins {
+		out = append(out, img+"="+baseDigest(ref))
+	}
+	sort.Strings(out)
+	return out
 }
 
 func hashGenerated(h *hasher, in Input) (string, error) {
@@ -97,11 +119,6 @@ func baseDigest(ref string) string {
 		return d
 	}
 	return ref
-}
-
-func baseName(p string) string {
-	p = strings.ReplaceAll(p, "\\", "/")
-	return p[strings.LastIndex(p, "/")+1:]
 }
 
 func sortedEnv(env map[string]string) []string {

@@ -1,8 +1,10 @@
 package images
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/devenv-dev/devenv/profiles"
@@ -49,9 +51,29 @@ type Input struct {
 	// belongs to whoever owns the project. nil: DefaultUser.
 	User *UserIDs
 	// UserDockerfile is the absolute path of the user's own Dockerfile
-	// (profile image with build:); its directory is the build context.
+	// (profile image with build:, or a compose service's build:).
 	UserDockerfile string
+	// UserContext is the build context of the user's Dockerfile (compose's
+	// build.context); "" is the Dockerfile's own directory (devenv.yaml's
+	// build:).
+	UserContext string
+	// UserDockerfileInline is compose's dockerfile_inline: the Dockerfile
+	// itself, sent at the root of UserContext (UserDockerfile is then "").
+	UserDockerfileInline string
+	// BuildArgs and Target are compose's build.args (those with a value)
+	// and build.target, for the user's Dockerfile.
+	BuildArgs map[string]string
+	Target    string
+	// Pins map each image the user's Dockerfile builds FROM, as the build
+	// resolves it (e.g. "nvcr.io/nvidia/cuda:12.9.1-base-ubuntu22.04"), to
+	// the reference devenv.lock pins it by, through the registry mirror
+	// ("127.0.0.1:5055/nvidia/cuda@sha256:..."): the Dockerfile the engine
+	// gets names those, and the file on disk is left as it is.
+	Pins map[string]string
 }
+
+// inlineDockerfile is where a compose dockerfile_inline goes in the context.
+const inlineDockerfile = "Dockerfile.devenv-inline"
 
 // UserIDs are a user's numeric ids.
 type UserIDs struct{ UID, GID int }
@@ -71,7 +93,35 @@ type File struct {
 // needsBuild reports whether the service needs an image build at all: a plain
 // image (profile image without a Dockerfile) does not.
 func (in Input) needsBuild() bool {
-	return in.Resolved.Profile != profiles.Image || in.UserDockerfile != ""
+	return in.Resolved.Profile != profiles.Image || in.userBuild()
+}
+
+// userBuild: the image is built from the user's own Dockerfile (a file,
+// or a compose service's dockerfile_inline).
+func (in Input) userBuild() bool {
+	return in.UserDockerfile != "" || in.UserDockerfileInline != ""
+}
+
+// userContext is the directory sent as the user's build context.
+func (in Input) userContext() string {
+	if in.UserContext != "" {
+		return in.UserContext
+	}
+	return filepath.Dir(in.UserDockerfile)
+}
+
+// userDockerfileName is the user's Dockerfile's path inside its context,
+// slash-separated: what the engine is told to build.
+func (in Input) userDockerfileName() (string, error) {
+	if in.UserDockerfileInline != "" {
+		return inlineDockerfile, nil
+	}
+	rel, err := filepath.Rel(in.userContext(), in.UserDockerfile)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("service %q: its Dockerfile %s is outside its build context %s, and devenv sends only the context: move the Dockerfile into it, or set build.context to a directory holding both",
+			in.Service, in.UserDockerfile, in.userContext())
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 // HostUser is the image user for an engine of this machine (local) or

@@ -40,6 +40,9 @@ var funcs = template.FuncMap{"shq": shellQuote, "envq": envQuote}
 // from in, or for profile image with build: the user's own Dockerfile.
 func Render(in Input) ([]byte, error) {
 	if in.Resolved.Profile == profiles.Image {
+		if in.UserDockerfileInline != "" {
+			return []byte(in.UserDockerfileInline), nil
+		}
 		if in.UserDockerfile == "" {
 			return nil, fmt.Errorf("service %q uses image %s as it is: there is no Dockerfile to render", in.Service, in.Base)
 		}

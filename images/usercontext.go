@@ -16,12 +16,21 @@ import (
 // says: version control, env files with secrets, keys and devenv's own state.
 var alwaysExcluded = []string{"**/.git", "**/.env*", "**/*.pem", "**/*.key", "**/.devenv"}
 
-// userEntries lists the context of a user's own Dockerfile: its directory,
-// filtered by the .dockerignore there and by alwaysExcluded.
-func userEntries(dockerfile string) ([]entry, error) {
-	dir, dfName := filepath.Dir(dockerfile), filepath.Base(dockerfile)
-	if _, err := os.Stat(dockerfile); err != nil {
-		return nil, fmt.Errorf("Dockerfile: %w; fix build: in devenv.yaml", err)
+// userEntries lists the context of a user's own Dockerfile: its build
+// context (the Dockerfile's directory unless compose names another),
+// filtered by the .dockerignore there and by alwaysExcluded; a compose
+// dockerfile_inline comes first, in place of any file of its name.
+func userEntries(in Input) ([]entry, error) {
+	dir := in.userContext()
+	dfName, err := in.userDockerfileName()
+	if err != nil {
+		return nil, err
+	}
+	var out []entry
+	if in.UserDockerfileInline != "" {
+		out = append(out, entry{name: dfName, typ: tar.TypeReg, mode: 0o644, data: []byte(in.UserDockerfileInline)})
+	} else if _, err := os.Stat(in.UserDockerfile); err != nil {
+		return nil, fmt.Errorf("Dockerfile: %w; fix build: in devenv.yaml or the compose file", err)
 	}
 	ignore, err := loadIgnore(dir)
 	if err != nil {
@@ -31,7 +40,6 @@ func userEntries(dockerfile string) ([]entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []entry
 	walk := func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -41,6 +49,9 @@ func userEntries(dockerfile string) ([]entry, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
+		if in.UserDockerfileInline != "" && rel == dfName {
+			return nil // the inline Dockerfile stands there
+		}
 		skip, err := excluded(rel, d.IsDir(), rel == dfName, forced, ignore)
 		if skip || err != nil {
 			return err

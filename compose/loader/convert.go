@@ -90,7 +90,7 @@ func build(b *types.BuildConfig) *compose.Build {
 	if b == nil {
 		return nil
 	}
-	out := &compose.Build{Context: b.Context, Dockerfile: b.Dockerfile, Target: b.Target}
+	out := &compose.Build{Context: b.Context, Dockerfile: b.Dockerfile, Inline: b.DockerfileInline, Target: b.Target}
 	for k, v := range b.Args {
 		if v == nil {
 			continue

@@ -58,7 +58,34 @@ func serviceDiff(o, n *Service) []string {
 	case ob != nil && ob.Digest != nb.Digest:
 		say("base %s digest %s -> %s", nb.Ref, short(ob.Digest), short(nb.Digest))
 	}
+	out = append(out, buildBaseDiff(n.Name, o.BuildBases, n.BuildBases)...)
 	out = append(out, artifactDiff(n.Name, o.Artifacts, n.Artifacts)...)
+	return out
+}
+
+// buildBaseDiff says which images a compose build service builds FROM
+// were added, dropped or pinned again.
+func buildBaseDiff(service string, was, now []Image) []string {
+	var out []string
+	old := map[string]Image{}
+	for _, b := range was {
+		old[b.Ref] = b
+	}
+	for _, b := range now {
+		o, ok := old[b.Ref]
+		delete(old, b.Ref)
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("service %s: builds FROM %s", service, b.Pinned()))
+		case o.Digest != b.Digest:
+			out = append(out, fmt.Sprintf("service %s: build base %s digest %s -> %s", service, b.Ref, short(o.Digest), short(b.Digest)))
+		}
+	}
+	for _, b := range was {
+		if _, gone := old[b.Ref]; gone {
+			out = append(out, fmt.Sprintf("service %s: no longer builds FROM %s", service, b.Ref))
+		}
+	}
 	return out
 }
 

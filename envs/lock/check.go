@@ -62,6 +62,13 @@ func Check(ctx context.Context, p *spec.Project, f *File) error {
 	return &StaleError{Reasons: reasons}
 }
 
+func orNoneList(l []string) string {
+	if len(l) == 0 {
+		return "none"
+	}
+	return strings.Join(l, ", ")
+}
+
 // serviceChanges says how one wanted service differs from its lock entry.
 func serviceChanges(w wanted, ls *Service) []string {
 	what := "service"
@@ -69,6 +76,8 @@ func serviceChanges(w wanted, ls *Service) []string {
 		what = "compose service"
 	}
 	switch {
+	case ls == nil && w.build != nil:
+		return []string{fmt.Sprintf("%s %q is not locked: devenv.lock does not pin the images its Dockerfile %s builds FROM (%s)", what, w.name, w.build.file, orNoneList(w.inputs.From))}
 	case ls == nil:
 		return []string{fmt.Sprintf("%s %q is not locked", what, w.name)}
 	case ls.InputHash == w.inputs.hash():

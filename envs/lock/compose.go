@@ -8,6 +8,7 @@ import (
 	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/sources"
+	"github.com/hashicorp/go-multierror"
 )
 
 // ComposeProfile marks a locked compose service.
@@ -19,13 +20,13 @@ type LocalImages interface {
 	ImageID(ctx context.Context, ref string) (string, error)
 }
 
-// lockCompose pins the image of every compose service that runs an image
-// (services that build their own are pinned by what they build from, which
-// compose files do not say): the project's data services are as
-// reproducible as devenv's own. Services of every compose profile are
-// pinned, so enabling a profile needs no new lock. An image no registry
-// has (pull_policy: never or build, or a registry that does not know it
-// while the engine has it) is pinned by its local image ID, with a note.
+// lockCompose pins the image of every compose service that runs an image,
+// and for a service that builds its own the images its Dockerfile builds
+// FROM (buildbases.go): the project's data services are as reproducible
+// as devenv's own. Services of every compose profile are pinned, so
+// enabling a profile needs no new lock. An image no registry has
+// (pull_policy: never or build, or a registry that does not know it while
+// the engine has it) is pinned by its local image ID, with a note.
 func lockCompose(ctx context.Context, p *spec.Project, prev *File, pin Pinner, m sources.Mirrors, opts Options, notes *[]string) ([]Service, error) {
 	if len(p.Compose) == 0 {
 		return nil, nil
@@ -35,13 +36,24 @@ func lockCompose(ctx context.Context, p *spec.Project, prev *File, pin Pinner, m
 		return nil, err
 	}
 	var out []Service
+	var errs *multierror.Error
 	for _, cs := range svcs {
-		if cs.Build != nil || cs.Image == "" {
+		if cs.Build != nil {
+			ls, err := lockComposeBuild(ctx, p, cs, previous(prev, cs.Name, opts), pin, m, opts.Local, notes)
+			if err != nil {
+				errs = multierror.Append(errs, err)
+				continue
+			}
+			out = append(out, ls)
+			continue
+		}
+		if cs.Image == "" {
 			continue
 		}
 		img, note, err := pinComposeImage(ctx, cs, previous(prev, cs.Name, opts), pin, m, opts.Local)
 		if err != nil {
-			return nil, fmt.Errorf("compose service %q: %w", cs.Name, err)
+			errs = multierror.Append(errs, fmt.Errorf("compose service %q: %w", cs.Name, err))
+			continue
 		}
 		if note != "" {
 			*notes = append(*notes, note)
@@ -49,7 +61,17 @@ func lockCompose(ctx context.Context, p *spec.Project, prev *File, pin Pinner, m
 		in := Inputs{Image: cs.Image}
 		out = append(out, Service{Name: cs.Name, Profile: ComposeProfile, InputHash: in.hash(), Inputs: &in, Base: img})
 	}
-	return out, nil
+	return out, errs.ErrorOrNil()
+}
+
+// lockComposeBuild reads a compose build: service's Dockerfile and pins
+// the images it builds FROM.
+func lockComposeBuild(ctx context.Context, p *spec.Project, cs compose.Service, old *Service, pin Pinner, m sources.Mirrors, local LocalImages, notes *[]string) (Service, error) {
+	src, err := readBuild(p, cs)
+	if err != nil {
+		return Service{}, err
+	}
+	return lockBuild(ctx, src, old, pin, m, local, notes)
 }
 
 func localOnly(policy string) bool { return policy == "never" || policy == "build" }

@@ -73,6 +73,7 @@ func Generate(ctx context.Context, p *spec.Project, prev *File, r Resolver, pin 
 		return nil, err
 	}
 	sort.Slice(out.Services, func(i, j int) bool { return out.Services[i].Name < out.Services[j].Name })
+	out.Version = out.formatVersion()
 	var names, hashes []string
 	for _, s := range out.Services {
 		names, hashes = append(names, s.Name), append(hashes, s.InputHash)

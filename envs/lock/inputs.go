@@ -30,6 +30,9 @@ type Inputs struct {
 	Mirror   string            `json:"mirror,omitempty"` // sha256 of the production description (mirror:), a file or an event log directory
 	// MirrorFormat is mirror_format:, the source's forced format.
 	MirrorFormat string `json:"mirror_format,omitempty"`
+	// From are the images a compose build: service's Dockerfile builds
+	// FROM (build args and target applied), in its order.
+	From []string `json:"from,omitempty"`
 }
 
 // serviceInputs gathers a devenv.yaml service's inputs.
@@ -93,14 +96,15 @@ func ServiceInputHash(p *spec.Project, s *spec.Service) (string, error) {
 type wanted struct {
 	name    string
 	compose bool
+	build   *buildSource // a compose service that builds: its Dockerfile
 	inputs  Inputs
 }
 
 // wantedServices lists what devenv.yaml and its compose files ask the lock
-// to hold: every devenv service, and every compose service that runs an
-// image (those that build their own are not pinned), of every compose
-// profile as lockCompose pins them: which profiles are active does not
-// change what the lock must hold.
+// to hold: every devenv service, and every compose service (by its image,
+// or by the images its Dockerfile builds FROM), of every compose profile
+// as lockCompose pins them: which profiles are active does not change
+// what the lock must hold.
 func wantedServices(ctx context.Context, p *spec.Project) ([]wanted, error) {
 	var out []wanted
 	for _, s := range p.Services {
@@ -118,7 +122,14 @@ func wantedServices(ctx context.Context, p *spec.Project) ([]wanted, error) {
 		return nil, err
 	}
 	for _, cs := range svcs {
-		if cs.Build == nil && cs.Image != "" {
+		switch {
+		case cs.Build != nil:
+			src, err := readBuild(p, cs)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, wanted{name: cs.Name, compose: true, build: &src, inputs: Inputs{From: src.images()}})
+		case cs.Image != "":
 			out = append(out, wanted{name: cs.Name, compose: true, inputs: Inputs{Image: cs.Image}})
 		}
 	}
@@ -187,6 +198,9 @@ func inputChanges(service string, was, now Inputs) []string {
 	}
 	if was.MirrorFormat != now.MirrorFormat {
 		say("mirror_format", was.MirrorFormat, now.MirrorFormat)
+	}
+	if !slices.Equal(was.From, now.From) {
+		say("the images its Dockerfile builds FROM", strings.Join(was.From, ", "), strings.Join(now.From, ", "))
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package lock
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -79,6 +80,7 @@ func verifyService(s Service, m sources.Mirrors) []string {
 	if s.Inputs != nil && s.Inputs.hash() != s.InputHash {
 		add("input_hash does not match its inputs")
 	}
+	out = append(out, buildBaseProblems(s)...)
 	for _, a := range s.Artifacts {
 		if !plainFileName(a.File) {
 			add("artifact %q has file %q; a file name has no directory", a.Name, a.File)
@@ -86,6 +88,27 @@ func verifyService(s Service, m sources.Mirrors) []string {
 		if why := artifactURLProblem(a.URL, m); why != "" {
 			add("artifact %q: %s", a.Name, why)
 		}
+	}
+	return out
+}
+
+// buildBaseProblems: a compose build service's build_bases are valid
+// references, one for each image of inputs.from and no other.
+func buildBaseProblems(s Service) []string {
+	var out []string
+	var refs []string
+	for _, b := range s.BuildBases {
+		if _, err := reference.ParseNormalizedNamed(b.Ref); err != nil {
+			out = append(out, fmt.Sprintf("service %s: build base %q is not an image reference", s.Name, b.Ref))
+		}
+		refs = append(refs, b.Ref)
+	}
+	var from []string
+	if s.Inputs != nil {
+		from = s.Inputs.From
+	}
+	if !slices.Equal(refs, from) {
+		out = append(out, fmt.Sprintf("service %s: build_bases pin %s, but inputs.from is %s", s.Name, orNoneList(refs), orNoneList(from)))
 	}
 	return out
 }

@@ -23,8 +23,11 @@ import (
 // FileName is the lock's name in the project directory.
 const FileName = "devenv.lock"
 
-// SchemaVersion is the lock format this devenv writes and reads.
-const SchemaVersion = 1
+// SchemaVersion is the newest lock format this devenv reads and writes.
+// Version 2 added build_bases (the images compose build: services build
+// FROM); a lock that has none is written as version 1, which devenvs
+// before it read too.
+const SchemaVersion = 2
 
 // ErrNoLock means the project has no devenv.lock yet.
 var ErrNoLock = errors.New("no devenv.lock: run `devenv lock` first")
@@ -41,15 +44,19 @@ type File struct {
 
 // Service is one locked service.
 type Service struct {
-	Name      string                `json:"name"`
-	Profile   string                `json:"profile"`
-	Custom    string                `json:"custom,omitempty"`
-	InputHash string                `json:"input_hash,omitempty"` // sha256 of Inputs
-	Inputs    *Inputs               `json:"inputs,omitempty"`     // what this entry was resolved from
-	Versions  Versions              `json:"versions"`
-	Base      *Image                `json:"base,omitempty"`
-	Artifacts []Artifact            `json:"artifacts,omitempty"`
-	Requires  profiles.Requirements `json:"requires"`
+	Name      string   `json:"name"`
+	Profile   string   `json:"profile"`
+	Custom    string   `json:"custom,omitempty"`
+	InputHash string   `json:"input_hash,omitempty"` // sha256 of Inputs
+	Inputs    *Inputs  `json:"inputs,omitempty"`     // what this entry was resolved from
+	Versions  Versions `json:"versions"`
+	Base      *Image   `json:"base,omitempty"`
+	// BuildBases pin the images a compose build: service's Dockerfile
+	// builds FROM, keyed by the image as the build resolves it (ARGs
+	// expanded), in the Dockerfile's order.
+	BuildBases []Image               `json:"build_bases,omitempty"`
+	Artifacts  []Artifact            `json:"artifacts,omitempty"`
+	Requires   profiles.Requirements `json:"requires"`
 	// Deviations: where a mirroring service's versions differ from prod's, and why.
 	Deviations []profiles.Deviation `json:"deviations,omitempty"`
 }
@@ -78,12 +85,24 @@ type Image struct {
 	Local bool `json:"local,omitempty"`
 }
 
-// Pinned is "ref@digest", or the image ID of a local image.
+// Pinned is "ref@digest" (a digest already in ref replaced), or the image
+// ID of a local image.
 func (i Image) Pinned() string {
 	if i.Local {
 		return i.Digest
 	}
-	return i.Ref + "@" + i.Digest
+	name, _, _ := strings.Cut(i.Ref, "@")
+	return name + "@" + i.Digest
+}
+
+// formatVersion is the oldest lock version that holds f.
+func (f *File) formatVersion() int {
+	for _, s := range f.Services {
+		if len(s.BuildBases) > 0 {
+			return 2
+		}
+	}
+	return 1
 }
 
 // Artifact is a downloaded file with its verified sha256.
@@ -154,7 +173,7 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, invalid(name, "it is not valid JSON: %v", err)
 	}
 	if probe.Version > SchemaVersion {
-		return nil, fmt.Errorf("%s: written by a newer devenv (lock version %d, this devenv reads %d): upgrade devenv", name, probe.Version, SchemaVersion)
+		return nil, fmt.Errorf("%s: written by a newer devenv (lock version %d, this devenv reads versions 1 to %d): upgrade devenv", name, probe.Version, SchemaVersion)
 	}
 	dups, err := duplicateKeys(data)
 	if err != nil {
@@ -197,8 +216,8 @@ var (
 
 func (f *File) validate() error {
 	var errs *multierror.Error
-	if f.Version != SchemaVersion {
-		errs = multierror.Append(errs, fmt.Errorf("version %d, want %d", f.Version, SchemaVersion))
+	if f.Version < f.formatVersion() || f.Version > SchemaVersion {
+		errs = multierror.Append(errs, fmt.Errorf("version %d, want %d to %d", f.Version, f.formatVersion(), SchemaVersion))
 	}
 	if !sha256Re().MatchString(f.InputHash) {
 		errs = multierror.Append(errs, fmt.Errorf("input_hash %q is not a sha256", f.InputHash))
@@ -211,6 +230,11 @@ func (f *File) validate() error {
 		seen[s.Name] = true
 		if s.Base != nil && (s.Base.Ref == "" || !digestRe().MatchString(s.Base.Digest)) {
 			errs = multierror.Append(errs, fmt.Errorf("service %s: base %q@%q is not pinned by a sha256 digest", s.Name, s.Base.Ref, s.Base.Digest))
+		}
+		for _, b := range s.BuildBases {
+			if b.Ref == "" || !digestRe().MatchString(b.Digest) {
+				errs = multierror.Append(errs, fmt.Errorf("service %s: build base %q@%q is not pinned by a sha256 digest", s.Name, b.Ref, b.Digest))
+			}
 		}
 		for _, a := range s.Artifacts {
 			if a.URL == "" || a.File == "" || !sha256Re().MatchString(a.SHA256) {

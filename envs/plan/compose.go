@@ -57,8 +57,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 		applyComposeGPU(ps, &c, cs, h, assignment(place, cs.Name))
 	}
 	if cs.Build != nil {
-		in := &images.Input{Project: p.Name, Service: cs.Name, Resolved: profiles.Resolved{Profile: profiles.Image},
-			ProjectDir: p.Dir, UserDockerfile: filepath.Join(cs.Build.Context, dockerfileOf(cs.Build))}
+		in := composeBuild(p, cs, lf.Service(cs.Name), opts)
 		hash, err := images.Hash(*in)
 		if err == nil {
 			ps.Build, ps.Pull = in, ""
@@ -93,11 +92,29 @@ func applyComposeGPU(ps *Service, c *engine.ContainerSpec, cs compose.Service, h
 	c.Labels[labels.GPUs] = gpuLabel(req)
 }
 
-func dockerfileOf(b *compose.Build) string {
-	if b.Dockerfile == "" {
-		return "Dockerfile"
+// composeBuild is what a compose service's image is built from, as
+// Compose builds it (context, Dockerfile or dockerfile_inline, args,
+// target), FROM the images the lock pins for it, through the mirror.
+func composeBuild(p *spec.Project, cs compose.Service, ls *lock.Service, opts Options) *images.Input {
+	b := cs.Build
+	in := &images.Input{Project: p.Name, Service: cs.Name, Resolved: profiles.Resolved{Profile: profiles.Image}, ProjectDir: p.Dir,
+		UserContext: b.Context, UserDockerfileInline: b.Inline, BuildArgs: b.Args, Target: b.Target, Pins: ls.BuildPins(opts.Mirrors)}
+	if b.Inline == "" {
+		in.UserDockerfile = dockerfileOf(b)
 	}
-	return b.Dockerfile
+	return in
+}
+
+// dockerfileOf is the absolute path of build b's Dockerfile.
+func dockerfileOf(b *compose.Build) string {
+	df := b.Dockerfile
+	if df == "" {
+		df = "Dockerfile"
+	}
+	if filepath.IsAbs(df) {
+		return df
+	}
+	return filepath.Join(b.Context, df)
 }
 
 func composeNeeds(cs []compose.Service) []gpu.Need {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -89,6 +90,9 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 			return nil, err
 		}
 	}
+	if err := r.buildBases(ctx, s, opts); err != nil {
+		return nil, err
+	}
 	in, err := r.withArtifacts(ctx, *s.Build)
 	if err != nil {
 		return nil, err
@@ -105,6 +109,34 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 	}
 	r.Out.Step(task, "built "+res.Tag)
 	return &Change{Service: s.Name, Action: Built, Detail: res.Tag}, nil
+}
+
+// buildBases makes the images a compose service's Dockerfile builds FROM
+// present as devenv's own bases are: each pinned one pulled by digest
+// through the mirror (the Dockerfile sent names that reference, so the
+// build pulls nothing), each pinned by a local image ID checked to be
+// that image still.
+func (r *Runner) buildBases(ctx context.Context, s *plan.Service, opts BuildOptions) error {
+	for _, ref := range slices.Sorted(maps.Values(s.Build.Pins)) {
+		if _, err := r.pull(ctx, s.Name, ref, opts.Pull); err != nil {
+			return err
+		}
+	}
+	if r.Lock == nil {
+		return nil
+	}
+	for _, b := range r.Lock.Service(s.Name).LocalBuildBases() {
+		id, err := r.Eng.ImageID(ctx, b.Ref)
+		switch {
+		case err != nil:
+			return err
+		case id == "":
+			return fmt.Errorf("its Dockerfile builds FROM %s, which devenv.lock pins by its local image ID %s, and this engine no longer has it: build or load %s again, then run devenv lock", b.Ref, b.Digest, b.Ref)
+		case id != b.Digest:
+			return fmt.Errorf("its Dockerfile builds FROM %s, which is image %s on this engine now, not the %s devenv.lock pins: run devenv lock to pin it", b.Ref, id, b.Digest)
+		}
+	}
+	return nil
 }
 
 // localImage checks a compose service's image that no registry has (locked
