@@ -22,8 +22,8 @@ GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
-build: ## build bin/devenv (cgo, for NVML; no symbol table or DWARF: 36 MB, not 51: stack traces keep their function names)
-	$(GO) build -trimpath -ldflags "-s -w" -o $(BINDIR)/ ./cmd/devenv
+build: ## build bin/devenv and bin/devenv-core, installed side by side (cgo, for NVML; no symbol table or DWARF: stack traces keep their function names)
+	$(GO) build -trimpath -ldflags "-s -w" -o $(BINDIR)/ ./cmd/devenv ./cmd/devenv-core
 
 test: unit integration e2e ## unit, integration, then end-to-end tests against the real Docker engine
 
@@ -74,7 +74,8 @@ compose-cli: ## build the Compose CLI of the pinned SDK as bin/docker-compose (e
 cross: ## check devenv builds, and vets, without cgo for linux/arm64, darwin, windows (slow: CI and before a release)
 	@set -e; for t in $(CROSS_TARGETS); do \
 		echo "== $$t (CGO_ENABLED=0)"; \
-		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build ./cmd/devenv; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv-core; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./internal/gpu/... ./internal/jobs ./internal/filelock ./envs/reconcile ./compose; \
 	done
 

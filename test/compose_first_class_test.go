@@ -3,9 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +30,9 @@ func localImage(t *testing.T) string {
 // without names shows compose services; a profile's service starts only
 // with --profile; a compose warning is printed once per change of the
 // compose file, not on every up; devenv stop runs the pre_stop hook and
-// waits the stop_grace_period, as docker compose stop does.
+// waits the stop_grace_period, as docker compose stop does (-t 0 kills at
+// once); start runs the post_start hook; down --volumes takes the
+// anonymous volumes.
 func TestComposeServicesFirstClass(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -140,6 +139,7 @@ services:
 		t.Errorf("extra is %s with --profile debug", c.State.Status)
 	}
 	stopRunsPreStop(t, w, dir, toolName)
+	startRunsPostStartAndDownTakesAnonymousVolumes(t, w, dir, toolName)
 }
 
 // stopRunsPreStop: devenv stop runs the service's pre_stop hook (it
@@ -149,21 +149,7 @@ services:
 func stopRunsPreStop(t *testing.T, w *world, dir, container string) {
 	t.Helper()
 	w.must(t, dir, "stop", "tool")
-	b, err := os.ReadFile(filepath.Join(dir, "out", "pre-stop"))
-	if err != nil {
-		t.Fatalf("the pre_stop hook did not run on devenv stop: %v", err)
-	}
-	hook, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
-	if err != nil {
-		t.Fatalf("the pre_stop hook wrote %q: %v", b, err)
-	}
-	c := inspect(t, container)
-	finished, err := time.Parse(time.RFC3339Nano, c.State.FinishedAt)
-	if c.State.Running || err != nil {
-		t.Fatalf("tool after devenv stop: running %v, finished at %q (%v)", c.State.Running, c.State.FinishedAt, err)
-	}
-	waited := finished.Sub(time.Unix(0, int64(hook*1e9)))
-	if waited < 2500*time.Millisecond || waited > 8*time.Second {
+	if waited := killedAfterPreStop(t, dir, container); waited < 2500*time.Millisecond || waited > 8*time.Second {
 		t.Errorf("tool was killed %v after its pre_stop hook, want its stop_grace_period of 3s", waited)
 	}
 }

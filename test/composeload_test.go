@@ -10,9 +10,9 @@ import (
 	"github.com/devenv-dev/devenv/test/standin"
 )
 
-// TestDevenvAloneLoadsComposeFiles runs the built devenv copied alone into
-// an empty directory, with nothing on PATH: devenv is one program and loads
-// compose files itself, so `config` (which loads them and needs no engine)
+// TestDevenvAloneLoadsComposeFiles runs the built devenv and devenv-core,
+// copied alone into an empty directory, with nothing on PATH: they need no
+// helper and load compose files themselves, so `config` (which loads them and needs no engine)
 // reads the compose file and reports its warning at the file's line (and
 // none for stop_grace_period, which Compose's stop applies).
 func TestDevenvAloneLoadsComposeFiles(t *testing.T) {
@@ -21,15 +21,18 @@ func TestDevenvAloneLoadsComposeFiles(t *testing.T) {
 		"devenv.yaml":  "name: alone\ncompose: [compose.yaml]\nservices:\n  shell:\n    profile: image\n    image: debian:bookworm\n    depends_on: [db]\n",
 		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    stop_grace_period: 3s\n    volumes: [\"/var/run/docker.sock:/var/run/docker.sock\"]\n",
 	})
-	data, err := os.ReadFile(standin.Devenv(t))
-	if err != nil {
-		t.Fatal(err)
+	// devenv's two programs, and nothing else, in a directory of their own
+	installed := t.TempDir()
+	for _, prog := range []string{"devenv", "devenv-core"} {
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(standin.Devenv(t)), prog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(installed, prog), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	alone := filepath.Join(t.TempDir(), "devenv")
-	if err := os.WriteFile(alone, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(t.Context(), alone, "config")
+	cmd := exec.CommandContext(t.Context(), filepath.Join(installed, "devenv"), "config")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
 	out, err := cmd.CombinedOutput()

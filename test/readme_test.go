@@ -105,7 +105,8 @@ func TestReadmeQuickStart(t *testing.T) {
 }
 
 // makeDevenv runs a README make command in the repository, then puts the
-// program it built where the README runs it from: ./bin/devenv.
+// programs it built where the README runs them from: ./bin/devenv and
+// ./bin/devenv-core beside it.
 func makeDevenv(t *testing.T, cmd, dir string) {
 	t.Helper()
 	root := standin.ModuleRoot(t)
@@ -119,12 +120,14 @@ func makeDevenv(t *testing.T, cmd, dir string) {
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(root, "bin", "devenv"))
-	if err != nil {
-		t.Fatalf("%s built no bin/devenv: %v", cmd, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bin", "devenv"), data, 0o755); err != nil {
-		t.Fatal(err)
+	for _, prog := range []string{"devenv", "devenv-core"} {
+		data, err := os.ReadFile(filepath.Join(root, "bin", prog))
+		if err != nil {
+			t.Fatalf("%s built no bin/%s: %v", cmd, prog, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "bin", prog), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

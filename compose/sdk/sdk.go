@@ -9,6 +9,7 @@ package sdk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -101,6 +102,66 @@ func (x *Executor) StopProject(ctx context.Context, stop engine.ProjectStop) err
 	}
 	err = c.Stop(ctx, stop.Project.Name, api.StopOptions{Project: stop.Project, Services: stop.Services, Timeout: stop.Timeout})
 	return x.classify("stop the containers", err)
+}
+
+// StartProject starts the services' stopped containers with the SDK's
+// Start, on the project narrowed to those services (Start starts every
+// service of the project it is given): dependencies first, each after the
+// depends_on conditions of those started with it, with its configs copied
+// in and its post_start hooks run.
+func (x *Executor) StartProject(ctx context.Context, start engine.ProjectStart) error {
+	c, err := x.compose()
+	if err != nil {
+		return err
+	}
+	proj, err := start.Project.WithSelectedServices(start.Services, types.IgnoreDependencies)
+	if err != nil {
+		return err
+	}
+	return x.classify("start the containers", c.Start(ctx, proj.Name, api.StartOptions{Project: proj}))
+}
+
+// RemoveProject removes the services' stopped containers with the SDK's
+// Remove (running ones too with rm.Stop, stopped first by the SDK's Stop).
+// A timeout is not an option of Remove's own stop, so with one the SDK's
+// Stop runs first, as Remove would run it. Force stays off: devenv asks no
+// question (the prompt always agrees, and Force would print Compose's
+// "Going to remove" on devenv's standard output), and the engine refuses
+// to remove a container that started in the meantime instead of killing
+// it. Nothing left to remove is no error.
+func (x *Executor) RemoveProject(ctx context.Context, rm engine.ProjectRemove) error {
+	c, err := x.compose()
+	if err != nil {
+		return err
+	}
+	stop := rm.Stop
+	if stop && rm.Timeout != nil {
+		err = c.Stop(ctx, rm.Project.Name, api.StopOptions{Project: rm.Project, Services: rm.Services, Timeout: rm.Timeout})
+		if err != nil {
+			return x.classify("stop the containers", err)
+		}
+		stop = false
+	}
+	err = c.Remove(ctx, rm.Project.Name, api.RemoveOptions{Project: rm.Project, Services: rm.Services, Stop: stop, Volumes: rm.Volumes})
+	if errors.Is(err, api.ErrNoResources) {
+		return nil
+	}
+	return x.classify("remove the containers", err)
+}
+
+// DownProject takes the project's containers down with the SDK's Down:
+// dependents first, pre_stop hooks, stop_grace_period unless down.Timeout,
+// orphans with down.RemoveOrphans; networks and volumes only where the
+// project does not declare them external. Images are devenv's (--rmi):
+// the SDK removes none.
+func (x *Executor) DownProject(ctx context.Context, down engine.ProjectDown) error {
+	c, err := x.compose()
+	if err != nil {
+		return err
+	}
+	err = c.Down(ctx, down.Project.Name, api.DownOptions{Project: down.Project, RemoveOrphans: down.RemoveOrphans,
+		Volumes: down.Volumes, Timeout: down.Timeout, Images: ""})
+	return x.classify("remove the containers", err)
 }
 
 // classify gives the SDK's errors devenv's sentinels and hints (no GPU

@@ -117,8 +117,7 @@ var conformanceScenarios = []struct {
 	{"stops through Compose, one service or all", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
 		pl := conformancePlan(project, ce.image, "1", "db", "app")
 		up(t, r, pl, UpOptions{})
-		rec := &stopRecorder{Executor: r.executor()}
-		r.Exec = rec
+		rec := record(r)
 		ch, err := r.Stop(t.Context(), Selection{Project: project, Services: []string{"app"}, Plan: pl})
 		if err != nil {
 			t.Fatal(err)
@@ -131,9 +130,69 @@ var conformanceScenarios = []struct {
 		}
 		wantActions(t, ch, map[string]string{"db": Stopped, "app": ""})
 		wantStates(t, ce.eng, project, map[string]string{"db": "exited", "app": "exited"})
-		if got, want := strings.Join(rec.services, " "), "app db"; got != want {
-			t.Errorf("the executor stopped %q, want %q (devenv's own calls stopped the rest)", got, want)
+		rec.want(t, "stop app; stop db") // devenv's own calls stopped nothing
+	}},
+	{"starts through Compose, only what is stopped", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		pl := conformancePlan(project, ce.image, "1", "db", "app")
+		up(t, r, pl, UpOptions{})
+		if _, err := r.Stop(t.Context(), Selection{Project: project, Timeout: new(time.Duration), Plan: pl}); err != nil {
+			t.Fatal(err)
 		}
+		rec := record(r)
+		ch, err := r.Start(t.Context(), Selection{Project: project, Services: []string{"db"}, Plan: pl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, ch, map[string]string{"db": Started})
+		wantStates(t, ce.eng, project, map[string]string{"db": "running", "app": "exited"})
+		ch, err = r.Start(t.Context(), Selection{Project: project, Plan: pl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, ch, map[string]string{"db": "", "app": Started})
+		wantStates(t, ce.eng, project, map[string]string{"db": "running", "app": "running"})
+		rec.want(t, "start db; start app")
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Unchanged, "app": Unchanged})
+	}},
+	{"removes through Compose, running ones only with --stop", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		pl := conformancePlan(project, ce.image, "1", "db", "app")
+		up(t, r, pl, UpOptions{})
+		if _, err := r.Stop(t.Context(), Selection{Project: project, Services: []string{"app"}, Timeout: new(time.Duration), Plan: pl}); err != nil {
+			t.Fatal(err)
+		}
+		rec := record(r)
+		ch, err := r.Rm(t.Context(), Selection{Project: project, Plan: pl}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, ch, map[string]string{"db": Skipped, "app": Removed})
+		wantStates(t, ce.eng, project, map[string]string{"db": "running", "app": ""})
+		ch, err = r.Rm(t.Context(), Selection{Project: project, Services: []string{"db"}, Timeout: new(time.Duration), Plan: pl}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, ch, map[string]string{"db": Removed})
+		if n := countContainers(t, ce.eng, project); n != 0 {
+			t.Errorf("%d containers after rm --stop", n)
+		}
+		rec.want(t, "rm app; rm db --stop -t 0s")
+	}},
+	{"down through Compose takes the orphans, devenv the network", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		up(t, r, conformancePlan(project, ce.image, "1", "db", "app", "old"), UpOptions{})
+		r.StopTimeout = new(time.Duration)
+		rec := record(r)
+		ch, err := r.Down(t.Context(), project, DownOptions{Plan: conformancePlan(project, ce.image, "1", "db", "app")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, ch, map[string]string{"db": Removed, "app": Removed, "old": Removed, "": Removed})
+		if n := countContainers(t, ce.eng, project); n != 0 {
+			t.Errorf("%d containers after down", n)
+		}
+		if nets, _ := r.projectObjects(t.Context(), engine.Networks, project); len(nets) != 0 {
+			t.Errorf("networks after down: %+v", nets)
+		}
+		rec.want(t, "down --remove-orphans -t 0s")
 	}},
 	{"down leaves nothing", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
 		up(t, r, conformancePlan(project, ce.image, "1", "db", "app"), UpOptions{})
@@ -226,15 +285,67 @@ func wantActions(t *testing.T, ch []Change, want map[string]string) {
 	}
 }
 
-// stopRecorder notes the services each StopProject is given.
-type stopRecorder struct {
+// recorder notes the executor's lifecycle calls, as the Compose commands
+// they stand for.
+type recorder struct {
 	engine.Executor
-	services []string
+	calls []string
 }
 
-func (x *stopRecorder) StopProject(ctx context.Context, stop engine.ProjectStop) error {
-	x.services = append(x.services, stop.Services...)
+// record has r's executor recorded from now on.
+func record(r *Runner) *recorder {
+	rec := &recorder{Executor: r.executor()}
+	r.Exec = rec
+	return rec
+}
+
+func (x *recorder) want(t *testing.T, want string) {
+	t.Helper()
+	if got := strings.Join(x.calls, "; "); got != want {
+		t.Errorf("the executor was asked to %q, want %q", got, want)
+	}
+}
+
+func (x *recorder) note(verb string, services []string, flags ...string) {
+	x.calls = append(x.calls, strings.Join(append([]string{verb, strings.Join(services, ",")}, flags...), " "))
+}
+
+func timeoutFlag(d *time.Duration) []string {
+	if d == nil {
+		return nil
+	}
+	return []string{"-t", d.String()}
+}
+
+func (x *recorder) StopProject(ctx context.Context, stop engine.ProjectStop) error {
+	x.note("stop", stop.Services, timeoutFlag(stop.Timeout)...)
 	return x.Executor.StopProject(ctx, stop)
+}
+
+func (x *recorder) StartProject(ctx context.Context, start engine.ProjectStart) error {
+	x.note("start", start.Services)
+	return x.Executor.StartProject(ctx, start)
+}
+
+func (x *recorder) RemoveProject(ctx context.Context, rm engine.ProjectRemove) error {
+	var flags []string
+	if rm.Stop {
+		flags = append(flags, "--stop")
+	}
+	x.note("rm", rm.Services, append(flags, timeoutFlag(rm.Timeout)...)...)
+	return x.Executor.RemoveProject(ctx, rm)
+}
+
+func (x *recorder) DownProject(ctx context.Context, down engine.ProjectDown) error {
+	flags := []string{"down"}
+	if down.RemoveOrphans {
+		flags = append(flags, "--remove-orphans")
+	}
+	if down.Volumes {
+		flags = append(flags, "-v")
+	}
+	x.calls = append(x.calls, strings.Join(append(flags, timeoutFlag(down.Timeout)...), " "))
+	return x.Executor.DownProject(ctx, down)
 }
 
 // wantStates checks the state of each service's container.

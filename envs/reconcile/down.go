@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -22,16 +23,19 @@ type DownOptions struct {
 	Volumes  bool // also remove the project's named volumes
 	Images   bool // also remove the images devenv built for the project
 	DryRun   bool // report what would be removed and remove nothing
-	// Plan, when the project's plan could be made, has Compose stop the
-	// containers (pre_stop hooks, stop_grace_period unless the Runner's
-	// StopTimeout is set) before devenv removes them; nil: devenv stops
-	// them itself.
+	// Plan, when the project's plan could be made, has Compose's down
+	// stop and remove the containers it lists for the rendered project
+	// (pre_stop hooks, stop_grace_period unless the Runner's StopTimeout
+	// is set, orphans, with Volumes their anonymous volumes); nil: devenv
+	// stops and removes them itself.
 	Plan *plan.Plan
 }
 
 // Down stops and removes every container, network (and on request volume
 // and image) labelled for the project, and nothing else; with Services,
-// only those services' containers and images.
+// only those services' containers and images. The networks, volumes and
+// images, and the containers Compose would not list, are devenv's to
+// remove, after its ownership checks.
 func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]Change, error) {
 	containers, err := r.projectObjects(ctx, engine.Containers, project)
 	if err != nil {
@@ -59,12 +63,13 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 	if err != nil {
 		return nil, err
 	}
+	var gone map[string]bool
 	if !opts.DryRun {
-		if containers, err = r.stopThroughCompose(ctx, opts.Plan, containers, r.StopTimeout); err != nil {
+		if gone, err = r.downThroughCompose(ctx, opts.Plan, containers, opts.Volumes); err != nil {
 			return nil, err
 		}
 	}
-	changes, err := r.removeContainersAndNetworks(ctx, containers, nets, opts.DryRun)
+	changes, err := r.removeContainersAndNetworks(ctx, containers, gone, nets, opts.DryRun)
 	if err != nil {
 		return changes, err
 	}
@@ -91,12 +96,81 @@ func (r *Runner) Down(ctx context.Context, project string, opts DownOptions) ([]
 	return changes, nil
 }
 
+// downThroughCompose takes down, with the executor's DownProject, the
+// containers among objs that Compose's down of pl's rendered project
+// lists (its services' and its orphans'), and reports their ids. The
+// project it is given declares every network and volume external: devenv
+// removes those itself, labelled for the project only and after its
+// ownership checks (Compose would remove a volume by its name whatever its
+// labels, and a network before the endpoints are released). Without pl,
+// or when it does not render, or when the Compose project holds a
+// container devenv did not label for this project, devenv removes every
+// container itself (a debug line says why).
+func (r *Runner) downThroughCompose(ctx context.Context, pl *plan.Plan, objs []engine.Object, volumes bool) (map[string]bool, error) {
+	if pl == nil {
+		return nil, nil
+	}
+	proj, err := r.render(pl)
+	if err != nil {
+		r.debugf("removing with devenv's own engine calls: the project does not render as Compose's: %v", err)
+		return nil, nil
+	}
+	gone := map[string]bool{}
+	for _, o := range objs {
+		if composeDownLists(proj, o) {
+			gone[o.ID] = true
+		}
+	}
+	if len(gone) == 0 {
+		return nil, nil
+	}
+	if err := r.othersOfCompose(ctx, proj.Name, pl.Project, nil); err != nil {
+		r.debugf("removing with devenv's own engine calls: %v", err)
+		return nil, nil
+	}
+	down := engine.ProjectDown{Project: allExternal(proj), RemoveOrphans: true, Volumes: volumes, Timeout: r.StopTimeout}
+	if err := r.executor().DownProject(ctx, down); err != nil {
+		return nil, err
+	}
+	return gone, nil
+}
+
+// composeDownLists reports whether Compose's down of proj with orphans
+// removes container o: a container of its Compose project with a config
+// hash that is not a one-off (those Compose keeps while they run).
+func composeDownLists(proj *types.Project, o engine.Object) bool {
+	l := o.Labels
+	_, hashed := l[labels.ComposeConfigHash]
+	return l[labels.ComposeProject] == proj.Name && hashed && l[labels.ComposeOneoff] != "True"
+}
+
+// allExternal is proj with every network and volume external, so that
+// Compose's down removes none of them.
+func allExternal(proj *types.Project) *types.Project {
+	out := *proj
+	out.Networks = types.Networks{}
+	for k, n := range proj.Networks {
+		n.External = true
+		out.Networks[k] = n
+	}
+	if proj.Volumes != nil {
+		out.Volumes = types.Volumes{}
+		for k, v := range proj.Volumes {
+			v.External = true
+			out.Volumes[k] = v
+		}
+	}
+	return &out
+}
+
 // removeContainersAndNetworks stops and removes each container on its own
 // (side by side), and removes the networks as soon as every container has
 // stopped: a stopped container holds no endpoint on its network, so the
 // engine's slow network removal need not wait for the container removals.
-// The networks stay when a container could not be stopped.
-func (r *Runner) removeContainersAndNetworks(ctx context.Context, containers, nets []engine.Object, dryRun bool) ([]Change, error) {
+// The networks stay when a container could not be stopped. The containers
+// whose ids are in gone were removed already (by Compose): they are
+// reported with the others.
+func (r *Runner) removeContainersAndNetworks(ctx context.Context, containers []engine.Object, gone map[string]bool, nets []engine.Object, dryRun bool) ([]Change, error) {
 	containers, nets = sortedByName(containers), sortedByName(nets)
 	if dryRun {
 		cch, _ := r.removeAll(ctx, engine.Containers, containers, true)
@@ -107,6 +181,10 @@ func (r *Runner) removeContainersAndNetworks(ctx context.Context, containers, ne
 	var stopped, all sync.WaitGroup
 	stopped.Add(len(containers))
 	for i, o := range containers {
+		if gone[o.ID] {
+			stopped.Done()
+			continue
+		}
 		all.Go(func() {
 			stopErrs[i] = r.stopIfRunning(ctx, o)
 			stopped.Done()

@@ -234,3 +234,12 @@ func (noExecutor) RunProject(context.Context, engine.ProjectRun) error {
 func (noExecutor) StopProject(context.Context, engine.ProjectStop) error {
 	return errNoExecutor
 }
+func (noExecutor) StartProject(context.Context, engine.ProjectStart) error {
+	return errNoExecutor
+}
+func (noExecutor) RemoveProject(context.Context, engine.ProjectRemove) error {
+	return errNoExecutor
+}
+func (noExecutor) DownProject(context.Context, engine.ProjectDown) error {
+	return errNoExecutor
+}

@@ -31,13 +31,18 @@ type Runner struct {
 	StateDir string     // <project>/.devenv
 	Lock     *lock.File // the lock the plan was made from
 	// StopTimeout is how long down and a recreate give a container to stop
-	// before killing it (Compose's -t); 0 means 10 seconds.
-	StopTimeout time.Duration
+	// before killing it (Compose's -t; 0 kills at once); nil: Compose
+	// gives each its service's stop_grace_period, devenv's own calls 10
+	// seconds.
+	StopTimeout *time.Duration
 }
 
-func (r *Runner) stopTimeout() time.Duration {
-	if r.StopTimeout > 0 {
-		return r.StopTimeout
+func (r *Runner) stopTimeout() time.Duration { return orTenSeconds(r.StopTimeout) }
+
+// orTenSeconds is timeout as given (zero included), else Compose's 10 s.
+func orTenSeconds(timeout *time.Duration) time.Duration {
+	if timeout != nil {
+		return *timeout
 	}
 	return 10 * time.Second
 }

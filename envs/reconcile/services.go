@@ -29,12 +29,15 @@ type Selection struct {
 	// empty selects every container of the project. A Spark service's
 	// standalone workers go with it.
 	Services []string
-	Timeout  time.Duration // how long a stop waits before killing; 0: the stop_grace_period, else 10s
-	DryRun   bool          // report what would change and change nothing
-	// Plan, when the project's plan could be made, stops the containers
-	// through the executor (Compose's stop: pre_stop hooks, each
-	// service's stop_grace_period unless Timeout is set); nil stops them
-	// with devenv's own engine calls.
+	// Timeout is how long a stop waits before killing (-t; 0 kills at
+	// once); nil: each service's stop_grace_period, else 10s.
+	Timeout *time.Duration
+	DryRun  bool // report what would change and change nothing
+	// Plan, when the project's plan could be made, has the executor stop,
+	// start and remove the containers (Compose's stop, start and rm:
+	// pre_stop and post_start hooks, each service's stop_grace_period
+	// unless Timeout is set, depends_on conditions); nil: devenv's own
+	// engine calls.
 	Plan *plan.Plan
 	// BeforeStart, when set, may refuse to start these containers (the
 	// ones Start would start, every one for Restart) before any is
@@ -49,12 +52,7 @@ func (s Selection) beforeStart(ctx context.Context, starting []engine.Object) er
 	return s.BeforeStart(ctx, starting)
 }
 
-func (s Selection) timeout() time.Duration {
-	if s.Timeout > 0 {
-		return s.Timeout
-	}
-	return 10 * time.Second
-}
+func (s Selection) timeout() time.Duration { return orTenSeconds(s.Timeout) }
 
 // selected lists the selection's containers in dependency order (by the
 // order of Services, then by name); with no services, every container of
@@ -135,9 +133,11 @@ func (r *Runner) Stop(ctx context.Context, sel Selection) ([]Change, error) {
 	return changes, nil
 }
 
-// Start starts the selection's stopped containers, dependencies first. A
-// named service without a container is an error that says to run up: start
-// never creates anything.
+// Start starts the selection's stopped containers, dependencies first:
+// through Compose when sel.Plan is set (depends_on conditions, post_start
+// hooks), the rest with devenv's own engine calls. A named service
+// without a container is an error that says to run up: start never
+// creates anything.
 func (r *Runner) Start(ctx context.Context, sel Selection) ([]Change, error) {
 	objs, err := r.selected(ctx, sel)
 	if err != nil {
@@ -155,20 +155,17 @@ func (r *Runner) Start(ctx context.Context, sel Selection) ([]Change, error) {
 	if err := sel.beforeStart(ctx, starting); err != nil {
 		return nil, err
 	}
-	var changes []Change
-	for _, o := range starting {
-		if !sel.DryRun {
-			if err := r.Eng.Start(ctx, o.ID); err != nil {
-				return changes, fmt.Errorf("start %s: %w", o.Name, err)
-			}
+	if !sel.DryRun {
+		if err := r.startAll(ctx, sel.Plan, starting); err != nil {
+			return nil, err
 		}
-		changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Started, Detail: "container " + o.Name})
 	}
-	return changes, nil
+	return changesOf(starting, Started), nil
 }
 
 // Restart stops the selection's running containers (dependents first) and
-// starts every one of them again (dependencies first).
+// starts every one of them again (dependencies first), both through
+// Compose when sel.Plan is set.
 func (r *Runner) Restart(ctx context.Context, sel Selection) ([]Change, error) {
 	objs, err := r.selected(ctx, sel)
 	if err != nil {
@@ -183,29 +180,55 @@ func (r *Runner) Restart(ctx context.Context, sel Selection) ([]Change, error) {
 	if _, err := r.Stop(ctx, sel); err != nil {
 		return nil, err
 	}
+	if !sel.DryRun {
+		if err := r.startAll(ctx, sel.Plan, objs); err != nil {
+			return nil, err
+		}
+	}
+	return changesOf(objs, Restarted), nil
+}
+
+// startAll starts objs (in dependency order): those Compose lists as
+// services of pl's project with the executor's StartProject, the others
+// (or all, without pl) with devenv's own engine calls.
+func (r *Runner) startAll(ctx context.Context, pl *plan.Plan, objs []engine.Object) error {
+	h, ok := r.handOver(ctx, "starting", pl, objs, func(engine.Object) bool { return true })
+	if ok {
+		if err := r.executor().StartProject(ctx, engine.ProjectStart{Project: h.proj, Services: h.services}); err != nil {
+			return err
+		}
+	}
+	for i, o := range objs {
+		if h.mine(i) {
+			continue
+		}
+		if err := r.Eng.Start(ctx, o.ID); err != nil {
+			return fmt.Errorf("start %s: %w", o.Name, err)
+		}
+	}
+	return nil
+}
+
+func changesOf(objs []engine.Object, action string) []Change {
 	var changes []Change
 	for _, o := range objs {
-		if !sel.DryRun {
-			if err := r.Eng.Start(ctx, o.ID); err != nil {
-				return changes, fmt.Errorf("start %s: %w", o.Name, err)
-			}
-		}
-		changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Restarted, Detail: "container " + o.Name})
+		changes = append(changes, Change{Service: o.Labels[labels.Service], Action: action, Detail: "container " + o.Name})
 	}
-	return changes, nil
+	return changes
 }
 
 // Rm removes the selection's stopped containers; running ones are left
-// (and reported as skipped) unless stop is set, which stops them first
-// (through Compose when sel.Plan is set).
+// (and reported as skipped) unless stop is set, which stops them first.
+// With sel.Plan, Compose's rm removes (and stops) the containers it lists
+// as services of the project; devenv removes the others itself.
 func (r *Runner) Rm(ctx context.Context, sel Selection, stop bool) ([]Change, error) {
 	objs, err := r.selected(ctx, sel)
 	if err != nil {
 		return nil, err
 	}
-	left := objs
-	if stop && !sel.DryRun {
-		if left, err = r.stopThroughCompose(ctx, sel.Plan, objs, sel.Timeout); err != nil {
+	var h handover
+	if !sel.DryRun {
+		if h, err = r.removeThroughCompose(ctx, sel, objs, stop); err != nil {
 			return nil, err
 		}
 	}
@@ -217,14 +240,30 @@ func (r *Runner) Rm(ctx context.Context, sel Selection, stop bool) ([]Change, er
 			changes = append(changes, Change{Service: svc, Action: Skipped, Detail: "container " + o.Name + " is running (devenv rm --stop, or devenv stop first)"})
 			continue
 		}
-		if !sel.DryRun {
-			if err := r.removeObject(ctx, engine.Containers, left[i]); err != nil {
+		if !sel.DryRun && !h.mine(i) {
+			if err := r.removeObject(ctx, engine.Containers, o); err != nil {
 				return changes, fmt.Errorf("remove %s: %w", o.Name, err)
 			}
 		}
 		changes = append(changes, Change{Service: svc, Action: Removed, Detail: "container " + o.Name})
 	}
 	return changes, nil
+}
+
+// removeThroughCompose has the executor's RemoveProject remove the
+// containers among objs that Compose lists as services of sel.Plan's
+// project: the stopped ones, and with stop the running ones too (stopped
+// first, with sel.Timeout when set). It reports which of objs it took.
+func (r *Runner) removeThroughCompose(ctx context.Context, sel Selection, objs []engine.Object, stop bool) (handover, error) {
+	h, ok := r.handOver(ctx, "removing", sel.Plan, objs, func(o engine.Object) bool { return stop || o.State != "running" })
+	if !ok {
+		return handover{}, nil
+	}
+	rm := engine.ProjectRemove{Project: h.proj, Services: h.services, Stop: stop, Timeout: sel.Timeout}
+	if err := r.executor().RemoveProject(ctx, rm); err != nil {
+		return handover{}, err
+	}
+	return h, nil
 }
 
 // missing is an error naming the selected services that have no container.

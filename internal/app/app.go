@@ -19,6 +19,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/fastup"
 	"github.com/devenv-dev/devenv/internal/fetch"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/safefile"
@@ -28,7 +29,7 @@ import (
 )
 
 // FileName is the project file devenv looks for.
-const FileName = "devenv.yaml"
+const FileName = fastup.ProjectFile
 
 // Options say which project to open and how to reach the world.
 type Options struct {
@@ -130,15 +131,11 @@ func search(wd string) (string, error) {
 			return "", err
 		}
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		f := filepath.Join(dir, FileName)
-		if _, err := os.Stat(f); err == nil {
-			return f, nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", exitcode.Newf(exitcode.Usage, "no %s in %s or any parent directory: run `devenv init` to write one, or pass --file", FileName, wd)
-		}
+	// the one search, shared with the fast up: both open the same project
+	if f := fastup.Nearest(wd); f != "" {
+		return f, nil
 	}
+	return "", exitcode.Newf(exitcode.Usage, "no %s in %s or any parent directory: run `devenv init` to write one, or pass --file", FileName, wd)
 }
 
 func (o Options) withDefaults() Options {

@@ -14,23 +14,25 @@ import (
 
 // ServiceOptions steer Stop, Start, Restart and Rm.
 type ServiceOptions struct {
-	Services []string      // only these services (a Spark service's workers go with it); empty: all
-	Timeout  time.Duration // how long a stop waits before killing; 0: the stop_grace_period, else 10s
-	Stop     bool          // rm: stop running containers first
-	DryRun   bool          // report what would change and change nothing
+	Services []string // only these services (a Spark service's workers go with it); empty: all
+	// Timeout is how long a stop waits before killing (0: at once); nil:
+	// the stop_grace_period, else 10s.
+	Timeout *time.Duration
+	Stop    bool // rm: stop running containers first
+	DryRun  bool // report what would change and change nothing
 	// LockTimeout bounds the wait for another devenv changing the project; 0: until ctx ends.
 	LockTimeout time.Duration
 }
 
 // Stop stops the services' running containers, dependents first.
 func (p *Project) Stop(ctx context.Context, o ServiceOptions) (*Result, error) {
-	return p.perService(ctx, o, true, (*reconcile.Runner).Stop)
+	return p.perService(ctx, o, (*reconcile.Runner).Stop)
 }
 
 // Start starts the services' stopped containers, dependencies first; it
 // creates nothing (that is up).
 func (p *Project) Start(ctx context.Context, o ServiceOptions) (*Result, error) {
-	return p.perService(ctx, o, false, func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error) {
+	return p.perService(ctx, o, func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error) {
 		sel.BeforeStart = p.portsFreeToStart
 		return r.Start(ctx, sel)
 	})
@@ -38,7 +40,7 @@ func (p *Project) Start(ctx context.Context, o ServiceOptions) (*Result, error) 
 
 // Restart stops and starts the services' containers.
 func (p *Project) Restart(ctx context.Context, o ServiceOptions) (*Result, error) {
-	return p.perService(ctx, o, true, func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error) {
+	return p.perService(ctx, o, func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error) {
 		sel.BeforeStart = p.portsFreeToStart
 		return r.Restart(ctx, sel)
 	})
@@ -68,7 +70,7 @@ func (p *Project) portsFreeToStart(ctx context.Context, starting []engine.Object
 
 // Rm removes the services' stopped containers (running ones too with Stop).
 func (p *Project) Rm(ctx context.Context, o ServiceOptions) (*Result, error) {
-	return p.perService(ctx, o, o.Stop, func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error) {
+	return p.perService(ctx, o, func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection) ([]reconcile.Change, error) {
 		return r.Rm(ctx, sel, o.Stop)
 	})
 }
@@ -77,9 +79,9 @@ type verb func(r *reconcile.Runner, ctx context.Context, sel reconcile.Selection
 
 // perService checks the names, connects, holds the project lock (unless a
 // dry run, which changes nothing) and runs the verb on the selection (which
-// refuses a project another directory owns); a verb that stops containers
-// is given the project's plan, so Compose stops them.
-func (p *Project) perService(ctx context.Context, o ServiceOptions, stops bool, do verb) (*Result, error) {
+// refuses a project another directory owns), given the project's plan so
+// that Compose stops, starts and removes the containers.
+func (p *Project) perService(ctx context.Context, o ServiceOptions, do verb) (*Result, error) {
 	if err := p.CheckServices(o.Services); err != nil {
 		return nil, err
 	}
@@ -88,10 +90,8 @@ func (p *Project) perService(ctx context.Context, o ServiceOptions, stops bool, 
 		return nil, err
 	}
 	defer release()
-	sel := reconcile.Selection{Project: p.Spec.Name, Services: p.dependencyOrder(o.Services), Timeout: o.Timeout, DryRun: o.DryRun}
-	if stops {
-		sel.Plan = p.stopPlan(ctx, o.DryRun)
-	}
+	sel := reconcile.Selection{Project: p.Spec.Name, Services: p.dependencyOrder(o.Services), Timeout: o.Timeout, DryRun: o.DryRun,
+		Plan: p.stopPlan(ctx, o.DryRun)}
 	ch, err := do(p.runner(nil), ctx, sel)
 	if err != nil {
 		return nil, err
@@ -99,18 +99,19 @@ func (p *Project) perService(ctx context.Context, o ServiceOptions, stops bool, 
 	return &Result{Project: p.Spec.Name, Changes: nonNil(ch), DryRun: o.DryRun}, nil
 }
 
-// stopPlan is the plan Compose stops the project's containers from (their
-// services' pre_stop hooks and stop_grace_period), made as explain makes
-// it: from devenv.lock, stale or not, else by resolution; nothing is
-// written. Without one (nil: a dry run, or a devenv.yaml or lock that
-// does not plan) devenv stops the containers with its own engine calls.
+// stopPlan is the plan Compose stops, starts and removes the project's
+// containers from (their services' hooks, stop_grace_period and
+// depends_on), made as explain makes it: from devenv.lock, stale or not,
+// else by resolution; nothing is written. Without one (nil: a dry run, or
+// a devenv.yaml or lock that does not plan) devenv stops, starts and
+// removes the containers with its own engine calls.
 func (p *Project) stopPlan(ctx context.Context, dryRun bool) *plan.Plan {
 	if dryRun {
 		return nil
 	}
 	pl, err := p.Plan(ctx, PlanOptions{})
 	if err != nil {
-		p.out.Debugf("stopping with devenv's own engine calls (no pre_stop hooks, no stop_grace_period): the project does not plan: %v", err)
+		p.out.Debugf("stopping, starting and removing with devenv's own engine calls (no hooks, no stop_grace_period): the project does not plan: %v", err)
 		return nil
 	}
 	return pl.Plan

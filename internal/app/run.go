@@ -53,9 +53,9 @@ type DownOptions struct {
 	DryRun   bool     // report what would be removed and remove nothing
 	// LockTimeout bounds the wait for another devenv changing the project; 0: until ctx ends.
 	LockTimeout time.Duration
-	// Timeout is how long a container may take to stop before it is killed;
-	// 0: its service's stop_grace_period, else 10 seconds.
-	Timeout time.Duration
+	// Timeout is how long a container may take to stop before it is killed
+	// (0: at once); nil: its service's stop_grace_period, else 10 seconds.
+	Timeout *time.Duration
 }
 
 // Result is what Build, Up and Down changed.
@@ -68,6 +68,8 @@ type Result struct {
 	// RemoteEngine names the engine when it runs on another machine: the
 	// endpoints' addresses are that machine's until forwarded.
 	RemoteEngine string `json:"remote_engine,omitempty"`
+
+	basis *receiptBasis // set by a whole-project Up (see Receipt)
 }
 
 // ServiceEndpoint is something a person can open in a service.
@@ -102,6 +104,7 @@ func (p *Project) Build(ctx context.Context, o BuildOptions) (*Result, error) {
 
 // Up checks the GPUs, builds what changed and converges the containers.
 func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
+	start := time.Now()
 	if o.DryRun {
 		return p.previewUp(ctx, o)
 	}
@@ -146,6 +149,9 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 		Endpoints: endpoints(run.plan.Plan, o.Services)}
 	if p.RemoteEngine() {
 		out.RemoteEngine = engine.EndpointOf(p.eng).String()
+	}
+	if len(o.Services) == 0 && !o.NoStart && !o.NoDeps {
+		out.basis = &receiptBasis{plan: run.plan.Plan, start: start}
 	}
 	return out, nil
 }
@@ -234,10 +240,16 @@ func (p *Project) connectAndLock(ctx context.Context, dryRun bool, timeout time.
 	return p.projectLock(ctx, timeout)
 }
 
+// projectLock takes the project lock, and drops the receipt of the last
+// up: whoever holds the lock may change what it recorded.
 func (p *Project) projectLock(ctx context.Context, timeout time.Duration) (func(), error) {
-	return reconcile.Lock(ctx, p.StateDir(), reconcile.LockOptions{Timeout: timeout, Project: p.Spec.Name, Waiting: func(h filelock.Holder) {
+	release, err := reconcile.Lock(ctx, p.StateDir(), reconcile.LockOptions{Timeout: timeout, Project: p.Spec.Name, Waiting: func(h filelock.Holder) {
 		p.out.Say("another devenv is changing this project (%s); waiting for it (Ctrl-C stops waiting; --wait-timeout bounds the wait)", h)
 	}})
+	if err == nil {
+		p.DropReceipt()
+	}
+	return release, err
 }
 
 func (p *Project) runner(lf *lock.File) *reconcile.Runner {

@@ -62,6 +62,9 @@ func upCommand() *cli.Command {
 				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"), Force: c.Bool("force"),
 			})
 			if err := show(c, res, err, view.Up); err != nil || !c.Bool("watch") || c.Bool("dry-run") {
+				if err == nil && !c.Bool("dry-run") {
+					leaveReceipt(c, p, res)
+				}
 				return err
 			}
 			return watch(c, p, app.WatchOptions{})
@@ -168,12 +171,14 @@ func stopTimeoutFlag() cli.Flag {
 		Usage: "seconds to wait for a container to stop before killing it (default: the service's stop_grace_period, else 10)"}
 }
 
-// stopTimeout is -t as given; 0 when unset.
-func stopTimeout(c *cli.Context) time.Duration {
+// stopTimeout is -t as given (0: kill at once, as with Compose); nil
+// when unset.
+func stopTimeout(c *cli.Context) *time.Duration {
 	if !c.IsSet("timeout") {
-		return 0
+		return nil
 	}
-	return time.Duration(c.Int("timeout")) * time.Second
+	t := time.Duration(c.Int("timeout")) * time.Second
+	return &t
 }
 
 // lockTimeoutFlag is --wait-timeout of the commands that take the project

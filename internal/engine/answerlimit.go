@@ -39,6 +39,13 @@ func capAnswers(hc *http.Client, max int64, d time.Duration) {
 	}
 }
 
+// CapAnswers is the same limit for another client of the engine (the
+// Compose SDK's): next's answers that are not streams are read at most
+// MaxAnswer bytes and, when d > 0, for at most d in all.
+func CapAnswers(next http.RoundTripper, d time.Duration) http.RoundTripper {
+	return &answerLimit{next: next, max: MaxAnswer, d: d}
+}
+
 type answerLimit struct {
 	next http.RoundTripper
 	max  int64
@@ -51,7 +58,9 @@ func (a *answerLimit) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	b := &cappedBody{body: resp.Body, left: a.max, what: req.Method + " " + apiPath(req.URL.Path), max: a.max, d: a.d}
-	b.timer = time.AfterFunc(a.d, b.expire)
+	if a.d > 0 {
+		b.timer = time.AfterFunc(a.d, b.expire)
+	}
 	resp.Body = b
 	return resp, nil
 }
@@ -139,7 +148,9 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 }
 
 func (b *cappedBody) Close() error {
-	b.timer.Stop()
+	if b.timer != nil {
+		b.timer.Stop()
+	}
 	return b.body.Close()
 }
 

@@ -24,6 +24,54 @@ type Executor interface {
 	// service's pre_stop hooks run first, and a container waits its
 	// service's stop_grace_period (or stop.Timeout) before it is killed.
 	StopProject(ctx context.Context, stop ProjectStop) error
+	// StartProject starts the stopped containers of the project's services
+	// named in start.Services (only those: the others are left as they
+	// are), dependencies first, as Compose's start does: each waits for
+	// the depends_on conditions of the services started with it, gets its
+	// configs and secrets copied in, and runs its post_start hooks.
+	StartProject(ctx context.Context, start ProjectStart) error
+	// RemoveProject removes the stopped containers of the services named
+	// in rm.Services, as Compose's rm does; with rm.Stop their running
+	// containers are stopped first (pre_stop hooks, stop_grace_period or
+	// rm.Timeout). A running container is never removed without Stop.
+	RemoveProject(ctx context.Context, rm ProjectRemove) error
+	// DownProject stops and removes the containers of every service of
+	// the project, dependents first, as Compose's down does (pre_stop
+	// hooks, stop_grace_period or down.Timeout), and its orphans when
+	// down.RemoveOrphans is set; of the networks and volumes it removes
+	// only those the project does not declare external.
+	DownProject(ctx context.Context, down ProjectDown) error
+}
+
+// ProjectStart is one start of some of a project's services.
+type ProjectStart struct {
+	Project  *types.Project
+	Services []string // services of Project; their stopped containers are started
+}
+
+// ProjectRemove is one removal of some of a project's services' containers.
+type ProjectRemove struct {
+	Project  *types.Project
+	Services []string // services of Project; their stopped containers are removed
+	// Stop stops the services' running containers first, so they are
+	// removed too; Timeout, when set, replaces their stop_grace_period.
+	Stop    bool
+	Timeout *time.Duration
+	// Volumes also removes the containers' anonymous volumes.
+	Volumes bool
+}
+
+// ProjectDown is one take-down of a whole project's containers.
+type ProjectDown struct {
+	Project *types.Project
+	// RemoveOrphans also removes the containers of the Compose project
+	// whose services Project no longer has.
+	RemoveOrphans bool
+	// Volumes also removes the containers' anonymous volumes and the
+	// project's volumes that are not external.
+	Volumes bool
+	// Timeout, when set, replaces every service's stop_grace_period.
+	Timeout *time.Duration
 }
 
 // ProjectStop is one stop of some of a project's services.

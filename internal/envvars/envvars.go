@@ -43,6 +43,7 @@ var Known = map[string]struct {
 	"DEVENV_WATCH_JOB_RESTART": {boolean, "1 (restart a job when a file it uses changes) or 0"},
 	"DEVENV_GPU_FACTS":         {oneOf("nvml", "engine"), "nvml (this machine's NVML) or engine (a probe container on the engine)"},
 	"DEVENV_PROBE_IMAGE":       {imageRef, "an image reference with /bin/sh, such as devenv/myproj-spark:abc123"},
+	"DEVENV_FASTUP":            {boolean, "1 (an up that changes nothing answers from the last up's receipt, the default) or 0 (every up runs devenv in full)"},
 }
 
 // notForTheCLI are DEVENV_* names devenv sets inside containers, or that

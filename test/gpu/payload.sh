@@ -104,8 +104,11 @@ suite() {
 	s=$work/suite
 	rm -rf "$s" && mkdir -p "$s/bin"
 	echo "payload: building devenv, the runner and the probe"
-	(cd "$root" && CGO_ENABLED=1 go build -trimpath -ldflags='-s -w' -o "$s/bin/devenv" ./cmd/devenv)
-	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$s/bin/devenv-nocgo" ./cmd/devenv)
+	# devenv is two programs side by side: the front answers a no-op up,
+	# devenv-core is the rest (with cgo for NVML, and without in nocgo/)
+	mkdir -p "$s/bin/nocgo"
+	(cd "$root" && CGO_ENABLED=1 go build -trimpath -ldflags='-s -w' -o "$s/bin/" ./cmd/devenv ./cmd/devenv-core)
+	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$s/bin/nocgo/" ./cmd/devenv ./cmd/devenv-core)
 	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$s/bin/gpu-e2e" ./test/gpu/cmd/gpu-e2e)
 	gcc -O2 -Wall -Wextra -o "$s/probe" "$root/test/gpu/probe/probe.c" -ldl
 	cp "$root/test/gpu/engine.sh" "$root/test/gpu/run.sh" "$s/"

@@ -67,11 +67,17 @@ func TestIntegrationStandinChain(t *testing.T) {
 		t.Logf("standin: inside the build, %s", m)
 	}
 
+	steps := parent(ctx, t, cli, "devenv-standin/chain-test:latest")
 	if err := removeProject(cli, chainProject); err != nil {
 		t.Fatalf("CleanupProject's removal failed: %v", err)
 	}
 	if imageExists(ctx, cli, "devenv-standin/chain-test:latest") {
 		t.Errorf("the image labelled %s=%s survived the project cleanup", labels.Project, chainProject)
+	}
+	// The project's cleanup keeps the build's steps (the cache of other
+	// builds); this build's are its own (no cache, a Dockerfile of its own).
+	if _, err := cli.ImageRemove(ctx, steps, image.RemoveOptions{PruneChildren: true}); err != nil {
+		t.Errorf("removing the build's steps: %v", err)
 	}
 }
 

@@ -32,8 +32,8 @@ var built struct {
 	err  error
 }
 
-// Devenv builds devenv once per test process (go build ./cmd/devenv in
-// the module root, found by walking up from the working directory to
+// Devenv builds devenv once per test process (go build ./cmd/devenv and
+// ./cmd/devenv-core in the module root, found by walking up from the working directory to
 // go.mod) and returns its path. It fails the test, with the compiler's
 // output, when the build fails.
 func Devenv(t testing.TB) string {
@@ -100,9 +100,13 @@ func findModuleRoot(dir string) (string, error) {
 	}
 }
 
-// buildDevenv runs go build for ./cmd/devenv in root and moves the program
-// into dir atomically, so that a concurrent test process never runs half a
-// file.
+// programs are what devenv installs, in the order they are moved into
+// place: devenv-core (the full program) before devenv, which runs it.
+var programs = []string{"devenv-core", "devenv"}
+
+// buildDevenv runs go build for ./cmd/devenv-core and ./cmd/devenv in
+// root and moves the programs into dir atomically, so that a concurrent
+// test process never runs half a file.
 func buildDevenv(root, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return errorf("cannot create %s: %v", dir, err)
@@ -112,22 +116,34 @@ func buildDevenv(root, dir string) error {
 		return errorf("cannot create a temporary directory in %s: %v", dir, err)
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
+	for _, name := range programs {
+		if err := buildProgram(root, tmp, name); err != nil {
+			return err
+		}
+	}
+	for _, name := range programs {
+		if err := os.Rename(filepath.Join(tmp, name), filepath.Join(dir, name)); err != nil {
+			return errorf("cannot move %s to %s: %v", name, dir, err)
+		}
+	}
+	return nil
+}
+
+func buildProgram(root, tmp, name string) error {
 	start := time.Now()
-	out := filepath.Join(tmp, "devenv")
-	cmd := exec.Command(goTool(), "build", "-o", out, "./cmd/devenv")
+	out := filepath.Join(tmp, name)
+	pkg := "./cmd/" + name
+	cmd := exec.Command(goTool(), "build", "-o", out, pkg)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_CFLAGS="+strings.TrimSpace(os.Getenv("CGO_CFLAGS")+" -Wno-deprecated-declarations"))
 	output, err := cmd.CombinedOutput()
 	if err != nil {
-		return errorf("building devenv failed (`go build -o %s ./cmd/devenv` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build ./cmd/devenv",
-			out, root, time.Since(start).Round(time.Millisecond), err, strings.TrimSpace(string(output)), root)
+		return errorf("building devenv failed (`go build -o %s %s` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build %s",
+			out, pkg, root, time.Since(start).Round(time.Millisecond), err, strings.TrimSpace(string(output)), root, pkg)
 	}
 	// go build writes no program for a package that is not main
 	if head, err := readHead(out, 8); err != nil || len(head) == 0 || string(head) == "!<arch>\n" {
-		return errorf("building devenv failed: `go build ./cmd/devenv` in %s produced no program; cmd/devenv must be package main with a main function", root)
-	}
-	if err := os.Rename(out, filepath.Join(dir, "devenv")); err != nil {
-		return errorf("cannot move devenv to %s: %v", dir, err)
+		return errorf("building devenv failed: `go build %s` in %s produced no program; cmd/%s must be package main with a main function", pkg, root, name)
 	}
 	return nil
 }

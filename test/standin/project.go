@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -84,6 +85,13 @@ func CleanupProject(t testing.TB, name string) {
 
 // removeProject removes the project's containers (with their anonymous
 // volumes), then networks, volumes and images, reporting every failure.
+// The images are those labelled for the project: its builds' images and
+// whatever was built on them (a labelled image's children inherit the
+// label). Their parents without the label, the classic builder's cache of
+// the steps before the label, stay: tests build side by side, and another
+// test's build may at this moment be using one of them as the parent of
+// its next step (pruning them failed such a build with "failed to set
+// parent ... unknown parent image ID").
 func removeProject(cli *client.Client, name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -109,22 +117,59 @@ func removeProject(cli *client.Client, name string) error {
 	for _, v := range volumes.Volumes {
 		add("removing volume "+v.Name, cli.VolumeRemove(ctx, v.Name, true))
 	}
-	images, err := cli.ImageList(ctx, image.ListOptions{All: true, Filters: f})
-	add("listing images", err)
-	// Children first: an image built on another of the project's (the
-	// build cache chains them) cannot be removed before it.
-	sort.Slice(images, func(i, j int) bool { return images[i].Created > images[j].Created })
-	for _, im := range images {
-		_, err := cli.ImageRemove(ctx, im.ID, image.RemoveOptions{Force: true, PruneChildren: true})
-		switch {
-		case err == nil, cerrdefs.IsNotFound(err): // removing a parent may already have removed it
-		case cerrdefs.IsConflict(err) && strings.Contains(err.Error(), "dependent child images"):
-			// Tests build side by side, and the classic builder's cache
-			// reuses a layer of this project as the parent of another
-			// project's image: that one's cleanup prunes it.
-		default:
-			add("removing image "+im.ID, err)
+	add("removing images", removeImages(ctx, cli, f))
+	return errs.ErrorOrNil()
+}
+
+// removeImages removes the images f selects, never pruning their parents.
+// The engine lists (without All) the tagged ones and the untagged ones
+// nothing is built on; removing those newest first, then listing again,
+// reaches the steps between them (an image built on another of the
+// project's) once what was built on them is gone. One that another
+// project's image is built on is only untagged. It stops when a pass
+// changes nothing.
+func removeImages(ctx context.Context, cli *client.Client, f filters.Args) error {
+	for {
+		images, err := cli.ImageList(ctx, image.ListOptions{Filters: f})
+		if err != nil {
+			return errorf("listing images: %v", err)
+		}
+		sort.Slice(images, func(i, j int) bool { return images[i].Created > images[j].Created })
+		changed := false
+		for _, im := range images {
+			removed, err := removeImage(ctx, cli, im)
+			if err != nil {
+				return errorf("removing image %s %v: %v", im.ID, im.RepoTags, err)
+			}
+			changed = changed || removed
+		}
+		if !changed {
+			return nil
 		}
 	}
-	return errs.ErrorOrNil()
+}
+
+// removeImage removes im by each of its tags (by its ID when it has none),
+// never its parents, and reports whether the engine removed or untagged
+// anything. An image that another is built on is only untagged (the
+// engine refuses to remove it).
+func removeImage(ctx context.Context, cli *client.Client, im image.Summary) (bool, error) {
+	refs := slices.DeleteFunc(slices.Clone(im.RepoTags), func(r string) bool { return r == "<none>:<none>" })
+	if len(refs) == 0 {
+		refs = []string{im.ID}
+	}
+	changed := false
+	for _, ref := range refs {
+		_, err := cli.ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: false})
+		switch {
+		case err == nil:
+			changed = true
+		case cerrdefs.IsNotFound(err):
+		case cerrdefs.IsConflict(err) && strings.Contains(err.Error(), "dependent child images"):
+			changed = changed || ref != im.ID // the tag went before the engine refused
+		default:
+			return changed, err
+		}
+	}
+	return changed, nil
 }

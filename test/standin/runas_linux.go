@@ -93,11 +93,13 @@ func ChownTree(t testing.TB, dir string, uid, gid int) {
 // userCopy copies devenv where uid:gid can run it.
 func userCopy(t testing.TB, uid, gid int) string {
 	t.Helper()
-	to := filepath.Join(OwnedDir(t, uid, gid), "devenv")
-	if err := copyExecutable(Devenv(t), to); err != nil {
-		t.Fatalf("standin: %v", err)
+	dir := OwnedDir(t, uid, gid)
+	for _, prog := range programs {
+		if err := copyExecutable(filepath.Join(filepath.Dir(Devenv(t)), prog), filepath.Join(dir, prog)); err != nil {
+			t.Fatalf("standin: %v", err)
+		}
 	}
-	return to
+	return filepath.Join(dir, "devenv")
 }
 
 func copyExecutable(from, to string) error {

@@ -6,14 +6,18 @@
 package dockercli
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/endpoint"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/docker/cli/cli/command"
 	cliflags "github.com/docker/cli/cli/flags"
+	"github.com/docker/go-connections/sockets"
 	"github.com/moby/moby/client"
 )
 
@@ -21,14 +25,16 @@ import (
 type CLIOptions struct {
 	Out, Err io.Writer // nil: devenv's standard streams
 	// Answer bounds the wait for response headers of calls that are not
-	// streams (0: none).
+	// streams, and the reading of their answers (0: none). Those answers
+	// are read at most engine.MaxAnswer bytes either way.
 	Answer time.Duration
 }
 
 // New is the docker CLI value the Compose SDK runs on
 // (compose.NewComposeService takes it), reaching the very engine e names:
 // its API client is a moby client on e's address and transport (TLS, or
-// the ssh helper's connections), negotiating the API version, and it is
+// the ssh helper's connections), negotiating the API version, its answers
+// capped as devenv's own client's are (sdkClient), and it is
 // initialized with e's context (or its --host address), so the SDK reads
 // the same config.json and context store as the docker CLI and devenv.
 // o is what e was resolved with (its ConfigDir).
@@ -70,27 +76,87 @@ func clientOptions(e *endpoint.Endpoint, o endpoint.Options) *cliflags.ClientOpt
 	return opts
 }
 
-// mobyClient is the moby/moby client (the one the Compose SDK is built
-// on) for e's address and transport.
-func mobyClient(e *endpoint.Endpoint, answer time.Duration) (*client.Client, error) {
+// sdkClient is the SDK's client of the engine: each answer that is not a
+// stream is capped as devenv's own client's are (engine.CapAnswers), so a
+// broken or hostile engine cannot make devenv read without end. The moby
+// client dials hijacked connections (attach, exec) from its own
+// *http.Transport, which the cap wraps away; those go through hijack, an
+// uncapped client of the same engine (they are streams, which the cap
+// leaves alone anyway).
+type sdkClient struct {
+	*client.Client
+	capped *http.Client // Client's, to close its idle connections
+	hijack *client.Client
+}
+
+func (c *sdkClient) ContainerAttach(ctx context.Context, id string, o client.ContainerAttachOptions) (client.ContainerAttachResult, error) {
+	return c.hijack.ContainerAttach(ctx, id, o)
+}
+
+func (c *sdkClient) ExecAttach(ctx context.Context, id string, o client.ExecAttachOptions) (client.ExecAttachResult, error) {
+	return c.hijack.ExecAttach(ctx, id, o)
+}
+
+func (c *sdkClient) DialHijack(ctx context.Context, url, proto string, meta map[string][]string) (net.Conn, error) {
+	return c.hijack.DialHijack(ctx, url, proto, meta)
+}
+
+func (c *sdkClient) Dialer() func(context.Context) (net.Conn, error) { return c.hijack.Dialer() }
+
+func (c *sdkClient) Close() error {
+	c.capped.CloseIdleConnections()
+	return c.hijack.Close()
+}
+
+// mobyClient is the moby/moby client (the one the Compose SDK is built on)
+// for e's address and transport, its answers capped.
+func mobyClient(e *endpoint.Endpoint, answer time.Duration) (*sdkClient, error) {
+	tr, err := transport(e, answer)
+	if err != nil {
+		return nil, err
+	}
+	scheme := "http"
+	if tr.TLSClientConfig != nil {
+		scheme = "https"
+	}
+	capped := &http.Client{Transport: engine.CapAnswers(tr, answer)}
+	// WithHost before WithHTTPClient, which takes (a copy of) tr as it
+	// is: WithHost would configure the transport for the address again
+	// and drop the ssh helper's dialer.
+	c, err := client.New(client.WithHost(e.DialHost()), client.WithHTTPClient(capped), client.WithScheme(scheme),
+		client.WithAPIVersionFromEnv(), client.WithUserAgent(command.UserAgent()))
+	if err != nil {
+		return nil, err
+	}
+	hijack, err := client.New(client.WithHost(e.DialHost()), client.WithHTTPClient(&http.Client{Transport: tr}),
+		client.WithAPIVersionFromEnv(), client.WithUserAgent(command.UserAgent()))
+	if err != nil {
+		return nil, err
+	}
+	return &sdkClient{Client: c, capped: capped, hijack: hijack}, nil
+}
+
+// transport is the HTTP transport for e: TLS or the ssh helper's
+// connections as e says, else the moby client's own for a unix or tcp
+// address; ResponseHeaderTimeout is answer.
+func transport(e *endpoint.Endpoint, answer time.Duration) (*http.Transport, error) {
 	hc, err := e.HTTPClient(answer)
 	if err != nil {
 		return nil, err
 	}
-	var opts []client.Opt
-	if hc == nil {
-		// a plain unix or tcp address: the client's own transport for it
-		// (WithHost configures it), with the answer timeout
-		hc = &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: answer, MaxIdleConns: 6, IdleConnTimeout: 30 * time.Second}}
-		// (no TLS here: cloning the transport would otherwise make it look like https)
-		opts = append(opts, client.WithHTTPClient(hc), client.WithHost(e.DialHost()), client.WithScheme("http"))
-	} else {
-		opts = append(opts, client.WithHost(e.DialHost()))
-		opts = append(opts, client.WithHTTPClient(hc))
-		if tr, ok := hc.Transport.(*http.Transport); ok && e.Kind == endpoint.SSH {
-			opts = append(opts, client.WithDialContext(tr.DialContext))
+	if hc != nil {
+		if tr, ok := hc.Transport.(*http.Transport); ok {
+			return tr, nil
 		}
+		return nil, fmt.Errorf("unexpected HTTP transport %T", hc.Transport)
 	}
-	opts = append(opts, client.WithAPIVersionFromEnv(), client.WithUserAgent(command.UserAgent()))
-	return client.New(opts...)
+	u, err := client.ParseHostURL(e.DialHost())
+	if err != nil {
+		return nil, err
+	}
+	tr := &http.Transport{ResponseHeaderTimeout: answer}
+	if err := sockets.ConfigureTransport(tr, u.Scheme, u.Host); err != nil {
+		return nil, err
+	}
+	return tr, nil
 }

@@ -130,6 +130,11 @@ func (f *Fake) StopProject(ctx context.Context, stop engine.ProjectStop) error {
 	if err != nil {
 		return err
 	}
+	return f.stopServices(ctx, stop)
+}
+
+// stopServices is StopProject's stop, unrecorded (RemoveProject's too).
+func (f *Fake) stopServices(ctx context.Context, stop engine.ProjectStop) error {
 	order := dependencyOrder(stop.Project)
 	for i := len(order) - 1; i >= 0; i-- {
 		name := order[i]
@@ -150,14 +155,8 @@ func (f *Fake) stopService(ctx context.Context, c engine.Object, svc types.Servi
 	if c.State != "running" {
 		return nil
 	}
-	for _, h := range svc.PreStop {
-		code, err := f.Exec(ctx, c.ID, engine.ExecOptions{Cmd: h.Command, User: h.User, WorkingDir: h.WorkingDir, Env: envList(h.Environment)})
-		if err != nil {
-			return err
-		}
-		if code != 0 {
-			return fmt.Errorf("pre_stop hook of %s exited with code %d", c.Name, code)
-		}
+	if err := f.runHooks(ctx, c, "pre_stop", svc.PreStop); err != nil {
+		return err
 	}
 	t := 10 * time.Second
 	switch {
@@ -167,6 +166,22 @@ func (f *Fake) stopService(ctx context.Context, c engine.Object, svc types.Servi
 		t = time.Duration(*svc.StopGracePeriod)
 	}
 	return f.Stop(ctx, c.ID, t)
+}
+
+// runHooks runs a service's hooks of one kind (pre_stop, post_start) in
+// container c through Exec, so ExecFunc sees them; a non-zero exit fails
+// them, naming the container.
+func (f *Fake) runHooks(ctx context.Context, c engine.Object, kind string, hooks []types.ServiceHook) error {
+	for _, h := range hooks {
+		code, err := f.Exec(ctx, c.ID, engine.ExecOptions{Cmd: h.Command, User: h.User, WorkingDir: h.WorkingDir, Env: envList(h.Environment)})
+		if err != nil {
+			return err
+		}
+		if code != 0 {
+			return fmt.Errorf("%s hook of %s exited with code %d", kind, c.Name, code)
+		}
+	}
+	return nil
 }
 
 // composeContainers is what Compose lists as the service's containers.

@@ -39,7 +39,7 @@ func newSuite(payload, machine string) (*suite, error) {
 	env := []string{"DEVENV_CACHE=" + filepath.Join(work, "cache"), "NO_COLOR=1"}
 	s := &suite{t: &gpusuite.Transcript{Date: time.Now().UTC(), Machine: machine}, work: work, api: newEngineAPI(),
 		dv:       devenv{bin: filepath.Join(payload, "bin", "devenv"), env: env},
-		dvRemote: devenv{bin: filepath.Join(payload, "bin", "devenv-nocgo"), env: env}}
+		dvRemote: devenv{bin: filepath.Join(payload, "bin", "nocgo", "devenv"), env: env}}
 	r, err := s.dv.jsonOut(work, &s.host, "gpus")
 	if err != nil || len(s.host.GPUs) == 0 {
 		return nil, fmt.Errorf("devenv cannot read the GPUs through NVML here (exit %d): %s", r.Code, clip(r.out(), 300))

@@ -1,0 +1,17 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// runCore replaces this process with devenv-core, same arguments and
+// environment: signals, the terminal and the exit status are its own.
+func runCore(core string, args []string) int {
+	err := syscall.Exec(core, args, os.Environ())
+	fmt.Fprintf(os.Stderr, "devenv: cannot run %s: %v\n", core, err)
+	return 1
+}
