@@ -27,18 +27,22 @@ import (
 // from the SDK's Ps, Logs and Exec.
 
 // chatty is the command of the read scenarios' containers: a line on
-// stdout, one on stderr, then a last one without a newline (the fake
-// engine gives chattyLog as their logs).
-var chatty = []string{"sh", "-c", "echo one; sleep 0.2; echo two >&2; sleep 0.2; printf partial; exec sleep infinity"}
+// stdout, one on stderr, then a last one without a newline, and on
+// (chattyExits: then it exits); the fake engine gives chattyLog as their
+// logs.
+var (
+	chatty      = []string{"sh", "-c", "echo one; sleep 0.2; echo two >&2; sleep 0.2; printf partial; exec sleep infinity"}
+	chattyExits = []string{"sh", "-c", "echo one; sleep 0.2; echo two >&2; sleep 0.2; printf partial"}
+)
 
 const chattyLog = "one\ntwo\npartial"
 
-// readPlan is conformancePlan's services running chatty, app publishing
+// readPlan is conformancePlan's services running cmd, app publishing
 // port on 127.0.0.1 and carrying a GPU label, db marked as a CPU fallback.
-func readPlan(project, image string, port int) *plan.Plan {
+func readPlan(project, image string, port int, cmd []string) *plan.Plan {
 	pl := conformancePlan(project, image, "1", "db", "app")
 	for _, s := range pl.Services {
-		s.Container.Cmd = chatty
+		s.Container.Cmd = cmd
 	}
 	app := pl.Service("app")
 	app.Container.Ports = []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: port, ContainerPort: 8080, Protocol: "tcp"}}
@@ -53,7 +57,7 @@ var readScenarios = []struct {
 }{
 	{"ps lists the project's containers as Compose does, and only devenv's", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
 		port := freePort(t)
-		up(t, r, readPlan(project, ce.image, port), UpOptions{})
+		up(t, r, readPlan(project, ce.image, port, chatty), UpOptions{})
 		// a container of the same Compose project that devenv did not make
 		foreign, err := ce.eng.Create(t.Context(), engine.ContainerSpec{Name: project + "-foreign", Image: ce.image, Cmd: []string{"sleep", "infinity"},
 			Labels: map[string]string{labels.ComposeProject: project, labels.ComposeService: "db", labels.ComposeOneoff: "False", labels.ComposeConfigHash: "x"}})
@@ -85,7 +89,7 @@ var readScenarios = []struct {
 		}
 	}},
 	{"logs: each service's lines, one service after the other", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
-		up(t, r, readPlan(project, ce.image, freePort(t)), UpOptions{})
+		up(t, r, readPlan(project, ce.image, freePort(t), chattyExits), UpOptions{})
 		rd := reader(t, r)
 		read := func(o engine.LogOptions) string {
 			var b strings.Builder
@@ -96,13 +100,10 @@ var readScenarios = []struct {
 			}
 			return b.String()
 		}
-		waitFor(t, "both services' second line", func() bool { return strings.Count(read(engine.LogOptions{}), "two") == 2 })
 		// the engine keeps a last line without a newline once the
-		// container's output ends; Compose does not print it
-		stopService(t, ce.eng, project, "db")
-		stopService(t, ce.eng, project, "app")
-		// the engine writes that line a moment after the container stops:
-		// then the last two entries are a whole line and it
+		// container's output ends (here: it exits), a moment after; then
+		// the last two entries are a whole line and that one, which
+		// Compose does not print
 		const lastTwo = "db | two\napp | two\n"
 		var got string
 		for deadline := time.Now().Add(30 * time.Second); got != lastTwo && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
@@ -124,7 +125,7 @@ var readScenarios = []struct {
 		}
 	}},
 	{"logs -f follows until ctx ends", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
-		up(t, r, readPlan(project, ce.image, freePort(t)), UpOptions{})
+		up(t, r, readPlan(project, ce.image, freePort(t), chatty), UpOptions{})
 		rd := reader(t, r)
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
@@ -162,7 +163,7 @@ var readScenarios = []struct {
 		}
 	}},
 	{"exec passes output, options and the exit code through", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
-		up(t, r, readPlan(project, ce.image, freePort(t)), UpOptions{})
+		up(t, r, readPlan(project, ce.image, freePort(t), chatty), UpOptions{})
 		rd := reader(t, r)
 		for _, c := range []struct {
 			opts engine.ExecOptions
@@ -189,7 +190,7 @@ var readScenarios = []struct {
 		}
 	}},
 	{"exec stops following when ctx ends", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
-		up(t, r, readPlan(project, ce.image, freePort(t)), UpOptions{})
+		up(t, r, readPlan(project, ce.image, freePort(t), chatty), UpOptions{})
 		ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
 		defer cancel()
 		start := time.Now()
