@@ -18,6 +18,9 @@ import (
 type BuildOptions struct {
 	NoCache bool // rebuild without the build cache
 	Pull    bool // pull base images again
+	// NeverPull refuses to pull an image the engine lacks (Compose's
+	// --pull never): the images must be there already.
+	NeverPull bool
 }
 
 // Images makes sure every selected service's image exists: a plain image is
@@ -77,7 +80,7 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 		return nil, r.localImage(ctx, s)
 	}
 	if s.Build == nil {
-		return r.pull(ctx, s.Name, s.Image, opts.Pull)
+		return r.pull(ctx, s.Name, s.Image, opts)
 	}
 	if !opts.NoCache && !opts.Pull {
 		ok, err := r.Eng.ImageExists(ctx, s.Image)
@@ -86,7 +89,7 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 		}
 	}
 	if s.Pull != "" {
-		if _, err := r.pull(ctx, s.Name, s.Pull, opts.Pull); err != nil {
+		if _, err := r.pull(ctx, s.Name, s.Pull, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -118,7 +121,7 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 // that image still.
 func (r *Runner) buildBases(ctx context.Context, s *plan.Service, opts BuildOptions) error {
 	for _, ref := range slices.Sorted(maps.Values(s.Build.Pins)) {
-		if _, err := r.pull(ctx, s.Name, ref, opts.Pull); err != nil {
+		if _, err := r.pull(ctx, s.Name, ref, opts); err != nil {
 			return err
 		}
 	}
@@ -149,11 +152,14 @@ func (r *Runner) localImage(ctx context.Context, s *plan.Service) error {
 	return fmt.Errorf("its image %s is local (pinned in devenv.lock by image ID) and this engine no longer has it: rebuild or load the image, then run devenv lock", s.Image)
 }
 
-func (r *Runner) pull(ctx context.Context, service, ref string, force bool) (*Change, error) {
-	if !force {
+func (r *Runner) pull(ctx context.Context, service, ref string, opts BuildOptions) (*Change, error) {
+	if !opts.Pull {
 		ok, err := r.Eng.ImageExists(ctx, ref)
 		if err != nil || ok {
 			return nil, err
+		}
+		if opts.NeverPull {
+			return nil, fmt.Errorf("image %s is not on the engine, and --pull never forbids pulling it: pull or load it, or run up without --pull never", ref)
 		}
 	}
 	task := "pull " + service

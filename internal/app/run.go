@@ -33,7 +33,8 @@ type UpOptions struct {
 	Wait         bool
 	WaitTimeout  time.Duration
 	NoCache      bool
-	Pull         bool
+	Pull         bool          // pull the images again (Compose's --pull always)
+	NeverPull    bool          // pull nothing; a missing image is an error (--pull never)
 	SkipGPUCheck bool          // leave the GPU verdict to the engine
 	DryRun       bool          // report what would change and change nothing (implies Frozen)
 	LockTimeout  time.Duration // bounds the wait for another devenv changing the project; 0: until ctx ends
@@ -139,7 +140,7 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	}
 	res, err := run.runner.Up(ctx, run.plan.Plan, reconcile.UpOptions{
 		Services: o.Services, NoStart: o.NoStart, Wait: o.Wait, WaitTimeout: o.WaitTimeout,
-		Build:         reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull},
+		Build:         reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull, NeverPull: o.NeverPull},
 		ForceRecreate: o.ForceRecreate, NoDeps: o.NoDeps, RemoveOrphans: o.RemoveOrphans,
 	})
 	if err != nil {

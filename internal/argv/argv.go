@@ -69,6 +69,11 @@ func splitFlags(flags []cli.Flag, rest []string, passThrough bool) (fl, pos []st
 			return fl, append(pos, rest...)
 		}
 		if strings.HasPrefix(tok, "-") && tok != "-" {
+			if len(rest) > 1 && takesWord(flags, tok, rest[1]) {
+				fl = append(fl, tok+"="+rest[1])
+				rest = rest[2:]
+				continue
+			}
 			n := flagWidth(flags, tok, rest)
 			fl = append(fl, rest[:n]...)
 			rest = rest[n:]
@@ -107,6 +112,30 @@ func (l Line) HasFlag(args []string, flag string) bool {
 		}
 		flags, cmds = cmd.Flags, cmd.Subcommands
 		i++
+	}
+	return false
+}
+
+// OptionalValue is a flag value that may be given bare (--pull) or with
+// one of a few words (--pull always), as Compose's flags of that kind
+// are: Reorder joins the word to the flag (--pull=always), which is how
+// the flag package reads a value of a flag that may go without one.
+type OptionalValue interface {
+	IsBoolFlag() bool
+	Choices() []string
+}
+
+// takesWord reports whether tok is an OptionalValue flag and word one of
+// its choices.
+func takesWord(flags []cli.Flag, tok, word string) bool {
+	name := strings.TrimLeft(tok, "-")
+	for _, f := range flags {
+		g, ok := f.(*cli.GenericFlag)
+		if !ok || !slices.Contains(f.Names(), name) {
+			continue
+		}
+		v, ok := g.Value.(OptionalValue)
+		return ok && slices.Contains(v.Choices(), word)
 	}
 	return false
 }

@@ -14,11 +14,20 @@ func testLine() Line {
 		Commands: []*cli.Command{
 			{Name: "logs", Flags: []cli.Flag{&cli.StringFlag{Name: "tail"}, &cli.BoolFlag{Name: "follow", Aliases: []string{"f"}}, &cli.BoolFlag{Name: "json"}}},
 			{Name: "exec", Aliases: []string{"x"}, Flags: []cli.Flag{&cli.StringFlag{Name: "user", Aliases: []string{"u"}}, &cli.BoolFlag{Name: "json"}}},
+			{Name: "up", Flags: []cli.Flag{&cli.GenericFlag{Name: "pull", Value: &choice{}}}},
 			{Name: "jobs", Subcommands: []*cli.Command{{Name: "logs", Flags: []cli.Flag{&cli.BoolFlag{Name: "follow"}}}}},
 		},
 	}
 	return Line{App: app, PassArgs: []string{"exec"}}
 }
+
+// choice is an OptionalValue with the words always and never.
+type choice struct{ v string }
+
+func (c *choice) Set(v string) error { c.v = v; return nil }
+func (c *choice) String() string     { return c.v }
+func (c *choice) IsBoolFlag() bool   { return true }
+func (c *choice) Choices() []string  { return []string{"always", "missing", "never"} }
 
 func TestReorder(t *testing.T) {
 	l := testLine()
@@ -33,6 +42,10 @@ func TestReorder(t *testing.T) {
 		{"prog jobs logs 7 --follow", "prog jobs logs --follow 7"},
 		{"prog logs a --tail", "prog logs --tail a"},
 		{"prog nosuch --json", "prog --json nosuch"}, // the program's own flags: it reports the word
+		{"prog up --pull always app", "prog up --pull=always app"},
+		{"prog up app --pull never", "prog up --pull=never app"},
+		{"prog up --pull app", "prog up --pull app"}, // bare: app is a service
+		{"prog up --pull=missing", "prog up --pull=missing"},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(l.Reorder(strings.Fields(tt.in)), " "); got != tt.want {

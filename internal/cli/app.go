@@ -148,5 +148,9 @@ func usageError(err error, command string) error {
 	if strings.HasSuffix(err.Error(), "not defined: -f") {
 		return exitcode.Newf(exitcode.Usage, "%v: after a command name write --file FILE (or -f FILE before it: devenv -f FILE %s)", err, command)
 	}
+	if _, msg, ok := strings.Cut(err.Error(), " for -pull: "); ok {
+		// the flag package calls every flag that may go bare a boolean
+		return exitcode.Newf(exitcode.Usage, "%s (see `devenv %s --help`)", msg, command)
+	}
 	return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, command))
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"strings"
 
@@ -77,4 +78,37 @@ func stringOpt(c *cli.Context, name string) string {
 		}
 	}
 	return ""
+}
+
+// pullPolicy is up's --pull as Compose spells it: bare (always), or one
+// of always, missing (what up does anyway) and never. Compose's `build`
+// policy is refused: devenv builds what changed on every up.
+type pullPolicy struct{ value string }
+
+func (p *pullPolicy) Set(v string) error {
+	switch v {
+	case "true", "always":
+		p.value = "always"
+	case "false", "missing", "":
+		p.value = "missing"
+	case "never":
+		p.value = "never"
+	case "build":
+		return fmt.Errorf("--pull build: devenv builds the images whose inputs changed on every up; use --pull always, missing or never")
+	default:
+		return fmt.Errorf("--pull %q: use always, missing or never (bare --pull is always)", v)
+	}
+	return nil
+}
+
+func (p *pullPolicy) String() string    { return p.value }
+func (p *pullPolicy) IsBoolFlag() bool  { return true }
+func (p *pullPolicy) Choices() []string { return []string{"always", "missing", "never", "build"} }
+
+// pullOf is the --pull policy given to c ("missing" when none was).
+func pullOf(c *cli.Context) string {
+	if p, ok := c.Generic("pull").(*pullPolicy); ok && p.value != "" {
+		return p.value
+	}
+	return "missing"
 }

@@ -43,7 +43,7 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "wait", Usage: "wait until every service is healthy"},
 			&cli.DurationFlag{Name: "wait-timeout", Value: 5 * time.Minute, Usage: "how long --wait waits for health; when given, also how long to wait for another devenv changing the project (default: until Ctrl-C)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild images without the build cache"},
-			&cli.BoolFlag{Name: "pull", Usage: "pull base images again"},
+			&cli.GenericFlag{Name: "pull", Value: &pullPolicy{}, Usage: "`POLICY`: always (bare --pull: pull the images again), missing (the default) or never (a missing image is an error)"},
 			&cli.BoolFlag{Name: "skip-gpu-check", Usage: "let the engine decide whether it can give GPUs"},
 			composeProfileFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be pulled, built, created, recreated or started, and change nothing (a stale lock is refused as with --frozen)"},
@@ -57,7 +57,7 @@ func upCommand() *cli.Command {
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Up(c.Context, app.UpOptions{
 				Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
-				WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: c.Bool("pull"), SkipGPUCheck: c.Bool("skip-gpu-check"),
+				WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: pullOf(c) == "always", NeverPull: pullOf(c) == "never", SkipGPUCheck: c.Bool("skip-gpu-check"),
 				LockTimeout: lockTimeout(c), DryRun: c.Bool("dry-run"),
 				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"), Force: c.Bool("force"),
 			})
