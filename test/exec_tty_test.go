@@ -32,7 +32,9 @@ func TestExecWithATerminal(t *testing.T) {
 		out, _ := cmd.CombinedOutput()
 		return strings.ReplaceAll(string(out), "\r", ""), cmd.ProcessState.ExitCode()
 	}
-	out, code := onTerminal("exec box -- sh -c 'tty; stty size; exit 7'")
+	// before API 1.42 an exec's TTY is sized just after it starts (as
+	// with docker exec -t), so the command waits for a size
+	out, code := onTerminal(`exec box -- sh -c 'tty; for i in $(seq 50); do [ "$(stty size)" != "0 0" ] && break; sleep 0.1; done; stty size; exit 7'`)
 	if code != 7 || !strings.Contains(out, "/dev/pts/") || !strings.Contains(out, "33 101") {
 		t.Errorf("exec on a terminal: exit %d, want 7, a TTY of 33 rows and 101 columns:\n%s", code, out)
 	}
