@@ -189,3 +189,23 @@ func TestJupyterLabVersionIsAnInput(t *testing.T) {
 		t.Errorf("Jupyter without a locked JupyterLab release: %v, want an error saying to run devenv lock", err)
 	}
 }
+
+// TestComposeBuildHashKeptAcrossUpgrade: the image of a compose build:
+// service with no build args, target or pinned FROM images (as a lock of
+// version 1 leaves it, see lock.Check), whose context is its Dockerfile's
+// directory, keeps the tag devenv gave it before it sent compose builds as
+// Compose does: an upgrade rebuilds and recreates nothing. The hash is
+// what devenv at 9cf5216 computed for the same files.
+func TestComposeBuildHashKeptAcrossUpgrade(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"Dockerfile": "FROM nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04\nCOPY app /app\n", "app/main.py": "print('hi')\n"})
+	in := Input{Project: "p", Service: "s", ProjectDir: dir, UserContext: dir, UserDockerfile: filepath.Join(dir, "Dockerfile")}
+	in.Resolved.Profile = "image"
+	if got, want := mustHash(t, in), "824c572fae9f2218d3f539a20efc28abcc2270036364b9ca1d30fc982e046cfc"; got != want {
+		t.Errorf("Hash = %s, want %s: an upgrade would rebuild every compose build: service and recreate its container", got, want)
+	}
+	in.Pins = map[string]string{"nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04": "127.0.0.1:5000/nvidia/cuda@sha256:" + strings.Repeat("a", 64)}
+	if mustHash(t, in) == "824c572fae9f2218d3f539a20efc28abcc2270036364b9ca1d30fc982e046cfc" {
+		t.Error("a pinned FROM image leaves the hash unchanged")
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/compose"
-	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -73,18 +72,20 @@ func entries(pl *plan.Plan) ([]entry, error) {
 	return out, nil
 }
 
-// loadCompose loads the project's compose services, and their environment
-// entries that refer to variables as written.
+// loadCompose is the project's compose services, and their environment
+// entries that refer to variables as written, from the read of the files
+// the plan was made from (pl.Compose; nil: read now).
 func loadCompose(pl *plan.Plan) ([]compose.Service, map[string]map[string]string, error) {
 	p := pl.Project0
 	if p == nil || len(p.Compose) == 0 {
 		return nil, nil, nil
 	}
-	svcs, err := loader.Load(context.Background(), p.Compose, p.Dir, p.Name, nil)
+	files := pl.Compose.For(p.Compose, p.Dir, p.Name)
+	svcs, err := files.Services(context.Background(), nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	raw, err := loader.RawEnvironment(context.Background(), p.Compose, p.Dir, p.Name)
+	raw, err := files.RawEnvironment(context.Background())
 	return svcs, raw, err
 }
 

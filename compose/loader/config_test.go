@@ -31,7 +31,7 @@ func TestConfigSurvivesJSON(t *testing.T) {
 		rel, _ := filepath.Rel(root, file)
 		t.Run(rel, func(t *testing.T) {
 			dir := filepath.Dir(file)
-			proj, err := loadProject(t.Context(), []string{file}, dir, "trip", []string{"*"})
+			proj, err := cliProject(t.Context(), []string{file}, dir, "trip", []string{"*"}, true)
 			if err != nil {
 				t.Skipf("compose refuses it (a deliberately invalid fixture): %v", err)
 			}

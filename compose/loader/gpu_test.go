@@ -51,7 +51,7 @@ func TestGPUIdioms(t *testing.T) {
 			if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			svcs, warns, err := load(t.Context(), []string{f}, dir, "demo", nil)
+			svcs, warns, err := NewFiles([]string{f}, dir, "demo").services(t.Context(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

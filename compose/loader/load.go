@@ -1,28 +1,23 @@
 package loader
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
 )
 
-// load is Load without the watch on ctx: the services, or the problems that
-// make services unusable, or an error that kept the files from loading.
-func load(ctx context.Context, files []string, projectDir, projectName string, profiles []string) ([]compose.Service, []string, error) {
-	proj, err := loadProject(ctx, files, projectDir, projectName, profiles)
-	if err != nil {
-		return nil, nil, fmt.Errorf("compose files %s: %w; `docker compose config` shows the same problem, fix it in the file", strings.Join(files, ", "), err)
-	}
+// convertProject translates the services of a loaded project: the
+// services, or the problems that make services unusable, or an error
+// (an env_file that cannot be read). proj is left as it is: compose-go
+// resolves the environment on a copy.
+func convertProject(proj *types.Project, files []string, pos *positions) ([]compose.Service, []string, error) {
 	resolved, err := proj.WithServicesEnvironmentResolved(false)
 	if err != nil {
 		return nil, nil, fmt.Errorf("compose files %s: %w; fix the env_file it names", strings.Join(files, ", "), err)
 	}
-	pos := readPositions(files, projectDir)
 	var problems []string
 	out := make([]compose.Service, 0, len(proj.Services))
 	for _, name := range sortedNames(resolved.Services) {
@@ -77,18 +72,9 @@ func original(proj *types.Project, s types.ServiceConfig) *compose.Config {
 	return c
 }
 
-func loadProject(ctx context.Context, files []string, projectDir, projectName string, profiles []string) (*types.Project, error) {
-	return loadProjectWith(ctx, files, projectDir, projectName, profiles, true)
-}
-
-// rawEnvironment is RawEnvironment without the watch on ctx: each service's
-// environment entries that refer to variables, as written; nil when the
-// files load only after interpolation.
-func rawEnvironment(ctx context.Context, files []string, projectDir, projectName string) map[string]map[string]string {
-	proj, err := loadProjectWith(ctx, files, projectDir, projectName, []string{"*"}, false)
-	if err != nil {
-		return nil
-	}
+// rawEnvironment is each service's environment entries that refer to
+// variables, as written, of a project loaded without interpolation.
+func rawEnvironment(proj *types.Project) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for name, svc := range proj.Services {
 		for k, v := range svc.Environment {
@@ -102,26 +88,6 @@ func rawEnvironment(ctx context.Context, files []string, projectDir, projectName
 		}
 	}
 	return out
-}
-
-func loadProjectWith(ctx context.Context, files []string, projectDir, projectName string, profiles []string, interpolate bool) (*types.Project, error) {
-	opts, err := cli.NewProjectOptions(files,
-		cli.WithWorkingDirectory(projectDir),
-		cli.WithOsEnv,
-		cli.WithEnvFiles(), // the project directory's .env, when there is one
-		cli.WithDotEnv,
-		cli.WithName(projectName),
-		// profiles, else COMPOSE_PROFILES from the environment or .env, as compose does
-		cli.WithDefaultProfiles(profiles...),
-		cli.WithInterpolation(interpolate),
-		cli.WithResolvedPaths(true),
-		// env_file is merged by Load, which keeps apart what came from it
-		cli.WithoutEnvironmentResolution,
-	)
-	if err != nil {
-		return nil, err
-	}
-	return opts.LoadProject(ctx)
 }
 
 // envFileKeys lists the service's env_files and the variables whose value

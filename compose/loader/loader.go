@@ -1,12 +1,13 @@
 // Package loader loads a project's compose files with compose-go's loader
 // and translates their services into compose.Service: the one devenv
 // package that calls compose-go's cli and loader packages. Package compose
-// holds the types; every command that reads compose files calls Load or
-// RawEnvironment here, in devenv's own process.
+// holds the types; every command that reads compose files does it here, in
+// devenv's own process, through one Files per command (files.go), which
+// reads the files once whatever the command asks of them; Load and
+// RawEnvironment read them for one question.
 //
 // compose-go compiles its JSON schema once per process, on the first load
-// (sync.Once in compose-go/schema), so a command that loads the files
-// several times (lock check, plan, port checks) pays for it once.
+// (sync.Once in compose-go/schema).
 package loader
 
 import (
@@ -29,28 +30,11 @@ import (
 // Every problem of every service is reported at once, each naming the
 // compose file, its line, the service and the fix. When ctx ends first it
 // returns ctx's error at once.
+//
+// Load reads the files for this one question; a command that asks several
+// (lock check, plan, port checks) shares one Files, which reads them once.
 func Load(ctx context.Context, files []string, projectDir, projectName string, profiles []string) ([]compose.Service, error) {
-	if len(files) == 0 {
-		return nil, nil
-	}
-	type result struct {
-		svcs     []compose.Service
-		problems []string
-		err      error
-	}
-	r, err := untilDone(ctx, func() result {
-		svcs, problems, err := load(ctx, files, projectDir, projectName, profiles)
-		return result{svcs, problems, err}
-	})
-	switch {
-	case err != nil:
-		return nil, err
-	case r.err != nil:
-		return nil, r.err
-	case len(r.problems) > 0:
-		return nil, problemList(r.problems)
-	}
-	return r.svcs, nil
+	return NewFiles(files, projectDir, projectName).Services(ctx, profiles)
 }
 
 // RawEnvironment is each service's environment entries as the compose files
@@ -61,9 +45,7 @@ func Load(ctx context.Context, files []string, projectDir, projectName string, p
 // number must be) give no raw entries. The only error is ctx's end: an
 // export must then stop rather than write the values.
 func RawEnvironment(ctx context.Context, files []string, projectDir, projectName string) (map[string]map[string]string, error) {
-	return untilDone(ctx, func() map[string]map[string]string {
-		return rawEnvironment(ctx, files, projectDir, projectName)
-	})
+	return NewFiles(files, projectDir, projectName).RawEnvironment(ctx)
 }
 
 // untilDone runs f and returns its result, or ctx's error as soon as ctx

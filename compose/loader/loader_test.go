@@ -45,10 +45,9 @@ const allocsEnv = "DEVENV_TEST_LOAD_ALLOCS"
 
 // TestSchemaCompiledOncePerProcess: compose-go compiles the compose JSON
 // schema on a process's first load and keeps it (about two thirds of that
-// load's allocations), so the second and third load of a command (lock
-// check, plan, port checks) do not pay for it again. A compose-go upgrade
-// that compiles it on every load fails this test; devenv must then keep
-// the loaded files per process itself.
+// load's allocations), so a later load in the process (another Files, a
+// package function's) does not pay for it again. A compose-go upgrade
+// that compiles it on every load fails this test.
 func TestSchemaCompiledOncePerProcess(t *testing.T) {
 	if os.Getenv(allocsEnv) == "1" {
 		printLoadAllocs(t)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/profiles"
@@ -21,7 +22,14 @@ import (
 // through it (app.Project.Stale), and `devenv lock` writes such entries
 // again.
 func CheckAgainst(ctx context.Context, p *spec.Project, f *File, r Resolver) error {
-	if err := Check(ctx, p, f); err != nil || r == nil {
+	return CheckAgainstWith(ctx, p, f, r, nil)
+}
+
+// CheckAgainstWith is CheckAgainst with the project's compose files as
+// files reads them: the command's one read, shared with the plan (nil:
+// read now).
+func CheckAgainstWith(ctx context.Context, p *spec.Project, f *File, r Resolver, files *loader.Files) error {
+	if err := check(ctx, p, f, files); err != nil || r == nil {
 		return err
 	}
 	var problems, stale []string

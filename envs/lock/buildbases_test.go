@@ -175,10 +175,12 @@ func TestBuildBasesStale(t *testing.T) {
 	}
 }
 
-// TestOldLocksStillRead: a version 1 lock (no build_bases) reads; a
-// project whose compose service builds is then stale, naming the images
-// to pin; build_bases in a version 1 lock, or a lock newer than this
-// devenv, are refused.
+// TestOldLocksStillRead: a version 1 lock (no build_bases) reads and
+// stays fresh for a project whose compose service builds (an upgrade of
+// devenv recreates nothing; the next devenv lock pins the FROM images);
+// a version 2 lock without that service's entry is stale, naming the
+// images to pin; build_bases in a version 1 lock, or a lock newer than
+// this devenv, are refused.
 func TestOldLocksStillRead(t *testing.T) {
 	p, _ := buildProjectAt(t, buildFiles)
 	f, err := lockBuildProject(t, p, nil, &fakePinner{}, nil)
@@ -197,6 +199,10 @@ func TestOldLocksStillRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a version 1 lock without build_bases does not read: %v", err)
 	}
+	if err := Check(t.Context(), p, back); err != nil {
+		t.Fatalf("Check of the version 1 lock after an upgrade = %v, want fresh", err)
+	}
+	back.Version = 2 // as this devenv would write it, but without the entry
 	err = Check(t.Context(), p, back)
 	want := `compose service "trainer" is not locked: devenv.lock does not pin the images its Dockerfile docker/trainer.Dockerfile builds FROM (nvcr.io/nvidia/pytorch:24.05-py3, busybox:1.36)`
 	var stale *StaleError

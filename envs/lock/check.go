@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/spec"
 )
 
@@ -27,12 +28,20 @@ func (e *StaleError) Error() string {
 // A lock that contradicts itself is an *IntegrityError (see Verify) rather
 // than stale.
 func Check(ctx context.Context, p *spec.Project, f *File) error {
+	return check(ctx, p, f, nil)
+}
+
+// check is Check with the compose files as files reads them (nil: now).
+func check(ctx context.Context, p *spec.Project, f *File, files *loader.Files) error {
 	if err := Verify(f, projectMirrors(p)); err != nil {
 		return err
 	}
-	want, err := wantedServices(ctx, p)
+	want, err := wantedServices(ctx, p, files)
 	if err != nil {
 		return err
+	}
+	if f.Version < 2 {
+		want = withoutBuilds(want)
 	}
 	if summaryOf(p.Name, want) == f.InputHash {
 		return nil
@@ -60,6 +69,21 @@ func Check(ctx context.Context, p *spec.Project, f *File) error {
 		reasons = append(reasons, "its input_hash does not match devenv.yaml (written by an older devenv, or edited by hand)")
 	}
 	return &StaleError{Reasons: reasons}
+}
+
+// withoutBuilds leaves out the compose build: services, which locks of
+// version 1 never held: such a lock stays fresh after an upgrade of devenv
+// (their images build FROM what the Dockerfile names, as they did, and no
+// container is recreated) until the next `devenv lock` pins their FROM
+// images.
+func withoutBuilds(want []wanted) []wanted {
+	var out []wanted
+	for _, w := range want {
+		if w.build == nil {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func orNoneList(l []string) string {

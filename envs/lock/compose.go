@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/devenv-dev/devenv/compose"
-	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/hashicorp/go-multierror"
@@ -31,7 +30,7 @@ func lockCompose(ctx context.Context, p *spec.Project, prev *File, pin Pinner, m
 	if len(p.Compose) == 0 {
 		return nil, nil
 	}
-	svcs, err := loader.Load(ctx, p.Compose, p.Dir, p.Name, []string{"*"})
+	svcs, err := opts.Compose.For(p.Compose, p.Dir, p.Name).Services(ctx, []string{"*"})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/maven"
 	"github.com/devenv-dev/devenv/internal/sources"
@@ -46,6 +47,9 @@ type Options struct {
 	// resolved for (profiles.Request.Driver), and DriverRule where it came
 	// from; the lock's notes say which rule chose each service's versions.
 	Driver, DriverRule string
+	// Compose is the command's read of the project's compose files,
+	// shared with the plan; nil reads them now.
+	Compose *loader.Files
 }
 
 // Generate resolves every service of p and pins what the resolution names.

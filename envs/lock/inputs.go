@@ -104,8 +104,8 @@ type wanted struct {
 // to hold: every devenv service, and every compose service (by its image,
 // or by the images its Dockerfile builds FROM), of every compose profile
 // as lockCompose pins them: which profiles are active does not change
-// what the lock must hold.
-func wantedServices(ctx context.Context, p *spec.Project) ([]wanted, error) {
+// what the lock must hold. The compose files are files' (nil: read now).
+func wantedServices(ctx context.Context, p *spec.Project, files *loader.Files) ([]wanted, error) {
 	var out []wanted
 	for _, s := range p.Services {
 		in, err := serviceInputs(ctx, p, s)
@@ -117,7 +117,7 @@ func wantedServices(ctx context.Context, p *spec.Project) ([]wanted, error) {
 	if len(p.Compose) == 0 {
 		return out, nil
 	}
-	svcs, err := loader.Load(ctx, p.Compose, p.Dir, p.Name, []string{"*"})
+	svcs, err := files.For(p.Compose, p.Dir, p.Name).Services(ctx, []string{"*"})
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func summaryOf(project string, w []wanted) string {
 
 // InputHash is the input_hash a lock of p holds when it is fresh.
 func InputHash(p *spec.Project) (string, error) {
-	w, err := wantedServices(context.Background(), p)
+	w, err := wantedServices(context.Background(), p, nil)
 	if err != nil {
 		return "", err
 	}

@@ -98,11 +98,18 @@ func (i Image) Pinned() string {
 // formatVersion is the oldest lock version that holds f.
 func (f *File) formatVersion() int {
 	for _, s := range f.Services {
-		if len(s.BuildBases) > 0 {
+		if len(s.BuildBases) > 0 || s.composeBuild() {
 			return 2
 		}
 	}
 	return 1
+}
+
+// composeBuild reports whether s locks a compose build: service (by the
+// images it builds FROM, possibly none: FROM scratch), which only
+// version 2 locks hold.
+func (s *Service) composeBuild() bool {
+	return s.Profile == ComposeProfile && s.Inputs != nil && s.Inputs.Image == ""
 }
 
 // Artifact is a downloaded file with its verified sha256.

@@ -17,15 +17,16 @@ import (
 	"github.com/devenv-dev/devenv/profiles"
 )
 
-// composeServices loads the project's compose files and plans their
-// services in the same network and lifecycle as devenv's own: same labels,
-// names, 127.0.0.1 ports, and for a compose service that asks for GPUs the
-// same device requests and placement.
-func composeServices(ctx context.Context, p *spec.Project) ([]compose.Service, error) {
+// composeServices are the services of the project's compose files in the
+// active profiles, from files (nil: read now), planned in the same
+// network and lifecycle as devenv's own: same labels, names, 127.0.0.1
+// ports, and for a compose service that asks for GPUs the same device
+// requests and placement.
+func composeServices(ctx context.Context, p *spec.Project, files *loader.Files) ([]compose.Service, error) {
 	if len(p.Compose) == 0 {
 		return nil, nil
 	}
-	return loader.Load(ctx, p.Compose, p.Dir, p.Name, nil)
+	return files.For(p.Compose, p.Dir, p.Name).Services(ctx, nil)
 }
 
 func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.Placement, h Host, opts Options) *Service {

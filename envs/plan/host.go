@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"context"
-
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/profiles"
@@ -13,9 +11,10 @@ import (
 // (sized to the machine's CPUs and memory). The plan of any other project
 // is the same on every machine, so callers need not read NVML or ask the
 // engine about its CPUs before planning it. A project whose compose files
-// cannot be read is said to need it (planning reports the problem).
-func NeedsHost(p *spec.Project) bool {
-	composed, err := composeServices(context.Background(), p)
+// cannot be read is said to need it (planning reports the problem). The
+// compose files are opts.Compose's (nil: read now), as the plan's.
+func NeedsHost(p *spec.Project, opts Options) bool {
+	composed, err := composeServices(opts.Context(), p, opts.Compose)
 	return err != nil || needsHost(p, composed)
 }
 

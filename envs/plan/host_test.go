@@ -43,7 +43,7 @@ func TestNeedsHost(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, lf := loadWith(t, tt.yaml, tt.compose)
-			got := NeedsHost(p)
+			got := NeedsHost(p, Options{})
 			if got != tt.want {
 				t.Fatalf("NeedsHost = %v, want %v", got, tt.want)
 			}
@@ -81,7 +81,7 @@ func loadWith(t *testing.T, yaml, compose string) (*spec.Project, *lock.File) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !NeedsHost(p) && compose != "" {
+	if !NeedsHost(p, Options{}) && compose != "" {
 		lf, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{})
 		if err != nil {
 			t.Fatal(err)

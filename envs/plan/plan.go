@@ -14,6 +14,7 @@ import (
 	"github.com/devenv-dev/devenv/compose"
 	"sort"
 
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/images"
@@ -58,6 +59,10 @@ type Options struct {
 	// Ctx stops the plan's long reads (a mirrored event log, the compose
 	// files) when it is done, as Ctrl-C does; nil reads to the end.
 	Ctx context.Context
+	// Compose is the command's read of the project's compose files,
+	// shared with the lock check and the port checks; nil reads them for
+	// this plan. The plan keeps it (Plan.Compose) for the exports.
+	Compose *loader.Files
 }
 
 // Context is Ctx, or context.Background when it is nil.
@@ -79,6 +84,9 @@ type Plan struct {
 	Lock      *lock.File      `json:"-"`
 	Project0  *spec.Project   `json:"-"`
 	Mirrors   sources.Mirrors `json:"-"`
+	// Compose is the read of Project0's compose files the plan was made
+	// from (Options.Compose, or its own): exports read the same.
+	Compose *loader.Files `json:"-"`
 
 	// ComposeWarnings are the Warnings about compose keys devenv does not
 	// apply: they only change when the compose files do.
@@ -161,8 +169,9 @@ func Make(p *spec.Project, lf *lock.File, h Host, opts Options) (*Plan, error) {
 // depends on them (see NeedsHost), with the compose files loaded once for
 // both questions.
 func MakeFor(p *spec.Project, lf *lock.File, host func() (Host, error), opts Options) (*Plan, error) {
-	pl := &Plan{Project: p.Name, Network: p.Name, Lock: lf, Project0: p, Mirrors: opts.Mirrors}
-	composed, err := composeServices(opts.Context(), p)
+	opts.Compose = opts.Compose.For(p.Compose, p.Dir, p.Name)
+	pl := &Plan{Project: p.Name, Network: p.Name, Lock: lf, Project0: p, Mirrors: opts.Mirrors, Compose: opts.Compose}
+	composed, err := composeServices(opts.Context(), p, opts.Compose)
 	if err != nil {
 		return nil, err
 	}

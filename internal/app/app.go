@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/compose/sdk"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -68,6 +69,8 @@ type Project struct {
 	cache  *fetch.Cache
 	host   *hostFacts
 	closed bool
+
+	compose *loader.Files // the command's one read of the compose files (composeFiles)
 }
 
 // Open finds and loads devenv.yaml (strict, every problem at once).

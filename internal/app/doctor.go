@@ -24,7 +24,7 @@ func Doctor(ctx context.Context, opts Options, services []string) (doctor.Report
 		if err := p.CheckServices(services); err != nil {
 			return doctor.Report{}, err
 		}
-		in.Project = p.Spec
+		in.Project, in.Compose = p.Spec, p.composeFiles()
 		in.Lock = p.doctorLock()
 	} else if len(services) > 0 {
 		return doctor.Report{}, exitcode.Newf(exitcode.Usage, "services %v were named, but there is no devenv.yaml here: run doctor in the project, or pass --file", services)

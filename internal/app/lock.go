@@ -49,7 +49,7 @@ func (p *Project) Stale(ctx context.Context, lf *lock.File) error {
 	if lf == nil {
 		return &lock.StaleError{Reasons: []string{"there is no devenv.lock"}}
 	}
-	return lock.CheckAgainst(ctx, p.Spec, lf, p.catalog())
+	return lock.CheckAgainstWith(ctx, p.Spec, lf, p.catalog(), p.composeFiles())
 }
 
 // Lock writes devenv.lock when it changes (or, with Check, only checks it).
@@ -167,7 +167,7 @@ func (p *Project) generate(ctx context.Context, sp *spec.Project, prev *lock.Fil
 	driver, rule := p.resolutionDriver(ctx)
 	return lock.Generate(ctx, sp, prev, p.catalog(), pin, fetcher, lock.Options{
 		Upgrade: o.Upgrade, Services: o.Services, Mirrors: p.Mirrors(), Local: localImages{p},
-		Driver: driver, DriverRule: rule,
+		Driver: driver, DriverRule: rule, Compose: p.composeFiles(),
 	})
 }
 

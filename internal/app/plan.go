@@ -72,7 +72,7 @@ func (p *Project) Plan(ctx context.Context, o PlanOptions) (*Planned, error) {
 	var pl *plan.Plan
 	if from == FromResolution {
 		h := plan.Host{OptionalOnCPU: o.OptionalOnCPU}
-		if plan.NeedsHost(p.Spec) {
+		if plan.NeedsHost(p.Spec, opts) {
 			if h, err = host(); err != nil {
 				return nil, err
 			}
@@ -126,7 +126,8 @@ func (p *Project) RemoteEngine() bool { return p.eng != nil && !engine.EndpointO
 
 func (p *Project) planOptions(mint bool) (plan.Options, error) {
 	remote := p.RemoteEngine()
-	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), Remote: remote, ImageUser: images.HostUser(!remote)}
+	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), Remote: remote, ImageUser: images.HostUser(!remote),
+		Compose: p.composeFiles()}
 	if cache, err := p.artifactCache(); err == nil {
 		opts.ArtifactPath = cache.Path
 	}

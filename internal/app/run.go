@@ -295,7 +295,7 @@ func (p *Project) preflight(ctx context.Context, r *run, only []string) error {
 	}
 	f := p.facts(ctx)
 	return doctor.Preflight(ctx, doctor.Inputs{Engine: p.eng, Info: p.info, GPUs: f.GPUs, GPUErr: f.gpuErr,
-		Project: p.Spec, Lock: r.lock, Services: names, Host: p.opts.LocalHost()})
+		Project: p.Spec, Lock: r.lock, Services: names, Compose: p.composeFiles(), Host: p.opts.LocalHost()})
 }
 
 func endpoints(pl *plan.Plan, only []string) []ServiceEndpoint {

@@ -8,6 +8,7 @@ package doctor
 import (
 	"context"
 
+	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/endpoint"
@@ -62,7 +63,10 @@ type Inputs struct {
 	Project  *spec.Project // nil outside a project
 	Lock     *lock.File    // nil without devenv.lock
 	Services []string      // limit the service checks to these; empty means all
-	Host     HostFacts
+	// Compose is the command's read of Project's compose files (the port
+	// checks want their services), shared with the plan; nil reads them.
+	Compose *loader.Files
+	Host    HostFacts
 }
 
 // HostFacts are the machine facts doctor reads, as functions so tests can

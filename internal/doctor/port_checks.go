@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/compose"
-	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
@@ -86,7 +85,7 @@ func (e *env) composeServices() []compose.Service {
 	if p == nil || len(p.Compose) == 0 {
 		return nil
 	}
-	svcs, err := loader.Load(e.ctx, p.Compose, p.Dir, p.Name, nil)
+	svcs, err := e.in.Compose.For(p.Compose, p.Dir, p.Name).Services(e.ctx, nil)
 	if err != nil {
 		return nil
 	}

@@ -1,0 +1,13 @@
+package app
+
+import "github.com/devenv-dev/devenv/compose/loader"
+
+// composeFiles is the command's one read of the project's compose files,
+// handed to the lock check and lock, the plan, doctor's port checks and
+// (through the plan) the exports, so that compose-go reads the files once
+// per command. It is made on first use, and again only when devenv.yaml
+// now names other files (mirror's edit of the project).
+func (p *Project) composeFiles() *loader.Files {
+	p.compose = p.compose.For(p.Spec.Compose, p.Spec.Dir, p.Spec.Name)
+	return p.compose
+}
