@@ -24,13 +24,9 @@ type Status struct {
 	ConfigHash  string `json:"config_hash"`
 }
 
-// Ps lists the project's containers.
+// Ps lists the project's containers, by service.
 func (r *Runner) Ps(ctx context.Context, project string) ([]Status, error) {
-	objs, err := r.projectObjects(ctx, engine.Containers, project)
-	if err != nil {
-		return nil, err
-	}
-	states, err := r.inspectAll(ctx, objs)
+	states, err := r.psStates(ctx, project)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +38,35 @@ func (r *Runner) Ps(ctx context.Context, project string) ([]Status, error) {
 			ConfigHash: st.Labels[labels.ConfigHash]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Service < out[j].Service })
+	return out, nil
+}
+
+// psStates is the project's containers as Compose lists them, through the
+// executor's ProjectReader (the Compose SDK's Ps: the containers `docker
+// compose -p NAME ps -a` shows), less any that devenv did not label for
+// this project (a Compose project of the same name made without devenv).
+// The GPU column and the CPU fallback are devenv's labels, so the SDK's
+// listing and inspect give all that ps shows. An executor that reads no
+// project (none) leaves it to devenv's own listing by its label.
+func (r *Runner) psStates(ctx context.Context, project string) ([]engine.ContainerState, error) {
+	rd, ok := r.executor().(engine.ProjectReader)
+	if !ok {
+		objs, err := r.projectObjects(ctx, engine.Containers, project)
+		if err != nil {
+			return nil, err
+		}
+		return r.inspectAll(ctx, objs)
+	}
+	states, err := rd.PsProject(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	out := states[:0]
+	for _, st := range states {
+		if st.Labels[labels.Project] == project {
+			out = append(out, st)
+		}
+	}
 	return out, nil
 }
 

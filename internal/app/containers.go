@@ -22,7 +22,12 @@ func (p *Project) Exec(ctx context.Context, service string, o engine.ExecOptions
 	if err != nil {
 		return 0, err
 	}
-	code, err := eng.Exec(ctx, p.containerOf(ctx, eng, service), o)
+	var code int
+	if rd, ok := p.reader(); ok {
+		code, err = rd.ExecProject(ctx, engine.ProjectExec{Project: p.Spec.Name, Service: service, ExecOptions: o})
+	} else {
+		code, err = eng.Exec(ctx, p.containerOf(ctx, eng, service), o)
+	}
 	if err != nil {
 		return 0, NotRunning(err, service)
 	}
@@ -58,19 +63,32 @@ func (p *Project) RunTarget(words []string) (service string, cmd []string, err e
 type LogsOptions struct {
 	Services []string // empty: every devenv.yaml service
 	engine.LogOptions
-	// Line receives each whole line of a service's stdout or stderr (a
-	// last line without a newline gets one when its stream ends), one call
-	// at a time. Logs needs it; Diagnose reads the logs itself.
+	// Line receives each whole line of a service's output, one call at a
+	// time. Logs needs it; Diagnose reads the logs itself.
 	Line func(service, stream string, line []byte)
+	// Streams: Line needs each line's stream, "stdout" or "stderr" (logs
+	// --json). The Compose SDK's Logs copies a container's two streams
+	// into one (pkg/compose/logs.go), so these logs are read with devenv's
+	// own engine calls, which also give a last line written without a
+	// newline (with one added); otherwise the stream is "" and the lines
+	// are the SDK's, as `docker compose logs` prints them.
+	Streams bool
 }
 
 // Logs hands each service's log lines to o.Line, following them in
 // parallel with Follow. A service without a container has no logs, not an
-// error; neither is the stream ending because ctx was cancelled.
+// error; neither is the stream ending because ctx was cancelled. The
+// lines are read by the Compose SDK (the project reader), as `docker
+// compose -p NAME logs` reads them, unless o.Streams.
 func (p *Project) Logs(ctx context.Context, o LogsOptions) error {
 	names, eng, err := p.logTargets(ctx, o.Services)
 	if err != nil {
 		return err
+	}
+	if rd, ok := p.reader(); ok && !o.Streams {
+		return rd.LogsProject(ctx, engine.ProjectLogs{Project: p.Spec.Name, Services: names, LogOptions: o.LogOptions,
+			Line:   func(service string, line []byte) { o.Line(service, "", line) },
+			Status: func(service, msg string) { p.out.Say("%s: %s", service, msg) }})
 	}
 	var (
 		wg   sync.WaitGroup
@@ -117,19 +135,40 @@ func (p *Project) Diagnose(ctx context.Context, o LogsOptions) ([]Diagnosis, err
 	}
 	opts := o.LogOptions
 	opts.Follow = false
+	logs := p.readLogs(ctx, eng, opts)
 	out := []Diagnosis{}
 	for _, n := range names {
-		var buf bytes.Buffer
-		if err := eng.Logs(ctx, p.containerOf(ctx, eng, n), opts, &buf, &buf); err != nil && !errors.Is(err, engine.ErrNotFound) {
+		text, err := logs(n)
+		if err != nil {
 			return nil, err
 		}
-		f := doctor.Diagnose(buf.String())
+		f := doctor.Diagnose(text)
 		if f == nil {
 			f = []doctor.Finding{}
 		}
 		out = append(out, Diagnosis{Service: n, Findings: f})
 	}
 	return out, nil
+}
+
+// readLogs reads one service's whole logs, stdout and stderr together:
+// through the project reader (the Compose SDK) when there is one.
+func (p *Project) readLogs(ctx context.Context, eng engine.Engine, opts engine.LogOptions) func(service string) (string, error) {
+	rd, ok := p.reader()
+	return func(service string) (string, error) {
+		var buf bytes.Buffer
+		var err error
+		if ok {
+			err = rd.LogsProject(ctx, engine.ProjectLogs{Project: p.Spec.Name, Services: []string{service}, LogOptions: opts,
+				Line: func(_ string, line []byte) { buf.Write(line) }})
+		} else {
+			err = eng.Logs(ctx, p.containerOf(ctx, eng, service), opts, &buf, &buf)
+		}
+		if err != nil && !errors.Is(err, engine.ErrNotFound) {
+			return "", err
+		}
+		return buf.String(), nil
+	}
 }
 
 // LogsPrefixed says whether log lines need their service's name: when

@@ -271,6 +271,13 @@ func (p *Project) executor() engine.Executor {
 	return p.exec
 }
 
+// reader reads the project's containers as Compose lists them (ps, logs,
+// exec): the executor, the Compose SDK or the fake engine.
+func (p *Project) reader() (engine.ProjectReader, bool) {
+	rd, ok := p.executor().(engine.ProjectReader)
+	return rd, ok
+}
+
 // preflight runs doctor's GPU checks for the services being started and
 // stops the run (exit 4) before anything is pulled, built or created when a
 // service that must have a GPU cannot get one.

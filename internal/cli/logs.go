@@ -55,6 +55,7 @@ func runLogs(c *cli.Context, p *app.Project) error {
 	asJSON := boolOpt(c, "json")
 	if asJSON {
 		o.Timestamps = true // each line's time becomes its "time" field
+		o.Streams = true    // and each line says its stream
 	}
 	o.Line = view.LogLines(c.App.Writer, p.LogsPrefixed(o.Services) && !c.Bool("no-log-prefix"), asJSON)
 	return quietInterrupt(c, p.Logs(c.Context, o))
