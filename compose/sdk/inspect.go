@@ -231,10 +231,10 @@ type pinger interface {
 // returns run's error, or engine.Silent when the watchdog cut it.
 func (x *Executor) watched(ctx context.Context, p pinger, op string, run func(context.Context) error) error {
 	timeout := engine.AnswerTimeout()
-	return watch(ctx, p, timeout, min(timeout/2, 30*time.Second), run, func() error { return engine.Silent(op, x.ep.String(), timeout) })
+	return watchEngine(ctx, p, timeout, min(timeout/2, 30*time.Second), run, func() error { return engine.Silent(op, x.ep.String(), timeout) })
 }
 
-func watch(ctx context.Context, p pinger, timeout, every time.Duration, run func(context.Context) error, silent func() error) error {
+func watchEngine(ctx context.Context, p pinger, timeout, every time.Duration, run func(context.Context) error, silent func() error) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var fired atomic.Bool

@@ -87,7 +87,7 @@ func TestWatch(t *testing.T) {
 	t.Run("answered pings", func(t *testing.T) {
 		own := errors.New("the stream's own end")
 		p := &pings{}
-		err := watch(t.Context(), p, time.Second, time.Millisecond, func(context.Context) error {
+		err := watchEngine(t.Context(), p, time.Second, time.Millisecond, func(context.Context) error {
 			time.Sleep(30 * time.Millisecond)
 			return own
 		}, func() error { return silent })
@@ -96,7 +96,7 @@ func TestWatch(t *testing.T) {
 		}
 	})
 	t.Run("a failed ping", func(t *testing.T) {
-		err := watch(t.Context(), &pings{failFrom: 3}, time.Second, time.Millisecond, untilCancelled, func() error { return silent })
+		err := watchEngine(t.Context(), &pings{failFrom: 3}, time.Second, time.Millisecond, untilCancelled, func() error { return silent })
 		if !errors.Is(err, silent) {
 			t.Errorf("err %v, want the silent engine's", err)
 		}
@@ -104,7 +104,7 @@ func TestWatch(t *testing.T) {
 	t.Run("the caller cancels", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 		defer cancel()
-		err := watch(ctx, &pings{}, time.Second, time.Millisecond, untilCancelled, func() error { return silent })
+		err := watchEngine(ctx, &pings{}, time.Second, time.Millisecond, untilCancelled, func() error { return silent })
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("err %v, want the caller's deadline", err)
 		}
