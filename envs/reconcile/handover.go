@@ -86,6 +86,17 @@ func (r *Runner) othersOfCompose(ctx context.Context, composeProject, project st
 	return nil
 }
 
+// OthersOfCompose refuses, for commands that reach containers through
+// Compose's labels (the SDK's exec and logs), a container of the Compose
+// project named project, of one of services (nil: any), that devenv did
+// not label for its project of that name.
+func (r *Runner) OthersOfCompose(ctx context.Context, project string, services []string) error {
+	if err := r.othersOfCompose(ctx, project, project, services); err != nil {
+		return fmt.Errorf("%w: devenv reaches only its own containers; give one of the two projects another name (devenv.yaml's name: or -p, or docker compose -p)", err)
+	}
+	return nil
+}
+
 func (r *Runner) debugf(format string, args ...any) {
 	if r.Out != nil {
 		r.Out.Debugf(format, args...)

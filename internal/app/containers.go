@@ -24,6 +24,9 @@ func (p *Project) Exec(ctx context.Context, service string, o engine.ExecOptions
 	}
 	var code int
 	if rd, ok := p.reader(); ok {
+		if err := p.runner(nil).OthersOfCompose(ctx, p.Spec.Name, []string{service}); err != nil {
+			return 0, err
+		}
 		code, err = rd.ExecProject(ctx, engine.ProjectExec{Project: p.Spec.Name, Service: service, ExecOptions: o})
 	} else {
 		code, err = eng.Exec(ctx, p.containerOf(ctx, eng, service), o)
@@ -86,6 +89,9 @@ func (p *Project) Logs(ctx context.Context, o LogsOptions) error {
 		return err
 	}
 	if rd, ok := p.reader(); ok && !o.Streams {
+		if err := p.runner(nil).OthersOfCompose(ctx, p.Spec.Name, names); err != nil {
+			return err
+		}
 		return rd.LogsProject(ctx, engine.ProjectLogs{Project: p.Spec.Name, Services: names, LogOptions: o.LogOptions,
 			Line:   func(service string, line []byte) { o.Line(service, "", line) },
 			Status: func(service, msg string) { p.out.Say("%s: %s", service, msg) }})

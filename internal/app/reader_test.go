@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 const twoPlain = "name: demo\nservices:\n  a:\n    profile: image\n    image: postgres:16\n  b:\n    profile: image\n    image: redis:7\n"
@@ -81,5 +82,32 @@ func TestExecThroughTheProjectReader(t *testing.T) {
 	}
 	if _, err := w.open(t).Exec(t.Context(), "b", engine.ExecOptions{Cmd: []string{"true"}}); err == nil || !strings.Contains(err.Error(), "service b is not running: run devenv up b") {
 		t.Errorf("exec in a stopped service: %v", err)
+	}
+}
+
+// TestReadersRefuseOthersContainers: exec and logs reach containers by
+// Compose's labels; a container of a `docker compose -p demo` project
+// that devenv did not make is refused, naming it, not exec'd into or read.
+func TestReadersRefuseOthersContainers(t *testing.T) {
+	w := upTwoPlain(t)
+	w.eng.AddImage("nginx:1", nil)
+	if _, err := w.eng.Create(t.Context(), engine.ContainerSpec{Name: "theirs-a", Image: "nginx:1", Labels: map[string]string{
+		labels.ComposeProject: "demo", labels.ComposeService: "a", labels.ComposeOneoff: "False", labels.ComposeConfigHash: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	p := w.open(t)
+	_, err := p.Exec(t.Context(), "a", engine.ExecOptions{Cmd: []string{"true"}})
+	if err == nil || !strings.Contains(err.Error(), "theirs-a is in Compose project demo but not labelled for devenv's project demo") {
+		t.Errorf("exec a: %v, want the foreign container named", err)
+	}
+	err = p.Logs(t.Context(), LogsOptions{Line: func(string, string, []byte) {}})
+	if err == nil || !strings.Contains(err.Error(), "give one of the two projects another name") {
+		t.Errorf("logs: %v, want the foreign container refused", err)
+	}
+	if n := len(w.eng.CallsTo("ExecProject")) + len(w.eng.CallsTo("LogsProject")); n != 0 {
+		t.Errorf("%d reads reached the project through the SDK stand-in", n)
+	}
+	if _, err := p.Exec(t.Context(), "b", engine.ExecOptions{Cmd: []string{"true"}}); err != nil {
+		t.Errorf("exec b, a service the other project does not have: %v", err)
 	}
 }
