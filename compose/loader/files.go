@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/exitcode"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,7 +138,12 @@ func (f *Files) services(ctx context.Context, profiles []string) ([]compose.Serv
 	defer f.mu.Unlock()
 	proj, err := f.project(ctx, true, profiles)
 	if err != nil {
-		return nil, nil, fmt.Errorf("compose files %s: %w; `docker compose config` shows the same problem, fix it in the file", strings.Join(f.files, ", "), err)
+		err = fmt.Errorf("compose files %s: %w; `docker compose config` shows the same problem, fix it in the file", strings.Join(f.files, ", "), err)
+		if ctx.Err() != nil {
+			return nil, nil, err
+		}
+		// a file devenv.yaml names is invalid: exit 2, as for devenv.yaml
+		return nil, nil, exitcode.With(exitcode.Usage, err)
 	}
 	if f.pos == nil {
 		f.pos = readPositions(f.files, f.dir)
