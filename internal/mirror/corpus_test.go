@@ -1,0 +1,357 @@
+package mirror
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The corpus of issue 33: real public prod files devenv had not seen
+// (testdata/corpus/SOURCES.md), each read by hand with its facts written
+// down in testdata/corpus/facts.yaml before devenv ran on it. The test
+// imports every file as `devenv mirror --print` does, localizes it as the
+// plan does, and scores the import facts and the generated local config
+// apart, for the training part and the held-out part apart.
+//
+// It fails only below the regression floors (just under the score on the
+// day the corpus was collected), so readers being fixed elsewhere do not
+// break CI; -corpus.target=97 (or DEVENV_CORPUS_TARGET=97) enforces the
+// issue's target on every part. Held-out failures are listed only with
+// -corpus.heldout.details: rule writers read the score, not the facts.
+
+var (
+	corpusTarget = flag.Float64("corpus.target", 0,
+		"fail TestCorpusFacts when a part scores below this percentage (issue 33: 97); 0: only the regression floors apply")
+	corpusHeldoutDetails = flag.Bool("corpus.heldout.details", false,
+		"list the held-out files' failing facts too (for the final check, not for rule writing)")
+)
+
+// corpusFloors are the scores of main on 2026-12-01 (13678bd) rounded
+// down to a tenth: one fact fewer right falls under its floor. Raise them
+// as the readers improve.
+var corpusFloors = map[string]float64{
+	"train import":   57.9, // 149/257
+	"train config":   73.7, // 73/99
+	"heldout import": 94.9, // 112/118
+	"heldout config": 97.1, // 34/35
+}
+
+type corpusFile struct {
+	File    string            `yaml:"file"`
+	Heldout bool              `yaml:"heldout"`
+	Trimmed string            `yaml:"trimmed"`
+	Source  map[string]string `yaml:"source"`
+	Refused []any             `yaml:"refused"`
+	Import  map[string]any    `yaml:"import"`
+	Local   struct {
+		Keep map[string][]string `yaml:"keep"`
+		Drop map[string]string   `yaml:"drop"`
+	} `yaml:"local"`
+}
+
+type corpusFacts struct {
+	Seed  int          `yaml:"split_seed"`
+	Files []corpusFile `yaml:"files"`
+}
+
+// corpusScore counts one part's facts.
+type corpusScore struct{ right, total int }
+
+func (s corpusScore) pct() float64 {
+	if s.total == 0 {
+		return 100
+	}
+	return 100 * float64(s.right) / float64(s.total)
+}
+
+func (s corpusScore) String() string {
+	return fmt.Sprintf("%d/%d (%.1f%%)", s.right, s.total, s.pct())
+}
+
+func loadCorpus(t *testing.T) corpusFacts {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "corpus", "facts.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c corpusFacts
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		t.Fatalf("facts.yaml: %v", err)
+	}
+	return c
+}
+
+func TestCorpusFacts(t *testing.T) {
+	target := *corpusTarget
+	if v := os.Getenv("DEVENV_CORPUS_TARGET"); v != "" && target == 0 {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("DEVENV_CORPUS_TARGET=%q: %v", v, err)
+		}
+		target = f
+	}
+	c := loadCorpus(t)
+	scores := map[string]*corpusScore{}
+	for _, k := range []string{"train import", "train config", "heldout import", "heldout config"} {
+		scores[k] = &corpusScore{}
+	}
+	var filled []string
+	for _, f := range c.Files {
+		part := "train"
+		if f.Heldout {
+			part = "heldout"
+		}
+		fails, extra := scoreCorpusFile(t.Context(), f, part, scores[part+" import"], scores[part+" config"])
+		filled = append(filled, extra...)
+		if len(fails) == 0 || (f.Heldout && !*corpusHeldoutDetails) {
+			continue
+		}
+		t.Logf("%s/%s: %d failing facts:\n  %s", part, f.File, len(fails), strings.Join(fails, "\n  "))
+	}
+	if len(filled) > 0 {
+		t.Logf("facts the files do not state but devenv filled (not scored):\n  %s", strings.Join(filled, "\n  "))
+	}
+	for _, k := range []string{"train import", "train config", "heldout import", "heldout config"} {
+		s := scores[k]
+		t.Logf("corpus %s: %s", k, s)
+		if s.pct() < corpusFloors[k] {
+			t.Errorf("corpus %s: %s is under the regression floor %.1f%%", k, s, corpusFloors[k])
+		}
+		if target > 0 && s.pct() < target {
+			t.Errorf("corpus %s: %s is under the target %.1f%%", k, s, target)
+		}
+	}
+}
+
+// scoreCorpusFile imports one file and compares its facts; it returns the
+// failures and the unknown facts devenv filled anyway.
+func scoreCorpusFile(ctx context.Context, f corpusFile, part string, imp, conf *corpusScore) (fails, filled []string) {
+	path := filepath.Join("testdata", "corpus", part, f.File)
+	p, err := ImportContext(ctx, path, Options{Full: true}) // as mirror --print
+	if len(f.Refused) > 0 {
+		imp.total++
+		switch {
+		case err == nil:
+			fails = append(fails, fmt.Sprintf("refused: imported as %s, want a refusal (%v)", p.Source.Format, f.Refused[1:]))
+		case strings.Contains(err.Error(), "matches no supported format"):
+			fails = append(fails, fmt.Sprintf("refused: the refusal does not say what it found: %v", err))
+		default:
+			imp.right++
+		}
+		return fails, nil
+	}
+	if err != nil {
+		n := 0
+		for _, v := range f.Import {
+			if _, ok := v.([]any); ok {
+				n++
+			}
+		}
+		imp.total += n
+		conf.total += len(f.Local.Keep) + len(f.Local.Drop)
+		return []string{fmt.Sprintf("not imported (%d import and %d config facts lost): %v", n, len(f.Local.Keep)+len(f.Local.Drop), err)}, nil
+	}
+	for _, name := range sortedKeys(f.Import) {
+		got, prov := corpusFact(p, name)
+		want, ok := f.Import[name].([]any)
+		if !ok {
+			if got != "" && got != "false" && got != "0" {
+				filled = append(filled, fmt.Sprintf("%s/%s: %s = %s (%s)", part, f.File, name, got, prov))
+			}
+			continue
+		}
+		imp.total++
+		if factMatches(fmt.Sprint(want[0]), got) {
+			imp.right++
+			continue
+		}
+		fails = append(fails, fmt.Sprintf("%s: got %q (%s), want %q (%v)", name, got, prov, want[0], want[1]))
+	}
+	l := localFor(p)
+	for _, k := range sortedKeys(f.Local.Keep) {
+		conf.total++
+		want := f.Local.Keep[k][0]
+		if got, ok := l.Conf[k]; ok && strings.TrimSpace(got) == want {
+			conf.right++
+			continue
+		}
+		why := l.Sources[k]
+		if r, ok := l.Dropped[k]; ok {
+			why = "dropped: " + r
+		}
+		fails = append(fails, fmt.Sprintf("local %s: got %q (%s), want %q kept", k, l.Conf[k], why, want))
+	}
+	for _, k := range sortedKeys(f.Local.Drop) {
+		conf.total++
+		got, ok := l.Conf[k]
+		if !ok || (p.Conf[k] != "" && got != p.Conf[k]) {
+			conf.right++
+			continue
+		}
+		fails = append(fails, fmt.Sprintf("local %s: prod's %q reaches the local conf (%s), want it dropped: %s", k, got, l.Sources[k], f.Local.Drop[k]))
+	}
+	return fails, filled
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// factMatches compares a written-down fact with devenv's: "3.5.x" matches
+// any 3.5 release, numbers compare as numbers, words without case.
+func factMatches(want, got string) bool {
+	if prefix, ok := strings.CutSuffix(want, ".x"); ok {
+		return got == prefix || strings.HasPrefix(got, prefix+".")
+	}
+	if w, err := strconv.ParseFloat(want, 64); err == nil {
+		g, err := strconv.ParseFloat(got, 64)
+		return err == nil && g == w
+	}
+	return strings.EqualFold(want, got)
+}
+
+// corpusFact is the profile's value of a fact name of facts.yaml ("" when
+// devenv does not know it) and where devenv says it came from.
+func corpusFact(p *Profile, name string) (string, string) {
+	num := func(v int64) string {
+		if v == 0 {
+			return ""
+		}
+		return strconv.FormatInt(v, 10)
+	}
+	flt := func(v float64) string {
+		if v == 0 {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	r, g, tp := p.Runtime, p.GPU, p.Topology
+	switch name {
+	case "format":
+		f, _, _ := strings.Cut(p.Source.Format, "+") // eventlog+zstd: the codec is not the format
+		return f, ""
+	case "platform":
+		return p.Source.Platform, ""
+	case "cloud":
+		return p.Source.Cloud, ""
+	case "label":
+		return r.Label, r.LabelProvenance
+	case "spark":
+		return r.Spark, r.SparkProvenance
+	case "scala":
+		return r.Scala, r.ScalaProvenance
+	case "java":
+		return r.Java, r.JavaProvenance
+	case "python":
+		return r.Python, r.PythonProvenance
+	case "engine":
+		return r.Engine, ""
+	case "rapids":
+		return g.Rapids, g.RapidsProvenance
+	case "rapids_enabled":
+		return strconv.FormatBool(g.RapidsEnabled), ""
+	case "gpu":
+		return strconv.FormatBool(g.ExecutorGPUs > 0 || g.PerNode > 0 || g.RapidsEnabled), g.ExecutorGPUsProvenance
+	case "executor_gpus":
+		return flt(g.ExecutorGPUs), g.ExecutorGPUsProvenance
+	case "task_gpu":
+		return flt(g.TaskGPU), g.TaskGPUProvenance
+	case "gpu_per_node":
+		return num(int64(g.PerNode)), g.PerNodeProvenance
+	case "gpu_model":
+		return g.Model, g.ModelProvenance
+	case "executors":
+		return num(int64(tp.Executors)), tp.ExecutorsProvenance
+	case "executor_cores":
+		return num(int64(tp.ExecutorCores)), tp.ExecutorCoresProvenance
+	case "executor_memory_mb":
+		return num(tp.ExecutorMemoryMB), tp.ExecutorMemoryMBProvenance
+	case "workers":
+		return num(int64(tp.Workers)), tp.WorkersProvenance
+	case "workers_max":
+		return num(int64(tp.WorkersMax)), tp.WorkersProvenance
+	case "worker_type":
+		return tp.WorkerType, ""
+	case "worker_vcpus":
+		return num(int64(tp.WorkerVCPUs)), tp.WorkerHardwareProvenance
+	case "worker_memory_mb":
+		return num(tp.WorkerMemoryMB), tp.WorkerHardwareProvenance
+	}
+	return "", "fact name unknown to corpus_test.go"
+}
+
+// TestCorpusFactsFile keeps facts.yaml honest: every file has an entry,
+// every entry a file in its part, every fact a name the scorer reads and
+// a source in the file, every source a repository, commit and path.
+func TestCorpusFactsFile(t *testing.T) {
+	c := loadCorpus(t)
+	if c.Seed == 0 {
+		t.Error("facts.yaml records no split_seed")
+	}
+	listed := map[string]bool{}
+	held := 0
+	for _, f := range c.Files {
+		part := "train"
+		if f.Heldout {
+			part, held = "heldout", held+1
+		}
+		listed[part+"/"+f.File] = true
+		if _, err := os.Stat(filepath.Join("testdata", "corpus", part, f.File)); err != nil {
+			t.Errorf("%s: %v", f.File, err)
+		}
+		for _, k := range []string{"repo", "commit", "path", "license"} {
+			if f.Source[k] == "" {
+				t.Errorf("%s: source has no %s", f.File, k)
+			}
+		}
+		for name, v := range f.Import {
+			if _, prov := corpusFact(&Profile{}, name); strings.Contains(prov, "unknown to") {
+				t.Errorf("%s: fact %q is not a name the scorer reads", f.File, name)
+			}
+			switch v := v.(type) {
+			case string:
+				if v != "unknown" {
+					t.Errorf("%s: %s = %q: write [value, where] or unknown", f.File, name, v)
+				}
+			case []any:
+				if len(v) != 2 || fmt.Sprint(v[1]) == "" {
+					t.Errorf("%s: %s = %v: write [value, where]", f.File, name, v)
+				}
+			default:
+				t.Errorf("%s: %s = %v: write [value, where] or unknown", f.File, name, v)
+			}
+		}
+		for k, v := range f.Local.Keep {
+			if len(v) != 2 {
+				t.Errorf("%s: local keep %s = %v: write [value, where]", f.File, k, v)
+			}
+		}
+	}
+	for _, part := range []string{"train", "heldout"} {
+		entries, err := os.ReadDir(filepath.Join("testdata", "corpus", part))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !listed[part+"/"+e.Name()] {
+				t.Errorf("%s/%s has no entry in facts.yaml", part, e.Name())
+			}
+		}
+	}
+	if n := len(c.Files); n < 40 || held*4 < n || held*2 > n {
+		t.Errorf("%d files, %d held out: want at least 40 and about a third held out", n, held)
+	}
+}
