@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+
+	"gopkg.in/yaml.v3"
 )
 
 //go:embed starters/*.yaml.tmpl
@@ -14,8 +16,16 @@ var starterFS embed.FS
 
 // starters are parsed on first use, not at start-up of every command.
 var starters = sync.OnceValue(func() *template.Template {
-	return template.Must(template.ParseFS(starterFS, "starters/*.yaml.tmpl"))
+	return template.Must(template.New("").Funcs(template.FuncMap{"scalar": yamlScalar}).ParseFS(starterFS, "starters/*.yaml.tmpl"))
 })
+
+// yamlScalar is s written as a YAML string: plain where YAML reads it
+// back as that string, quoted where it would read a number, a boolean or
+// null (a project in a directory called 002, true or 1e3).
+func yamlScalar(s string) (string, error) {
+	b, err := yaml.Marshal(s)
+	return strings.TrimSuffix(string(b), "\n"), err
+}
 
 // Starter returns the commented devenv.yaml that devenv init writes for a
 // project called name, using one built-in profile ("" means spark-rapids).

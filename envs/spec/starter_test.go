@@ -113,3 +113,28 @@ func TestStarterMountsNothingDevenvMounts(t *testing.T) {
 		}
 	}
 }
+
+// TestStarterNameStaysAString: a starter for a project whose name YAML
+// would read as something else (a directory called 002, true, null, 1e3)
+// writes the name so that it reads back as that string, and loads.
+func TestStarterNameStaysAString(t *testing.T) {
+	for _, name := range []string{"002", "123", "1e3", "0x1f", "true", "null", "no", "demo-project", "1_000"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := Starter(name, "image")
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), FileName)
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Load(path)
+			if err != nil {
+				t.Fatalf("starter named %s does not load: %v", name, err)
+			}
+			if p.Name != name {
+				t.Errorf("name = %q, want %q", p.Name, name)
+			}
+		})
+	}
+}
