@@ -51,6 +51,9 @@ type Profile struct {
 	// libraries are Maven coordinates named outside the confs (Databricks
 	// job libraries), with where, for collectPackages.
 	libraries map[string]string
+	// ranks remember the precedence rank of the source that set each
+	// version fact (precedence.go).
+	ranks map[string]rankedProv
 	// Failures is what went wrong in prod (event logs read whole: failed
 	// jobs, stages and tasks, executors lost, operators left on the CPU).
 	Failures []Failure `json:"failures,omitempty"`

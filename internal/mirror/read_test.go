@@ -121,7 +121,7 @@ func TestReadRefusals(t *testing.T) {
 		has        []string
 	}{
 		{"heredoc with placeholders", "read/gpu_etl_cluster_spec.sh", []string{"heredoc", "$num_gpus", "${db_version}", "Databricks"}},
-		{"heredoc with arithmetic", "read/cpu_cluster_spec.sh", []string{"heredoc", "$(( $num_cpus / 8))"}},
+		{"heredoc with arithmetic", "read/cpu_cluster_spec.sh", []string{"heredoc", "$(( num_cpus / 8))"}},
 		{"kind not a Spark application", "read/scheduledsparkapplication_editor_role.yaml", []string{"kind ClusterRole", "rbac.authorization.k8s.io/v1", "SparkApplication, ScheduledSparkApplication, SparkConnect"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -177,7 +177,7 @@ func TestImageNames(t *testing.T) {
 	for _, tc := range []struct {
 		image, spark, java, rapids, cuda string
 	}{
-		{"varabonthu/spark352-rapids25-tpcds4-cuda12-9:v1.1.0", "3.5.2", "", "", ""},
+		{"varabonthu/spark352-rapids25-tpcds4-cuda12-9:v1.1.0", "3.5.2", "", "", "12.9"}, // its README: CUDA 12.9
 		{"myrepo/spark-rapids:spark-3.5.1_rapids-24.08.1_cuda-11.8_java-8", "3.5.1", "8", "24.08.1", "11.8"},
 		{"public.ecr.aws/data-on-eks/spark-benchmark:tcpds-4-gluten-velox-0.1.6.0-spark3.5.8-amd64", "3.5.8", "", "", ""},
 		{"apache/spark:3.4.1-scala2.12-java11-python3-ubuntu", "3.4.1", "11", "", ""},
@@ -245,7 +245,7 @@ func TestExecutorGPUsFollowTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	eq(t, "executor gpus", p.GPU.ExecutorGPUs, 1.0)
-	if !strings.Contains(p.GPU.ExecutorGPUsProvenance, "Resource Profile") {
+	if !strings.Contains(p.GPU.ExecutorGPUsProvenance, "ResourceProfileAdded") {
 		t.Errorf("executor gpus provenance %q, want the resource profile's request", p.GPU.ExecutorGPUsProvenance)
 	}
 	warned(t, p, "3 GPU addresses")
