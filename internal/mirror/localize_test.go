@@ -38,7 +38,7 @@ func TestClassify(t *testing.T) {
 		{"spark.yarn.queue", "etl", actDrop, "YARN"},
 		{"spark.kubernetes.namespace", "prod", actDrop, "Kubernetes"},
 		{"spark.databricks.delta.preview.enabled", "true", actDrop, databricksOnlyReason}, // Databricks-only (issue 33)
-		{"spark.databricks.delta.optimizeWrite.enabled", "true", actKeep, ""},     // Delta's own confs are spark.databricks.delta.*
+		{"spark.databricks.delta.optimizeWrite.enabled", "true", actKeep, ""},             // Delta's own confs are spark.databricks.delta.*
 		{"spark.databricks.io.cache.enabled", "true", actDrop, "Databricks"},
 		{"spark.emr.default.executor.memory", "4g", actDrop, "EMR"},
 		{"spark.dataproc.sql.joinConditionReorder.enabled", "true", actDrop, "Dataproc"},

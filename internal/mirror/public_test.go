@@ -96,7 +96,7 @@ var publicCases = []publicCase{
 		eq(t, "engine", p.Runtime.Engine, "photon")
 		eq(t, "java", p.Runtime.JavaFull, "1.8.0_382")
 		dropped(t, l, "spark.databricks.delta.preview.enabled", "Databricks-only") // not read by OSS Delta (issue 33)
-		kept(t, l, "spark.hadoop.fs.s3a.fast.upload", "true")        // S3A semantics
+		kept(t, l, "spark.hadoop.fs.s3a.fast.upload", "true")                      // S3A semantics
 		dropped(t, l, "spark.databricks.passthrough.enabled", "Databricks platform")
 		dropped(t, l, "spark.hadoop.fs.s3a.impl", "prod platform")
 		dropped(t, l, "spark.executor.extraClassPath", "classpath of the prod machines")
