@@ -13,7 +13,7 @@ import (
 func importDatabricks(path string, data []byte) (*Profile, error) {
 	v, err := decodeJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the databricks CLI", path, err)
+		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the databricks CLI%s", path, err, decodeHint(data))
 	}
 	root := asMap(v)
 	if root == nil {

@@ -51,7 +51,7 @@ func sniffFile(path string) (string, error) {
 	if why := yamlProblem(data); why != "" {
 		return "", unsupported(path, why)
 	}
-	return "", unsupported(path, "the content matches no supported format")
+	return "", unsupported(path, describeUnknown(data))
 }
 
 // looksLikeEventLog reports whether one of the first lines is a JSON
@@ -142,7 +142,7 @@ func detectTree(v any) string {
 		return FormatEMR
 	case ciGet(m, "configurations") != nil && len(m) <= 2:
 		return FormatEMRConfigurations
-	case strings.EqualFold(str(m["kind"]), "SparkApplication"):
+	case sparkOperatorKind(m) != "":
 		return FormatSparkOperator
 	case m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
 		asMap(m["config"])["gceClusterConfig"] != nil:

@@ -10,12 +10,12 @@ import (
 	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
-// Facts stated outside the confs' version keys: image tags, JAVA_HOME and
-// Python paths, RAPIDS shim class names, jar file names, and the platform
-// and cloud named by application ids, host names and instance types. They
-// fill only what nothing more direct (an event log's own version, a
-// runtime table) has set, except an image tag, which decides over a
-// SparkApplication's declared sparkVersion.
+// Facts stated outside the confs' version keys: image names, JAVA_HOME
+// and Python paths, RAPIDS shim class names, jar file names, Maven
+// coordinates, and the platform and cloud named by application ids, host
+// names and instance types. Versions read from names rank below what a
+// file declares (precedence.go): they fill what nothing declared, and a
+// disagreement is reported as a conflict.
 
 // factsOutsideConf reads those facts from the confs, the environment and
 // the runtime label.
@@ -33,24 +33,29 @@ func (p *Profile) factsOutsideConf() {
 // than read.
 func fromTable(prov string) bool { return strings.Contains(prov, "table:") }
 
-// imageKeys name container images whose tags carry the Spark version.
+// imageKeys name container images whose names may carry the Spark version.
 var imageKeys = []string{"spark.kubernetes.container.image", "spark.kubernetes.driver.container.image",
 	"spark.kubernetes.executor.container.image", "spark.executorEnv.YARN_CONTAINER_RUNTIME_DOCKER_IMAGE"}
 
 var (
 	imageSparkRe = lazy.Regexp(`^v?(\d+\.\d+\.\d+)(?:[-_.]|$)`)
-	tagScalaRe   = lazy.Regexp(`scala[-_]?(2\.1[0-9])`)
-	tagJavaRe    = lazy.Regexp(`(?:java|jdk|jre)[-_]?(1\.8|8|11|17|21|25)(?:\D|$)`)
-	tagPythonRe  = lazy.Regexp(`python[-_]?(3(?:\.\d+)?)(?:\D|$)`)
+	// a version that names Spark: spark-3.5.1, spark_3.5.1, spark3.5.8,
+	// spark352 (three digits: major, minor, patch)
+	namedSparkRe    = lazy.Regexp(`(?i)(?:^|[^a-z0-9])spark[-_]?v?(\d+\.\d+\.\d+|\d{3})(?:[^0-9.]|$)`)
+	namedRapidsRe   = lazy.Regexp(`(?i)(?:^|[^a-z0-9])rapids[-_]?v?(\d{2}\.\d{2}\.\d+)(?:[^0-9.]|$)`)
+	namedCUDARe     = lazy.Regexp(`(?i)(?:^|[^a-z0-9])cuda[-_]?(\d{2})[.-](\d)(?:[^0-9.]|$)`)
+	tagScalaRe      = lazy.Regexp(`scala[-_]?(2\.1[0-9])`)
+	tagJavaRe       = lazy.Regexp(`(?:java|jdk|jre)[-_]?(1\.8|8|11|17|21|25)(?:\D|$)`)
+	tagPythonRe     = lazy.Regexp(`python[-_]?(3(?:\.\d+)?)(?:\D|$)`)
+	sparkImageRepos = map[string]bool{"spark": true, "spark-py": true, "spark-r": true}
 )
 
-// versionsFromImages reads "apache/spark:3.4.1-scala2.12-java11-python3-ubuntu"
-// or "gcr.io/spark-operator/spark:v3.1.1": the image of a Spark repository
-// whose tag starts with a Spark release.
+// versionsFromImages reads the images a SparkApplication or the confs
+// name.
 func (p *Profile) versionsFromImages() {
 	refs := map[string]string{}
-	if p.Source.Format == FormatSparkOperator && p.Runtime.LabelProvenance == "spark-operator:spec.image" {
-		refs["spark-operator:spec.image"] = p.Runtime.Label
+	if p.Source.Format == FormatSparkOperator && strings.HasPrefix(p.Runtime.LabelProvenance, "spark-operator:") {
+		refs[p.Runtime.LabelProvenance] = p.Runtime.Label
 	}
 	for _, k := range imageKeys {
 		if v := p.Conf[k]; v != "" {
@@ -62,31 +67,57 @@ func (p *Profile) versionsFromImages() {
 	}
 }
 
-func (p *Profile) versionsFromImage(ref, src string) {
+// imageSpark finds the Spark release an image reference names: the tag
+// of Spark's own image (apache/spark:3.4.1-..., .../spark:v3.1.1, whose
+// repository is Spark), or a version named "spark" anywhere in the
+// reference (spark352-rapids25-...:v1.1.0 is 3.5.2; ...:spark-3.5.1_rapids-...
+// is 3.5.1). A bare tag of another image is that image's own version,
+// never Spark's.
+func imageSpark(ref string) string {
 	repo, tag := splitImage(ref)
-	if tag == "" || !strings.Contains(path.Base(repo), "spark") || strings.Contains(repo, "operator/spark-operator") {
-		return
+	if strings.Contains(repo, "spark-operator/spark-operator") || path.Base(repo) == "spark-operator" {
+		return "" // the operator's own image: its tag is the operator's version
 	}
-	m := imageSparkRe().FindStringSubmatch(tag)
+	if sparkImageRepos[path.Base(repo)] {
+		if m := imageSparkRe().FindStringSubmatch(tag); m != nil {
+			return m[1]
+		}
+	}
+	m := namedSparkRe().FindStringSubmatch(path.Base(repo) + ":" + tag)
 	if m == nil {
+		return ""
+	}
+	if v := m[1]; len(v) == 3 && !strings.Contains(v, ".") {
+		return v[:1] + "." + v[1:2] + "." + v[2:]
+	}
+	return m[1]
+}
+
+func (p *Profile) versionsFromImage(ref, src string) {
+	spark := imageSpark(ref)
+	if spark == "" {
 		return
 	}
-	src = src + " (image tag " + ref + ")"
-	declared := strings.HasSuffix(p.Runtime.SparkProvenance, "(declared)")
-	p.setSpark(m[1], src, declared)
-	if p.Runtime.SparkProvenance != src {
-		return // a more direct source named Spark: the tag's other parts may not describe it
-	}
+	src = src + " (image " + ref + ")"
+	p.inferSpark(spark, src)
+	_, tag := splitImage(ref)
+	name := path.Base(ref)
 	if s := tagScalaRe().FindStringSubmatch(tag); s != nil {
-		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, s[1], src, true)
-	} else if strings.HasPrefix(m[1], "4.") {
-		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, "2.13", src+" (Spark 4 is built for Scala 2.13 only)", false)
+		p.setFact("scala", s[1], src, rankInferred)
+	} else if strings.HasPrefix(p.Runtime.Spark, "4.") && p.Runtime.Spark == spark {
+		p.setFact("scala", "2.13", src+" (Spark 4 is built for Scala 2.13 only)", rankInferred)
 	}
-	if j := tagJavaRe().FindStringSubmatch(tag); j != nil {
-		setStr(&p.Runtime.Java, &p.Runtime.JavaProvenance, strings.TrimPrefix(j[1], "1."), src, false)
+	if j := tagJavaRe().FindStringSubmatch(name); j != nil {
+		p.setFact("java", strings.TrimPrefix(j[1], "1."), src, rankInferred)
 	}
 	if py := tagPythonRe().FindStringSubmatch(tag); py != nil {
-		setStr(&p.Runtime.Python, &p.Runtime.PythonProvenance, py[1], src, false)
+		p.setFact("python", py[1], src, rankInferred)
+	}
+	if m := namedRapidsRe().FindStringSubmatch(name); m != nil {
+		setStr(&p.GPU.Rapids, &p.GPU.RapidsProvenance, m[1], src, false)
+	}
+	if m := namedCUDARe().FindStringSubmatch(name); m != nil {
+		setStr(&p.GPU.CUDA, &p.GPU.CUDAProvenance, m[1]+"."+m[2], src, false)
 	}
 }
 
@@ -160,7 +191,7 @@ func (p *Profile) sparkFromShim() {
 		return
 	}
 	src := "conf:spark.shuffle.manager (shim " + strings.TrimSuffix(strings.TrimPrefix(m[0], "com.nvidia.spark.rapids."), ".RapidsShuffleManager") + ")"
-	p.setSpark(m[1]+"."+m[2]+"."+m[3], src, false)
+	p.inferSpark(m[1]+"."+m[2]+"."+m[3], src)
 	if strings.HasPrefix(m[4], "db") && p.Source.Platform == "" {
 		p.Source.Platform = "databricks"
 	}
@@ -176,8 +207,10 @@ var (
 )
 
 // versionsFromJarNames reads Spark's own module jars
-// (spark-examples_2.11-2.4.0.jar: Spark 2.4.0, Scala 2.11) and the Scala
-// line of any _2.1x jar.
+// (spark-examples_2.11-2.4.0.jar: Spark 2.4.0, Scala 2.11), the Scala
+// line of any _2.1x jar, and Spark's own modules named by Maven
+// coordinates (org.apache.spark:spark-sql-kafka-0-10_2.12:3.5.1: Spark
+// 3.5.1, Scala 2.12).
 func (p *Profile) versionsFromJarNames() {
 	for _, k := range jarKeys {
 		for _, entry := range splitList(p.Conf[k]) {
@@ -185,23 +218,31 @@ func (p *Profile) versionsFromJarNames() {
 		}
 	}
 	for _, c := range strings.Split(p.Conf["spark.jars.packages"], ",") {
-		if m := scalaCoordRe().FindStringSubmatch(strings.TrimSpace(c)); m != nil {
-			setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], "conf:spark.jars.packages ("+strings.TrimSpace(c)+", Scala suffix)", false)
+		c = strings.TrimSpace(c)
+		src := "conf:spark.jars.packages (" + c + ")"
+		if m := sparkCoordRe().FindStringSubmatch(c); m != nil {
+			p.inferSpark(m[2], strings.TrimSuffix(src, ")")+", Spark's own module)")
+		}
+		if m := scalaCoordRe().FindStringSubmatch(c); m != nil {
+			p.setFact("scala", m[1], strings.TrimSuffix(src, ")")+", Scala suffix)", rankInferred)
 		}
 	}
 }
 
-var scalaCoordRe = lazy.Regexp(`^[^:]+:[^:]+_(2\.1[0-9]):[^:]+`)
+var (
+	scalaCoordRe = lazy.Regexp(`^[^:]+:[^:]+_(2\.1[0-9]):[^:]+`)
+	sparkCoordRe = lazy.Regexp(`^org\.apache\.spark:spark-[a-z0-9-]+_(2\.1[0-9]):(\d+\.\d+\.\d+)$`)
+)
 
 // jarNameFacts reads one jar's file name.
 func (p *Profile) jarNameFacts(base, src string) {
 	if m := sparkModuleJarRe().FindStringSubmatch(base); m != nil {
-		p.setSpark(m[2], src, false)
-		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], src, false)
+		p.inferSpark(m[2], src)
+		p.setFact("scala", m[1], src, rankInferred)
 		return
 	}
 	if m := scalaJarRe().FindStringSubmatch(base); m != nil {
-		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, m[1], src+" (Scala suffix)", false)
+		p.setFact("scala", m[1], src+" (Scala suffix)", rankInferred)
 	}
 }
 

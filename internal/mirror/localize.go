@@ -71,8 +71,23 @@ func (p *Profile) Localize(h Host) Local {
 	if len(pt.Scaled)+len(pt.SizedHere) > 0 || p.Topology.ExecutorCores > 0 || p.GPU.ExecutorGPUs > 0 {
 		l.applyScaled(&portable, h)
 	}
+	l.dropMissingClasses(p)
 	l.rewriteShuffleShim(h.Spark)
 	return l
+}
+
+// dropMissingClasses keeps, in a class list prod set (spark.plugins,
+// spark.sql.extensions), only the classes the local image has, saying
+// which were left out (classes.go).
+func (l *Local) dropMissingClasses(p *Profile) {
+	for _, k := range slices.Sorted(maps.Keys(l.Conf)) {
+		if l.Sources[k] != SourceProdValue {
+			continue
+		}
+		if kept, missing, _ := p.localClasses(k, l.Conf[k]); kept != "" && len(missing) > 0 {
+			l.Conf[k], l.Sources[k] = kept, "prod's value without what the local image lacks: "+strings.Join(missing, "; ")
+		}
+	}
 }
 
 // SourceProdValue marks a conf Localize copies as prod has it.

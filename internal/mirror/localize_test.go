@@ -37,7 +37,8 @@ func TestClassify(t *testing.T) {
 		{"spark.app.id", "application_1_2", actDrop, "per run"},
 		{"spark.yarn.queue", "etl", actDrop, "YARN"},
 		{"spark.kubernetes.namespace", "prod", actDrop, "Kubernetes"},
-		{"spark.databricks.delta.preview.enabled", "true", actKeep, ""}, // Delta's own confs are spark.databricks.delta.*
+		{"spark.databricks.delta.preview.enabled", "true", actDrop, databricksOnlyReason}, // Databricks-only (issue 33)
+		{"spark.databricks.delta.optimizeWrite.enabled", "true", actKeep, ""},             // Delta's own confs are spark.databricks.delta.*
 		{"spark.databricks.io.cache.enabled", "true", actDrop, "Databricks"},
 		{"spark.emr.default.executor.memory", "4g", actDrop, "EMR"},
 		{"spark.dataproc.sql.joinConditionReorder.enabled", "true", actDrop, "Dataproc"},

@@ -44,6 +44,10 @@ func (p *Profile) Portable() Portability {
 		case actScale:
 			out.Scaled = append(out.Scaled, k)
 		default:
+			if kept, missing, _ := p.localClasses(k, p.Conf[k]); kept == "" && len(missing) > 0 {
+				out.Dropped[k] = strings.Join(missing, "; ")
+				continue
+			}
 			out.Kept = append(out.Kept, k)
 		}
 	}

@@ -31,6 +31,10 @@ type Profile struct {
 	// Redacted lists keys whose values were secrets; the values are not kept.
 	Redacted []string `json:"redacted"`
 	Warnings []string `json:"warnings"`
+	// Conflicts are facts two sources disagree on: the value kept (by the
+	// precedence order: declared, then inferred from a name, then a
+	// platform default) and the other, each with its source.
+	Conflicts []Conflict `json:"conflicts,omitempty"`
 	// Portability is what of Conf reaches the local Spark and why not
 	// (the rule Localize applies), filled when the import finishes.
 	Portability *Portability `json:"portability,omitempty"`
@@ -47,9 +51,21 @@ type Profile struct {
 	// libraries are Maven coordinates named outside the confs (Databricks
 	// job libraries), with where, for collectPackages.
 	libraries map[string]string
+	// ranks remember the precedence rank of the source that set each
+	// version fact (precedence.go).
+	ranks map[string]rankedProv
 	// Failures is what went wrong in prod (event logs read whole: failed
 	// jobs, stages and tasks, executors lost, operators left on the CPU).
 	Failures []Failure `json:"failures,omitempty"`
+}
+
+// Conflict is a fact two sources disagree on.
+type Conflict struct {
+	Fact        string `json:"fact"` // spark | scala | java | python
+	Value       string `json:"value"`
+	Source      string `json:"source"`
+	Other       string `json:"other"`
+	OtherSource string `json:"other_source"`
 }
 
 // Source says what was imported.

@@ -95,8 +95,8 @@ var publicCases = []publicCase{
 		eq(t, "label", p.Runtime.Label, "13.3.x-photon-scala2.12")
 		eq(t, "engine", p.Runtime.Engine, "photon")
 		eq(t, "java", p.Runtime.JavaFull, "1.8.0_382")
-		kept(t, l, "spark.databricks.delta.preview.enabled", "true") // Delta's own conf
-		kept(t, l, "spark.hadoop.fs.s3a.fast.upload", "true")        // S3A semantics
+		dropped(t, l, "spark.databricks.delta.preview.enabled", "Databricks-only") // not read by OSS Delta (issue 33)
+		kept(t, l, "spark.hadoop.fs.s3a.fast.upload", "true")                      // S3A semantics
 		dropped(t, l, "spark.databricks.passthrough.enabled", "Databricks platform")
 		dropped(t, l, "spark.hadoop.fs.s3a.impl", "prod platform")
 		dropped(t, l, "spark.executor.extraClassPath", "classpath of the prod machines")

@@ -240,6 +240,9 @@ func keyDropReason(key string) string {
 	lk := strings.ToLower(key)
 	switch portableFamilyOf(key) {
 	case "Delta Lake semantics":
+		if databricksOnlyKeys[key] {
+			return databricksOnlyReason
+		}
 		return ""
 	case "S3A semantics":
 		for _, f := range s3aProdOnly {

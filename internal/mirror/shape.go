@@ -149,8 +149,7 @@ func (s *logScan) applyResources(p *Profile) {
 			setInt(&p.Topology.ExecutorCores, &p.Topology.ExecutorCoresProvenance, s.shapes.commonCores(used),
 				fmt.Sprintf("%s (Total Cores, resource profile %d)", src, used), true)
 		}
-		setFloat(&p.GPU.ExecutorGPUs, &p.GPU.ExecutorGPUsProvenance, float64(s.shapes.gpus[used]),
-			fmt.Sprintf("%s (gpu addresses, resource profile %d)", src, used), true)
+		p.executorGPUsFromAddresses(s.shapes.gpus[used], used, src)
 	}
 	if local {
 		return
@@ -160,6 +159,24 @@ func (s *logScan) applyResources(p *Profile) {
 		p.Topology.Hosts = len(s.hosts)
 		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, len(s.hosts), src+" (distinct hosts)", false)
 	}
+}
+
+// executorGPUsFromAddresses reads the executors' GPU count from the
+// addresses ExecutorAdded lists, unless the resource profile requested a
+// number: the addresses are the GPUs the discovery script saw (all of a
+// host's, with a script that lists every GPU), the request is what each
+// executor was given to use, and prod's request is what the local config
+// follows.
+func (p *Profile) executorGPUsFromAddresses(addrs, profile int, src string) {
+	src = fmt.Sprintf("%s (gpu addresses, resource profile %d)", src, profile)
+	if req := p.GPU.ExecutorGPUs; req > 0 && strings.HasPrefix(p.GPU.ExecutorGPUsProvenance, "eventlog:"+evRP) {
+		if addrs > 0 && float64(addrs) != req {
+			p.warn(fmt.Sprintf("executors list %d GPU addresses (%s) but resource profile %d requested %s GPU per executor (%s); prod's request is kept",
+				addrs, src, profile, fmtFloat(req), p.GPU.ExecutorGPUsProvenance))
+		}
+		return
+	}
+	setFloat(&p.GPU.ExecutorGPUs, &p.GPU.ExecutorGPUsProvenance, float64(addrs), src, true)
 }
 
 // profiles lists the resource profiles the log reports, by id.

@@ -13,61 +13,156 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// importSparkOperator reads a Spark Operator SparkApplication (v1beta2);
-// in a multi-document file the first SparkApplication is used.
+// sparkOperatorKinds are the Spark Operator kinds devenv reads.
+var sparkOperatorKinds = []string{"SparkApplication", "ScheduledSparkApplication", "SparkConnect"}
+
+// sparkOperatorKind names the supported kind of a decoded document, or "".
+func sparkOperatorKind(m map[string]any) string {
+	for _, k := range sparkOperatorKinds {
+		if strings.EqualFold(str(m["kind"]), k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// importSparkOperator reads a Spark Operator document (v1beta2 and the
+// 2.x API): a SparkApplication, a ScheduledSparkApplication through its
+// spec.template, or a SparkConnect (v1alpha1) through its server and
+// executor specs. In a multi-document file (ConfigMaps, Secrets, pod
+// templates around it) the first such document is used.
 func importSparkOperator(path string, data []byte) (*Profile, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var found []string
 	for {
 		var v any
 		err := dec.Decode(&v)
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("mirror: %s: no document with kind: SparkApplication", path)
+			return nil, fmt.Errorf("mirror: %s: no Spark Operator application in it%s; devenv reads kind %s",
+				path, foundKinds(found), strings.Join(sparkOperatorKinds, ", "))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("mirror: %s: %w; fix the YAML", path, err)
 		}
 		m := asMap(v)
-		if strings.EqualFold(str(m["kind"]), "SparkApplication") {
-			return readSparkApplication(path, m), nil
+		switch sparkOperatorKind(m) {
+		case "SparkApplication":
+			return readSparkApplication(path, m, asMap(m["spec"]), "spark-operator:spec."), nil
+		case "ScheduledSparkApplication":
+			spec := asMap(asMap(m["spec"])["template"])
+			if spec == nil {
+				return nil, fmt.Errorf("mirror: %s: ScheduledSparkApplication %s has no spec.template (the SparkApplication spec it runs)", path, str(asMap(m["metadata"])["name"]))
+			}
+			p := readSparkApplication(path, m, spec, "spark-operator:spec.template.")
+			if s := str(asMap(m["spec"])["schedule"]); s != "" {
+				p.warn(fmt.Sprintf("a ScheduledSparkApplication (schedule %q): the local mirror runs its template once, when you run it", s))
+			}
+			return p, nil
+		case "SparkConnect":
+			return readSparkConnect(path, m), nil
+		}
+		if k := str(m["kind"]); k != "" {
+			found = append(found, kindOf(m))
 		}
 	}
 }
 
-func readSparkApplication(path string, m map[string]any) *Profile {
+// kindOf is "kind X (apiVersion)".
+func kindOf(m map[string]any) string {
+	k := "kind " + str(m["kind"])
+	if api := str(m["apiVersion"]); api != "" {
+		k += " (" + api + ")"
+	}
+	return k
+}
+
+func foundKinds(found []string) string {
+	if len(found) == 0 {
+		return ""
+	}
+	return ": found " + strings.Join(found, ", ")
+}
+
+// readSparkApplication reads a SparkApplication spec; at names where it
+// sits ("spark-operator:spec." or "spark-operator:spec.template.").
+func readSparkApplication(path string, m, spec map[string]any, at string) *Profile {
 	p := newProfile(path, FormatSparkOperator)
 	p.Source.Platform = "kubernetes"
 	if api := str(m["apiVersion"]); api != "" && !strings.HasSuffix(api, "/v1beta2") {
 		p.warn(fmt.Sprintf("apiVersion %s: devenv reads sparkoperator.k8s.io/v1beta2; fields may differ", api))
 	}
-	spec := asMap(m["spec"])
 	if sv := str(spec["sparkVersion"]); sv != "" {
-		p.setSpark(sv, "spark-operator:spec.sparkVersion (declared)", false)
-		p.warn("spec.sparkVersion is a declaration; the image " + str(spec["image"]) + " decides what really runs")
+		p.setSpark(sv, at+"sparkVersion (declared)", false)
 	}
-	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, str(spec["image"]), "spark-operator:spec.image", false)
-	setStr(&p.Runtime.Python, &p.Runtime.PythonProvenance, str(spec["pythonVersion"]), "spark-operator:spec.pythonVersion", false)
-	conf := asMap(spec["sparkConf"])
-	for _, k := range slices.Sorted(maps.Keys(conf)) {
-		p.addConf(k, str(conf[k]), "spark-operator:spec.sparkConf")
-	}
-	hconf := asMap(spec["hadoopConf"])
-	for _, k := range slices.Sorted(maps.Keys(hconf)) {
-		p.addConf("spark.hadoop."+k, str(hconf[k]), "spark-operator:spec.hadoopConf")
-	}
-	readSparkAppDeps(p, asMap(spec["deps"]))
-	readSparkAppDynamic(p, asMap(spec["dynamicAllocation"]))
+	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, str(spec["image"]), at+"image", false)
+	setStr(&p.Runtime.Python, &p.Runtime.PythonProvenance, str(spec["pythonVersion"]), at+"pythonVersion", false)
+	readSparkAppConfs(p, spec, at)
 	if f := str(spec["mainApplicationFile"]); strings.HasSuffix(f, ".jar") {
-		p.jarNameFacts(pathpkg.Base(f), "spark-operator:spec.mainApplicationFile ("+pathpkg.Base(f)+")")
+		p.jarNameFacts(pathpkg.Base(f), at+"mainApplicationFile ("+pathpkg.Base(f)+")")
 	}
-	readSparkPod(p, "driver", asMap(spec["driver"]))
-	readSparkPod(p, "executor", asMap(spec["executor"]))
+	readSparkPod(p, "driver", asMap(spec["driver"]), at)
+	readSparkPod(p, "executor", asMap(spec["executor"]), at)
 	if j, ok := findRapidsJar(str(spec["image"])); ok {
-		p.setRapidsJar(j, "spark-operator:spec.image")
+		p.setRapidsJar(j, at+"image")
 	}
 	return p
 }
 
-func readSparkAppDeps(p *Profile, deps map[string]any) {
+// readSparkAppConfs reads sparkConf, hadoopConf, deps and dynamicAllocation,
+// which SparkApplication and SparkConnect share.
+func readSparkAppConfs(p *Profile, spec map[string]any, at string) {
+	conf := asMap(spec["sparkConf"])
+	for _, k := range slices.Sorted(maps.Keys(conf)) {
+		p.addConf(k, str(conf[k]), strings.TrimSuffix(at, ".")+".sparkConf")
+	}
+	hconf := asMap(spec["hadoopConf"])
+	for _, k := range slices.Sorted(maps.Keys(hconf)) {
+		p.addConf("spark.hadoop."+k, str(hconf[k]), strings.TrimSuffix(at, ".")+".hadoopConf")
+	}
+	readSparkAppDeps(p, asMap(spec["deps"]), at)
+	readSparkAppDynamic(p, asMap(spec["dynamicAllocation"]), at)
+}
+
+// readSparkConnect reads a SparkConnect (sparkoperator.k8s.io/v1alpha1):
+// the Connect server is the driver; its image is spec.image or the
+// server pod template's container.
+func readSparkConnect(path string, m map[string]any) *Profile {
+	const at = "spark-operator:spec."
+	p := newProfile(path, FormatSparkOperator)
+	p.Source.Platform = "kubernetes"
+	spec := asMap(m["spec"])
+	if api := str(m["apiVersion"]); api != "" && !strings.HasSuffix(api, "/v1alpha1") {
+		p.warn(fmt.Sprintf("apiVersion %s: devenv reads SparkConnect of sparkoperator.k8s.io/v1alpha1; fields may differ", api))
+	}
+	if sv := str(spec["sparkVersion"]); sv != "" {
+		p.setSpark(sv, at+"sparkVersion (declared)", false)
+	}
+	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, str(spec["image"]), at+"image", false)
+	if img, where := podTemplateImage(asMap(spec["server"])); img != "" {
+		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, img, at+"server."+where, false)
+	}
+	if img, where := podTemplateImage(asMap(spec["executor"])); img != "" {
+		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, img, at+"executor."+where, false)
+	}
+	readSparkAppConfs(p, spec, at)
+	server := asMap(spec["server"])
+	readSparkPod(p, "driver", server, at+"server.")
+	readSparkPod(p, "executor", asMap(spec["executor"]), at)
+	return p
+}
+
+// podTemplateImage is the image of a pod spec's first container
+// (template.spec.containers[0].image), and where it was.
+func podTemplateImage(pod map[string]any) (image, where string) {
+	for i, c := range asList(dig(pod, "template", "spec", "containers")) {
+		if img := str(asMap(c)["image"]); img != "" {
+			return img, fmt.Sprintf("template.spec.containers[%d].image", i)
+		}
+	}
+	return "", ""
+}
+
+func readSparkAppDeps(p *Profile, deps map[string]any, at string) {
 	join := func(key string) string {
 		var parts []string
 		for _, x := range asList(deps[key]) {
@@ -76,16 +171,16 @@ func readSparkAppDeps(p *Profile, deps map[string]any) {
 		return strings.Join(parts, ",")
 	}
 	if j := join("jars"); j != "" {
-		p.addConf("spark.jars", j, "spark-operator:spec.deps.jars")
+		p.addConf("spark.jars", j, at+"deps.jars")
 	}
 	if j := join("packages"); j != "" {
-		p.addConf("spark.jars.packages", j, "spark-operator:spec.deps.packages")
+		p.addConf("spark.jars.packages", j, at+"deps.packages")
 	}
 }
 
 // readSparkAppDynamic maps spec.dynamicAllocation onto Spark's confs.
-func readSparkAppDynamic(p *Profile, da map[string]any) {
-	src := "spark-operator:spec.dynamicAllocation"
+func readSparkAppDynamic(p *Profile, da map[string]any, at string) {
+	src := at + "dynamicAllocation"
 	for field, key := range map[string]string{"enabled": "enabled", "initialExecutors": "initialExecutors",
 		"minExecutors": "minExecutors", "maxExecutors": "maxExecutors", "shuffleTrackingTimeout": "shuffleTracking.timeout"} {
 		if v := str(da[field]); v != "" {
@@ -95,11 +190,14 @@ func readSparkAppDynamic(p *Profile, da map[string]any) {
 }
 
 // readSparkPod maps spec.driver / spec.executor onto Spark confs.
-func readSparkPod(p *Profile, role string, pod map[string]any) {
+func readSparkPod(p *Profile, role string, pod map[string]any, at string) {
 	if pod == nil {
 		return
 	}
-	src := "spark-operator:spec." + role
+	src := at + role
+	if role == "driver" && strings.HasSuffix(at, "server.") {
+		src = strings.TrimSuffix(at, ".")
+	}
 	set := func(field, key string) {
 		if v := str(pod[field]); v != "" {
 			p.addConf(key, v, src+"."+field)
@@ -118,6 +216,14 @@ func readSparkPod(p *Profile, role string, pod map[string]any) {
 		em := asMap(e)
 		if name := str(em["name"]); name != "" && em["value"] != nil {
 			p.addEnv(name, str(em["value"]))
+		}
+	}
+	for _, c := range asList(dig(pod, "template", "spec", "containers")) {
+		for _, e := range asList(asMap(c)["env"]) {
+			em := asMap(e)
+			if name := str(em["name"]); name != "" && em["value"] != nil {
+				p.addEnv(name, str(em["value"]))
+			}
 		}
 	}
 	envVars := asMap(pod["envVars"])

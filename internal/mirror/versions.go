@@ -30,20 +30,36 @@ func normalizeSpark(build string) (release, warning string) {
 	return release, warning
 }
 
-// setSpark records a Spark build string, normalized, with a warning for
-// vendor builds.
-func (p *Profile) setSpark(build, src string, override bool) {
-	if build == "" || (p.Runtime.Spark != "" && !override) {
+// setSpark records a Spark build string a file declares (or, with
+// reported, that the running application reported: an event log's
+// environment), normalized, with a warning for vendor builds.
+func (p *Profile) setSpark(build, src string, reported bool) {
+	r := rankDeclared
+	if reported {
+		r = rankReported
+	}
+	p.setSparkRanked(build, src, r)
+}
+
+// inferSpark records a Spark release inferred from a name (an image, a
+// jar, Maven coordinates, a shim class).
+func (p *Profile) inferSpark(build, src string) { p.setSparkRanked(build, src, rankInferred) }
+
+func (p *Profile) setSparkRanked(build, src string, r factRank) {
+	if build == "" {
 		return
 	}
 	rel, warn := normalizeSpark(build)
+	if rel == "" {
+		p.warn(warn)
+		return
+	}
+	if !p.setFact("spark", rel, src, r) || p.Runtime.SparkProvenance != src {
+		return
+	}
 	if warn != "" {
 		p.warn(warn)
 	}
-	if rel == "" {
-		return
-	}
-	p.Runtime.Spark, p.Runtime.SparkProvenance = rel, src
 	p.Runtime.SparkBuild = ""
 	if rel != build {
 		p.Runtime.SparkBuild = build

@@ -1,0 +1,116 @@
+package mirror
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
+	"gopkg.in/yaml.v3"
+)
+
+// describeUnknown says what a file no reader takes is: a shell heredoc
+// and its placeholders, a Kubernetes manifest of another kind, a JSON of
+// an unknown shape; so the refusal names what devenv found.
+func describeUnknown(data []byte) string {
+	text := string(data)
+	if h := heredocNote(text); h != "" {
+		return h
+	}
+	if k := manifestKinds(data); k != "" {
+		return k
+	}
+	if j := jsonShape(data); j != "" {
+		return j
+	}
+	return "the content matches no supported format"
+}
+
+var (
+	heredocRe     = lazy.Regexp(`<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`)
+	shellPlaceRe  = lazy.Regexp(`\$\(\([^)]*\)\)|\$\([^)]*\)|\$\{[A-Za-z_][A-Za-z0-9_]*[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*`)
+	clusterKeysRe = lazy.Regexp(`"(spark_version|node_type_id|num_workers|new_cluster)"`)
+)
+
+// heredocNote describes a shell script that prints a heredoc, with the
+// shell placeholders in it, or "".
+func heredocNote(text string) string {
+	m := heredocRe().FindStringSubmatch(text)
+	if m == nil {
+		return ""
+	}
+	what := "a shell script that prints a heredoc (<<" + m[1] + ")"
+	if clusterKeysRe().MatchString(text) {
+		what += " holding a Databricks cluster spec"
+	}
+	return what + shellPlaceholders(text) + ", not a file devenv reads; run the script (or fill in its variables) and mirror what it prints, or force a reader with --format"
+}
+
+// shellPlaceholders lists the first distinct shell expansions in text.
+func shellPlaceholders(text string) string {
+	var out []string
+	for _, p := range shellPlaceRe().FindAllString(text, -1) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+		if len(out) == 6 {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " with shell placeholders " + strings.Join(out, ", ")
+}
+
+// manifestKinds describes YAML documents that have a kind but none devenv
+// reads, or "".
+func manifestKinds(data []byte) string {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var found []string
+	for i := 0; i < 16; i++ {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			break
+		}
+		if m := asMap(v); m != nil && str(m["kind"]) != "" {
+			found = append(found, kindOf(m))
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("a Kubernetes manifest of %s, not a Spark Operator kind devenv reads (%s)",
+		strings.Join(found, ", "), strings.Join(sparkOperatorKinds, ", "))
+}
+
+// jsonShape describes a JSON document no reader recognised, or "".
+func jsonShape(data []byte) string {
+	text := strings.TrimSpace(string(data))
+	if !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "[") {
+		return ""
+	}
+	v, err := decodeJSON(data)
+	if err != nil {
+		return ""
+	}
+	if arr, ok := v.([]any); ok {
+		return fmt.Sprintf("a JSON array of %d items, none an EMR classification", len(arr))
+	}
+	keys := slices.Sorted(maps.Keys(asMap(v)))
+	if len(keys) > 8 {
+		keys = append(keys[:8], "...")
+	}
+	return "a JSON object with the top-level keys " + strings.Join(keys, ", ") + ", which no reader knows"
+}
+
+// decodeHint adds what a file is to a reader's parse error when the
+// reader was forced on something else (a heredoc, a manifest).
+func decodeHint(data []byte) string {
+	if h := heredocNote(string(data)); h != "" {
+		return "; it is " + h
+	}
+	return ""
+}
