@@ -69,3 +69,33 @@ func TestDataCenterGPU(t *testing.T) {
 		}
 	}
 }
+
+// TestResolutionLimit: the machine's driver with its GPUs decides the rule;
+// a mix of data-center and other GPUs, or no driver read, keeps the toolkit
+// rule.
+func TestResolutionLimit(t *testing.T) {
+	c := Builtin()
+	h200 := []GPUModel{{Brand: "NVIDIA", Name: "NVIDIA H200"}}
+	mixed := []GPUModel{{Name: "NVIDIA H100 80GB HBM3"}, {Brand: "GeForce", Name: "NVIDIA GeForce RTX 4090"}}
+	tests := []struct {
+		name     string
+		driver   string
+		gpus     []GPUModel
+		wantDC   bool
+		wantRule string
+	}{
+		{"H200", "580.159.04", h200, true, "read through NVML), on data-center GPUs (NVIDIA H200)"},
+		{"mixed", "580.159.04", mixed, false, "on GPUs not known as data-center ones"},
+		{"no GPUs listed", "580.159.04", nil, false, "read through NVML)"},
+		{"no driver", "", h200, false, "could not be read"},
+	}
+	for _, tc := range tests {
+		l := c.ResolutionLimit(tc.driver, tc.gpus)
+		if l.DataCenter != tc.wantDC || !strings.Contains(l.Rule, tc.wantRule) {
+			t.Errorf("%s: %+v, want data-center %v and a rule with %q", tc.name, l, tc.wantDC, tc.wantRule)
+		}
+		if tc.driver != "" && l.Driver != tc.driver {
+			t.Errorf("%s: driver %s, want %s", tc.name, l.Driver, tc.driver)
+		}
+	}
+}

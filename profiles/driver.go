@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -127,10 +128,60 @@ func withoutDriver(req Request, resolve func(Request) (Resolved, error)) (Resolv
 // ResolutionDriver is the driver that versions devenv.yaml leaves unset are
 // resolved for, and the rule that chose it: the machine's (read through
 // NVML) when known, else the first of the catalog's fallback branch (R580).
-// lock, lock --upgrade, config and plans made before any lock share it.
+// lock, lock --upgrade, config and plans made before any lock share it. It
+// knows nothing of the GPUs, so it applies the toolkit rule; ResolutionLimit
+// also reads them.
 func (c *Catalog) ResolutionDriver(machine string) (driver, rule string) {
-	if machine != "" {
-		return machine, MachineDriverRule(machine)
+	l := c.ResolutionLimit(machine, nil)
+	return l.Driver, l.Rule
+}
+
+// DriverLimit is what unset versions are resolved for: a driver, the rule
+// text that says where it came from, and whether the GPUs it drives are
+// data-center ones (Request.DataCenter).
+type DriverLimit struct {
+	Driver, Rule string
+	DataCenter   bool
+}
+
+// On returns req limited to l.
+func (l DriverLimit) On(req Request) Request {
+	req.Driver, req.DriverRule, req.DataCenter = l.Driver, l.Rule, l.DataCenter
+	return req
+}
+
+// ResolutionLimit is ResolutionDriver with the machine's GPUs: when NVML read
+// a driver and every GPU is a data-center one (DataCenterGPU, by NVML's
+// brand or product name), the data-center rule applies (the CUDA family
+// floor); otherwise the toolkit rule. Without a machine driver the
+// fallback branch is used with the toolkit rule (the GPUs are unknown).
+func (c *Catalog) ResolutionLimit(machine string, gpus []GPUModel) DriverLimit {
+	if machine == "" {
+		d, r := c.FallbackDriver()
+		return DriverLimit{Driver: d, Rule: r}
 	}
-	return c.FallbackDriver()
+	l := DriverLimit{Driver: machine, Rule: MachineDriverRule(machine), DataCenter: AllDataCenter(gpus)}
+	if names := gpuNames(gpus); names != "" {
+		kind := "GPUs not known as data-center ones"
+		if l.DataCenter {
+			kind = "data-center GPUs"
+		}
+		l.Rule += fmt.Sprintf(", on %s (%s)", kind, names)
+	}
+	return l
+}
+
+// gpuNames lists the distinct GPU names, in order.
+func gpuNames(gpus []GPUModel) string {
+	var names []string
+	for _, g := range gpus {
+		n := strings.TrimSpace(g.Name)
+		if n == "" {
+			n = "unnamed GPU"
+		}
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, ", ")
 }
