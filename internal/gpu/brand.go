@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 package gpu
 
 import "github.com/NVIDIA/go-nvml/pkg/nvml"
