@@ -181,8 +181,8 @@ var scenarios = []scenario{
 			svc("spark", profiles.SparkRapids, spec.GPUs{Set: true, All: true}),
 			svc("serve", profiles.Triton, spec.GPUs{Set: true, Count: 2}))
 		return inputs(gputest.H100x8(), p, lf)
-	// H100s are data-center GPUs: driver 550 runs CUDA 12.8 by the family
-	// floor (the data-center rule); it was a warning under the toolkit rule
+		// H100s are data-center GPUs: driver 550 runs CUDA 12.8 by the family
+		// floor (the data-center rule); it was a warning under the toolkit rule
 	}, want: map[string]string{"driver/spark": Pass, "driver/serve": Pass, "compute-capability/spark": Pass, "compute-capability/serve": Pass, "persistence-mode": Pass},
 		msg: map[string]string{"driver/spark": "by the data-center rule"}},
 	{name: "a100-mig", in: func() Inputs {
