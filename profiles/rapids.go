@@ -25,7 +25,7 @@ func (c *Catalog) resolveRapids(req Request) (Resolved, error) {
 	}
 	for i := len(cands) - 1; i >= 0; i-- {
 		r := cands[i]
-		cuda, python := c.newestRunnable(r.CUDA, req.CUDA, req.Driver), newestMatching(r.Python, req.Python)
+		cuda, python := c.newestRunnable(r.CUDA, req.CUDA, req), newestMatching(r.Python, req.Python)
 		if cuda != "" && python != "" {
 			return c.buildRapids(req, rel, r, cuda, python), nil
 		}
@@ -105,14 +105,9 @@ func (c *Catalog) buildRapids(req Request, asked string, r *rapidsRel, cuda, pyt
 	out := Resolved{Profile: Rapids, Release: r.Release, CUDA: cuda, Python: python,
 		BaseImage: expand(c.file.Images.Rapids, map[string]string{"release": r.Release, "cuda": tag, "python": python})}
 	out.Requires.CUDA = majorMinor(cuda)
-	fam := c.family[major(cuda)]
-	if t := c.toolkit[cuda]; t != nil {
-		out.Requires.MinDriver = t.MinDriver
-		out.Notes = append(out.Notes, fmt.Sprintf("driver: %s or newer, the CUDA %s toolkit's driver; data-center GPUs may run it from %s through CUDA minor-version compatibility", t.MinDriver, cuda, fam.MinDriver))
-	} else {
-		out.Requires.MinDriver = fam.MinDriver
-		out.Notes = append(out.Notes, fmt.Sprintf("driver: %s or newer, the CUDA %s minor-version-compatibility minimum (devenv's catalog has no toolkit driver for %s)", fam.MinDriver, major(cuda), cuda))
-	}
+	var note string
+	out.Requires.MinDriver, note = c.requiredDriver(req, cuda)
+	out.Notes = append(out.Notes, note)
 	runs := ""
 	if req.Driver != "" {
 		runs = " that the driver runs"

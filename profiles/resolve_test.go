@@ -147,6 +147,9 @@ var resolveCases = []struct {
 	{"rapids-driver-470-none-runs", Request{Profile: Rapids, Driver: "470.256.02", DriverRule: "driver 470.256.02, this machine's (read through NVML)"}},
 	{"rapids-26.06-driver-470-nothing-runs", Request{Profile: Rapids, Release: "26.06", Driver: "470.256.02", DriverRule: "driver 470.256.02, this machine's (read through NVML)"}},
 	{"triton-driver-580", Request{Profile: Triton, Driver: "580.65.06", DriverRule: "driver 580.65.06, the first of R580"}},
+	// the data-center rule: the CUDA family's floor (this project's H200 hosts)
+	{"rapids-driver-580-data-center", Request{Profile: Rapids, Driver: "580.159.04", DriverRule: "driver 580.159.04, this machine's (read through NVML)", DataCenter: true}},
+	{"triton-driver-580-data-center", Request{Profile: Triton, Driver: "580.159.04", DriverRule: "driver 580.159.04, this machine's (read through NVML)", DataCenter: true}},
 	// image and profiles
 	{"image", Request{Profile: Image}},
 	{"err-image-spark", Request{Profile: Image, Spark: "3.5", Python: "3.11"}},

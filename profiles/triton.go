@@ -28,7 +28,7 @@ func (c *Catalog) resolveTriton(req Request) (Resolved, error) {
 	}
 	for i := len(cands) - 1; i >= 0; i-- {
 		r := cands[i]
-		if matchesPrefix(r.Toolkit, req.CUDA) && matchesPrefix(r.Python, req.Python) && c.runsOn(r.Toolkit, req.Driver) {
+		if matchesPrefix(r.Toolkit, req.CUDA) && matchesPrefix(r.Python, req.Python) && c.runsOn(r.Toolkit, req) {
 			return c.buildTriton(req, r, cands), nil
 		}
 	}
@@ -62,7 +62,7 @@ func (c *Catalog) buildTriton(req Request, r *tritonRel, cands []*tritonRel) Res
 	t := c.toolkit[r.Toolkit]
 	out := Resolved{Profile: Triton, Release: r.Release, CUDA: r.Toolkit, Python: r.Python,
 		BaseImage: expand(c.file.Images.Triton, map[string]string{"release": r.Release}),
-		Requires:  Requirements{MinDriver: t.MinDriver, CUDA: majorMinor(r.Toolkit), MinComputeCapability: r.MinComputeCapability}}
+		Requires:  Requirements{MinDriver: c.floorDriver(r.Toolkit, req.DataCenter), CUDA: majorMinor(r.Toolkit), MinComputeCapability: r.MinComputeCapability}}
 	if req.Release != r.Release {
 		runs := ""
 		if req.Driver != "" {
@@ -70,7 +70,10 @@ func (c *Catalog) buildTriton(req Request, r *tritonRel, cands []*tritonRel) Res
 		}
 		out.Notes = append(out.Notes, fmt.Sprintf("release: newest Triton release%s%s is %s", matching(req.Release), runs, r.Release))
 	}
-	if r.DocMinDriver == "" {
+	if req.DataCenter {
+		_, note := c.requiredDriver(req, r.Toolkit)
+		out.Notes = append(out.Notes, note+fmt.Sprintf("; Triton %s release notes: %s", r.Release, or(docDriver(r.DocMinDriver), "no driver floor stated")))
+	} else if r.DocMinDriver == "" {
 		out.Notes = append(out.Notes, fmt.Sprintf("driver: Triton %s release notes state no driver floor; devenv requires %s, what its CUDA %s needs (CUDA toolkit release notes)",
 			r.Release, t.MinDriver, r.CUDA))
 	} else if major(t.MinDriver) != r.DocMinDriver {
@@ -95,9 +98,17 @@ func (c *Catalog) tritonDriverNote(req Request, r *tritonRel, cands []*tritonRel
 			break
 		}
 		if matchesPrefix(x.Toolkit, req.CUDA) && matchesPrefix(x.Python, req.Python) {
-			return fmt.Sprintf(DriverRuleNote+"chose Triton %s (CUDA %s) for %s; the newer %s needs driver %s",
-				r.Release, r.Toolkit, req.DriverRule, x.Release, c.toolkitDriver(x.Toolkit))
+			return fmt.Sprintf(DriverRuleNote+"chose Triton %s (CUDA %s) for %s by %s; the newer %s needs driver %s",
+				r.Release, r.Toolkit, req.DriverRule, RuleName(req.DataCenter), x.Release, c.floorDriver(x.Toolkit, req.DataCenter))
 		}
 	}
-	return fmt.Sprintf(DriverRuleNote+"Triton %s (CUDA %s) runs on %s", r.Release, r.Toolkit, req.DriverRule)
+	return fmt.Sprintf(DriverRuleNote+"Triton %s (CUDA %s) runs on %s by %s", r.Release, r.Toolkit, req.DriverRule, RuleName(req.DataCenter))
+}
+
+// docDriver renders a Triton release note's driver floor.
+func docDriver(d string) string {
+	if d == "" {
+		return ""
+	}
+	return "R" + d + " or later (older long-term branches on data-center GPUs through forward compatibility)"
 }

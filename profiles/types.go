@@ -30,6 +30,11 @@ type Request struct {
 	// asks for, so neither is hashed into the lock.
 	Driver     string `json:"-"`
 	DriverRule string `json:"-"`
+	// DataCenter says the driver drives data-center GPUs (DataCenterGPU):
+	// a CUDA toolkit then runs from its family's floor (minor-version
+	// compatibility: CUDA 13 on R580+, CUDA 12 on R525+) rather than from
+	// the toolkit's own driver, which consumer GPUs keep. Not hashed.
+	DataCenter bool `json:"-"`
 	// Prefer is prod's stack (a service's mirror:): spark-rapids takes it
 	// where the fields above are open, or the nearest the catalog builds,
 	// and lists what differs in Resolved.Deviations. Not hashed either: the

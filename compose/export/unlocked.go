@@ -28,12 +28,16 @@ var unpinned = strings.Repeat("0", 64)
 // Versions left unset are resolved as devenv lock would for the machine
 // whose NVIDIA driver is machineDriver ("" when NVML could not be read).
 func Unlocked(ctx context.Context, p *spec.Project, machineDriver string) (*lock.File, error) {
+	return unlockedFor(ctx, p, profiles.Builtin().ResolutionLimit(machineDriver, nil))
+}
+
+// unlockedFor is Unlocked for a driver limit that knows the machine's GPUs.
+func unlockedFor(ctx context.Context, p *spec.Project, lim profiles.DriverLimit) (*lock.File, error) {
 	f := &lock.File{Version: lock.SchemaVersion, Project: p.Name}
 	cat := profiles.Builtin()
-	driver, rule := cat.ResolutionDriver(machineDriver)
 	var errs *multierror.Error
 	for _, s := range p.Services {
-		res, _, err := lock.Resolve(ctx, p, s, cat, driver, rule)
+		res, _, err := lock.ResolveLimited(ctx, p, s, cat, lim)
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue
@@ -69,7 +73,7 @@ func PlanUnlocked(p *spec.Project, h plan.Host, opts plan.Options) (*plan.Plan, 
 	if h.GPUs != nil {
 		driver = h.GPUs.DriverVersion
 	}
-	lf, err := Unlocked(opts.Context(), p, driver)
+	lf, err := unlockedFor(opts.Context(), p, profiles.Builtin().ResolutionLimit(driver, h.GPUModels()))
 	if err != nil {
 		return nil, err
 	}

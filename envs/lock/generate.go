@@ -47,6 +47,9 @@ type Options struct {
 	// resolved for (profiles.Request.Driver), and DriverRule where it came
 	// from; the lock's notes say which rule chose each service's versions.
 	Driver, DriverRule string
+	// DataCenter: the driver drives data-center GPUs, so the CUDA family
+	// floor applies (profiles.Request.DataCenter).
+	DataCenter bool
 	// Compose is the command's read of the project's compose files,
 	// shared with the plan; nil reads them now.
 	Compose *loader.Files
@@ -109,7 +112,7 @@ func lockService(ctx context.Context, p *spec.Project, s *spec.Service, old *Ser
 	if err != nil {
 		return Service{}, serviceError(p, s, err)
 	}
-	req.Driver, req.DriverRule = opts.Driver, opts.DriverRule
+	req = profiles.DriverLimit{Driver: opts.Driver, Rule: opts.DriverRule, DataCenter: opts.DataCenter}.On(req)
 	res, err := resolveKeeping(req, old, r, p.Profiles)
 	if err != nil {
 		return Service{}, serviceError(p, s, err)

@@ -471,3 +471,35 @@ func (testPOMs) Get(_ context.Context, url string) ([]byte, error) {
 	}
 	return data, err
 }
+
+// TestLockSaysWhichDriverRule: on data-center GPUs (the H200 hosts, driver
+// 580.159.04) an unpinned rapids service locks RAPIDS's CUDA 13 image under
+// the CUDA 13 family floor, and the notes name the data-center rule; on
+// other GPUs the toolkit rule keeps CUDA 12 and says so.
+func TestLockSaysWhichDriverRule(t *testing.T) {
+	p := project(t, "services:\n  nb:\n    profile: rapids\n    rapids: \"26.08\"\n")
+	tests := []struct {
+		name                        string
+		dataCenter                  bool
+		wantCUDA, wantMin, wantNote string
+	}{
+		{"data-center GPUs", true, "13.", "580.65.06", "by the data-center rule"},
+		{"other GPUs", false, "12.", "575.57.08", "by the toolkit rule"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Generate(t.Context(), p, nil, profiles.Builtin(), &fakePinner{}, &fakeFetcher{},
+				Options{Driver: "580.159.04", DriverRule: "driver 580.159.04", DataCenter: tc.dataCenter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := f.Service("nb")
+			if !strings.HasPrefix(s.Versions.CUDA, tc.wantCUDA) || s.Requires.MinDriver != tc.wantMin {
+				t.Errorf("CUDA %s needs %s, want %s* needing %s", s.Versions.CUDA, s.Requires.MinDriver, tc.wantCUDA, tc.wantMin)
+			}
+			if notes := strings.Join(f.Notes, "\n"); !strings.Contains(notes, tc.wantNote) {
+				t.Errorf("notes %q do not say %q", notes, tc.wantNote)
+			}
+		})
+	}
+}

@@ -13,13 +13,20 @@ import (
 // and field, as the lock's do; the notes say what the mirror filled in.
 // config and the plans made before any lock use it, so they show what
 // `devenv lock` would pick. driver and rule are the NVIDIA driver that
-// versions left unset are resolved for, and why (Options.Driver).
+// versions left unset are resolved for, and why (Options.Driver); Resolve
+// applies the toolkit rule, ResolveLimited the limit's.
 func Resolve(ctx context.Context, p *spec.Project, s *spec.Service, r Resolver, driver, rule string) (profiles.Resolved, []string, error) {
+	return ResolveLimited(ctx, p, s, r, profiles.DriverLimit{Driver: driver, Rule: rule})
+}
+
+// ResolveLimited is Resolve for a driver limit that also says whether its
+// GPUs are data-center ones (profiles.Catalog.ResolutionLimit).
+func ResolveLimited(ctx context.Context, p *spec.Project, s *spec.Service, r Resolver, lim profiles.DriverLimit) (profiles.Resolved, []string, error) {
 	req, err := mirroredRequest(ctx, s, s.Request())
 	if err != nil {
 		return profiles.Resolved{}, nil, serviceError(p, s, err)
 	}
-	req.Driver, req.DriverRule = driver, rule
+	req = lim.On(req)
 	res, err := r.Resolve(req, p.Profiles)
 	if err != nil {
 		return profiles.Resolved{}, nil, serviceError(p, s, err)

@@ -22,6 +22,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sources"
+	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -306,6 +307,19 @@ func uniqueSorted(in []string) []string {
 		if i == 0 || s != in[i-1] {
 			out = append(out, s)
 		}
+	}
+	return out
+}
+
+// GPUModels is what the driver rule reads of the machine's GPUs: NVML's
+// brand and name of each (profiles.Catalog.ResolutionLimit).
+func (h Host) GPUModels() []profiles.GPUModel {
+	if h.GPUs == nil {
+		return nil
+	}
+	out := make([]profiles.GPUModel, 0, len(h.GPUs.GPUs))
+	for _, g := range h.GPUs.GPUs {
+		out = append(out, profiles.GPUModel{Brand: g.Brand, Name: g.Name})
 	}
 	return out
 }

@@ -83,13 +83,13 @@ func lockNote(stale error, lf *lock.File) string {
 }
 
 func (p *Project) resolveServices(ctx context.Context, cfg *Config, lf *lock.File, only []string) error {
-	driver, rule := p.resolutionDriver(ctx)
+	lim := p.resolutionDriver(ctx)
 	var errs *multierror.Error
 	for _, s := range p.Spec.Services {
 		if len(only) > 0 && !slices.Contains(only, s.Name) {
 			continue
 		}
-		res, _, err := lock.Resolve(ctx, p.Spec, s, p.catalog(), driver, rule)
+		res, _, err := lock.ResolveLimited(ctx, p.Spec, s, p.catalog(), lim)
 		if err != nil {
 			errs = multierror.Append(errs, err)
 			continue
@@ -142,6 +142,6 @@ func (cfg *Config) addPlan(pl *Planned) {
 }
 
 func (p *Project) resolveOne(ctx context.Context, name string) (profiles.Resolved, []string, error) {
-	driver, rule := p.resolutionDriver(ctx)
-	return lock.Resolve(ctx, p.Spec, p.Spec.Service(name), p.catalog(), driver, rule)
+	lim := p.resolutionDriver(ctx)
+	return lock.ResolveLimited(ctx, p.Spec, p.Spec.Service(name), p.catalog(), lim)
 }

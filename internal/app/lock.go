@@ -164,10 +164,10 @@ func (p *Project) generate(ctx context.Context, sp *spec.Project, prev *lock.Fil
 		fetcher = cache
 	}
 	p.out.Step("lock", "resolving and pinning "+fmt.Sprint(len(sp.Services))+" services")
-	driver, rule := p.resolutionDriver(ctx)
+	lim := p.resolutionDriver(ctx)
 	return lock.Generate(ctx, sp, prev, p.catalog(), pin, fetcher, lock.Options{
 		Upgrade: o.Upgrade, Services: o.Services, Mirrors: p.Mirrors(), Local: localImages{p},
-		Driver: driver, DriverRule: rule, Compose: p.composeFiles(),
+		Driver: lim.Driver, DriverRule: lim.Rule, DataCenter: lim.DataCenter, Compose: p.composeFiles(),
 	})
 }
 

@@ -3,9 +3,9 @@ package doctor
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/profiles"
 )
 
 // checkDrivers judges, for every GPU service, whether the driver runs the
@@ -32,7 +32,11 @@ func driverCheck(e *env, s service) Check {
 	case h.DriverVersion == "":
 		c.Status, c.Message = Skip, "NVML reported no driver version"
 	default:
-		judgeDriver(&c, s, h.DriverVersion, h.CUDADriverVersion, req.MinDriver, req.CUDA)
+		if allDataCenter(h) {
+			judgeDataCenterDriver(&c, s, h.DriverVersion, req.CUDA)
+		} else {
+			judgeDriver(&c, s, h.DriverVersion, h.CUDADriverVersion, req.MinDriver, req.CUDA)
+		}
 		forwardCompat(&c, s, h, req.CUDA)
 	}
 	return c
@@ -53,30 +57,40 @@ func forwardCompat(c *Check, s service, h *gpu.Host, cuda string) {
 	c.Message += "; on data-center GPUs the NGC image may still run through CUDA forward compatibility"
 }
 
-// dataCenterNames mark GPUs that support CUDA forward compatibility.
-var dataCenterNames = []string{"H100", "H200", "H20", "H800", "GH200", "B100", "B200", "GB200", "A100", "A800", "A30", "A40", "A10", "A16", "A2", "L40", "L4", "L20", "T4", "V100"}
-
+// allDataCenter reports whether every GPU is a data-center one, by NVML's
+// brand or product name (profiles.DataCenterGPU): those run a CUDA family
+// from its floor and take NGC's forward-compatibility package.
 func allDataCenter(h *gpu.Host) bool {
-	if len(h.GPUs) == 0 {
-		return false
-	}
+	models := make([]profiles.GPUModel, 0, len(h.GPUs))
 	for _, g := range h.GPUs {
-		if !isDataCenter(g.Name) {
-			return false
-		}
+		models = append(models, profiles.GPUModel{Brand: g.Brand, Name: g.Name})
 	}
-	return true
+	return profiles.AllDataCenter(models)
 }
 
-func isDataCenter(name string) bool {
-	for _, w := range strings.Fields(strings.NewReplacer("-", " ", "_", " ").Replace(name)) {
-		for _, n := range dataCenterNames {
-			if w == n {
-				return true
-			}
-		}
+func isDataCenter(name string) bool { return profiles.DataCenterGPU("", name) }
+
+const (
+	dataCenterRule = "by the data-center rule (every GPU is a data-center one: a CUDA family runs from its floor through minor-version compatibility)"
+	toolkitRule    = "by the toolkit rule (not every GPU is a data-center one: each CUDA toolkit wants its own driver)"
+)
+
+// judgeDataCenterDriver applies the data-center rule: data-center GPUs run
+// every CUDA of a family from the family's floor (CUDA 13 on R580+, CUDA
+// 12 on R525+), whatever toolkit driver the lock names.
+func judgeDataCenterDriver(c *Check, s service, driver, cuda string) {
+	floor := familyMinDriver[cudaMajor(cuda)]
+	if compareVersions(driver, floor) < 0 {
+		c.Status = s.severity()
+		c.Message = fmt.Sprintf("driver %s is older than %s, the oldest that runs CUDA %s %s", driver, floor, cuda, dataCenterRule)
+		c.Fix = fmt.Sprintf("upgrade the NVIDIA driver to %s or newer, or lock an older CUDA (`cuda:` in devenv.yaml, then `devenv lock`)", floor)
+		return
 	}
-	return false
+	c.Status = Pass
+	c.Message = fmt.Sprintf("driver %s runs CUDA %s %s (needs %s or newer)", driver, cuda, dataCenterRule, floor)
+	if tk := toolkitDriver[majorMinor(cuda)]; tk != "" && compareVersions(driver, tk) < 0 {
+		c.Message += fmt.Sprintf("; the CUDA %s toolkit ships with %s, so PTX built for it is not JIT-compiled here", majorMinor(cuda), tk)
+	}
 }
 
 // judgeDriver applies the minor-version rules: below the family minimum or
@@ -85,19 +99,19 @@ func judgeDriver(c *Check, s service, driver, driverCUDA, minDriver, cuda string
 	floor := maxVersion(minDriver, familyMinDriver[cudaMajor(cuda)])
 	if compareVersions(driver, floor) < 0 {
 		c.Status = s.severity()
-		c.Message = fmt.Sprintf("driver %s is older than %s, the oldest that runs CUDA %s", driver, floor, cuda)
+		c.Message = fmt.Sprintf("driver %s is older than %s, the oldest that runs CUDA %s %s", driver, floor, cuda, toolkitRule)
 		c.Fix = fmt.Sprintf("upgrade the NVIDIA driver to %s or newer, or lock an older CUDA (`cuda:` in devenv.yaml, then `devenv lock`)", floor)
 		return
 	}
 	if tk := toolkitDriver[majorMinor(cuda)]; tk != "" && compareVersions(driver, tk) < 0 {
 		c.Status = Warn
 		c.Message = fmt.Sprintf("driver %s (CUDA %s) runs CUDA %s only through minor-version compatibility "+
-			"(CUDA %s ships with %s): kernels that need PTX JIT for the newer toolkit fail", driver, driverCUDA, cuda, majorMinor(cuda), tk)
+			"(CUDA %s ships with %s): kernels that need PTX JIT for the newer toolkit fail, %s", driver, driverCUDA, cuda, majorMinor(cuda), tk, toolkitRule)
 		c.Fix = fmt.Sprintf("upgrade the NVIDIA driver to %s or newer", tk)
 		return
 	}
 	c.Status = Pass
-	c.Message = fmt.Sprintf("driver %s runs CUDA %s (needs %s or newer)", driver, cuda, floor)
+	c.Message = fmt.Sprintf("driver %s runs CUDA %s %s (needs %s or newer)", driver, cuda, toolkitRule, floor)
 }
 
 // checkComputeCapabilities judges, for every GPU service, whether the GPUs

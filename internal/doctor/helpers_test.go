@@ -31,6 +31,7 @@ var (
 	cuda128 = profiles.Requirements{MinDriver: "525.60.13", CUDA: "12.8", MinComputeCapability: "7.0"}
 	cuda129 = profiles.Requirements{MinDriver: "525.60.13", CUDA: "12.9", MinComputeCapability: "7.0"}
 	triton  = profiles.Requirements{MinDriver: "570.26", CUDA: "12.8", MinComputeCapability: "7.5"}
+	cuda133 = profiles.Requirements{MinDriver: "610.43.02", CUDA: "13.3", MinComputeCapability: "7.5"}
 )
 
 // project builds a project and its lock; every service is locked with req

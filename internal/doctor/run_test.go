@@ -67,6 +67,25 @@ var scenarios = []scenario{
 	}, want: map[string]string{"driver/spark": Fail}, fix: map[string]string{"driver/spark": "525.60.13"}},
 	{name: "minor-compat-cuda129", in: func() Inputs { return sparkOnly(gputest.Laptop(), cuda129) },
 		want: map[string]string{"driver/spark": Warn}, fix: map[string]string{"driver/spark": "575.51.03"}},
+	// the driver rule: data-center GPUs run CUDA 13 from R580 (minor-version
+	// compatibility), others need the toolkit's own driver
+	{name: "h100-cuda133-data-center-rule", in: func() Inputs {
+		in := sparkOnly(gputest.H100x8(), cuda133)
+		in.GPUs.DriverVersion, in.GPUs.CUDADriverVersion = "580.159.04", "13.0"
+		return in
+	}, want: map[string]string{"driver/spark": Pass}, msg: map[string]string{"driver/spark": "by the data-center rule"}},
+	{name: "laptop-cuda133-toolkit-rule", in: func() Inputs {
+		in := sparkOnly(gputest.Laptop(), cuda133)
+		in.GPUs.DriverVersion, in.GPUs.CUDADriverVersion = "580.159.04", "13.0"
+		return in
+	}, want: map[string]string{"driver/spark": Fail}, fix: map[string]string{"driver/spark": "610.43.02"},
+		msg: map[string]string{"driver/spark": "by the toolkit rule"}},
+	{name: "laptop-data-center-lock-toolkit-rule", in: func() Inputs {
+		in := sparkOnly(gputest.Laptop(), profiles.Requirements{MinDriver: "580.65.06", CUDA: "13.3", MinComputeCapability: "7.5"})
+		in.GPUs.DriverVersion, in.GPUs.CUDADriverVersion = "590.48.01", "13.1"
+		return in
+	}, want: map[string]string{"driver/spark": Warn}, fix: map[string]string{"driver/spark": "610.43.02"},
+		msg: map[string]string{"driver/spark": "by the toolkit rule"}},
 	{name: "old-driver-optional", in: func() Inputs {
 		in := sparkOnly(gputest.Laptop(), cuda129)
 		in.Project.Services[0].GPU = "optional"
@@ -162,8 +181,10 @@ var scenarios = []scenario{
 			svc("spark", profiles.SparkRapids, spec.GPUs{Set: true, All: true}),
 			svc("serve", profiles.Triton, spec.GPUs{Set: true, Count: 2}))
 		return inputs(gputest.H100x8(), p, lf)
-	}, want: map[string]string{"driver/spark": Warn, "driver/serve": Warn, "compute-capability/spark": Pass, "compute-capability/serve": Pass, "persistence-mode": Pass},
-		msg: map[string]string{"driver/spark": "minor-version compatibility"}},
+		// H100s are data-center GPUs: driver 550 runs CUDA 12.8 by the family
+		// floor (the data-center rule); it was a warning under the toolkit rule
+	}, want: map[string]string{"driver/spark": Pass, "driver/serve": Pass, "compute-capability/spark": Pass, "compute-capability/serve": Pass, "persistence-mode": Pass},
+		msg: map[string]string{"driver/spark": "by the data-center rule"}},
 	{name: "a100-mig", in: func() Inputs {
 		h := gputest.A100MIG()
 		p, lf := project(cuda128, nil, svc("spark", profiles.SparkRapids, spec.GPUs{Set: true, IDs: []string{h.GPUs[0].MIGDevices[0].UUID}}))

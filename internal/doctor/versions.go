@@ -77,6 +77,7 @@ var toolkitDriver = map[string]string{
 	"13.0": "580.65.06",
 	"13.1": "590.44.01",
 	"13.2": "595.45.04",
+	"13.3": "610.43.02", // runfile cuda_13.3.0_610.43.02_linux.run (§5.2)
 }
 
 func cudaMajor(v string) string {

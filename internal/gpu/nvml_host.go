@@ -55,6 +55,9 @@ func (r *reader) gpu(d nvml.Device, i int) GPU {
 	if v, ret := d.GetName(); r.optional(ret, where, "its name") {
 		g.Name = v
 	}
+	if v, ret := d.GetBrand(); r.optional(ret, where, "its brand") {
+		g.Brand = BrandName(v)
+	}
 	if major, minor, ret := d.GetCudaComputeCapability(); r.optional(ret, where, "its compute capability") {
 		g.ComputeCapability = computeCapability(major, minor)
 		g.Architecture = Architecture(major, minor)

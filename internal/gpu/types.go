@@ -35,6 +35,7 @@ type GPU struct {
 	Index             int         `json:"index"`
 	UUID              string      `json:"uuid"`
 	Name              string      `json:"name"`
+	Brand             string      `json:"brand,omitempty"` // NVML's product brand: "Tesla", "GeForce", "NVIDIA", ...
 	Architecture      string      `json:"architecture,omitempty"`
 	ComputeCapability string      `json:"compute_capability,omitempty"`
 	MemoryTotal       uint64      `json:"memory_total"`

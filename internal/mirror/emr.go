@@ -81,10 +81,14 @@ func readEMRCluster(p *Profile, c map[string]any) {
 
 // applyEMRLabel maps a release label to versions.
 func (p *Profile) applyEMRLabel(label string) {
-	r, ok := lookupRuntime("emr", label)
+	key, java := emrReleaseKey(label)
+	r, ok := lookupRuntime("emr", key)
 	if !ok {
 		p.warn(fmt.Sprintf("EMR release %s is not in devenv's table; set spark:, java: in devenv.yaml", label))
 		return
+	}
+	if java != "" {
+		r.Java = java
 	}
 	p.applyRuntime("emr", r)
 }

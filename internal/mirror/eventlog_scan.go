@@ -267,15 +267,18 @@ func (s *logScan) applyPlatform(p *Profile) {
 		label = c["spark.databricks.clusterUsageTags.sparkVersion"]
 	}
 	switch {
-	case label != "" || s.versionSrc == "eventlog:"+evDBCMeta:
+	case label != "" || s.versionSrc == "eventlog:"+evDBCMeta || hasPrefixKey(c, "spark.databricks.clusterUsageTags.") || s.classpathHas("/databricks/jars"):
 		p.Source.Platform = "databricks"
 		p.Source.Cloud = strings.ToLower(c["spark.databricks.clusterUsageTags.cloudProvider"])
 		if label != "" {
 			p.applyDatabricksLabel(label, "eventlog:spark.databricks.clusterUsageTags.sparkVersion")
+		} else {
+			p.warn("the event log names no Databricks runtime (no spark.databricks.clusterUsageTags.sparkVersion); it is Databricks by its cluster tags and /databricks/jars paths, and Spark, Scala and Java come from the log itself; set the runtime's versions in devenv.yaml if they differ")
 		}
 		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, num(c["spark.databricks.clusterUsageTags.clusterWorkers"]),
 			"eventlog:spark.databricks.clusterUsageTags.clusterWorkers", true)
-		p.Topology.WorkerType = c["spark.databricks.clusterUsageTags.clusterNodeType"]
+		p.Topology.WorkerType = firstNonEmpty(c["spark.databricks.clusterUsageTags.clusterNodeType"],
+			firstNonEmpty(c["spark.databricks.clusterUsageTags.workerNodeTypeId"], c["spark.databricks.workerNodeTypeId"]))
 		p.Topology.DriverType = c["spark.databricks.clusterUsageTags.driverNodeType"]
 	case strings.Contains(s.sparkBuild, "-amzn-") || hasPrefixKey(c, "spark.emr.") || s.classpathHas("/usr/share/aws/emr"):
 		p.Source.Platform, p.Source.Cloud = "emr", "aws"

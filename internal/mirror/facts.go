@@ -21,6 +21,7 @@ import (
 // the runtime label.
 func (p *Profile) factsOutsideConf() {
 	p.versionsFromImages()
+	p.platformFromImages()
 	p.javaFromPaths()
 	p.pythonFromPaths()
 	p.sparkFromShim()

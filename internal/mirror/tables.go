@@ -25,6 +25,11 @@ type runtimeRow struct {
 	CUDA      string `yaml:"cuda"`
 	Guess     bool   `yaml:"guess"`
 	Note      string `yaml:"note"`
+	// Source is the release-notes page the row was read on.
+	Source string `yaml:"source"`
+	// Unverified names the fields ("spark", "python", ...) the page did not
+	// state: written by analogy with the neighbouring rows, warned when used.
+	Unverified []string `yaml:"unverified"`
 }
 
 type runtimeTable struct {
@@ -76,6 +81,7 @@ func (p *Profile) applyRuntime(table string, r runtimeRow) {
 	setStr(&p.Runtime.Java, &p.Runtime.JavaProvenance, r.Java, src, false)
 	setStr(&p.Runtime.Python, &p.Runtime.PythonProvenance, r.Python, src, false)
 	setStr(&p.GPU.CUDA, &p.GPU.CUDAProvenance, r.CUDA, src, false)
+	p.warnUnverified(table, r, src)
 	if r.Guess {
 		p.warn(fmt.Sprintf("the versions for %s runtime %s are unverified (table row marked guess); check the release notes and set them in devenv.yaml if they differ", table, r.Key))
 	}
@@ -115,4 +121,16 @@ func (p *Profile) applyDatabricksLabel(label, src string) {
 		r.CUDA = ""
 	}
 	p.applyRuntime("databricks", r)
+}
+
+// warnUnverified warns about each unverified field of a row that the
+// profile took from it.
+func (p *Profile) warnUnverified(table string, r runtimeRow, src string) {
+	prov := map[string]string{"spark": p.Runtime.SparkProvenance, "scala": p.Runtime.ScalaProvenance,
+		"java": p.Runtime.JavaProvenance, "python": p.Runtime.PythonProvenance, "cuda": p.GPU.CUDAProvenance}
+	for _, f := range r.Unverified {
+		if strings.HasPrefix(prov[f], src) {
+			p.warn(fmt.Sprintf("the %s for %s runtime %s is unverified (%s does not state it); set %s: in devenv.yaml if prod differs", f, table, r.Key, r.Source, f))
+		}
+	}
 }

@@ -35,6 +35,13 @@ func importToolsCluster(path string, data []byte) (*Profile, error) {
 	if wi := asMap(m["workerInfo"]); wi != nil {
 		p.Topology.WorkerType = str(wi["instanceType"])
 		readToolsGPU(p, asMap(wi["gpu"]), "tools:workerInfo.gpu")
+		if c, gb := num(wi["cpuCores"]), num(wi["memoryGB"]); c > 0 || gb > 0 {
+			p.Topology.WorkerVCPUs, p.Topology.WorkerMemoryMB = c, int64(gb)*1024
+			p.Topology.WorkerHardwareProvenance = "tools:workerInfo.cpuCores/memoryGB"
+		}
+	}
+	if td := asList(dig(m, "sparkProperties", "tuningDefinitions")); len(td) > 0 {
+		p.warn(fmt.Sprintf("sparkProperties.tuningDefinitions (%d) define properties for the tools' AutoTuner; they are not Spark confs and are not mirrored", len(td)))
 	}
 	enforced := asMap(dig(m, "sparkProperties", "enforced"))
 	for _, k := range slices.Sorted(maps.Keys(enforced)) {

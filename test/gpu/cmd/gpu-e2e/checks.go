@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/doctor"
+	"github.com/devenv-dev/devenv/profiles"
 	gpusuite "github.com/devenv-dev/devenv/test/gpu"
 )
 
@@ -528,12 +529,16 @@ func processes(t topSample) []string {
 	return out
 }
 
-// checkDefaults: unpinned rapids and triton services resolve, on this
-// machine, to versions its driver runs, and config says by which rule.
-// (Locking them needs nvcr.io, which these machines cannot reach.)
+// checkDefaults: an unpinned triton service and a `rapids: 26.08` one
+// resolve, on this machine, to versions its driver runs, and config says
+// by which rule. On data-center GPUs (the H200) the data-center rule
+// applies (the CUDA family floor: CUDA 13 on R580+), so triton must be the
+// newest Triton in the catalog and rapids 26.08 its CUDA 13 image; on other
+// GPUs the toolkit rule applies. (Locking them needs nvcr.io, which these
+// machines cannot reach.)
 func (s *suite) checkDefaults() ([]string, error) {
 	dir := filepath.Join(s.work, "defaults")
-	yaml := "name: gpue2e-defaults\nservices:\n  nb:\n    profile: rapids\n    gpus: 1\n  serve:\n    profile: triton\n    gpus: 1\n"
+	yaml := "name: gpue2e-defaults\nservices:\n  nb:\n    profile: rapids\n    rapids: \"26.08\"\n    gpus: 1\n  serve:\n    profile: triton\n    gpus: 1\n"
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -555,12 +560,24 @@ func (s *suite) checkDefaults() ([]string, error) {
 	if _, err := s.dv.jsonOut(dir, &cfg, "config"); err != nil {
 		return nil, err
 	}
+	if len(cfg.Services) != 2 {
+		return nil, fmt.Errorf("config listed %d services, want 2", len(cfg.Services))
+	}
+	dataCenter := s.dataCenter()
+	newest, err := profiles.Builtin().Resolve(profiles.Request{Profile: profiles.Triton}, nil)
+	if err != nil {
+		return nil, err
+	}
+	wantRule := "by the toolkit rule"
+	if dataCenter {
+		wantRule = "by the data-center rule"
+	}
 	var ev []string
 	for _, sc := range cfg.Services {
 		r := sc.Resolved
 		rule := ""
 		for _, n := range r.Notes {
-			if strings.HasPrefix(n, "driver rule: ") {
+			if strings.HasPrefix(n, profiles.DriverRuleNote) {
 				rule = n
 			}
 		}
@@ -568,14 +585,34 @@ func (s *suite) checkDefaults() ([]string, error) {
 		if r.Requires.MinDriver == "" || newerVersion(r.Requires.MinDriver, s.host.DriverVersion) {
 			return ev, fmt.Errorf("%s resolved to CUDA %s, which needs driver %s; this machine has %s", sc.Name, r.CUDA, r.Requires.MinDriver, s.host.DriverVersion)
 		}
-		if !strings.Contains(rule, "read through NVML") {
-			return ev, fmt.Errorf("%s: config's notes do not say the machine's driver chose its versions", sc.Name)
+		if !strings.Contains(rule, "read through NVML") || !strings.Contains(rule, wantRule) {
+			return ev, fmt.Errorf("%s: config's notes do not say the machine's driver chose its versions %s", sc.Name, wantRule)
+		}
+		if !dataCenter {
+			continue
+		}
+		switch {
+		case sc.Name == "serve" && r.Release != newest.Release:
+			return ev, fmt.Errorf("triton resolved to %s on data-center GPUs with driver %s; want the newest in the catalog, %s", r.Release, s.host.DriverVersion, newest.Release)
+		case sc.Name == "nb" && !strings.HasPrefix(r.CUDA, "13."):
+			return ev, fmt.Errorf("rapids 26.08 resolved to CUDA %s on data-center GPUs with driver %s; want its CUDA 13 image", r.CUDA, s.host.DriverVersion)
 		}
 	}
-	if len(cfg.Services) != 2 {
-		return ev, fmt.Errorf("config listed %d services, want 2", len(cfg.Services))
+	head := "unpinned triton and rapids 26.08 resolve to versions driver " + s.host.DriverVersion + " runs, " + wantRule
+	if dataCenter {
+		head += ": triton " + newest.Release + " (the catalog's newest), rapids 26.08 on CUDA 13"
 	}
-	return append([]string{"unpinned rapids and triton resolve to versions driver " + s.host.DriverVersion + " runs, by the NVML rule"}, ev...), nil
+	return append([]string{head}, ev...), nil
+}
+
+// dataCenter reports whether every GPU of the host is a data-center one,
+// by NVML's brand or product name, as devenv decides it.
+func (s *suite) dataCenter() bool {
+	models := make([]profiles.GPUModel, 0, len(s.host.GPUs))
+	for _, g := range s.host.GPUs {
+		models = append(models, profiles.GPUModel{Brand: g.Brand, Name: g.Name})
+	}
+	return profiles.AllDataCenter(models)
 }
 
 // newerVersion reports whether dotted version a is newer than b.
