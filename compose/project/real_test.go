@@ -249,8 +249,15 @@ func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) ([
 		if gok && wok {
 			// which parts differ, rather than two long values cut short
 			for _, sub := range sortedKeys(gm, wm) {
-				if !reflect.DeepEqual(gm[sub], wm[sub]) {
-					out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose %s", k, sub, short(gm[sub]), short(wm[sub])))
+				gv, gin := gm[sub]
+				wv, win := wm[sub]
+				switch {
+				case gin && !win:
+					out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose (no such key)", k, sub, short(gv)))
+				case win && !gin:
+					out = append(out, fmt.Sprintf("%s.%s: devenv (no such key) | compose %s", k, sub, short(wv)))
+				case !reflect.DeepEqual(gv, wv):
+					out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose %s", k, sub, short(gv), short(wv)))
 				}
 			}
 			continue
@@ -278,21 +285,14 @@ func forgive(project, service string, g, w map[string]any) {
 	if _, named := w["container_name"]; !named && g["container_name"] == project+"-"+service {
 		delete(g, "container_name")
 	}
-	// the project network, which every compose service joins as well
-	if gn, ok := g["networks"].(map[string]any); ok {
-		wn, _ := w["networks"].(map[string]any)
-		if v, added := gn[DefaultNetwork]; added && v == nil {
-			if _, written := wn[DefaultNetwork]; !written {
-				delete(gn, DefaultNetwork)
-			}
-		}
-	}
 }
 
 // topLevelDiff compares the project's networks, volumes, configs and
 // secrets with Compose's, by key: devenv's project labels on what Compose
-// makes (checked here, then forgiven), its own project network (default)
-// left out.
+// makes (checked here, then forgiven). The project network (default) is
+// compared where the file declares it (its name:, external); where it
+// does not, devenv names it after the project, not <project>_default (a
+// difference the README lists).
 func topLevelDiff(t *testing.T, got, want *types.Project) ([]string, int) {
 	t.Helper()
 	var out []string
@@ -306,8 +306,10 @@ func topLevelDiff(t *testing.T, got, want *types.Project) ([]string, int) {
 		{"configs", got.Configs, want.Configs, false}, {"secrets", got.Secrets, want.Secrets, false},
 	} {
 		g, w := asAny(t, kind.got), asAny(t, kind.want)
-		delete(g, DefaultNetwork)
-		delete(w, DefaultNetwork)
+		if kind.name == "networks" && !declaresDefault(want) {
+			delete(g, DefaultNetwork)
+			delete(w, DefaultNetwork)
+		}
 		used := usedKeys(want, kind.name)
 		for k := range w {
 			if !used[k] {
@@ -473,6 +475,7 @@ func TestComposeLayoutsAsCompose(t *testing.T) {
 		}
 		name := filepath.Base(root)
 		t.Run(name, func(t *testing.T) {
+			project := "devenv-" + name // not a name the files give a network
 			data, err := os.ReadFile(casesFile)
 			if err != nil {
 				t.Fatal(err)
@@ -485,13 +488,20 @@ func TestComposeLayoutsAsCompose(t *testing.T) {
 				}
 				dir := filepath.Join(root, fields[0])
 				files := fields[1:]
-				ref, err := loadAsCompose(t, dir, files, name)
+				ref, err := loadAsCompose(t, dir, files, project)
 				if err != nil {
 					t.Fatalf("compose refuses %s: %v", line, err)
 				}
-				out = append(out, "## "+line+"\n"+compareIn(t, root, dir, files, name, ref))
+				out = append(out, "## "+line+"\n"+compareIn(t, root, dir, files, project, ref))
 			}
 			golden(t, filepath.Join("layout", name+".diff"), []byte(strings.Join(out, "\n")))
 		})
 	}
+}
+
+// declaresDefault: the files give the project network (default) its own
+// name or make it external.
+func declaresDefault(proj *types.Project) bool {
+	n, ok := proj.Networks[DefaultNetwork]
+	return ok && (bool(n.External) || n.Name != proj.Name+"_"+DefaultNetwork)
 }
