@@ -22,6 +22,10 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
+// DefaultNetwork is the key of the project network in compose files (and
+// in the project devenv renders).
+const DefaultNetwork = "default"
+
 // DefaultHostIP is where published ports bind when the compose file names
 // no address (devenv's rule; compose itself binds every interface).
 const DefaultHostIP = "127.0.0.1"

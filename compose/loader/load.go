@@ -2,6 +2,7 @@ package loader
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -18,7 +19,7 @@ func convertProject(proj *types.Project, files []string, pos *positions) ([]comp
 	if err != nil {
 		return nil, nil, fmt.Errorf("compose files %s: %w; fix the env_file it names", strings.Join(files, ", "), err)
 	}
-	var problems []string
+	problems := refusedModels(proj, files, pos)
 	out := make([]compose.Service, 0, len(proj.Services))
 	for _, name := range sortedNames(resolved.Services) {
 		svc, ps := convert(resolved.Services[name], pos)
@@ -116,4 +117,36 @@ func sortedNames(s types.Services) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// refusedModels names each top-level model the files declare and each
+// service that uses one: devenv does not run Compose's models (Docker
+// Model Runner), so it refuses them by name rather than drop them (an
+// export without them is a file Compose refuses: "refers to undefined
+// model").
+func refusedModels(proj *types.Project, files []string, pos *positions) []string {
+	var out []string
+	names := make([]string, 0, len(proj.Models))
+	for name := range proj.Models {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		out = append(out, fmt.Sprintf("%s: models: %s: devenv does not run Compose models (Docker Model Runner); run this project with docker compose, or serve the model from a service (an image such as vLLM or Ollama) and remove models:",
+			strings.Join(baseNames(files), ", "), name))
+	}
+	for _, svc := range sortedNames(proj.Services) {
+		if len(proj.Services[svc].Models) > 0 {
+			out = append(out, pos.problem(svc, "models", "uses models:, which devenv does not run; serve the model from a service instead"))
+		}
+	}
+	return out
+}
+
+func baseNames(files []string) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = filepath.Base(f)
+	}
+	return out
 }

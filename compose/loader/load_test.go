@@ -182,8 +182,9 @@ func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
 
 // TestLoadKeepsDevelopWatch: develop.watch's rules come through in order
 // (sync+exec's exec: with its user, working_dir and environment)
-// with paths absolute against the project directory, as compose-go resolves
-// every relative path of the files devenv.yaml names (build contexts too).
+// with paths absolute against the compose file's directory (deploy/, not
+// devenv.yaml's), as `docker compose -f deploy/compose.yaml` resolves every
+// relative path of the file (build contexts too).
 func TestLoadKeepsDevelopWatch(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "deploy")
@@ -232,10 +233,10 @@ func TestLoadKeepsDevelopWatch(t *testing.T) {
 			[]string(r.Exec.Command), r.Exec.User, r.Exec.WorkingDir, r.Exec.Environment.ToMapping().Values()))
 	}
 	want := []string{
-		filepath.Join(dir, "src") + " sync /app/src [*.tmp cache/] []   []",
-		filepath.Join(dir, "src", "conf") + " sync+restart /etc/app [] []   []",
-		filepath.Join(dir, "requirements.txt") + " rebuild  [] []   []",
-		filepath.Join(dir, "src", "jobs") + " sync+exec /app/jobs [] [python -m compileall .] 1000 /app/jobs [LEVEL=2 MODE=check]",
+		filepath.Join(sub, "src") + " sync /app/src [*.tmp cache/] []   []",
+		filepath.Join(sub, "src", "conf") + " sync+restart /etc/app [] []   []",
+		filepath.Join(sub, "requirements.txt") + " rebuild  [] []   []",
+		filepath.Join(sub, "src", "jobs") + " sync+exec /app/jobs [] [python -m compileall .] 1000 /app/jobs [LEVEL=2 MODE=check]",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("watch rules\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -10,6 +10,7 @@ import (
 	cgloader "github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/compose-spec/compose-go/v2/utils"
+	"github.com/devenv-dev/devenv/internal/projpath"
 )
 
 // model is the compose files as compose-go read, interpolated (or not),
@@ -32,7 +33,7 @@ type model struct {
 // cliProject for that).
 func readModel(ctx context.Context, files []string, projectDir, projectName string, interpolate bool) (*model, error) {
 	o, err := cli.NewProjectOptions(files,
-		cli.WithWorkingDirectory(projectDir),
+		cli.WithWorkingDirectory(projpath.ComposeDir(files, projectDir)),
 		cli.WithOsEnv,
 		cli.WithEnvFiles(), // the project directory's .env, when there is one
 		cli.WithDotEnv,
@@ -130,7 +131,7 @@ func copyTree(v any) any {
 // project without a name.
 func cliProject(ctx context.Context, files []string, projectDir, projectName string, profiles []string, interpolate bool) (*types.Project, error) {
 	opts, err := cli.NewProjectOptions(files,
-		cli.WithWorkingDirectory(projectDir),
+		cli.WithWorkingDirectory(projpath.ComposeDir(files, projectDir)),
 		cli.WithOsEnv,
 		cli.WithEnvFiles(), // the project directory's .env, when there is one
 		cli.WithDotEnv,

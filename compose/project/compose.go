@@ -20,9 +20,10 @@ import (
 //   - published ports on 127.0.0.1 where the file names no address;
 //   - the image pinned by the lock (a service Compose builds keeps its name);
 //   - the GPU request from devenv's placement, where it differs from the
-//     one written;
-//   - the project network (default) joined as well, unless the service
-//     has a network_mode.
+//     one written.
+//
+// A service is on the networks it names, as Compose has it (default when
+// it names none).
 func renderCompose(pl *plan.Plan, s *plan.Service, orig *compose.Config, workingDir string) types.ServiceConfig {
 	c := s.Container
 	svc := orig.Service // copied; every map or slice changed below is a new one
@@ -36,7 +37,6 @@ func renderCompose(pl *plan.Plan, s *plan.Service, orig *compose.Config, working
 		svc.Image = s.Image // pinned by the lock; a build: keeps Compose's image name
 	}
 	svc.Ports = localPorts(orig.Service.Ports)
-	svc.Networks = withProjectNetwork(orig.Service)
 	if c.GPU != nil {
 		svc.Gpus, svc.Deploy = placedGPUs(orig.Service, deviceRequest(c.GPU))
 	}
@@ -59,22 +59,6 @@ func localPorts(in []types.ServicePortConfig) []types.ServicePortConfig {
 		if out[i].HostIP == "" {
 			out[i].HostIP = compose.DefaultHostIP
 		}
-	}
-	return out
-}
-
-// withProjectNetwork is the service's networks plus the project network,
-// so devenv's own services reach it by name.
-func withProjectNetwork(s types.ServiceConfig) map[string]*types.ServiceNetworkConfig {
-	if s.NetworkMode != "" {
-		return s.Networks
-	}
-	out := maps.Clone(s.Networks)
-	if out == nil {
-		out = map[string]*types.ServiceNetworkConfig{}
-	}
-	if _, ok := out[DefaultNetwork]; !ok {
-		out[DefaultNetwork] = nil
 	}
 	return out
 }

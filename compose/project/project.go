@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -34,7 +35,7 @@ import (
 
 // DefaultNetwork is the key of the project network in the project's
 // networks; its engine name is the plan's network (the project name).
-const DefaultNetwork = "default"
+const DefaultNetwork = compose.DefaultNetwork
 
 // Options say where the project lives.
 type Options struct {
@@ -53,11 +54,7 @@ func FromPlan(pl *plan.Plan, opts Options) (*types.Project, error) {
 		Name:       pl.Project,
 		WorkingDir: opts.WorkingDir,
 		Services:   types.Services{},
-		Networks: types.Networks{DefaultNetwork: types.NetworkConfig{
-			Name:     pl.Network,
-			Labels:   types.Labels(plan.Labels(pl.Project, "")),
-			External: types.External(opts.External),
-		}},
+		Networks:   types.Networks{DefaultNetwork: projectNetwork(pl, opts)},
 	}
 	vols := volumeKeys(pl)
 	if len(vols) > 0 {
@@ -90,6 +87,16 @@ func FromPlan(pl *plan.Plan, opts Options) (*types.Project, error) {
 		return nil, err
 	}
 	return proj, nil
+}
+
+// projectNetwork is the project network (default): made by devenv (or by
+// Compose) with devenv's labels, or, where a compose file declares it
+// external, used as it is.
+func projectNetwork(pl *plan.Plan, opts Options) types.NetworkConfig {
+	if pl.NetworkExternal {
+		return types.NetworkConfig{Name: pl.Network, External: true}
+	}
+	return types.NetworkConfig{Name: pl.Network, Labels: types.Labels(plan.Labels(pl.Project, "")), External: types.External(opts.External)}
 }
 
 // volumeKeys maps each named volume's key in the project (its name without

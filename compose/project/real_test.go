@@ -137,7 +137,9 @@ func loadAsCompose(t *testing.T, dir string, files []string, name string) (*type
 	for _, f := range files {
 		paths = append(paths, filepath.Join(dir, f))
 	}
-	opts, err := cli.NewProjectOptions(paths, cli.WithWorkingDirectory(dir), cli.WithOsEnv, cli.WithEnvFiles(), cli.WithDotEnv,
+	// no --project-directory: Compose's is the first file's directory,
+	// where it reads .env and resolves relative paths
+	opts, err := cli.NewProjectOptions(paths, cli.WithOsEnv, cli.WithEnvFiles(), cli.WithDotEnv,
 		cli.WithName(name), cli.WithDefaultProfiles(), cli.WithResolvedPaths(true))
 	if err != nil {
 		t.Fatal(err)
@@ -149,34 +151,46 @@ func loadAsCompose(t *testing.T, dir string, files []string, name string) (*type
 	return proj.WithServicesEnvironmentResolved(false)
 }
 
-// compareWithCompose is the record of what devenv does differently.
+// compareWithCompose is the record of what devenv does differently, with
+// devenv.yaml in dir naming files (relative to dir).
 func compareWithCompose(t *testing.T, dir string, files []string, name string, ref *types.Project) string {
+	t.Helper()
+	return compareIn(t, dir, dir, files, name, ref)
+}
+
+// compareIn is compareWithCompose where paths are shown relative to root
+// (a repository's root, dir one of its directories) as $DIR.
+func compareIn(t *testing.T, root, dir string, files []string, name string, ref *types.Project) string {
 	t.Helper()
 	// devenv.yaml needs a service of its own: a plain image, left out of the comparison
 	yaml := fmt.Sprintf("name: %s\ncompose: [%s]\nservices:\n  %s: {profile: image, image: \"busybox:1\"}\n", name, strings.Join(files, ", "), ownService)
 	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(yaml), dir)
 	if err != nil {
-		return "devenv.yaml refused: " + portablePaths(err.Error(), dir) + "\n"
+		return "devenv.yaml refused: " + portablePaths(err.Error(), root) + "\n"
 	}
 	pl, err := plan.Make(p, fakeLock(t, p), cpuHost, plan.Options{StateDir: t.TempDir()})
 	if err != nil {
-		return "refused: " + portablePaths(err.Error(), dir) + "\n"
+		return "refused: " + portablePaths(err.Error(), root) + "\n"
 	}
 	proj, err := FromPlan(pl, Options{WorkingDir: dir})
 	if err != nil {
-		return "not rendered: " + portablePaths(err.Error(), dir) + "\n"
+		return "not rendered: " + portablePaths(err.Error(), root) + "\n"
 	}
 	var lines []string
-	keys := 0
+	keys, total := 0, 0
 	for _, svc := range ref.ServiceNames() {
 		got, ok := proj.Services[svc]
 		if !ok {
 			lines = append(lines, svc+": missing in devenv's project")
+			n := len(asMap(t, ref.Services[svc]))
+			keys, total = keys+n, total+n
 			continue
 		}
-		for _, d := range serviceDiff(t, name, got, ref.Services[svc]) {
+		diffs, compared := serviceDiff(t, name, got, ref.Services[svc])
+		total += compared
+		for _, d := range diffs {
 			keys++
-			lines = append(lines, svc+" "+portablePaths(d, dir))
+			lines = append(lines, svc+" "+portablePaths(d, root))
 		}
 	}
 	for _, svc := range proj.ServiceNames() {
@@ -184,22 +198,24 @@ func compareWithCompose(t *testing.T, dir string, files []string, name string, r
 			lines = append(lines, svc+": in devenv's project, not in Compose's")
 		}
 	}
-	for _, d := range topLevelDiff(t, proj, ref) {
+	diffs, compared := topLevelDiff(t, proj, ref)
+	total += compared
+	for _, d := range diffs {
 		keys++
-		lines = append(lines, portablePaths(d, dir))
+		lines = append(lines, portablePaths(d, root))
 	}
 	var warnings []string
 	for _, w := range pl.ComposeWarnings {
-		warnings = append(warnings, "warning: "+portablePaths(w, dir))
+		warnings = append(warnings, "warning: "+portablePaths(w, root))
 	}
 	sort.Strings(warnings)
-	head := fmt.Sprintf("%d services; %d keys differ from Compose\n", len(ref.Services), keys)
+	head := fmt.Sprintf("%d services; %d of %d keys differ from Compose\n", len(ref.Services), keys, total)
 	return head + strings.Join(append(lines, warnings...), "\n") + "\n"
 }
 
 // serviceDiff lists the top-level keys whose values differ, after
 // forgiving devenv's documented differences.
-func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) []string {
+func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) ([]string, int) {
 	t.Helper()
 	g, w := asMap(t, got), asMap(t, want)
 	forgive(project, got.Name, g, w)
@@ -214,7 +230,15 @@ func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) []
 	}
 	sort.Strings(keys)
 	var out []string
+	compared := 0
 	for _, k := range keys {
+		gm, gok := g[k].(map[string]any)
+		wm, wok := w[k].(map[string]any)
+		if gok && wok && k != "environment" {
+			compared += len(sortedKeys(gm, wm))
+		} else {
+			compared++
+		}
 		if reflect.DeepEqual(g[k], w[k]) {
 			continue
 		}
@@ -222,20 +246,25 @@ func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) []
 			out = append(out, "environment: variables differ: "+strings.Join(mapKeyDiff(g[k], w[k]), ", "))
 			continue
 		}
-		gm, gok := g[k].(map[string]any)
-		wm, wok := w[k].(map[string]any)
 		if gok && wok {
 			// which parts differ, rather than two long values cut short
 			for _, sub := range sortedKeys(gm, wm) {
-				if !reflect.DeepEqual(gm[sub], wm[sub]) {
-					out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose %s", k, sub, short(gm[sub]), short(wm[sub])))
+				gv, gin := gm[sub]
+				wv, win := wm[sub]
+				switch {
+				case gin && !win:
+					out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose (no such key)", k, sub, short(gv)))
+				case win && !gin:
+					out = append(out, fmt.Sprintf("%s.%s: devenv (no such key) | compose %s", k, sub, short(wv)))
+				case !reflect.DeepEqual(gv, wv):
+					out = append(out, fmt.Sprintf("%s.%s: devenv %s | compose %s", k, sub, short(gv), short(wv)))
 				}
 			}
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s: devenv %s | compose %s", k, short(g[k]), short(w[k])))
 	}
-	return out
+	return out, compared
 }
 
 // forgive makes devenv's documented differences equal in g (devenv's
@@ -256,24 +285,18 @@ func forgive(project, service string, g, w map[string]any) {
 	if _, named := w["container_name"]; !named && g["container_name"] == project+"-"+service {
 		delete(g, "container_name")
 	}
-	// the project network, which every compose service joins as well
-	if gn, ok := g["networks"].(map[string]any); ok {
-		wn, _ := w["networks"].(map[string]any)
-		if v, added := gn[DefaultNetwork]; added && v == nil {
-			if _, written := wn[DefaultNetwork]; !written {
-				delete(gn, DefaultNetwork)
-			}
-		}
-	}
 }
 
 // topLevelDiff compares the project's networks, volumes, configs and
 // secrets with Compose's, by key: devenv's project labels on what Compose
-// makes (checked here, then forgiven), its own project network (default)
-// left out.
-func topLevelDiff(t *testing.T, got, want *types.Project) []string {
+// makes (checked here, then forgiven). The project network (default) is
+// compared where the file declares it (its name:, external); where it
+// does not, devenv names it after the project, not <project>_default (a
+// difference the README lists).
+func topLevelDiff(t *testing.T, got, want *types.Project) ([]string, int) {
 	t.Helper()
 	var out []string
+	compared := 0
 	for _, kind := range []struct {
 		name      string
 		got, want any
@@ -283,8 +306,10 @@ func topLevelDiff(t *testing.T, got, want *types.Project) []string {
 		{"configs", got.Configs, want.Configs, false}, {"secrets", got.Secrets, want.Secrets, false},
 	} {
 		g, w := asAny(t, kind.got), asAny(t, kind.want)
-		delete(g, DefaultNetwork)
-		delete(w, DefaultNetwork)
+		if kind.name == "networks" && !declaresDefault(want) {
+			delete(g, DefaultNetwork)
+			delete(w, DefaultNetwork)
+		}
 		used := usedKeys(want, kind.name)
 		for k := range w {
 			if !used[k] {
@@ -292,6 +317,7 @@ func topLevelDiff(t *testing.T, got, want *types.Project) []string {
 			}
 		}
 		for _, key := range sortedKeys(g, w) {
+			compared++
 			gv, _ := g[key].(map[string]any)
 			wv, inCompose := w[key].(map[string]any)
 			if !inCompose {
@@ -313,7 +339,7 @@ func topLevelDiff(t *testing.T, got, want *types.Project) []string {
 			}
 		}
 	}
-	return out
+	return out, compared
 }
 
 // usedKeys are the keys of the top-level networks, volumes, configs or
@@ -429,3 +455,53 @@ func short(v any) string {
 }
 
 func portablePaths(s, dir string) string { return strings.ReplaceAll(s, dir, "$DIR") }
+
+// TestComposeLayoutsAsCompose compares projects laid out as their
+// repositories lay them (testdata/layout/<repo>, see SOURCES.md): each
+// line of a layout's cases.txt is a devenv.yaml in one of its directories
+// naming compose files, compared with `docker compose -f <file>... config`
+// of the same files (Compose's project directory then is the first file's
+// directory). The record is testdata/layout/<repo>.diff, paths shown
+// from the layout's root as $DIR.
+func TestComposeLayoutsAsCompose(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "layout", "*", "cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, casesFile := range dirs {
+		root, err := filepath.Abs(filepath.Dir(casesFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(root)
+		t.Run(name, func(t *testing.T) {
+			project := "devenv-" + name // not a name the files give a network
+			data, err := os.ReadFile(casesFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, line := range strings.Split(string(data), "\n") {
+				fields := strings.Fields(line)
+				if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
+					continue
+				}
+				dir := filepath.Join(root, fields[0])
+				files := fields[1:]
+				ref, err := loadAsCompose(t, dir, files, project)
+				if err != nil {
+					t.Fatalf("compose refuses %s: %v", line, err)
+				}
+				out = append(out, "## "+line+"\n"+compareIn(t, root, dir, files, project, ref))
+			}
+			golden(t, filepath.Join("layout", name+".diff"), []byte(strings.Join(out, "\n")))
+		})
+	}
+}
+
+// declaresDefault: the files give the project network (default) its own
+// name or make it external.
+func declaresDefault(proj *types.Project) bool {
+	n, ok := proj.Networks[DefaultNetwork]
+	return ok && (bool(n.External) || n.Name != proj.Name+"_"+DefaultNetwork)
+}

@@ -298,7 +298,8 @@ networks:
 			joined = append(joined, n)
 		}
 		slices.Sort(joined)
-		want := map[string][]string{"api": {name, name + "_back"}, "web": {name, name + "_back", name + "_front"}}[c.Labels[labels.Service]]
+		// each on the networks it names and only those, as with Compose
+		want := map[string][]string{"api": {name + "_back"}, "web": {name + "_back", name + "_front"}}[c.Labels[labels.Service]]
 		if c.State != "running" || !slices.Equal(joined, want) {
 			t.Errorf("container %s: %s on networks %v, want running on %v", c.Name, c.State, joined, want)
 		}
@@ -306,7 +307,7 @@ networks:
 	web := plan.ContainerName(name, "web")
 	for _, cmd := range [][]string{
 		{"getent", "hosts", "api-alias"}, // the alias written for the back network
-		{"getent", "hosts", "api"},       // the service name, on the project network too
+		{"getent", "hosts", "api"},       // the service name, on the network both name
 		{"grep", "-q", " /scratch ", "/proc/mounts"},
 	} {
 		var out bytes.Buffer

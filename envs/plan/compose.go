@@ -37,7 +37,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	}
 	c.Labels = Labels(p.Name, cs.Name)
 	c.Labels[labels.ComposeFile] = filepath.Base(cs.File)
-	c.Network = p.Name
+	c.Network = opts.projectNetwork(p)
 	c.Aliases = []string{cs.Name}
 	for i, m := range c.Mounts {
 		if m.Type == engine.MountVolume && slices.Contains(cs.NamedVolumes, m.Source) {
@@ -137,4 +137,25 @@ func composeVolumes(p *spec.Project, cs []compose.Service) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// projectNetwork is the project network as the compose files declare it
+// (networks.default with its own name:, or external), else devenv's,
+// named after the project. compose-go names an undeclared default
+// <project>_default; devenv keeps the project's name for it (README,
+// "devenv and Docker Compose").
+func projectNetwork(p *spec.Project, cs []compose.Service) (name string, external bool) {
+	for _, s := range cs {
+		if s.Config == nil {
+			continue
+		}
+		n, ok := s.Config.Networks[compose.DefaultNetwork]
+		if !ok {
+			continue
+		}
+		if bool(n.External) || (n.Name != "" && n.Name != p.Name+"_"+compose.DefaultNetwork) {
+			return n.Name, bool(n.External)
+		}
+	}
+	return p.Name, false
 }

@@ -64,6 +64,18 @@ type Options struct {
 	// shared with the lock check and the port checks; nil reads them for
 	// this plan. The plan keeps it (Plan.Compose) for the exports.
 	Compose *loader.Files
+
+	// network is the project network the services join (MakeFor sets it).
+	network string
+}
+
+// projectNetwork is the network the services join: o.network, else the
+// project's name.
+func (o Options) projectNetwork(p *spec.Project) string {
+	if o.network != "" {
+		return o.network
+	}
+	return p.Name
 }
 
 // Context is Ctx, or context.Background when it is nil.
@@ -76,15 +88,20 @@ func (o Options) Context() context.Context {
 
 // Plan is the desired state of a project.
 type Plan struct {
-	Project   string          `json:"project"`
-	Network   string          `json:"network"`
-	Volumes   []string        `json:"volumes,omitempty"`
-	Services  []*Service      `json:"services"` // dependencies first
-	Placement *gpu.Placement  `json:"placement,omitempty"`
-	Warnings  []string        `json:"warnings,omitempty"`
-	Lock      *lock.File      `json:"-"`
-	Project0  *spec.Project   `json:"-"`
-	Mirrors   sources.Mirrors `json:"-"`
+	Project string `json:"project"`
+	// Network is the project network (the compose files' `default`): named
+	// after the project, or as a compose file's networks.default names it.
+	Network string `json:"network"`
+	// NetworkExternal: a compose file declares the project network
+	// external; it must exist, and devenv neither makes nor labels it.
+	NetworkExternal bool            `json:"network_external,omitempty"`
+	Volumes         []string        `json:"volumes,omitempty"`
+	Services        []*Service      `json:"services"` // dependencies first
+	Placement       *gpu.Placement  `json:"placement,omitempty"`
+	Warnings        []string        `json:"warnings,omitempty"`
+	Lock            *lock.File      `json:"-"`
+	Project0        *spec.Project   `json:"-"`
+	Mirrors         sources.Mirrors `json:"-"`
 	// Compose is the read of Project0's compose files the plan was made
 	// from (Options.Compose, or its own): exports read the same.
 	Compose *loader.Files `json:"-"`
@@ -176,6 +193,8 @@ func MakeFor(p *spec.Project, lf *lock.File, host func() (Host, error), opts Opt
 	if err != nil {
 		return nil, err
 	}
+	pl.Network, pl.NetworkExternal = projectNetwork(p, composed)
+	opts.network = pl.Network
 	var h Host
 	if needsHost(p, composed) {
 		if h, err = host(); err != nil {

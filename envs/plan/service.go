@@ -48,7 +48,7 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 		Name:        ContainerName(p.Name, s.Name),
 		Labels:      Labels(p.Name, s.Name),
 		Hostname:    s.Name,
-		Network:     p.Name,
+		Network:     opts.projectNetwork(p),
 		Aliases:     []string{s.Name},
 		WorkingDir:  Workspace,
 		Ports:       ports(s),

@@ -133,6 +133,9 @@ func (r *Runner) ensureShared(ctx context.Context, pl *plan.Plan, containers []e
 			have[v.Name] = true
 		}
 	}
+	if pl.NetworkExternal {
+		return r.externalNetwork(ctx, pl.Network)
+	}
 	n, err := r.Eng.EnsureNetwork(ctx, pl.Network, want)
 	if errors.Is(err, engine.ErrAmbiguous) {
 		if err := r.repairNetwork(ctx, pl, containers); err != nil {
@@ -334,6 +337,20 @@ func (r *Runner) sharedPreview(ctx context.Context, pl *plan.Plan) ([]Change, []
 		}
 	}
 	return out, nets, nil
+}
+
+// externalNetwork is the id of the network a compose file declares
+// external: it is used as it is (devenv neither makes, labels nor removes
+// it), and, as with Compose, it must exist.
+func (r *Runner) externalNetwork(ctx context.Context, name string) (string, error) {
+	all, err := r.Eng.List(ctx, engine.Networks, nil)
+	if err != nil {
+		return "", err
+	}
+	if n := namedObject(all, name); n != nil {
+		return n.ID, nil
+	}
+	return "", fmt.Errorf("network %s is declared as external in the compose file, but could not be found: create it (`docker network create %s`), or bring up the project that makes it", name, name)
 }
 
 func namedObject(objs []engine.Object, name string) *engine.Object {

@@ -11,6 +11,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/template"
 	"gopkg.in/yaml.v3"
 
+	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/internal/safefile"
 )
 
@@ -26,10 +27,12 @@ const (
 
 // composeGuard checks, before compose-go reads anything, every file the
 // compose files make it read (included files, extends files, env_files,
-// the project's .env): each must be a regular file of bounded size inside
-// the project, reached without a link that leads out, and no value may
-// nest interpolation deeper than maxInterpolationDepth. Relative bind
-// sources that are links leading outside the project are refused too.
+// the .env of Compose's project directory): each must be a regular file of
+// bounded size, where Compose reads it (inside the project or outside it,
+// as written), not reached through a link in the project that leads out of
+// it (projpath.LinkOut, the one rule for compose paths), and no value may
+// nest interpolation deeper than maxInterpolationDepth. Bind sources are
+// held to the same link rule.
 // Problems are reported at the compose file's line and column, with the
 // exit code of an invalid devenv.yaml, like `compose: [../x]`.
 type composeGuard struct {
@@ -52,11 +55,13 @@ func (l *loader) guardCompose(files []string) {
 	}
 	defer func() { _ = root.Close() }()
 	g := &composeGuard{l: l, root: root, seen: map[string]bool{}}
-	dotEnv := filepath.Join(l.p.Dir, ".env")
-	g.envFile(nil, nil, dotEnv, strconv.Quote(".env"))
+	// Compose's project directory: its .env, and where the files' relative paths point
+	dir := projpath.ComposeDir(files, l.p.Dir)
+	dotEnv := filepath.Join(dir, ".env")
+	g.envFile(nil, nil, dotEnv, strconv.Quote(g.l.display(dotEnv)))
 	g.env = interpolationEnv(root, dotEnv)
 	for _, f := range files {
-		g.file(nil, nil, f, l.p.Dir, 0)
+		g.file(nil, nil, f, dir, 0)
 	}
 }
 
@@ -112,17 +117,25 @@ func shown(written, expanded string) string {
 	return strconv.Quote(written) + " (" + expanded + ")"
 }
 
-// readable reads abs through the project's root, reporting at (d, n) (or
-// at the top of abs's own file when d is nil) why it cannot be.
+// readable reads abs (through the project's root when it is inside the
+// project as written, so a link on the way cannot lead out; as written
+// when it is outside, as Compose reads it), reporting at (d, n) (or at the
+// top of abs's own file when d is nil) why it cannot be.
 func (g *composeGuard) readable(d *decoder, n *yaml.Node, abs, key, written string) ([]byte, bool) {
-	data, err := g.root.ReadFile(abs, safefile.MaxConfig)
+	var data []byte
+	var err error
+	if _, within := projpath.Within(g.root.Dir(), abs); within {
+		data, err = g.root.ReadFile(abs, safefile.MaxConfig)
+	} else {
+		data, err = safefile.ReadFile(abs, safefile.MaxConfig)
+	}
 	if err == nil {
 		return data, true
 	}
 	if d == nil {
 		return nil, false // a file devenv.yaml names: decodeCompose reports it
 	}
-	hint := "keep the files compose reads inside the project, as regular files; copy the file into the project instead of linking to it"
+	hint := "keep the files compose reads as regular files; write the path of the file itself instead of a link that leads out of the project"
 	var se *safefile.Error
 	if errors.As(err, &se) {
 		d.errAt(n, hint, "%s %s %s", key, written, se.Problem)
@@ -194,7 +207,7 @@ func (g *composeGuard) includes(d *decoder, inc *yaml.Node, workDir string, dept
 				continue
 			}
 			abs := join(workDir, v)
-			if !g.inside(d, p, "include", shown(p.Value, v), abs) {
+			if !g.allowed(d, p, "include", shown(p.Value, v), abs) {
 				continue
 			}
 			if depth+1 > maxIncludeDepth {
@@ -232,7 +245,7 @@ func (g *composeGuard) service(d *decoder, svc *yaml.Node, workDir string, depth
 		if f := mapGet(ext, "file"); f != nil && f.Kind == yaml.ScalarNode {
 			v, ok := g.expand(f.Value)
 			abs := join(workDir, v)
-			if ok && g.inside(d, f, "extends file", shown(f.Value, v), abs) && depth+1 <= maxIncludeDepth {
+			if ok && g.allowed(d, f, "extends file", shown(f.Value, v), abs) && depth+1 <= maxIncludeDepth {
 				g.file(d, f, abs, filepath.Dir(abs), depth+1)
 			}
 		}
@@ -271,22 +284,19 @@ func (g *composeGuard) bind(d *decoder, v *yaml.Node, workDir string) {
 		return
 	}
 	abs := join(workDir, src.Value)
-	if _, err := g.root.Rel(abs); err != nil {
-		return // written as outside the project: compose's choice, as an absolute path would be
-	}
-	if _, err := g.root.Stat(abs); errors.Is(err, safefile.ErrOutside) {
-		real, _ := filepath.EvalSymlinks(abs)
+	if real, out := projpath.LinkOut(g.root.Dir(), abs); out {
 		d.errAt(src, "bind the directory itself, or write its absolute path if you mean to share a host directory",
 			"volume source %q is a symbolic link to %s, outside the project directory", src.Value, real)
 	}
 }
 
-// inside reports whether abs (written as written under key) is inside the
-// project as written, reporting it otherwise.
-func (g *composeGuard) inside(d *decoder, n *yaml.Node, key, written, abs string) bool {
-	if _, err := g.root.Rel(abs); err != nil {
-		d.errAt(n, "devenv reads only files inside the project directory, so that every teammate gets the same result; copy the file into it",
-			"%s %s is outside the project directory", key, written)
+// allowed reports whether abs (written as written under key) may be read,
+// by devenv's one rule for compose paths (projpath.LinkOut): anywhere
+// Compose reads it, except through a link that leads out of the project.
+func (g *composeGuard) allowed(d *decoder, n *yaml.Node, key, written, abs string) bool {
+	if real, out := projpath.LinkOut(g.root.Dir(), abs); out {
+		d.errAt(n, "write the path of the file itself (inside or outside the project, as compose reads it), not a link in the project that leads out of it",
+			"%s %s is a symbolic link to %s, outside the project directory", key, written, real)
 		return false
 	}
 	return true
@@ -302,7 +312,7 @@ func (g *composeGuard) envFileAt(d *decoder, n *yaml.Node, workDir string) {
 		return
 	}
 	abs := join(workDir, v)
-	if g.inside(d, n, "env_file", shown(n.Value, v), abs) {
+	if g.allowed(d, n, "env_file", shown(n.Value, v), abs) {
 		g.envFile(d, n, abs, shown(n.Value, v))
 	}
 }
@@ -314,8 +324,8 @@ func (g *composeGuard) envFile(d *decoder, n *yaml.Node, abs, written string) {
 		return
 	}
 	g.seen[abs] = true
-	if _, err := g.root.Stat(abs); err != nil && !errors.Is(err, safefile.ErrOutside) {
-		return // missing
+	if _, err := os.Stat(abs); err != nil {
+		return // missing (compose-go reports a required one), or a dangling link (read below)
 	}
 	if d == nil {
 		d = g.l.decoderFor(abs)

@@ -171,11 +171,12 @@ func (l *loader) run(data []byte) {
 	for _, f := range done {
 		l.p.Pos[f.name] = posOf(f.key)
 	}
-	if _, ok := l.p.Pos["services"]; !ok || len(l.services) == 0 {
+	_, composeOnly := l.p.Pos["compose"] // a plain compose project: devenv runs the files' services
+	if _, ok := l.p.Pos["services"]; !composeOnly && (!ok || len(l.services) == 0) {
 		if ok && (l.emptyServices || isNullServices(root)) {
 			l.d.errPos(l.p.Pos["services"], "add at least one service, e.g. spark: {profile: spark-rapids}", "services is empty")
 		} else if !ok {
-			l.d.errPos(Pos{Line: 1, Col: 1}, "add a services: map, e.g. services: {spark: {profile: spark-rapids}}", "services is required")
+			l.d.errPos(Pos{Line: 1, Col: 1}, "add a services: map, e.g. services: {spark: {profile: spark-rapids}}, or compose: [compose.yaml] to run a compose project", "services is required")
 		}
 	}
 	l.validate()

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -33,11 +34,18 @@ func composeProfileFlag() cli.Flag {
 }
 
 // applyComposeProfiles hands --profile to the compose loader through
-// COMPOSE_PROFILES, which it reads as compose does (the flag wins).
+// COMPOSE_PROFILES, which it reads as compose does (the flag wins). Each
+// profile is named once, in the order given from the outermost command
+// in: a level of the lineage also sees its parents' values.
 func applyComposeProfiles(c *cli.Context) error {
 	var ps []string
-	for _, cc := range c.Lineage() {
-		ps = append(ps, cc.StringSlice("profile")...) // nil for init's own --profile
+	lineage := c.Lineage()
+	for i := len(lineage) - 1; i >= 0; i-- {
+		for _, p := range lineage[i].StringSlice("profile") { // nil for init's own --profile
+			if !slices.Contains(ps, p) {
+				ps = append(ps, p)
+			}
+		}
 	}
 	if len(ps) == 0 {
 		return nil
