@@ -158,6 +158,7 @@ func (g *composeGuard) file(from *decoder, at *yaml.Node, abs, workDir string, d
 	if inc := mapGet(top, "include"); inc != nil {
 		g.includes(d, inc, workDir, depth)
 	}
+	g.hostFiles(d, top, workDir)
 	if svcs := mapGet(top, "services"); svcs != nil && svcs.Kind == yaml.MappingNode {
 		for i := 1; i < len(svcs.Content); i += 2 {
 			g.service(d, resolve(svcs.Content[i]), workDir, depth)
@@ -237,6 +238,9 @@ func (g *composeGuard) service(d *decoder, svc *yaml.Node, workDir string, depth
 			}
 		}
 	}
+	if b := mapGet(svc, "build"); b != nil {
+		g.build(d, b, workDir)
+	}
 	if vols := resolve(mapGet(svc, "volumes")); vols != nil && vols.Kind == yaml.SequenceNode {
 		for _, v := range vols.Content {
 			g.bind(d, resolve(v), workDir)
@@ -270,14 +274,59 @@ func (g *composeGuard) bind(d *decoder, v *yaml.Node, workDir string) {
 	default:
 		return
 	}
-	abs := join(workDir, src.Value)
-	if _, err := g.root.Rel(abs); err != nil {
-		return // written as outside the project: compose's choice, as an absolute path would be
+	g.linkRule(d, src, "volume source", src.Value, workDir)
+}
+
+// linkRule applies safefile's one link rule to a host path written at n
+// under key (expanded: its value after interpolation): written inside the
+// project, it must not be a link out of it.
+func (g *composeGuard) linkRule(d *decoder, n *yaml.Node, key, expanded, workDir string) {
+	if real, out := g.root.LinkOut(join(workDir, expanded)); out {
+		d.errAt(n, "keep the file or directory itself in the project, or write its absolute path if you mean to share a host path",
+			"%s %q is a symbolic link to %s, outside the project directory", key, expanded, real)
 	}
-	if _, err := g.root.Stat(abs); errors.Is(err, safefile.ErrOutside) {
-		real, _ := filepath.EvalSymlinks(abs)
-		d.errAt(src, "bind the directory itself, or write its absolute path if you mean to share a host directory",
-			"volume source %q is a symbolic link to %s, outside the project directory", src.Value, real)
+}
+
+// hostFiles applies the link rule to the top-level secrets' and configs'
+// file: (environment: and content: name no host file).
+func (g *composeGuard) hostFiles(d *decoder, top *yaml.Node, workDir string) {
+	for _, key := range []string{"secrets", "configs"} {
+		defs := mapGet(top, key)
+		if defs == nil || defs.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 1; i < len(defs.Content); i += 2 {
+			f := mapGet(defs.Content[i], "file")
+			if f == nil || f.Kind != yaml.ScalarNode {
+				continue
+			}
+			if v, ok := g.expand(f.Value); ok {
+				g.linkRule(d, f, key[:len(key)-1]+" "+defs.Content[i-1].Value+" file", v, workDir)
+			}
+		}
+	}
+}
+
+// build applies the link rule to a service's build context and its
+// Dockerfile (relative to the context); a URL context names no host path.
+func (g *composeGuard) build(d *decoder, b *yaml.Node, workDir string) {
+	ctx, df := b, (*yaml.Node)(nil)
+	if b.Kind == yaml.MappingNode {
+		ctx, df = mapGet(b, "context"), mapGet(b, "dockerfile")
+	}
+	dir := workDir
+	if ctx != nil && ctx.Kind == yaml.ScalarNode {
+		v, ok := g.expand(ctx.Value)
+		if !ok || strings.Contains(v, "://") || strings.HasPrefix(v, "git@") {
+			return
+		}
+		g.linkRule(d, ctx, "build context", v, workDir)
+		dir = join(workDir, v)
+	}
+	if df != nil && df.Kind == yaml.ScalarNode {
+		if v, ok := g.expand(df.Value); ok {
+			g.linkRule(d, df, "build dockerfile", v, dir)
+		}
 	}
 }
 

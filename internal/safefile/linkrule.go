@@ -1,0 +1,33 @@
+package safefile
+
+import (
+	"errors"
+	"path/filepath"
+)
+
+// LinkOut is devenv's one link rule for every key that names a host file
+// or directory for the engine to use (volume bind sources, secrets' and
+// configs' file:, env_file, build contexts and Dockerfiles): a path written
+// inside the project must not lead outside it through a symbolic link (its
+// own or a parent's), since written that way it says "in this project" and
+// the container would get a host file elsewhere. A path written outside
+// the project (absolute, or "../") is the file's own choice, and a missing
+// one is the engine's to report: both pass. It reports where p leads when
+// it leads out. The load (envs/spec) and the check right before a
+// container is created (envs/plan) both ask it.
+func (r *Root) LinkOut(p string) (string, bool) {
+	if _, err := r.Rel(p); err != nil {
+		return "", false
+	}
+	if _, err := r.Stat(p); !errors.Is(err, ErrOutside) {
+		return "", false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(r.dir, p)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "a dangling link", true
+	}
+	return real, true
+}
