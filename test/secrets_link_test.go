@@ -36,8 +36,8 @@ func TestSecretsThroughALinkAreRefused(t *testing.T) {
 			if out, err := exec.Command("docker", "cp", name+"-side:"+target, "-").CombinedOutput(); err == nil && strings.Contains(string(out), "outside-the-project") {
 				t.Fatalf("the container got the file outside the project through the link at %s (up exit %d)\n%s", target, r.Code, r.Stderr)
 			}
-			if r.Code != 2 || !strings.Contains(r.Stderr, "compose.yaml:7") || !strings.Contains(r.Stderr, "symbolic link to "+outside) {
-				t.Fatalf("up with %s s: file: ./s.txt a link out of the project: exit %d, want 2 and the refusal at compose.yaml:7 naming the link\n%s", key, r.Code, r.Stderr)
+			if r.Code != 2 || !strings.Contains(r.Stderr, "compose.yaml:8:11") || !strings.Contains(r.Stderr, "symbolic link to "+outside) {
+				t.Fatalf("up with %s s: file: ./s.txt a link out of the project: exit %d, want 2 and the refusal at compose.yaml:8:11 naming the link\n%s", key, r.Code, r.Stderr)
 			}
 			if err := os.Remove(filepath.Join(dir, "s.txt")); err != nil {
 				t.Fatal(err)
