@@ -139,3 +139,26 @@ func docker(t *testing.T, args ...string) {
 		t.Fatalf("docker %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 }
+
+// TestFastUpSeesHiddenFilesOfBuildContexts: a compose service built from
+// a context that COPYs a file of a hidden directory (.cfg/app.txt): an
+// edit of that file makes the next up hand over to devenv in full (which
+// rebuilds), where the receipt's walk used to skip hidden directories and
+// answer "nothing changed".
+func TestFastUpSeesHiddenFilesOfBuildContexts(t *testing.T) {
+	w := newWorld(t)
+	dir, _ := w.project(t, "compose: [compose.yaml]\nservices:\n  shell:\n    profile: image\n    image: nvcr.io/"+plainBase+"\n    command: [sleep, infinity]\n",
+		map[string]string{
+			"compose.yaml":      "services:\n  side:\n    build: {context: ./side}\n    command: [sleep, infinity]\n",
+			"side/Dockerfile":   "FROM " + standin.DebianRef + "\nCOPY .cfg/app.txt /app.txt\n",
+			"side/.cfg/app.txt": "v1\n",
+		})
+	w.must(t, dir, "lock")
+	w.must(t, dir, "up")
+	w.settle(t, dir)
+	writeFile(t, dir, "side/.cfg/app.txt", "v2, longer\n")
+	if fast, out := w.fastUp(t, dir, nil); fast {
+		t.Fatalf("side/.cfg/app.txt edited: the next up answered from the receipt:\n%s", out)
+	}
+	w.settle(t, dir)
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/internal/exitcode"
 )
 
 // convertProject translates the services of a loaded project: the
@@ -17,7 +18,9 @@ import (
 func convertProject(proj *types.Project, files []string, pos *positions) ([]compose.Service, []string, error) {
 	resolved, err := proj.WithServicesEnvironmentResolved(false)
 	if err != nil {
-		return nil, nil, fmt.Errorf("compose files %s: %w; fix the env_file it names", strings.Join(files, ", "), err)
+		// an env_file a compose file names is missing or unreadable: the
+		// file devenv.yaml names is invalid, exit 2 as for devenv.yaml
+		return nil, nil, exitcode.With(exitcode.Usage, fmt.Errorf("compose files %s: %w; fix the env_file it names", strings.Join(files, ", "), err))
 	}
 	problems := refusedModels(proj, files, pos)
 	out := make([]compose.Service, 0, len(proj.Services))

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -29,14 +28,11 @@ func CheckBindSources(dir, stateDir string, s *Service) error {
 			_ = root.Close()
 		}
 	}()
-	for _, m := range s.Container.Mounts {
-		if m.Type != engine.MountBind {
+	for _, src := range hostSources(s) {
+		if _, in := projpath.Within(dir, src.path); !in {
 			continue
 		}
-		if _, in := projpath.Within(dir, m.Source); !in {
-			continue
-		}
-		if _, under := projpath.Within(stateDir, m.Source); stateDir != "" && under {
+		if _, under := projpath.Within(stateDir, src.path); stateDir != "" && under {
 			continue
 		}
 		if root == nil {
@@ -46,13 +42,43 @@ func CheckBindSources(dir, stateDir string, s *Service) error {
 			}
 			root = r
 		}
-		if _, err := root.Stat(m.Source); errors.Is(err, safefile.ErrOutside) {
-			real, _ := filepath.EvalSymlinks(m.Source)
-			rel, _ := filepath.Rel(dir, m.Source)
-			return fmt.Errorf("service %q: volume source ./%s is now a symbolic link to %s, outside the project directory; "+
-				"the container was not created\n\thint: bind the directory itself, or write its absolute path in the file if you mean to share a host directory",
-				s.Name, filepath.ToSlash(rel), real)
+		if real, out := root.LinkOut(src.path); out {
+			rel, _ := filepath.Rel(dir, src.path)
+			return fmt.Errorf("service %q: %s ./%s is now a symbolic link to %s, outside the project directory; "+
+				"the container was not created\n\thint: keep the file or directory itself in the project, or write its absolute path in the file if you mean to share a host path",
+				s.Name, src.key, filepath.ToSlash(rel), real)
 		}
 	}
 	return nil
+}
+
+// hostSource is a host path the engine gives the container, and the key
+// that names it.
+type hostSource struct{ key, path string }
+
+// hostSources are the host paths s's container gets: its bind sources,
+// and the files of a compose service's secrets and configs (the engine
+// bind-mounts them at /run/secrets/<name> and the config's target).
+func hostSources(s *Service) []hostSource {
+	var out []hostSource
+	for _, m := range s.Container.Mounts {
+		if m.Type == engine.MountBind {
+			out = append(out, hostSource{"volume source", m.Source})
+		}
+	}
+	if s.Compose == nil || s.Compose.Config == nil {
+		return out
+	}
+	c := s.Compose.Config
+	for _, r := range c.Service.Secrets {
+		if f := c.Secrets[r.Source].File; f != "" {
+			out = append(out, hostSource{"secret " + r.Source + " file", f})
+		}
+	}
+	for _, r := range c.Service.Configs {
+		if f := c.Configs[r.Source].File; f != "" {
+			out = append(out, hostSource{"config " + r.Source + " file", f})
+		}
+	}
+	return out
 }

@@ -61,7 +61,7 @@ func (l *loader) guardCompose(files []string) {
 	g.envFile(nil, nil, dotEnv, strconv.Quote(g.l.display(dotEnv)))
 	g.env = interpolationEnv(root, dotEnv)
 	for _, f := range files {
-		g.file(nil, nil, f, dir, 0)
+		g.file(nil, nil, "include", f, dir, 0)
 	}
 }
 
@@ -147,12 +147,12 @@ func (g *composeGuard) readable(d *decoder, n *yaml.Node, abs, key, written stri
 
 // file checks one compose file and what it names; workDir is where its
 // relative paths point.
-func (g *composeGuard) file(from *decoder, at *yaml.Node, abs, workDir string, depth int) {
+func (g *composeGuard) file(from *decoder, at *yaml.Node, key, abs, workDir string, depth int) {
 	if g.seen[abs] {
 		return
 	}
 	g.seen[abs] = true
-	data, ok := g.readable(from, at, abs, "include", g.display(at, abs))
+	data, ok := g.readable(from, at, abs, key, g.display(at, abs))
 	if !ok {
 		return
 	}
@@ -171,6 +171,7 @@ func (g *composeGuard) file(from *decoder, at *yaml.Node, abs, workDir string, d
 	if inc := mapGet(top, "include"); inc != nil {
 		g.includes(d, inc, workDir, depth)
 	}
+	g.hostFiles(d, top, workDir)
 	if svcs := mapGet(top, "services"); svcs != nil && svcs.Kind == yaml.MappingNode {
 		for i := 1; i < len(svcs.Content); i += 2 {
 			g.service(d, resolve(svcs.Content[i]), workDir, depth)
@@ -218,7 +219,7 @@ func (g *composeGuard) includes(d *decoder, inc *yaml.Node, workDir string, dept
 			if sub == "" && i == 0 {
 				sub = filepath.Dir(abs)
 			}
-			g.file(d, p, abs, sub, depth+1)
+			g.file(d, p, "include", abs, sub, depth+1)
 		}
 	}
 }
@@ -246,9 +247,12 @@ func (g *composeGuard) service(d *decoder, svc *yaml.Node, workDir string, depth
 			v, ok := g.expand(f.Value)
 			abs := join(workDir, v)
 			if ok && g.allowed(d, f, "extends file", shown(f.Value, v), abs) && depth+1 <= maxIncludeDepth {
-				g.file(d, f, abs, filepath.Dir(abs), depth+1)
+				g.file(d, f, "extends file", abs, filepath.Dir(abs), depth+1)
 			}
 		}
+	}
+	if b := mapGet(svc, "build"); b != nil {
+		g.build(d, b, workDir)
 	}
 	if vols := resolve(mapGet(svc, "volumes")); vols != nil && vols.Kind == yaml.SequenceNode {
 		for _, v := range vols.Content {
@@ -283,18 +287,67 @@ func (g *composeGuard) bind(d *decoder, v *yaml.Node, workDir string) {
 	default:
 		return
 	}
-	abs := join(workDir, src.Value)
-	if real, out := projpath.LinkOut(g.root.Dir(), abs); out {
-		d.errAt(src, "bind the directory itself, or write its absolute path if you mean to share a host directory",
-			"volume source %q is a symbolic link to %s, outside the project directory", src.Value, real)
+	g.linkRule(d, src, "volume source", src.Value, workDir)
+}
+
+// linkRule applies safefile's one link rule to a host path written at n
+// under key (expanded: its value after interpolation): written inside the
+// project, it must not be a link out of it.
+func (g *composeGuard) linkRule(d *decoder, n *yaml.Node, key, expanded, workDir string) {
+	if real, out := g.root.LinkOut(join(workDir, expanded)); out {
+		d.errAt(n, "keep the file or directory itself in the project, or write its absolute path if you mean to share a host path",
+			"%s %q is a symbolic link to %s, outside the project directory", key, expanded, real)
+	}
+}
+
+// hostFiles applies the link rule to the top-level secrets' and configs'
+// file: (environment: and content: name no host file).
+func (g *composeGuard) hostFiles(d *decoder, top *yaml.Node, workDir string) {
+	for _, key := range []string{"secrets", "configs"} {
+		defs := mapGet(top, key)
+		if defs == nil || defs.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 1; i < len(defs.Content); i += 2 {
+			f := mapGet(defs.Content[i], "file")
+			if f == nil || f.Kind != yaml.ScalarNode {
+				continue
+			}
+			if v, ok := g.expand(f.Value); ok {
+				g.linkRule(d, f, key[:len(key)-1]+" "+defs.Content[i-1].Value+" file", v, workDir)
+			}
+		}
+	}
+}
+
+// build applies the link rule to a service's build context and its
+// Dockerfile (relative to the context); a URL context names no host path.
+func (g *composeGuard) build(d *decoder, b *yaml.Node, workDir string) {
+	ctx, df := b, (*yaml.Node)(nil)
+	if b.Kind == yaml.MappingNode {
+		ctx, df = mapGet(b, "context"), mapGet(b, "dockerfile")
+	}
+	dir := workDir
+	if ctx != nil && ctx.Kind == yaml.ScalarNode {
+		v, ok := g.expand(ctx.Value)
+		if !ok || strings.Contains(v, "://") || strings.HasPrefix(v, "git@") {
+			return
+		}
+		g.linkRule(d, ctx, "build context", v, workDir)
+		dir = join(workDir, v)
+	}
+	if df != nil && df.Kind == yaml.ScalarNode {
+		if v, ok := g.expand(df.Value); ok {
+			g.linkRule(d, df, "build dockerfile", v, dir)
+		}
 	}
 }
 
 // allowed reports whether abs (written as written under key) may be read,
-// by devenv's one rule for compose paths (projpath.LinkOut): anywhere
+// by devenv's one rule for host paths (safefile's Root.LinkOut): anywhere
 // Compose reads it, except through a link that leads out of the project.
 func (g *composeGuard) allowed(d *decoder, n *yaml.Node, key, written, abs string) bool {
-	if real, out := projpath.LinkOut(g.root.Dir(), abs); out {
+	if real, out := g.root.LinkOut(abs); out {
 		d.errAt(n, "write the path of the file itself (inside or outside the project, as compose reads it), not a link in the project that leads out of it",
 			"%s %s is a symbolic link to %s, outside the project directory", key, written, real)
 		return false

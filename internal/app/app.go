@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/compose/sdk"
@@ -71,6 +72,10 @@ type Project struct {
 	closed bool
 
 	compose *loader.Files // the command's one read of the compose files (composeFiles)
+	// opened is the file system's clock in the state directory before
+	// devenv.yaml was read (fastup.FSNow): what a receipt's freshness is
+	// judged by; zero when there is no state directory yet.
+	opened time.Time
 }
 
 // Open finds and loads devenv.yaml (strict, every problem at once).
@@ -79,6 +84,7 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	opened := fastup.FSNow(filepath.Join(dir, ".devenv"))
 	data, err := safefile.ReadFile(file, safefile.MaxConfig)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, exitcode.Newf(exitcode.Usage, "%s does not exist: run `devenv init` to write one", file)
@@ -96,7 +102,9 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 		}
 		p.Name = opts.ProjectName
 	}
-	return New(p, opts), nil
+	proj := New(p, opts)
+	proj.opened = opened
+	return proj, nil
 }
 
 // New wraps an already loaded project (tests, and callers that parsed

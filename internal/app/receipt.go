@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
@@ -21,10 +20,10 @@ import (
 )
 
 // receiptBasis is what Up keeps for the receipt the next up checks
-// (internal/fastup): the plan it ran and when it started.
+// (internal/fastup): the plan it ran (its freshness is judged by
+// Project.opened, taken before the first read).
 type receiptBasis struct {
-	plan  *plan.Plan
-	start time.Time
+	plan *plan.Plan
 }
 
 // ErrNoReceipt says why an up leaves no receipt: its next up runs in full.
@@ -45,19 +44,23 @@ func (p *Project) Receipt(ctx context.Context, res *Result, text, json string) (
 	if err := receiptable(p, b.plan); err != nil {
 		return nil, err
 	}
-	files, trees, skip, err := p.receiptInputs(b.plan)
+	files, trees, skip, contexts, err := p.receiptInputs(b.plan)
 	if err != nil {
 		return nil, err
 	}
-	st, err := fastup.Fingerprint(files, trees, skip)
+	st, err := fastup.Fingerprint(files, trees, skip, contexts)
 	if err != nil {
 		return nil, noReceipt(err.Error())
 	}
-	if !st.Newest.Before(b.start) {
+	// judged by the file system's own clock, read before devenv.yaml was
+	if p.opened.IsZero() {
+		return nil, noReceipt("no file-system timestamp from before the first read")
+	}
+	if !st.Newest.Before(p.opened) {
 		return nil, noReceipt("a file it planned from changed while it ran")
 	}
 	r := &fastup.Receipt{Project: p.Spec.Name, File: p.Spec.File, WorkDir: p.opts.WorkDir, Env: fastup.EnvDigest(os.Environ()),
-		Socket: socketPath(engine.EndpointOf(p.eng)), Files: files, Trees: trees, Skip: skip, Inputs: st.Digest, Text: text, JSON: json}
+		Socket: socketPath(engine.EndpointOf(p.eng)), Files: files, Trees: trees, Skip: skip, Contexts: contexts, Inputs: st.Digest, Text: text, JSON: json}
 	if r.WorkDir == "" {
 		if r.WorkDir, err = os.Getwd(); err != nil {
 			return nil, err
@@ -125,7 +128,7 @@ func cutPrefix(s, prefix string) (string, bool) {
 // docker configuration that picks the engine, and the project directory
 // itself (hidden directories and the containers' writable mounts left
 // out), so that a file devenv reads without naming it is seen too.
-func (p *Project) receiptInputs(pl *plan.Plan) (files, trees, skip []string, err error) {
+func (p *Project) receiptInputs(pl *plan.Plan) (files, trees, skip, contexts []string, err error) {
 	files = append(files, p.Spec.File, p.LockPath(), filepath.Join(p.Spec.Dir, ".env"),
 		filepath.Join(p.StateDir(), "jupyter-token"), filepath.Join(p.StateDir(), composeWarningsFile))
 	files = append(files, p.Spec.ProfileFiles...)
@@ -134,17 +137,17 @@ func (p *Project) receiptInputs(pl *plan.Plan) (files, trees, skip []string, err
 		files = append(files, f, filepath.Join(filepath.Dir(f), ".env"))
 		trees = append(trees, filepath.Dir(f))
 	}
-	f, t := specInputs(p.Spec.Services)
-	files, trees = append(files, f...), append(trees, t...)
+	f, t, c := specInputs(p.Spec.Services)
+	files, trees, contexts = append(files, f...), append(trees, t...), append(contexts, c...)
 	for _, s := range pl.Services {
-		f, t, k := serviceInputs(p.StateDir(), s)
-		files, trees, skip = append(files, f...), append(trees, t...), append(skip, k...)
+		f, c, k := serviceInputs(p.StateDir(), s)
+		files, contexts, skip = append(files, f...), append(contexts, c...), append(skip, k...)
 	}
-	cfg, contexts := fastup.DockerConfigInputs(os.Getenv)
-	return append(files, cfg), append(trees, contexts), skip, nil
+	cfg, meta := fastup.DockerConfigInputs(os.Getenv)
+	return append(files, cfg), append(trees, meta), skip, contexts, nil
 }
 
-func serviceInputs(stateDir string, s *plan.Service) (files, trees, skip []string) {
+func serviceInputs(stateDir string, s *plan.Service) (files, contexts, skip []string) {
 	if s.Compose != nil {
 		if c := s.Compose.Config; c != nil {
 			for _, f := range c.Service.EnvFiles {
@@ -152,7 +155,10 @@ func serviceInputs(stateDir string, s *plan.Service) (files, trees, skip []strin
 			}
 		}
 		if b := s.Compose.Build; b != nil {
-			trees = append(trees, b.Context)
+			contexts = append(contexts, b.Context)
+			if b.Dockerfile != "" {
+				files = append(files, join(b.Context, b.Dockerfile)) // one outside the context too
+			}
 		}
 	}
 	for name := range s.Generated {
@@ -166,13 +172,20 @@ func serviceInputs(stateDir string, s *plan.Service) (files, trees, skip []strin
 			}
 		}
 	}
-	return files, trees, skip
+	return files, contexts, skip
+}
+
+func join(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 // specInputs are the files devenv.yaml's services name: Dockerfiles (and
 // their directory, the build context), env and requirements files, and
 // the production description a service mirrors (a file or a directory).
-func specInputs(svcs []*spec.Service) (files, trees []string) {
+func specInputs(svcs []*spec.Service) (files, trees, contexts []string) {
 	for _, s := range svcs {
 		for _, f := range []string{s.Build, s.EnvFile, s.Requirements, s.Mirror} {
 			if f != "" {
@@ -180,13 +193,13 @@ func specInputs(svcs []*spec.Service) (files, trees []string) {
 			}
 		}
 		if s.Build != "" {
-			trees = append(trees, filepath.Dir(s.Build))
+			contexts = append(contexts, filepath.Dir(s.Build))
 		}
 		if s.Mirror != "" {
 			trees = append(trees, s.Mirror)
 		}
 	}
-	return files, trees
+	return files, trees, contexts
 }
 
 // receiptEngine records the project's containers and their images as up

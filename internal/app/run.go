@@ -105,7 +105,6 @@ func (p *Project) Build(ctx context.Context, o BuildOptions) (*Result, error) {
 
 // Up checks the GPUs, builds what changed and converges the containers.
 func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
-	start := time.Now()
 	if o.DryRun {
 		return p.previewUp(ctx, o)
 	}
@@ -152,7 +151,7 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 		out.RemoteEngine = engine.EndpointOf(p.eng).String()
 	}
 	if len(o.Services) == 0 && !o.NoStart && !o.NoDeps {
-		out.basis = &receiptBasis{plan: run.plan.Plan, start: start}
+		out.basis = &receiptBasis{plan: run.plan.Plan}
 	}
 	return out, nil
 }

@@ -33,7 +33,7 @@ func Check(ctx context.Context, r *Receipt, w World) error {
 	case r.Env != EnvDigest(w.Environ):
 		return fmt.Errorf("the environment changed since the last up")
 	}
-	st, err := Fingerprint(r.Files, r.Trees, r.Skip)
+	st, err := Fingerprint(r.Files, r.Trees, r.Skip, r.Contexts)
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func running(id, name, image, netID string) listed {
 func receiptFor(t *testing.T, sock, dir string) *Receipt {
 	t.Helper()
 	write(t, dir+"/devenv.yaml", "name: p\n")
-	st, err := Fingerprint([]string{dir + "/devenv.yaml"}, nil, nil)
+	st, err := Fingerprint([]string{dir + "/devenv.yaml"}, nil, nil, nil)
 	must(t, err)
 	return &Receipt{Version: Version, Project: "p", File: dir + "/devenv.yaml", WorkDir: dir, Program: "prog 1", Env: EnvDigest([]string{"A=1"}),
 		Socket: sock, Files: []string{dir + "/devenv.yaml"}, Inputs: st.Digest, Machine: &Machine{CPUs: 4, Memory: 8 << 30},

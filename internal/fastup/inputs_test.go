@@ -43,6 +43,15 @@ func TestFingerprintSeesChanges(t *testing.T) {
 		{"a file in a hidden directory", func(t *testing.T, dir, _ string) { write(t, dir+"/proj/.git/HEAD", "x\n") }, false},
 		{"a file in a skipped directory", func(t *testing.T, dir, _ string) { write(t, dir+"/proj/data/part-0001", "x\n") }, false},
 		{"a file outside everything", func(t *testing.T, _, outside string) { write(t, outside+"/other", "x\n") }, false},
+		// build contexts are walked as the build sends them
+		{"a hidden file of a build context (COPY .cfg/app.txt)", func(t *testing.T, dir, _ string) { write(t, dir+"/proj/ctx/.cfg/app.txt", "v2\n") }, true},
+		{"a build context that is also a writable mount", func(t *testing.T, dir, _ string) { write(t, dir+"/proj/src/Dockerfile", "FROM b\n") }, true},
+		{"a file the context's .dockerignore excludes", func(t *testing.T, dir, _ string) { write(t, dir+"/proj/ctx/build.log", "more\n") }, false},
+		{"the context's .dockerignore edited", func(t *testing.T, dir, _ string) { write(t, dir+"/proj/ctx/.dockerignore", "*.tmp\n") }, true},
+		// a watched file that is a link is followed to its target
+		{"the target of a linked devenv.yaml edited", func(t *testing.T, _, outside string) {
+			write(t, outside+"/conf/real.yaml", "name: q\n")
+		}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,13 +61,22 @@ func TestFingerprintSeesChanges(t *testing.T) {
 			write(t, dir+"/proj/.git/HEAD", "ref\n")
 			write(t, dir+"/proj/data/part-0000", "x\n")
 			write(t, outside+"/shared.env", "B=1\n")
-			files := []string{outside + "/shared.env", outside + "/.env"}
+			write(t, dir+"/proj/ctx/Dockerfile", "FROM a\nCOPY .cfg/app.txt /\n")
+			write(t, dir+"/proj/ctx/.cfg/app.txt", "v1\n")
+			write(t, dir+"/proj/ctx/.dockerignore", "*.log\n")
+			write(t, dir+"/proj/ctx/build.log", "x\n")
+			write(t, outside+"/conf/real.yaml", "name: p\n")
+			must(t, os.Symlink(outside+"/conf/real.yaml", dir+"/proj/linked.yaml"))
+			files := []string{outside + "/shared.env", outside + "/.env", dir + "/proj/linked.yaml"}
 			trees := []string{dir + "/proj"}
-			skip := []string{dir + "/proj/data"}
-			before, err := Fingerprint(files, trees, skip)
+			write(t, dir+"/proj/src/Dockerfile", "FROM a\n")
+			skip := []string{dir + "/proj/data", dir + "/proj/src", dir + "/proj/ctx"}
+			// src: a writable mount (./src:/src, the live-edit pattern) and a build context
+			contexts := []string{dir + "/proj/ctx", dir + "/proj/src"}
+			before, err := Fingerprint(files, trees, skip, contexts)
 			must(t, err)
 			tt.change(t, dir, outside)
-			after, err := Fingerprint(files, trees, skip)
+			after, err := Fingerprint(files, trees, skip, contexts)
 			must(t, err)
 			if differ := before.Digest != after.Digest; differ != tt.differ {
 				t.Errorf("digest changed: %v, want %v", differ, tt.differ)
@@ -72,7 +90,7 @@ func TestFingerprintNewest(t *testing.T) {
 	write(t, dir+"/a", "1")
 	old := time.Now().Add(-time.Hour)
 	must(t, os.Chtimes(dir+"/a", old, old))
-	st, err := Fingerprint([]string{dir + "/a"}, nil, nil)
+	st, err := Fingerprint([]string{dir + "/a"}, nil, nil, nil)
 	must(t, err)
 	// the status change (just now, by Chtimes) is newer than the mtime
 	if !st.Newest.After(old.Add(time.Minute)) {
@@ -85,10 +103,10 @@ func TestFingerprintBounded(t *testing.T) {
 	for i := range 10 {
 		write(t, fmt.Sprintf("%s/d%d/f", dir, i%3), "")
 	}
-	if _, err := fingerprint(nil, []string{dir}, nil, 5); !errors.Is(err, ErrTooLarge) {
+	if _, err := fingerprint(nil, []string{dir}, nil, nil, 5); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("fingerprint of a tree of 7 entries, at most 5: %v, want ErrTooLarge", err)
 	}
-	if _, err := fingerprint(nil, []string{dir}, nil, 7); err != nil {
+	if _, err := fingerprint(nil, []string{dir}, nil, nil, 7); err != nil {
 		t.Fatalf("fingerprint of a tree of 7 entries, at most 7: %v", err)
 	}
 }
@@ -97,10 +115,10 @@ func TestFingerprintDoesNotFollowLinks(t *testing.T) {
 	dir, target := t.TempDir(), t.TempDir()
 	write(t, target+"/f", "1")
 	must(t, os.Symlink(target, dir+"/link"))
-	before, err := Fingerprint(nil, []string{dir}, nil)
+	before, err := Fingerprint(nil, []string{dir}, nil, nil)
 	must(t, err)
 	write(t, target+"/f", "changed")
-	after, err := Fingerprint(nil, []string{dir}, nil)
+	after, err := Fingerprint(nil, []string{dir}, nil, nil)
 	must(t, err)
 	if before.Digest != after.Digest {
 		t.Error("the walk followed a link out of the tree")

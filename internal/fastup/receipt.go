@@ -25,7 +25,7 @@ import (
 )
 
 // Version is the receipt format; a receipt of another version is ignored.
-const Version = 1
+const Version = 2
 
 // FileName is the receipt's name under the project's .devenv directory.
 const FileName = "up-receipt.json"
@@ -50,10 +50,13 @@ type Receipt struct {
 	// Files and Trees are the inputs: files stat'ed one by one, and
 	// directories walked (hidden ones below the top skipped, except named
 	// in Files), apart from Skip; Inputs is their Fingerprint.
-	Files  []string `json:"files"`
-	Trees  []string `json:"trees"`
-	Skip   []string `json:"skip,omitempty"`
-	Inputs string   `json:"inputs"`
+	Files []string `json:"files"`
+	Trees []string `json:"trees"`
+	Skip  []string `json:"skip,omitempty"`
+	// Contexts are the build contexts, walked as the build sends them
+	// (hidden files included, .dockerignore applied, Skip not).
+	Contexts []string `json:"contexts,omitempty"`
+	Inputs   string   `json:"inputs"`
 	// Machine is the engine's CPUs and memory when the plan used them.
 	Machine    *Machine          `json:"machine,omitempty"`
 	Containers []Container       `json:"containers"`
