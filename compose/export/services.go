@@ -37,8 +37,8 @@ type entry struct {
 	// variables, as its compose file writes them (loader.RawEnvironment).
 	rawEnv  map[string]string
 	rawArgs map[string]string // likewise, its build args (loader.RawBuildArgs)
-	onCPU   string // why a service that can use a GPU runs on the CPU
-	localID string // a compose image no registry has, locked by this image ID
+	onCPU   string            // why a service that can use a GPU runs on the CPU
+	localID string            // a compose image no registry has, locked by this image ID
 }
 
 // entries lists the plan's services (a compose file's among them) with
