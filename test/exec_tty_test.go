@@ -42,3 +42,28 @@ func TestExecWithATerminal(t *testing.T) {
 		t.Errorf("exec -T on a terminal: exit %d, want no TTY:\n%s", code, out)
 	}
 }
+
+// TestExecTTYDevNull: /dev/null is a character device but no terminal, so
+// `devenv exec box cmd </dev/null >/dev/null` (how scripts and CI call it,
+// as docker compose exec works there) asks for no TTY and runs.
+func TestExecTTYDevNull(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	dir, _ := w.project(t, chattyBox, nil)
+	w.must(t, dir, "lock")
+	w.must(t, dir, "up", "--wait")
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = null.Close() }()
+	cmd := exec.Command(standin.Devenv(t), "exec", "box", "--", "sh", "-c", "exit 3")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), w.env...)
+	cmd.Stdin, cmd.Stdout = null, null
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	_ = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 3 {
+		t.Errorf("exec </dev/null >/dev/null: exit %d, want the command's 3:\n%s", code, stderr.String())
+	}
+}

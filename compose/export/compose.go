@@ -89,6 +89,14 @@ func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) 
 			}
 		}
 	}
+	for name, e := range byName {
+		args := valueOf(valueOf(valueOf(services, name), "build"), "args")
+		for k, v := range e.rawArgs {
+			if n := valueOf(args, k); n != nil {
+				n.Value, n.Style = v, 0 // as the file wrote it, read by compose at load
+			}
+		}
+	}
 	shortEnvFiles(services)
 	commentServices(services, byName, lf != nil)
 	root.HeadComment = composeHeader(pl, lf)

@@ -143,3 +143,53 @@ func decodeExport(t *testing.T, data []byte) struct{ Services map[string]exporte
 	}
 	return doc
 }
+
+// TestComposeExportKeepsBuildArgReferences: a compose service's build
+// args written as ${VAR} are exported as ${VAR}, as its environment is
+// (issue 29: `args: {TOKEN: "${TOKEN}"}` came out as the token).
+func TestComposeExportKeepsBuildArgReferences(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"devenv.yaml": "name: demo\ncompose: [compose.yaml]\nservices:\n  box:\n    profile: image\n    image: debian:12\n",
+		"compose.yaml": "services:\n  app:\n    build:\n      context: .\n      args:\n" +
+			"        TOKEN: \"${TOKEN}\"\n        FROM_ENV: ${ENV_TOKEN:-none}\n        PLAIN: literal\n",
+		"Dockerfile": "FROM debian:12\n",
+		".env":       "ENV_TOKEN=dotenv-arg-canary\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("TOKEN", "shell-arg-canary")
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(files["devenv.yaml"]), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := PlanUnlocked(p, testHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := composeOf(t, pl, nil)
+	for _, canary := range []string{"dotenv-arg-canary", "shell-arg-canary"} {
+		if strings.Contains(string(data), canary) {
+			t.Errorf("the export holds %q, a build arg's value read from .env or the shell:\n%s", canary, data)
+		}
+	}
+	var doc struct {
+		Services map[string]struct {
+			Build struct {
+				Args map[string]string `yaml:"args"`
+			} `yaml:"build"`
+		}
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"TOKEN": "${TOKEN}", "FROM_ENV": "${ENV_TOKEN:-none}", "PLAIN": "literal"}
+	for k, v := range want {
+		if got := doc.Services["app"].Build.Args[k]; got != v {
+			t.Errorf("app build arg %s = %q, want %q\n%s", k, got, v, data)
+		}
+	}
+}

@@ -36,15 +36,16 @@ type entry struct {
 	// rawEnv are a compose service's environment entries that refer to
 	// variables, as its compose file writes them (loader.RawEnvironment).
 	rawEnv  map[string]string
-	onCPU   string // why a service that can use a GPU runs on the CPU
-	localID string // a compose image no registry has, locked by this image ID
+	rawArgs map[string]string // likewise, its build args (loader.RawBuildArgs)
+	onCPU   string            // why a service that can use a GPU runs on the CPU
+	localID string            // a compose image no registry has, locked by this image ID
 }
 
 // entries lists the plan's services (a compose file's among them) with
 // what exports need beyond the plan: env_files, and the environment
 // entries a compose file writes as ${VAR}.
 func entries(pl *plan.Plan) ([]entry, error) {
-	composed, raw, err := loadCompose(pl)
+	composed, raw, rawArgs, err := loadCompose(pl)
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +62,7 @@ func entries(pl *plan.Plan) ([]entry, error) {
 		}
 		if cs, ok := byName[s.Name]; ok && s.Profile == lock.ComposeProfile {
 			e.envFiles, e.fileKeys, e.rawEnv, e.fromFile = cs.EnvFiles, keySet(cs.EnvFromFiles), raw[s.Name], cs.File
+			e.rawArgs = rawArgs[s.Name]
 			if ls := lockedService(pl, s.Name); ls != nil && ls.Base != nil && ls.Base.Local && ls.Base.Ref == cs.Image {
 				e.image, e.localID = cs.Image, ls.Base.Digest
 			}
@@ -73,20 +75,22 @@ func entries(pl *plan.Plan) ([]entry, error) {
 }
 
 // loadCompose is the project's compose services, and their environment
-// entries that refer to variables as written, from the read of the files
-// the plan was made from (pl.Compose; nil: read now).
-func loadCompose(pl *plan.Plan) ([]compose.Service, map[string]map[string]string, error) {
+// entries and build args that refer to variables as written, from the
+// read of the files the plan was made from (pl.Compose; nil: read now).
+func loadCompose(pl *plan.Plan) (svcs []compose.Service, rawEnv, rawArgs map[string]map[string]string, err error) {
 	p := pl.Project0
 	if p == nil || len(p.Compose) == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	files := pl.Compose.For(p.Compose, p.Dir, p.Name)
-	svcs, err := files.Services(context.Background(), nil)
-	if err != nil {
-		return nil, nil, err
+	if svcs, err = files.Services(context.Background(), nil); err != nil {
+		return nil, nil, nil, err
 	}
-	raw, err := files.RawEnvironment(context.Background())
-	return svcs, raw, err
+	if rawEnv, err = files.RawEnvironment(context.Background()); err != nil {
+		return nil, nil, nil, err
+	}
+	rawArgs, err = files.RawBuildArgs(context.Background())
+	return svcs, rawEnv, rawArgs, err
 }
 
 // specEnvFile is the env_file of a devenv service (a standalone worker's is

@@ -47,6 +47,7 @@ func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) 
 	var warnMounts []string
 	c.Mounts, out.NamedVolumes, warnMounts = mounts(s, pos)
 	out.Warnings = append(out.Warnings, warnMounts...)
+	out.Warnings = append(out.Warnings, hostAccess(s, pos)...)
 	gpu, problems, gpuWarns := gpuWant(s, pos)
 	errs = append(errs, problems...)
 	out.Warnings = append(out.Warnings, gpuWarns...)

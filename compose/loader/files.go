@@ -132,6 +132,20 @@ func (f *Files) RawEnvironment(ctx context.Context) (map[string]map[string]strin
 	})
 }
 
+// RawBuildArgs is each service's build args that refer to variables, as
+// the files write them, from the same read as RawEnvironment.
+func (f *Files) RawBuildArgs(ctx context.Context) (map[string]map[string]string, error) {
+	return untilDone(ctx, func() map[string]map[string]string {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		proj, err := f.project(ctx, false, []string{"*"})
+		if err != nil {
+			return nil
+		}
+		return rawBuildArgs(proj)
+	})
+}
+
 // services is Services without the watch on ctx.
 func (f *Files) services(ctx context.Context, profiles []string) ([]compose.Service, []string, error) {
 	f.mu.Lock()

@@ -94,6 +94,28 @@ func rawEnvironment(proj *types.Project) map[string]map[string]string {
 	return out
 }
 
+// rawBuildArgs is each service's build args that refer to variables, as
+// written, of a project loaded without interpolation: exports keep ${VAR}
+// wherever the file wrote it, in build args as in environment entries.
+func rawBuildArgs(proj *types.Project) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for name, svc := range proj.Services {
+		if svc.Build == nil {
+			continue
+		}
+		for k, v := range svc.Build.Args {
+			if v == nil || !strings.Contains(*v, "$") {
+				continue
+			}
+			if out[name] == nil {
+				out[name] = map[string]string{}
+			}
+			out[name][k] = *v
+		}
+	}
+	return out
+}
+
 // envFileKeys lists the service's env_files and the variables whose value
 // comes from one of them (not overridden by environment:), so that exports
 // can refer to the files instead of copying their values.

@@ -242,3 +242,40 @@ func TestLoadKeepsDevelopWatch(t *testing.T) {
 		t.Errorf("watch rules\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestLoadWarnsAboutHostAccess: keys that hand a container the host
+// (privileged, the host's pid, ipc or user namespace, another container's
+// network, /dev/mem, SYS_ADMIN or ALL capabilities) get the warning a bind
+// of / or of the Docker socket gets, naming the key, the service and its
+// line (issue 29, class 7).
+func TestLoadWarnsAboutHostAccess(t *testing.T) {
+	for _, c := range []struct{ key, want string }{
+		{"privileged: true", "privileged: true"},
+		{"pid: host", "pid: host"},
+		{"ipc: host", "ipc: host"},
+		{"userns_mode: host", "userns_mode: host"},
+		{"network_mode: host", "network_mode: host"},
+		{"network_mode: \"container:other\"", "network_mode: container:other"},
+		{"devices: [\"/dev/mem:/dev/mem\"]", "devices /dev/mem"},
+		{"cap_add: [SYS_ADMIN]", "cap_add SYS_ADMIN"},
+		{"cap_add: [ALL]", "cap_add ALL"},
+		{"cap_add: [NET_ADMIN]", ""},
+		{"pid: \"\"", ""},
+	} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "compose.yaml")
+		text := "services:\n  agent:\n    image: alpine:3\n    " + c.key + "\n"
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warns := strings.Join(svcs[0].Warnings, "\n")
+		if c.want == "" && warns != "" || !strings.Contains(warns, c.want) ||
+			c.want != "" && (!strings.Contains(warns, "compose.yaml:4") || !strings.Contains(warns, "agent") || !strings.Contains(warns, "take over this machine")) {
+			t.Errorf("%s: warnings %q, want %q with its line and service", c.key, warns, c.want)
+		}
+	}
+}

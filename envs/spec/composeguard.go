@@ -164,6 +164,9 @@ func (g *composeGuard) file(from *decoder, at *yaml.Node, key, abs, workDir stri
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
 		return // compose-go reports the syntax
 	}
+	if !d.aliasBudget(doc.Content[0]) {
+		return
+	}
 	top := resolve(doc.Content[0])
 	if top.Kind != yaml.MappingNode {
 		return

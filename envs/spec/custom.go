@@ -34,7 +34,7 @@ var customKeys = map[string]handler[*customNodes]{
 	"apt":  func(d *decoder, t *customNodes, f field) { t.c.Apt = d.aptList(f) },
 	"pip":  func(d *decoder, t *customNodes, f field) { t.c.Pip = d.pipList(f) },
 	"jars": func(d *decoder, t *customNodes, f field) { t.c.Jars = d.jarList(f) },
-	"env":  func(d *decoder, t *customNodes, f field) { t.c.Env = d.strMap(f, "env", d.checkEnvName) },
+	"env":  func(d *decoder, t *customNodes, f field) { t.c.Env = d.imageEnv(f) },
 	"conf": func(d *decoder, t *customNodes, f field) { t.c.Conf = d.confMap(f) },
 	"ca_certs": func(d *decoder, t *customNodes, f field) {
 		t.c.CACerts = d.caFiles(f)
@@ -85,6 +85,20 @@ func defaultVersion(dst func(*profiles.Request) *string) handler[*profiles.Reque
 		}
 		*dst(r) = v
 	}
+}
+
+// imageEnv reads a custom profile's env: map, which becomes ENV lines of
+// the image's Dockerfile: a value that spans lines or holds a NUL cannot
+// be written there, so it is refused at its own line.
+func (d *decoder) imageEnv(f field) map[string]string {
+	out := d.strMap(f, "env", d.checkEnvName)
+	for _, p := range d.quietMapping(f.val) {
+		if v := resolve(p.val); v.Kind == yaml.ScalarNode && strings.ContainsAny(v.Value, "\x00\n\r") {
+			d.errAt(v, "write the value on one line (a custom profile's env is baked into the image as Dockerfile ENV lines)", "env %s of a custom profile has a line break or NUL in its value", p.name)
+			delete(out, p.name)
+		}
+	}
+	return out
 }
 
 // jarList reads Maven coordinates.

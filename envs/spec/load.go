@@ -131,7 +131,7 @@ func (d *decoder) parseYAML(data []byte) *yaml.Node {
 		d.errPos(Pos{Line: second.Line, Col: 1}, "keep one document: remove the '---' and what follows", "a second YAML document follows the first: %v", err)
 		return nil
 	}
-	if d.nulBytes(doc.Content[0]) {
+	if d.nulBytes(doc.Content[0]) || !d.aliasBudget(doc.Content[0]) {
 		return nil
 	}
 	d.unsupportedTags(doc.Content[0])

@@ -14,6 +14,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/redact"
 )
 
 // Check statuses.
@@ -118,7 +119,18 @@ func Run(ctx context.Context, in Inputs) Report {
 	for _, run := range allChecks {
 		checks = append(checks, run(e)...)
 	}
+	for i := range checks {
+		checks[i].redact()
+	}
 	return Report{Checks: checks}
+}
+
+// redact masks URL credentials (DOCKER_HOST=tcp://user:password@host, an
+// ssh:// context with a password, a mirror's) in what a check says, so
+// that no line, JSON field or report of doctor shows them: the one rule
+// of internal/redact, applied where the report is made.
+func (c *Check) redact() {
+	c.Message, c.Fix = redact.URLs(c.Message), redact.URLs(c.Fix)
 }
 
 // allChecks run in this order; each returns zero or more checks.

@@ -23,7 +23,8 @@ func decodeEnv(line []byte) (e envEvent, capped bool, err error) {
 // decodeEnvFrom is decodeEnv on a stream: a line of any length costs only
 // the entries kept.
 func decodeEnvFrom(r io.Reader) (e envEvent, capped bool, err error) {
-	dec := json.NewDecoder(r)
+	cs := &capStrings{r: r}
+	dec := json.NewDecoder(cs)
 	if err := expectDelim(dec, '{'); err != nil {
 		return e, false, err
 	}
@@ -49,7 +50,7 @@ func decodeEnvFrom(r io.Reader) (e envEvent, capped bool, err error) {
 			}
 			continue
 		}
-		capped, err = readSection(dec, dst)
+		capped, err = readSection(dec, cs, dst, &e.Long)
 		if err != nil || capped {
 			return e, capped, err
 		}
@@ -58,7 +59,9 @@ func decodeEnvFrom(r io.Reader) (e envEvent, capped bool, err error) {
 }
 
 // readSection reads one {"key":"value",...} object into *dst.
-func readSection(dec *json.Decoder, dst *map[string]any) (capped bool, err error) {
+// A value cut by cs (longer than maxEnvValue) is left out and its key
+// added to long.
+func readSection(dec *json.Decoder, cs *capStrings, dst *map[string]any, long *[]string) (capped bool, err error) {
 	tok, err := dec.Token()
 	if err != nil || tok == nil {
 		return false, err
@@ -74,9 +77,14 @@ func readSection(dec *json.Decoder, dst *map[string]any) (capped bool, err error
 			return capped, err
 		}
 		k, _ := kt.(string)
+		before := cs.cut
 		vt, err := dec.Token()
 		if err != nil {
 			return capped, err
+		}
+		if cs.cut != before {
+			*long = append(*long, k)
+			continue
 		}
 		if d, ok := vt.(json.Delim); ok {
 			if err := skipNested(dec, d); err != nil {

@@ -23,6 +23,9 @@ type envEvent struct {
 	Spark     map[string]any `json:"Spark Properties"`
 	System    map[string]any `json:"System Properties"`
 	Classpath map[string]any `json:"Classpath Entries"`
+	// Long are the keys whose values were longer than maxEnvValue and
+	// left out.
+	Long []string `json:"-"`
 }
 
 type resourceRequest struct {

@@ -279,3 +279,35 @@ func zstdFrame(t *testing.T, data []byte) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestEnvEventHugeValue: an environment event holding one 512 MB value
+// (a 32 KB zstd file expanded to 931 MB in issue 29, 1.1 GB of memory)
+// is read without holding the value: peak heap under 64 MB, the value
+// left out with a warning naming the event and the key, the other
+// properties kept.
+func TestEnvEventHugeValue(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 512 MB")
+	}
+	src := streamSource("huge", strings.NewReader(`{"Event":"SparkListenerLogStart","Spark Version":"3.5.1"}`+"\n"+
+		`{"Event":"SparkListenerEnvironmentUpdate","JVM Information":{"Java Version":"17.0.9"},"Spark Properties":{"spark.executor.memory":"8g","spark.huge":"`),
+		&repeatReader{b: bytes.Repeat([]byte(`a\"b`), 1<<18), n: 1 << 9},
+		strings.NewReader(`","spark.sql.shuffle.partitions":"64"},"Classpath Entries":{}}`+"\n"))
+	var p *Profile
+	var err error
+	heap := peakHeap(func() { p, err = readEventLog("huge", []logSource{src}, Options{Full: true}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("peak heap %.1f MB", heap)
+	if heap > 64 {
+		t.Errorf("peak heap %.0f MB, want < 64", heap)
+	}
+	w := strings.Join(p.Warnings, "\n")
+	if !strings.Contains(w, "SparkListenerEnvironmentUpdate") || !strings.Contains(w, "spark.huge") {
+		t.Errorf("warnings %q do not name the event and the key", w)
+	}
+	if got := p.Conf["spark.sql.shuffle.partitions"]; got != "64" {
+		t.Errorf("spark.sql.shuffle.partitions = %q after the huge value, want 64 (conf %v)", got, len(p.Conf))
+	}
+}

@@ -209,6 +209,9 @@ func (s *logScan) applyWarnings(p *Profile) {
 	if s.tooManyObjects > 0 {
 		p.warn(objectsWarning(s.tooManyObjects))
 	}
+	if len(s.env.Long) > 0 {
+		p.warn(fmt.Sprintf("the environment event (%s) holds values longer than %d MB, left out: %s", evEnv, maxEnvValue>>20, strings.Join(s.env.Long, ", ")))
+	}
 	if s.cappedProps {
 		p.warn(fmt.Sprintf("the environment event lists more than %d entries in one section: the entries past that, and the sections after it, were left out", maxProps))
 	}

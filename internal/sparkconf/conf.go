@@ -122,7 +122,7 @@ func (c *Conf) Render() []byte {
 			fmt.Fprintf(&b, "# %s\n", commentText(fmt.Sprintf("%s not set (%s): %s", e.Key, e.Source, e.Rule)))
 			continue
 		}
-		fmt.Fprintf(&b, "# %s\n%s %s\n", commentText(e.Source+": "+e.Rule), escapeKey(e.Key), escapeValue(e.Value))
+		fmt.Fprintf(&b, "# %s\n%s\n", commentText(e.Source+": "+e.Rule), Line(e.Key, e.Value))
 	}
 	return b.Bytes()
 }

@@ -13,11 +13,16 @@ import (
 // escapes Properties.load undoes, and a value that Spark would trim is
 // refused when devenv.yaml is loaded (ValueProblem).
 
-// escapeKey writes k so that Properties.load reads it back as the key.
-func escapeKey(k string) string { return escapeProp(k, true) }
+// Line is the spark-defaults.conf line that sets key to value, escaped as
+// the file is written, so that what `devenv config spark` prints is what
+// Spark reads.
+func Line(key, value string) string { return EscapeKey(key) + " " + EscapeValue(value) }
 
-// escapeValue writes v so that Properties.load reads it back as the value.
-func escapeValue(v string) string { return escapeProp(v, false) }
+// EscapeKey writes k so that Properties.load reads it back as the key.
+func EscapeKey(k string) string { return escapeProp(k, true) }
+
+// EscapeValue writes v so that Properties.load reads it back as the value.
+func EscapeValue(v string) string { return escapeProp(v, false) }
 
 // escapeProp escapes \, the separators = and :, the comment starts # and
 // !, tab, newline, CR and form feed, every space of a key and the first

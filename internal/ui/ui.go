@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/devenv-dev/devenv/internal/redact"
+	"github.com/moby/term"
 )
 
 // Printer writes results, notes and progress.
@@ -91,13 +92,11 @@ func (p *Printer) Event(v any) {
 	}
 }
 
-// IsTerminal reports whether v is a terminal (a character device): progress
-// redraws only there, exec asks for a TTY only there.
+// IsTerminal reports whether v is a terminal (isatty on its file
+// descriptor, as docker compose decides; /dev/null is a character device
+// but no terminal): progress redraws only there, exec and logs ask for a
+// TTY only there.
 func IsTerminal(v any) bool {
 	f, ok := v.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && f != nil && term.IsTerminal(f.Fd())
 }

@@ -106,4 +106,14 @@ func TestIsTerminal(t *testing.T) {
 	if IsTerminal(f) || IsTerminal(&bytes.Buffer{}) || IsTerminal(nil) {
 		t.Error("a file, a buffer or nothing is not a terminal")
 	}
+	// /dev/null is a character device but no terminal: `devenv exec svc cmd
+	// </dev/null >/dev/null` in a script must not ask for a TTY (issue 29).
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = null.Close() }()
+	if IsTerminal(null) {
+		t.Error("/dev/null, a character device, is not a terminal")
+	}
 }

@@ -7,13 +7,16 @@ import (
 	"text/tabwriter"
 
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/sparkconf"
 )
 
-// SparkDefaults is `devenv config spark`: the keys set, as spark-defaults.conf.
+// SparkDefaults is `devenv config spark`: the keys set, as
+// spark-defaults.conf writes them (escaped as java.util.Properties reads
+// them, so a value's line break cannot print as a line of its own).
 func SparkDefaults(w io.Writer, r *app.SparkExplain) {
 	for _, e := range r.Conf {
 		if !e.Unset {
-			fmt.Fprintf(w, "%s %s\n", e.Key, e.Value)
+			fmt.Fprintln(w, sparkconf.Line(e.Key, e.Value))
 		}
 	}
 }
@@ -29,11 +32,11 @@ func Explain(w io.Writer, r *app.SparkExplain) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tVALUE\tSOURCE\tRULE")
 	for _, e := range r.Conf {
-		value := e.Value
+		value := sparkconf.EscapeValue(e.Value)
 		if e.Unset {
 			value = "(not set)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Key, value, e.Source, strings.ReplaceAll(e.Rule, "\n", " "))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sparkconf.EscapeKey(e.Key), value, e.Source, strings.ReplaceAll(e.Rule, "\n", " "))
 	}
 	tw.Flush()
 	for _, n := range r.Notes {
