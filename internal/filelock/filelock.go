@@ -164,10 +164,11 @@ func (l *Lock) Release() error {
 	if l.holder != "" {
 		_ = os.Remove(l.holder)
 	}
+	path := l.fl.Path()
 	err := l.fl.Unlock()
 	l.fl = nil
 	if err != nil {
-		return fmt.Errorf("cannot unlock %s: %w", l.fl.Path(), err)
+		return fmt.Errorf("cannot unlock %s: %w", path, err)
 	}
 	return nil
 }
