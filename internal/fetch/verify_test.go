@@ -110,7 +110,7 @@ func TestAbandonedPartialDownloadsAreRemoved(t *testing.T) {
 	}
 	defer func() { _ = held.Release() }()
 	oldNoLock := write(".download-333", 2*abandonedAfter) // an older devenv's, long dead
-	newNoLock := write(".download-444", 0)                 // may be an older devenv's, still running
+	newNoLock := write(".download-444", 0)                // may be an older devenv's, still running
 	if _, _, err := c.Verified(t.Context(), srv.URL+"/f", srv.URL+"/f.sha1", "sha1"); err != nil {
 		t.Fatal(err)
 	}
