@@ -108,6 +108,7 @@ func TestFaultKillNineAnywhereConverges(t *testing.T) {
 			t.Fatalf("kill %d (%s after %s): after the next %s:\n  %s\nkilled run:\n%s\nnext run:\n%s", i+1, cmd, delay, cmd,
 				strings.Join(problems, "\n  "), out, r.Stderr)
 		}
+		t.Logf("kill %d of %d: %s after %s converged (%s in all)", i+1, n, cmd, delay, time.Since(start).Round(time.Second))
 	}
 	t.Logf("%d kills (%v) converged, each on the next run, in %s; load %s", n, tally, time.Since(start).Round(time.Second), loadAverage())
 	if r := run("down", "--volumes", "--rmi", "local"); r.Code != 0 {
