@@ -73,7 +73,7 @@ type exitRow struct {
 	args  []string
 	want  string // in stdout or stderr
 	not   string // never in stderr ("" for none)
-	ctx   func() (context.Context, context.CancelFunc)
+	ctx   func(t *testing.T) (context.Context, context.CancelFunc)
 }
 
 // TestExitCodesOfTheReadmeTable runs every command of every row of the
@@ -140,8 +140,8 @@ func TestExitCodesOfTheReadmeTable(t *testing.T) {
 			return d, append(e, env...)
 		}
 	}
-	interruptAfter := func(d time.Duration) func() (context.Context, context.CancelFunc) {
-		return func() (context.Context, context.CancelFunc) { return context.WithTimeout(context.Background(), d) }
+	interruptAfter := func(d time.Duration) func(*testing.T) (context.Context, context.CancelFunc) {
+		return func(t *testing.T) (context.Context, context.CancelFunc) { return context.WithTimeout(t.Context(), d) }
 	}
 	rows := []exitRow{
 		{code: 0, name: "ps of a project not up", setup: at(locked), args: []string{"ps"}},
@@ -178,9 +178,9 @@ func TestExitCodesOfTheReadmeTable(t *testing.T) {
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			dir, env := row.setup(t)
-			ctx, cancel := context.Background(), context.CancelFunc(func() {})
+			ctx, cancel := t.Context(), context.CancelFunc(func() {})
 			if row.ctx != nil {
-				ctx, cancel = row.ctx()
+				ctx, cancel = row.ctx(t)
 			}
 			defer cancel()
 			r := standin.RunContext(ctx, t, dir, append(append([]string{}, w.env...), env...), row.args...)
