@@ -1,6 +1,9 @@
 package reconcile
 
 import (
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/ui"
 )
 
 // TestTwoDirectoriesOneName: a project name whose network, containers or
@@ -188,6 +192,71 @@ func TestPerServiceVerbsRefuseAnotherDirectory(t *testing.T) {
 			for _, c := range f.Calls()[before:] {
 				if c.Method != "List" {
 					t.Errorf("%s changed the engine after refusing: %+v (container %s)", name, c, id)
+				}
+			}
+		})
+	}
+}
+
+// TestAMovedProjectIsAdopted: a project whose directory was moved or
+// deleted (Gone) is taken over by the directory that runs devenv now: up
+// recreates its containers with this directory's label and joins its
+// network and volume, saying so; down removes its containers and network.
+// A directory still there is refused as before; so is anything when the
+// engine is elsewhere (DirGone of a remote engine).
+func TestAMovedProjectIsAdopted(t *testing.T) {
+	old := filepath.Join(t.TempDir(), "proj") // moved away: nothing there
+	there := t.TempDir()
+	must(t, os.Mkdir(filepath.Join(there, ".devenv"), 0o755))
+	tests := []struct {
+		name    string
+		dir     string
+		gone    func(string) bool
+		wantErr string
+	}{
+		{"moved away, local engine", old, DirGone(true, ".devenv"), ""},
+		{"still there, local engine", there, DirGone(true, ".devenv"), "in use by " + there},
+		{"moved away, remote engine", old, DirGone(false, ".devenv"), "in use by " + old},
+		{"moved away, no Gone", old, nil, "in use by " + old},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := enginetest.New()
+			l := plan.Labels("p", "")
+			l[labels.Dir] = tt.dir
+			ctx := t.Context()
+			_, err := f.EnsureNetwork(ctx, "p", l)
+			must(t, err)
+			_, err = f.EnsureVolume(ctx, "p_cache", l)
+			must(t, err)
+			must(t, f.Pull(ctx, "postgres@sha256:1", nil))
+			spec := svc("db", "postgres@sha256:1").Container
+			spec.Labels[labels.Dir] = tt.dir
+			_, err = f.Create(ctx, spec)
+			must(t, err)
+			var said strings.Builder
+			r := newRunner(t, f)
+			r.Out = &ui.Printer{Out: io.Discard, Err: &said}
+			r.Gone = tt.gone
+			_, upErr := r.Up(ctx, testPlan(), UpOptions{})
+			_, downErr := r.Down(ctx, "p", DownOptions{})
+			if tt.wantErr != "" {
+				for what, err := range map[string]error{"up": upErr, "down": downErr} {
+					if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+						t.Errorf("%s = %v, want a refusal saying %q", what, err, tt.wantErr)
+					}
+				}
+				return
+			}
+			if upErr != nil || downErr != nil {
+				t.Fatalf("up = %v, down = %v", upErr, downErr)
+			}
+			if !strings.Contains(said.String(), tt.dir) || !strings.Contains(said.String(), "moved or deleted") {
+				t.Errorf("the adoption was not said: %q", said.String())
+			}
+			for _, k := range []engine.Kind{engine.Containers, engine.Networks} {
+				if objs, _ := f.List(ctx, k, nil); len(objs) != 0 {
+					t.Errorf("%s left after down: %v", k, objs)
 				}
 			}
 		})

@@ -35,6 +35,12 @@ type Runner struct {
 	// gives each its service's stop_grace_period, devenv's own calls 10
 	// seconds.
 	StopTimeout *time.Duration
+	// Gone reports whether a project directory a label names holds no
+	// devenv project any more (moved or deleted): its objects are this
+	// directory's to take over (DirGone); nil: none is.
+	Gone func(dir string) bool
+
+	adoptSaid bool // the adoption of a moved project's objects was said
 }
 
 func (r *Runner) stopTimeout() time.Duration { return orTenSeconds(r.StopTimeout) }

@@ -77,3 +77,20 @@ func FailedChecks(r doctor.Report) int {
 	}
 	return n
 }
+
+// DoctorExitCode is the code doctor ends with (README "Exit codes"): 3
+// when its engine check failed (the engine is unreachable: the checks
+// that need it were skipped), 4 when another check failed, else 0.
+func DoctorExitCode(r doctor.Report) int {
+	code := exitcode.OK
+	for _, ch := range r.Checks {
+		switch {
+		case ch.Status != doctor.Fail:
+		case ch.ID == doctor.IDEngine:
+			return exitcode.Engine
+		default:
+			code = exitcode.GPU
+		}
+	}
+	return code
+}

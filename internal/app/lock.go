@@ -119,7 +119,7 @@ func trusted(prev *lock.File, why error) (*lock.File, []string) {
 
 // FreshLock is the lock up, build and repro run from: with frozen a
 // missing or stale lock is refused (exit 5), otherwise the project is
-// relocked and the user told so.
+// relocked, once the engine answered, and the user told so.
 func (p *Project) FreshLock(ctx context.Context, frozen bool) (*lock.File, error) {
 	lf, err := p.ReadLock()
 	if err != nil {
@@ -137,6 +137,11 @@ func (p *Project) FreshLock(ctx context.Context, frozen bool) (*lock.File, error
 		// a damaged lock is never relocked from silently, and a compose
 		// file that does not load is reported, not taken for staleness
 		return nil, why
+	}
+	// The engine is needed next; an unreachable one is said (exit 3) before
+	// the registries and artifact mirrors are asked for anything.
+	if err := p.connect(ctx); err != nil {
+		return nil, err
 	}
 	p.out.Say("devenv.lock is missing or stale; locking now (use --frozen to refuse instead)")
 	nf, err := p.generate(ctx, p.Spec, lf, LockOptions{})

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -254,7 +255,8 @@ func (p *Project) projectLock(ctx context.Context, timeout time.Duration) (func(
 
 func (p *Project) runner(lf *lock.File) *reconcile.Runner {
 	cache, _ := p.artifactCache()
-	return &reconcile.Runner{Eng: p.eng, Exec: p.executor(), Out: p.out, Cache: cache, Mirrors: p.Mirrors(), StateDir: p.StateDir(), Lock: lf}
+	return &reconcile.Runner{Eng: p.eng, Exec: p.executor(), Out: p.out, Cache: cache, Mirrors: p.Mirrors(), StateDir: p.StateDir(), Lock: lf,
+		Gone: reconcile.DirGone(p.eng != nil && engine.EndpointOf(p.eng).Local, filepath.Base(p.StateDir()))}
 }
 
 // executor converges the project's containers: the Compose SDK on the

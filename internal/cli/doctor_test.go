@@ -163,10 +163,12 @@ func TestDoctorUnknownService(t *testing.T) {
 	}
 }
 
+// TestDoctorEngineUnreachable: an unreachable engine is exit 3, as for every
+// other command (README "Exit codes"), not the 4 of a failed GPU check.
 func TestDoctorEngineUnreachable(t *testing.T) {
 	replace(t, &connectEngine, unreachable)
 	out, _, code := runCLI(t, "--project-dir", doctorProjectDir(t), "doctor")
-	if code != exitcode.GPU || !strings.Contains(out, "FAIL Docker engine: unreachable") || !strings.Contains(out, "systemctl start docker") {
+	if code != exitcode.Engine || !strings.Contains(out, "FAIL Docker engine: unreachable") || !strings.Contains(out, "systemctl start docker") {
 		t.Errorf("exit %d, stdout:\n%s", code, out)
 	}
 }

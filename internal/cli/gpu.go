@@ -29,7 +29,7 @@ func gpuCommands() []*cli.Command {
 			Usage:     "check that this machine can run the project: engine, GPU runtime, driver, GPUs, memory, disk, ports",
 			ArgsUsage: "[SERVICE...]",
 			Description: "Works inside a project (checks its locked services) and outside one (checks the machine).\n" +
-				"Exits 4 when a check fails.",
+				"Exits 3 when the engine cannot be reached, 4 when another check fails.",
 			Action: runDoctor,
 		},
 	}
@@ -41,7 +41,7 @@ func runDoctor(c *cli.Context) error {
 		return err
 	}
 	if n := app.FailedChecks(rep); n > 0 {
-		return exitcode.Newf(exitcode.GPU, "doctor: %d check(s) failed; each FAIL line above says what to do", n)
+		return exitcode.Newf(app.DoctorExitCode(rep), "doctor: %d check(s) failed; each FAIL line above says what to do", n)
 	}
 	return nil
 }

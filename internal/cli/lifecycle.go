@@ -103,6 +103,9 @@ func psCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "table, json (one object a line) or a Go template such as '{{.Name}} {{.State}}'"},
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			if err := view.CheckPsFormat(c.String("format")); err != nil {
+				return err
+			}
 			st, err := p.Ps(c.Context)
 			text := view.Ps
 			switch {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/url"
 	"strings"
 	"syscall"
 
@@ -77,12 +78,19 @@ func isUnreachable(err error) bool {
 		return true
 	}
 
-	for _, target := range []error{syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.EPIPE, syscall.ENOENT, io.ErrUnexpectedEOF} {
+	for _, target := range []error{syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.EPIPE, syscall.ENOENT, io.ErrUnexpectedEOF, net.ErrClosed} {
 		if errors.Is(err, target) {
 			return true
 		}
 	}
-	return false
+	// The connection closed before an answer (the engine went away with
+	// the request sent); errors of other clients (the Compose SDK's) may
+	// carry only the Docker client's text for a failed transport.
+	var ue *url.Error
+	if errors.As(err, &ue) && errors.Is(ue.Err, io.EOF) {
+		return true
+	}
+	return strings.Contains(err.Error(), "error during connect: ")
 }
 
 // Classify is wrap for errors of other clients of the engine (the Compose

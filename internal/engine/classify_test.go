@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 	"syscall"
@@ -36,6 +37,10 @@ func TestWrap(t *testing.T) {
 		{name: "engine went away", err: &net.OpError{Op: "read", Net: "unix", Err: os.NewSyscallError("read", syscall.ECONNRESET)},
 			want: ErrUnreachable, wantText: []string{"unix:///test.sock", "DOCKER_HOST", "docker group"}},
 		{name: "stream cut", err: io.ErrUnexpectedEOF, want: ErrUnreachable},
+		{name: "connection closed at container create", err: fmt.Errorf("error during connect: %w", &url.Error{Op: "Post", URL: "http://docker/v1.41/containers/create",
+			Err: &net.OpError{Op: "write", Net: "unix", Err: net.ErrClosed}}), want: ErrUnreachable},
+		{name: "connection closed before the answer", err: &url.Error{Op: "Post", URL: "http://docker/v1.41/containers/create", Err: io.EOF}, want: ErrUnreachable},
+		{name: "the SDK's text of a closed connection", err: errors.New(`error during connect: Post "http://docker/v1.41/containers/create": EOF`), want: ErrUnreachable},
 		{name: "engine stopped answering", err: stalled{}, want: ErrUnreachable,
 			wantText: []string{"unix:///test.sock", "stopped answering", "DEVENV_ENGINE_TIMEOUT"}},
 		{name: "socket refused", err: &net.OpError{Op: "dial", Net: "unix", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, want: ErrUnreachable},

@@ -29,7 +29,30 @@ func (d *docker) EnsureNetwork(ctx context.Context, name string, labels map[stri
 	if err != nil {
 		return Object{}, d.wrap(op, err)
 	}
+	// Before API 1.44 the engine lets a creator racing this one (a devenv
+	// killed with its create still in flight) make a second network of
+	// the name: look again, so the caller repairs it now (ErrAmbiguous)
+	// instead of the Compose SDK refusing the project later.
+	if n := d.networksNamed(ctx, name); n > 1 {
+		return Object{}, &Error{Op: op, Kind: ErrAmbiguous, Err: fmt.Errorf("network %s is ambiguous (%d matches found based on name)", name, n)}
+	}
 	return Object{Kind: Networks, ID: resp.ID, Name: name, Labels: labels}, nil
+}
+
+// networksNamed counts the networks called exactly name (the engine's
+// name filter also matches parts of names); 0 when they cannot be listed.
+func (d *docker) networksNamed(ctx context.Context, name string) int {
+	ns, err := d.cli.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("name", name))})
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, nw := range ns {
+		if nw.Name == name {
+			n++
+		}
+	}
+	return n
 }
 
 // EnsureVolume returns the volume name, creating it with labels when there

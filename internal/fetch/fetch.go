@@ -18,16 +18,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/httpx"
 	"github.com/devenv-dev/devenv/internal/redact"
 )
 
-// Cache is a directory of downloaded files named by their sha256.
+// Cache is a directory of downloaded files named by their sha256. A file
+// is handed out only after its bytes were hashed to its name (once per
+// process); one that does not hash to it is removed and fetched again.
 type Cache struct {
 	Dir    string
 	Client *http.Client
+
+	mu       sync.Mutex
+	verified map[string]bool // sha256 whose cached bytes were checked
 }
 
 // DefaultCache is $DEVENV_CACHE/artifacts, or the user cache dir's devenv/artifacts.
@@ -46,10 +52,45 @@ func DefaultCache() (*Cache, error) {
 // Path is where the blob with this sha256 lives in the cache.
 func (c *Cache) Path(sha256hex string) string { return filepath.Join(c.Dir, "sha256", sha256hex) }
 
-// Has reports whether the cache holds the blob.
+// Has reports whether the cache holds the blob, its bytes checked against
+// its name; a corrupt blob (truncated by a full disk or a crash, edited) is
+// removed, so the caller downloads it again.
 func (c *Cache) Has(sha256hex string) bool {
-	_, err := os.Stat(c.Path(sha256hex))
-	return err == nil
+	ok, _ := c.intact(sha256hex)
+	return ok
+}
+
+// intact hashes the cached blob named sha256hex (once per process) and
+// removes it when its bytes have another sha256; the error names a corrupt
+// entry that could not be removed.
+func (c *Cache) intact(sha256hex string) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.verified[sha256hex] {
+		if _, err := os.Stat(c.Path(sha256hex)); err == nil {
+			return true, nil
+		}
+		delete(c.verified, sha256hex)
+	}
+	path := c.Path(sha256hex)
+	f, err := os.Open(path)
+	if err != nil {
+		return false, nil //nolint:nilerr // not cached (or unreadable): fetched again
+	}
+	h := sha256.New()
+	_, err = io.Copy(h, f)
+	_ = f.Close()
+	if err == nil && hex.EncodeToString(h.Sum(nil)) == sha256hex {
+		if c.verified == nil {
+			c.verified = map[string]bool{}
+		}
+		c.verified[sha256hex] = true
+		return true, nil
+	}
+	if rmErr := os.Remove(path); rmErr != nil && !os.IsNotExist(rmErr) {
+		return false, fmt.Errorf("the artifact cache entry %s is corrupt (its bytes do not hash to its name) and cannot be removed: %w; remove it by hand", path, rmErr)
+	}
+	return false, nil
 }
 
 // ChecksumError says a download did not match the checksum it had to match.
@@ -117,7 +158,11 @@ func (c *Cache) indexPath(url string) string {
 // Get returns the cached path of the blob with this sha256, downloading it
 // from url when absent and refusing bytes with another sha256.
 func (c *Cache) Get(ctx context.Context, url, sha256hex string) (string, error) {
-	if c.Has(sha256hex) {
+	ok, err := c.intact(sha256hex)
+	if err != nil {
+		return "", err
+	}
+	if ok {
 		return c.Path(sha256hex), nil
 	}
 	sum, path, _, err := c.download(ctx, url, "sha256")
@@ -161,11 +206,11 @@ func (c *Cache) downloadOnce(ctx context.Context, url, algo string) (sum, path, 
 	if err := os.MkdirAll(filepath.Join(c.Dir, "sha256"), 0o755); err != nil {
 		return "", "", "", err
 	}
-	tmp, err := os.CreateTemp(c.Dir, ".download-*")
+	tmp, done, err := c.partial(ctx)
 	if err != nil {
 		return "", "", "", err
 	}
-	defer func() { _ = os.Remove(tmp.Name()) }()
+	defer done()
 	s256 := sha256.New()
 	if _, err := io.Copy(io.MultiWriter(tmp, s256, h), body); err != nil {
 		_ = tmp.Close() // the copy error is the one to report
@@ -179,6 +224,12 @@ func (c *Cache) downloadOnce(ctx context.Context, url, algo string) (sum, path, 
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return "", "", "", err
 	}
+	c.mu.Lock()
+	if c.verified == nil {
+		c.verified = map[string]bool{}
+	}
+	c.verified[sum] = true // hashed on the way in
+	c.mu.Unlock()
 	return sum, path, hex.EncodeToString(h.Sum(nil)), nil
 }
 

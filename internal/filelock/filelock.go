@@ -149,11 +149,23 @@ func held(fl *flock.Flock, path string, opt Options) *Lock {
 	if h.Command == "" {
 		h.Command = commandLine()
 	}
+	removeAbandonedHolders(l.holder)
 	data, _ := json.Marshal(h)
 	// Best effort: the holder file only helps people waiting to understand.
 	// Only its owner reads it: the command line may carry the user's values.
 	_ = atomicfile.WriteFile(l.holder, append(data, '\n'), 0o600)
 	return l
+}
+
+// removeAbandonedHolders removes the temporary files (atomicfile's
+// ".tmp-<name>*") a holder of this lock killed while writing its holder
+// file left: only the lock's holder writes that file, and the caller holds
+// the lock now, so no writer of them is alive.
+func removeAbandonedHolders(holder string) {
+	tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(holder), ".tmp-"+filepath.Base(holder)+"*"))
+	for _, t := range tmps {
+		_ = os.Remove(t)
+	}
 }
 
 // Release removes the holder file and lets the lock go. Safe on nil.
@@ -164,10 +176,11 @@ func (l *Lock) Release() error {
 	if l.holder != "" {
 		_ = os.Remove(l.holder)
 	}
+	path := l.fl.Path()
 	err := l.fl.Unlock()
 	l.fl = nil
 	if err != nil {
-		return fmt.Errorf("cannot unlock %s: %w", l.fl.Path(), err)
+		return fmt.Errorf("cannot unlock %s: %w", path, err)
 	}
 	return nil
 }

@@ -146,3 +146,29 @@ func TestReleaseNil(t *testing.T) {
 		t.Errorf("nil Release = %v", err)
 	}
 }
+
+// TestAbandonedHolderTempFilesAreRemoved: a holder killed while writing the
+// holder file leaves atomicfile's temporary file; the next holder removes
+// it (no writer of it can be alive: only the holder writes there).
+func TestAbandonedHolderTempFilesAreRemoved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.lock")
+	tmp := filepath.Join(filepath.Dir(path), ".tmp-run.lock.holder428398216")
+	if err := os.WriteFile(tmp, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(filepath.Dir(path), ".tmp-devenv.lock123")
+	if err := os.WriteFile(other, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := TryAcquire(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = l.Release() }()
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("the killed holder's temporary file is still there (%v)", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another file's temporary file was removed: %v", err)
+	}
+}

@@ -56,7 +56,31 @@ func (p Pinner) Digest(ctx context.Context, ref string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("registry %s: %w%s", r.Context().RegistryStr(), redact.Error(err), hint(r))
 	}
+	if err := p.verify(ctx, r, desc.Digest.String()); err != nil {
+		return "", err
+	}
 	return desc.Digest.String(), nil
+}
+
+// verify fetches the manifest by the digest the registry named, as the
+// engine's pull will, and checks that its bytes hash to that digest: a
+// corrupt or tampered registry (or mirror) would otherwise get a digest
+// pinned in devenv.lock that no pull can verify.
+func (p Pinner) verify(ctx context.Context, r name.Reference, digest string) error {
+	byDigest := r.Context().Digest(digest)
+	m, err := remote.Get(byDigest, p.options(ctx)...)
+	if err != nil && strings.Contains(err.Error(), "does not match requested digest") {
+		return fmt.Errorf("registry %s claims %s for %s, but the manifest it serves does not hash to it: %w; the registry or mirror is corrupt or was tampered with: devenv.lock pins nothing from it (check `mirrors.registries`)",
+			r.Context().RegistryStr(), digest, r, redact.Error(err))
+	}
+	if err != nil {
+		return fmt.Errorf("registry %s: fetching the manifest of %s by its digest %s: %w%s", r.Context().RegistryStr(), r, digest, redact.Error(err), hint(r))
+	}
+	if m.Digest.String() != digest {
+		return fmt.Errorf("registry %s claims %s for %s, but the manifest it serves hashes to %s (it does not hash to the digest claimed): the registry or mirror is corrupt or was tampered with: devenv.lock pins nothing from it (check `mirrors.registries`)",
+			r.Context().RegistryStr(), digest, r, m.Digest)
+	}
+	return nil
 }
 
 func hint(r name.Reference) string {

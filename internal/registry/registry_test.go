@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"io"
+	"log"
 	"net"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 
 	"github.com/devenv-dev/devenv/internal/httpx"
+	"github.com/devenv-dev/devenv/test/standin"
 )
 
 // TestDigestAgainstRealRegistry pushes a random image to an in-process
@@ -82,5 +85,32 @@ func TestDigestFromAStalledRegistryIsBounded(t *testing.T) {
 	}
 	if d := time.Since(start); d > budget.Total()+400*time.Millisecond {
 		t.Errorf("three digests from a stalled registry took %s, want about the budget %s", d, budget.Total())
+	}
+}
+
+// TestDigestFromALyingRegistryIsRefused: a registry that claims a digest
+// its manifest's bytes do not hash to is refused, naming the registry and
+// both digests, so devenv.lock never pins a digest the pull cannot verify.
+func TestDigestFromALyingRegistryIsRefused(t *testing.T) {
+	srv := httptest.NewServer(standin.Liar(registry.New(registry.Logger(log.New(io.Discard, "", 0)))))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	img, err := random.Image(256, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := name.ParseReference(host + "/nvidia/cuda:12.9.1-runtime-ubuntu22.04")
+	if err := remote.Write(ref, img); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := img.Digest()
+	got, err := Pinner{}.Digest(t.Context(), ref.String())
+	if err == nil {
+		t.Fatalf("pinned %s from a lying registry (the bytes hash to %s)", got, real)
+	}
+	for _, want := range []string{host, real.String(), "does not hash"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/exitcode"
 )
 
 // Ps is `devenv ps`: a table of the project's containers.
@@ -82,15 +83,36 @@ func PsFormat(w io.Writer, st []reconcile.Status, format string) error {
 		}
 		return nil
 	}
-	tmpl, err := template.New("ps").Parse(format)
+	tmpl, err := parsePsFormat(format)
 	if err != nil {
-		return fmt.Errorf("--format %q: %w\n\thint: table, json, or a Go template such as '{{.Name}} {{.State}}'", format, err)
+		return err
 	}
 	for _, s := range st {
 		if err := tmpl.Execute(w, psRow{Status: s, Name: s.Container}); err != nil {
-			return fmt.Errorf("--format %q: %w", format, err)
+			return exitcode.With(exitcode.Usage, fmt.Errorf("--format %q: %w\n\thint: %s", format, err, psFormatHint))
 		}
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+const psFormatHint = "table, json, or a Go template such as '{{.Name}} {{.State}}'"
+
+// CheckPsFormat refuses a ps --format that is no Go template (a bad
+// command line: exit 2), before the engine is asked for anything.
+func CheckPsFormat(format string) error {
+	switch format {
+	case "", "table", "json":
+		return nil
+	}
+	_, err := parsePsFormat(format)
+	return err
+}
+
+func parsePsFormat(format string) (*template.Template, error) {
+	tmpl, err := template.New("ps").Parse(format)
+	if err != nil {
+		return nil, exitcode.With(exitcode.Usage, fmt.Errorf("--format %q: %w\n\thint: %s", format, err, psFormatHint))
+	}
+	return tmpl, nil
 }
