@@ -61,7 +61,7 @@ func WriteTarGz(dst, top string, entries []Entry, mtime time.Time) error {
 		return err
 	}
 	tw := tar.NewWriter(gz)
-	all := append([]Entry{{Name: top + "/", Mode: os.ModeDir | 0o755}}, prefixed(top, entries)...)
+	all := prefixed(top, entries) // sorted adds top/ and every other directory
 	for _, e := range sorted(all) {
 		if err := writeTarEntry(tw, e, mtime.UTC()); err != nil {
 			return fmt.Errorf("%s: %s: %w", dst, e.Name, err)
@@ -111,7 +111,7 @@ func writeTarEntry(tw *tar.Writer, e Entry, mtime time.Time) error {
 func WriteZip(dst, top string, entries []Entry, mtime time.Time) error {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	all := append([]Entry{{Name: top + "/", Mode: os.ModeDir | 0o755}}, prefixed(top, entries)...)
+	all := prefixed(top, entries) // sorted adds top/ and every other directory
 	for _, e := range sorted(all) {
 		if e.Link != "" {
 			return fmt.Errorf("%s: %s: a zip archive holds no symbolic links", dst, e.Name)
