@@ -53,7 +53,7 @@ func NfpmConfig(arch, version, dir string) ([]byte, error) {
 		"name": "devenv", "arch": arch, "platform": "linux", "version": version, "version_schema": "semver",
 		"section": "devel", "priority": "optional", "maintainer": "devenv developers <devenv@users.noreply.github.com>",
 		"description": Description + ".\nIncludes the Docker CLI plugin (docker devenv), shell completions and the man page.",
-		"vendor": "devenv-dev", "homepage": Homepage, "license": "NOASSERTION",
+		"vendor":      "devenv-dev", "homepage": Homepage, "license": "NOASSERTION",
 		"contents":  PackageFiles(dir),
 		"overrides": map[string]any{"deb": map[string]any{"depends": []string{"libc6 (>= " + GlibcFloor + ")"}}, "rpm": map[string]any{"depends": []string{"glibc >= " + GlibcFloor}}},
 		"deb":       map[string]any{"fields": map[string]string{"Enhances": "docker.io, docker-ce-cli"}},

@@ -277,11 +277,37 @@ func (o Options) sbom(ctx context.Context, t Target, dst string) error {
 	if err != nil {
 		return err
 	}
+	dir, err := o.gitCheckout(ctx)
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(dst)
+	if err != nil {
+		return err
+	}
 	cmd := exec.CommandContext(ctx, filepath.Join(o.Tools, "cyclonedx-gomod"), "app", "-json", "-licenses", "-noserial", "-notimestamp",
-		"-main", "cmd/devenv-core", "-output", dst, ".")
-	cmd.Dir = o.Root
+		"-main", "cmd/devenv-core", "-output", abs, ".")
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	return runCmd(cmd)
+}
+
+// gitCheckout is a directory with the module and a .git directory for
+// cyclonedx-gomod, whose git library cannot open a `git worktree`
+// checkout (.git is a file there): the root itself, else a shared clone
+// of the commit next to the build outputs.
+func (o Options) gitCheckout(ctx context.Context) (string, error) {
+	if fi, err := os.Stat(filepath.Join(o.Root, ".git")); err == nil && fi.IsDir() {
+		return o.Root, nil
+	}
+	dir := filepath.Join(o.Out, "build", "sbom-checkout")
+	if _, err := os.Stat(dir); err == nil {
+		return dir, nil
+	}
+	if err := runCmd(exec.CommandContext(ctx, "git", "clone", "--quiet", "--shared", "--no-checkout", o.Root, dir)); err != nil {
+		return "", err
+	}
+	return dir, runCmd(exec.CommandContext(ctx, "git", "-C", dir, "checkout", "--quiet", "--detach", o.Commit))
 }
 
 // packages makes the .deb and .rpm of a Linux target with nfpm.
