@@ -67,7 +67,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Log == nil {
 		o.Log = func(string, ...any) {}
 	}
-	if err := os.RemoveAll(o.Out); err != nil {
+	var err error
+	if o.Tools, err = filepath.Abs(o.Tools); err != nil {
+		return nil, err
+	}
+	if o.Out, err = filepath.Abs(o.Out); err != nil {
+		return nil, err
+	}
+	if err = os.RemoveAll(o.Out); err != nil {
 		return nil, err
 	}
 	build := filepath.Join(o.Out, "build")
