@@ -301,8 +301,9 @@ func (o Options) sbom(ctx context.Context, t Target, dst string) error {
 
 // gitCheckout is a directory with the module and a .git directory for
 // cyclonedx-gomod, whose git library cannot open a `git worktree`
-// checkout (.git is a file there): the root itself, else a shared clone
-// of the commit next to the build outputs.
+// checkout (.git is a file there): the root itself, else a clone
+// of the commit next to the build outputs (a plain local clone: its git
+// library does not follow --shared alternates).
 func (o Options) gitCheckout(ctx context.Context) (string, error) {
 	if fi, err := os.Stat(filepath.Join(o.Root, ".git")); err == nil && fi.IsDir() {
 		return o.Root, nil
@@ -311,7 +312,7 @@ func (o Options) gitCheckout(ctx context.Context) (string, error) {
 	if _, err := os.Stat(dir); err == nil {
 		return dir, nil
 	}
-	if err := runCmd(exec.CommandContext(ctx, "git", "clone", "--quiet", "--shared", "--no-checkout", o.Root, dir)); err != nil {
+	if err := runCmd(exec.CommandContext(ctx, "git", "clone", "--quiet", "--no-checkout", o.Root, dir)); err != nil {
 		return "", err
 	}
 	return dir, runCmd(exec.CommandContext(ctx, "git", "-C", dir, "checkout", "--quiet", "--detach", o.Commit))
