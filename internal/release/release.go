@@ -378,7 +378,7 @@ func runCmd(cmd *exec.Cmd) error {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("`%s` failed: %v\n%s", strings.Join(cmd.Args, " "), err, lastLines(out.String(), 30))
+		return fmt.Errorf("`%s` failed: %w\n%s", strings.Join(cmd.Args, " "), err, lastLines(out.String(), 30))
 	}
 	return nil
 }
