@@ -11,11 +11,11 @@ const (
 )
 
 type nfpmFile struct {
-	Src      string            `json:"src,omitempty"`
-	Dst      string            `json:"dst"`
-	Type     string            `json:"type,omitempty"`
-	Packager string            `json:"packager,omitempty"`
-	FileInfo map[string]string `json:"file_info,omitempty"`
+	Src      string         `json:"src,omitempty"`
+	Dst      string         `json:"dst"`
+	Type     string         `json:"type,omitempty"`
+	Packager string         `json:"packager,omitempty"`
+	FileInfo map[string]any `json:"file_info,omitempty"`
 }
 
 // PackageFiles are where the .deb and .rpm install what an archive holds
@@ -37,11 +37,11 @@ func PackageFiles(dir string) []nfpmFile {
 	}
 	for i := range files {
 		if files[i].Type != "symlink" {
-			mode := "0644"
+			mode := 0o644 // nfpm reads the mode as a number
 			if files[i].Dst == "/usr/bin/devenv" || files[i].Dst == "/usr/bin/devenv-core" {
-				mode = "0755"
+				mode = 0o755
 			}
-			files[i].FileInfo = map[string]string{"mode": mode, "owner": "root", "group": "root"}
+			files[i].FileInfo = map[string]any{"mode": mode, "owner": "root", "group": "root"}
 		}
 	}
 	return files
