@@ -20,7 +20,7 @@ snap() { find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /tmp -
 useradd -m dev
 snap > /tmp/before
 dpkg -i /dist/devenv_*_amd64.deb
-devenv version | grep -q '^devenv: '
+devenv version | grep -q '^devenv '
 docker devenv version | grep -q '^compose SDK: '
 test -f /usr/share/man/man1/devenv.1.gz
 bash -c 'source /usr/share/bash-completion/bash_completion; _completion_loader devenv; complete -p devenv' | grep -q _devenv
@@ -34,7 +34,7 @@ diff /tmp/before /tmp/after
 cd /tmp && cp /dist/checksums.txt /dist/devenv_*_linux_amd64.tar.gz . && sha256sum -c --ignore-missing checksums.txt
 su dev -c 'mkdir -p ~/.local/bin ~/.docker/cli-plugins && tar -xzf /tmp/devenv_*_linux_amd64.tar.gz -C ~/.local --strip-components=1 &&
   mv ~/.local/devenv ~/.local/devenv-core ~/.local/bin/ && ln -s ~/.local/bin/devenv ~/.docker/cli-plugins/docker-devenv &&
-  ~/.local/bin/devenv version | grep -q "^devenv: " && docker devenv version | grep -q "^compose-go: "'
+  ~/.local/bin/devenv version | grep -q "^devenv " && docker devenv version | grep -q "^compose-go: "'
 echo INSTALL-OK
 `
 

@@ -86,7 +86,7 @@ func writeVersion(w io.Writer, r VersionReport) {
 			_, _ = fmt.Fprintf(w, "%-12s %s\n", k+":", v)
 		}
 	}
-	line("devenv", r.Version)
+	_, _ = fmt.Fprintf(w, "devenv %s\n", r.Version) // the first line, as before: devenv VERSION
 	c := r.Commit
 	if r.Dirty {
 		c = strings.TrimSpace(c + " (built from a tree with uncommitted changes)")
