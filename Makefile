@@ -17,13 +17,25 @@ BENCH_E2E_TIMES ?= 10
 GOLANGCI_LINT_VERSION ?= v2.15.0
 GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 
-.PHONY: help compose-cli build test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean
+.PHONY: help compose-cli build test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean release release-tools actionlint
+
+# What `devenv version` reports (internal/buildinfo); a tree with changes says so.
+BUILDINFO    = github.com/devenv-dev/devenv/internal/buildinfo
+GIT_COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)
+GIT_DIRTY   := $(shell test -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo false || echo true)
+GIT_VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+BUILD_LDFLAGS = -s -w -X $(BUILDINFO).version=$(GIT_VERSION) -X $(BUILDINFO).commit=$(GIT_COMMIT) -X $(BUILDINFO).dirty=$(GIT_DIRTY) \
+	-X $(BUILDINFO).buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+# The release's tools (nfpm, cyclonedx-gomod, minisign; actionlint apart), pinned in internal/tools/go.mod.
+TOOLS_DIR    = $(BINDIR)/tools
+RELEASE_DIR ?= $(BINDIR)/release
+RELEASE_TARGETS ?= all
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build bin/devenv and bin/devenv-core, installed side by side (cgo, for NVML; no symbol table or DWARF: stack traces keep their function names)
-	$(GO) build -trimpath -ldflags "-s -w" -o $(BINDIR)/ ./cmd/devenv ./cmd/devenv-core
+	$(GO) build -trimpath -ldflags "$(BUILD_LDFLAGS)" -o $(BINDIR)/ ./cmd/devenv ./cmd/devenv-core
 
 test: unit integration e2e ## unit, integration, then end-to-end tests against the real Docker engine
 
@@ -78,6 +90,17 @@ cross: ## check devenv builds, and vets, without cgo for linux/arm64, darwin, wi
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv-core; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./internal/gpu/... ./internal/jobs ./internal/filelock ./envs/reconcile ./compose; \
 	done
+
+release-tools: ## build the release's pinned tools into bin/tools (internal/tools/go.mod and internal/tools/actionlint/go.mod)
+	cd internal/tools && $(GO) build -o $(abspath $(TOOLS_DIR))/ tool
+	cd internal/tools/actionlint && $(GO) build -o $(abspath $(TOOLS_DIR))/ tool
+
+release: release-tools ## snapshot release into bin/release: archives, .deb/.rpm, checksums.txt, SBOMs, minisign signatures, Homebrew formula, Scoop manifest (RELEASE_TARGETS=linux/amd64 for one)
+	$(GO) run ./internal/release/mkrelease -out $(RELEASE_DIR) -tools $(TOOLS_DIR) -targets $(RELEASE_TARGETS)
+	cd $(RELEASE_DIR) && sha256sum -c --quiet checksums.txt && $(abspath $(TOOLS_DIR))/minisign -Vm checksums.txt -p minisign.pub
+
+actionlint: release-tools ## lint the GitHub Actions workflows with the pinned actionlint
+	$(TOOLS_DIR)/actionlint .github/workflows/*.yml
 
 clean: ## remove build outputs
 	rm -rf bin

@@ -14,9 +14,10 @@ import (
 // environment and returns its exit status. Where a process cannot be
 // replaced (Windows), Ctrl-C reaches the child from the console; this
 // process only waits for it.
-func runCore(core string, args []string) int {
+func runCore(core string, args, env []string) int {
 	signal.Ignore(os.Interrupt)
 	cmd := exec.Command(core, args[1:]...)
+	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err := cmd.Run()
 	var exit *exec.ExitError

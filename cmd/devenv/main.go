@@ -1,6 +1,9 @@
 // Command devenv pins and runs GPU-ready Spark, RAPIDS and Triton
 // environments per project. See the README.
 //
+// Installed as docker-devenv in a cli-plugins directory of the docker CLI
+// (the packages link it there), it is `docker devenv` (internal/dockerplugin).
+//
 // This program is small on purpose: it answers a `devenv up` that changes
 // nothing from the project's receipt (internal/fastup) in a few
 // milliseconds, and runs devenv-core, installed next to it, for every
@@ -15,22 +18,37 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/devenv-dev/devenv/internal/buildinfo"
+	"github.com/devenv-dev/devenv/internal/dockerplugin"
 	"github.com/devenv-dev/devenv/internal/fastup"
 )
 
 func main() {
+	args, env := os.Args, os.Environ()
+	if dockerplugin.IsPlugin(args[0]) {
+		call, err := dockerplugin.Translate(args)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "devenv: %v\n", err)
+			os.Exit(2)
+		}
+		if call.Metadata {
+			_, _ = os.Stdout.Write(dockerplugin.Metadata(buildinfo.Version()))
+			return
+		}
+		args, env = call.Args, append(env, call.Env...)
+	}
 	core, err := corePath()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "devenv: %v\n", err)
 		os.Exit(1)
 	}
 	if wd, err := os.Getwd(); err == nil {
-		call := fastup.Call{Args: os.Args, Environ: os.Environ(), WorkDir: wd, Program: core, Stdout: os.Stdout, Stderr: os.Stderr}
+		call := fastup.Call{Args: args, Environ: env, WorkDir: wd, Program: core, Stdout: os.Stdout, Stderr: os.Stderr}
 		if fastup.Try(context.Background(), call) {
 			return
 		}
 	}
-	os.Exit(runCore(core, os.Args))
+	os.Exit(runCore(core, args, env))
 }
 
 // coreName is the full devenv's program file.

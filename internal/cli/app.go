@@ -102,7 +102,7 @@ func commands() []*cli.Command {
 	}
 	cmds = append(cmds, serviceCommands()...)
 	cmds = append(cmds, remoteCommands()...)
-	cmds = append(cmds, completionCommand())
+	cmds = append(cmds, completionCommand(), manCommand())
 	return append(cmds, gpuCommands()...)
 }
 

@@ -42,6 +42,25 @@ func completionCommand() *cli.Command {
 	}
 }
 
+// manCommand prints devenv's man page, made from the commands' own help
+// text (urfave/cli's ToMan); the release puts it in the archives and
+// packages as devenv.1.
+func manCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "man",
+		Usage:  "print devenv's man page (roff, section 1), generated from this help",
+		Hidden: true,
+		Action: func(c *cli.Context) error {
+			page, err := c.App.ToManWithSection(1)
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(c.App.Writer, page)
+			return err
+		},
+	}
+}
+
 // completeServices completes a command whose arguments are service names:
 // the project's services not yet typed, or the command's flags after "-".
 func completeServices(cmd *cli.Command) cli.BashCompleteFunc {

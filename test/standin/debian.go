@@ -3,6 +3,8 @@ package standin
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,6 +75,12 @@ func imageExists(ctx context.Context, cli *client.Client, ref string) bool {
 // tarPath, tars the result and renames it into place, so that an interrupted
 // run never leaves a half-written tarball that later runs would trust.
 func buildDebianTarball(ctx context.Context, dir, tarPath string) error {
+	return buildSuiteTarball(ctx, dir, tarPath, debianSuite, "ca-certificates")
+}
+
+// buildSuiteTarball is buildDebianTarball for any Debian suite and
+// comma-separated list of extra packages.
+func buildSuiteTarball(ctx context.Context, dir, tarPath, suite, include string) error {
 	debootstrap, err := findDebootstrap()
 	if err != nil {
 		return err
@@ -88,7 +96,7 @@ func buildDebianTarball(ctx context.Context, dir, tarPath string) error {
 	rootfs := filepath.Join(scratch, "rootfs")
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
 	defer cancel()
-	if err := runTool(ctx, debootstrap, "--variant=minbase", "--include=ca-certificates", debianSuite, rootfs); err != nil {
+	if err := runTool(ctx, debootstrap, "--variant=minbase", "--include="+include, suite, rootfs); err != nil {
 		return errorf("%v\nThe debootstrap log is %s/debootstrap/debootstrap.log (kept only while the scratch directory exists); check that deb.debian.org is reachable", err, rootfs)
 	}
 	tmp := tarPath + ".tmp"
@@ -157,4 +165,43 @@ func importTarball(ctx context.Context, cli *client.Client, tarPath, ref string)
 		return errorf("the engine reported no error importing %s, yet has no image %s", tarPath, ref)
 	}
 	return nil
+}
+
+// DebianSuite is a minimal Debian suite (bookworm, trixie) with the extra
+// packages (comma-separated) imported as ref, debootstrapped once and
+// cached in CacheDir like Debian's.
+func DebianSuite(t testing.TB, suite, include string) string {
+	t.Helper()
+	cli := Docker(t)
+	ctx := context.Background()
+	ref := "devenv-standin/debian-" + suite + ":" + shortHash(include)
+	if imageExists(ctx, cli, ref) {
+		return ref
+	}
+	dir := CacheDir(t)
+	lock, err := filelock.Acquire(t.Context(), filepath.Join(dir, "debian-"+suite+".lock"), filelock.Options{Command: "devenv e2e: debootstrap " + suite})
+	if err != nil {
+		t.Fatalf("standin: %v", err)
+	}
+	defer func() { _ = lock.Release() }()
+	if imageExists(ctx, cli, ref) {
+		return ref
+	}
+	tarPath := filepath.Join(dir, "debian-"+suite+"-"+shortHash(include)+".tar")
+	if _, err := os.Stat(tarPath); err != nil {
+		start := time.Now()
+		if err := buildSuiteTarball(ctx, dir, tarPath, suite, include); err != nil {
+			t.Fatalf("standin: %v", err)
+		}
+		t.Logf("standin: debootstrap %s (+%s) took %s", suite, include, time.Since(start).Round(time.Millisecond))
+	}
+	if err := importTarball(ctx, cli, tarPath, ref); err != nil {
+		t.Fatalf("standin: %v", err)
+	}
+	return ref
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:4])
 }

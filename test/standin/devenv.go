@@ -284,3 +284,14 @@ func statusCode(ps *os.ProcessState) int {
 	}
 	return ps.ExitCode()
 }
+
+// RunProgram runs the devenv program bin (another build than Devenv's:
+// a release's, an older commit's) in dir.
+func RunProgram(t testing.TB, bin, dir string, env []string, args ...string) Result {
+	t.Helper()
+	r, err := runBinary(t.Context(), bin, dir, env, args...)
+	if err != nil {
+		t.Fatalf("standin: run %s: %v", bin, err)
+	}
+	return r
+}

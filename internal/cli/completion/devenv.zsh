@@ -18,6 +18,10 @@ _devenv() {
         _files
     fi
 }
-if (( $+functions[compdef] )); then
+# Installed as _devenv on $fpath (the packages do), this file is the body
+# of the autoloaded _devenv: complete now. Sourced, register the function.
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _devenv "$@"
+elif (( $+functions[compdef] )); then
     compdef _devenv devenv
 fi
