@@ -215,6 +215,43 @@ func TestLoadWarnsAboutBuildKeysNotApplied(t *testing.T) {
 	}
 }
 
+// TestLoadWarnsAboutDefaultNetworkSettings: the project network is
+// devenv's unless the file declares networks.default external; the other
+// settings written for it are named, once each, for each service on it.
+func TestLoadWarnsAboutDefaultNetworkSettings(t *testing.T) {
+	for _, c := range []struct{ network, want string }{
+		{"{driver: bridge, driver_opts: {a: b}}", "networks.default.driver is not applied|networks.default.driver_opts is not applied"},
+		{"{ipam: {config: [{subnet: 10.9.0.0/16}]}, enable_ipv6: true}", "networks.default.ipam is not applied|networks.default.enable_ipv6 is not applied"},
+		{"{labels: {a: b}, internal: true}", "networks.default.internal is not applied|networks.default.labels is not applied"},
+		{"{name: corp}", ""},
+		{"{external: true, name: corp}", ""},
+	} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "compose.yaml")
+		text := "services:\n  app:\n    image: alpine:3\n  solo:\n    image: alpine:3\n    network_mode: none\nnetworks:\n  default: " + c.network + "\n"
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, svc := range svcs {
+			var got []string
+			for _, w := range svc.Warnings {
+				got = append(got, strings.SplitN(strings.TrimPrefix(w, `compose.yaml:2:3: service "app": `), ":", 2)[0])
+			}
+			want := c.want
+			if svc.Name == "solo" {
+				want = "" // not on the default network
+			}
+			if strings.Join(got, "|") != want {
+				t.Errorf("%s, %s: warnings %q, want %q", c.network, svc.Name, svc.Warnings, want)
+			}
+		}
+	}
+}
+
 // TestLoadKeepsDevelopWatch: develop.watch's rules come through in order
 // (sync+exec's exec: with its user, working_dir and environment)
 // with paths absolute against the compose file's directory (deploy/, not

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose"
 )
 
 // check is one compose key devenv does not apply as compose would.
@@ -80,6 +81,42 @@ func unappliedBuildKeys(s types.ServiceConfig, pos *positions) []string {
 	for _, k := range buildKeys {
 		if k.set(s.Build) {
 			warns = append(warns, pos.problem(s.Name, "build", "build.%s is not applied: devenv builds the image itself from build.context, dockerfile (or dockerfile_inline), args and target; remove it, or build the image with docker compose build and name it in image:", k.key))
+		}
+	}
+	return warns
+}
+
+// defaultNetworkKeys are the settings of a compose file's networks.default
+// that devenv does not apply: the project network is devenv's own (named
+// after the project, with devenv's labels) unless the file declares it
+// external, and only its name is read from the file.
+var defaultNetworkKeys = []struct {
+	key string
+	set func(n types.NetworkConfig) bool
+}{
+	{"driver", func(n types.NetworkConfig) bool { return n.Driver != "" }},
+	{"driver_opts", func(n types.NetworkConfig) bool { return len(n.DriverOpts) > 0 }},
+	{"ipam", func(n types.NetworkConfig) bool {
+		return n.Ipam.Driver != "" || len(n.Ipam.Config) > 0 || len(n.Ipam.Options) > 0
+	}},
+	{"internal", func(n types.NetworkConfig) bool { return n.Internal }},
+	{"attachable", func(n types.NetworkConfig) bool { return n.Attachable }},
+	{"labels", func(n types.NetworkConfig) bool { return len(n.Labels) > 0 }},
+	{"enable_ipv4", func(n types.NetworkConfig) bool { return n.EnableIPv4 != nil }},
+	{"enable_ipv6", func(n types.NetworkConfig) bool { return n.EnableIPv6 != nil }},
+}
+
+// unappliedDefaultNetwork warns, at the service, once for each setting
+// of networks.default that devenv drops, for a service on that network.
+func unappliedDefaultNetwork(proj *types.Project, s types.ServiceConfig, pos *positions) []string {
+	n, ok := proj.Networks[compose.DefaultNetwork]
+	if _, joins := s.Networks[compose.DefaultNetwork]; !ok || !joins || bool(n.External) {
+		return nil
+	}
+	var warns []string
+	for _, k := range defaultNetworkKeys {
+		if k.set(n) {
+			warns = append(warns, pos.problem(s.Name, "", "networks.default.%s is not applied: the project network is devenv's (named after the project); declare networks.default external: true with a name: to run on a network of your own", k.key))
 		}
 	}
 	return warns
