@@ -1,6 +1,10 @@
 package loader
 
 import (
+	"maps"
+	"slices"
+	"strings"
+
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
 )
@@ -117,6 +121,22 @@ func unappliedDefaultNetwork(proj *types.Project, s types.ServiceConfig, pos *po
 	for _, k := range defaultNetworkKeys {
 		if k.set(n) {
 			warns = append(warns, pos.problem(s.Name, "", "networks.default.%s is not applied: the project network is devenv's (named after the project); declare networks.default external: true with a name: to run on a network of your own", k.key))
+		}
+	}
+	return warns
+}
+
+// devenvLabelPrefix is the namespace of the labels devenv writes.
+const devenvLabelPrefix = "dev.devenv."
+
+// devenvLabels warns for each label of the service in devenv's own
+// namespace (dev.devenv.*): devenv writes those labels itself, over the
+// file's values, and finds its containers, networks and volumes by them.
+func devenvLabels(s types.ServiceConfig, pos *positions) []string {
+	var warns []string
+	for _, k := range slices.Sorted(maps.Keys(s.Labels)) {
+		if strings.HasPrefix(k, devenvLabelPrefix) {
+			warns = append(warns, pos.problem(s.Name, "labels", "label %s is in devenv's namespace: devenv writes its own %s* labels over the file's values and finds its objects by them; rename the label", k, devenvLabelPrefix))
 		}
 	}
 	return warns
