@@ -28,6 +28,8 @@ var checks = []check{
 	{"deploy", func(s types.ServiceConfig) bool {
 		return s.Deploy != nil && s.Deploy.Replicas != nil && *s.Deploy.Replicas > 1
 	}, true, "devenv runs one container per service (exec, logs and jobs name it); remove deploy.replicas"},
+	{"pull_policy", func(s types.ServiceConfig) bool { return pullsAgain(s.PullPolicy) }, false,
+		"devenv runs the image devenv.lock pins, pulled only when the engine lacks it; run devenv lock for a newer one, or devenv up --pull always"},
 }
 
 // checkKeys reports the unsupported keys service sets: errors and warnings.
@@ -140,4 +142,14 @@ func devenvLabels(s types.ServiceConfig, pos *positions) []string {
 		}
 	}
 	return warns
+}
+
+// pullsAgain: a pull_policy by which Compose pulls an image it already has
+// (always, daily, weekly, every_<duration>, refresh).
+func pullsAgain(policy string) bool {
+	switch policy {
+	case "always", "daily", "weekly", "refresh":
+		return true
+	}
+	return strings.HasPrefix(policy, "every_")
 }
