@@ -144,6 +144,8 @@ func TestBadInputs(t *testing.T) {
 		{"dataproc workers list", "c.yaml", []byte("clusterName: c\nconfig:\n  softwareConfig: {imageVersion: 2.2-debian12}\n  workerConfig:\n    numInstances: [2]\n"), "c.yaml:5:19: config.workerConfig.numInstances is an array, want a number", ""},
 		{"dataproc numeric string ok", "c.yaml", []byte("clusterName: c\nconfig:\n  softwareConfig: {imageVersion: 2.2-debian12}\n  workerConfig:\n    numInstances: '2'\n"), "", ""},
 		{"tools gpu count object", "c.yaml", []byte("system:\n  numWorkers: 2\ngpu:\n  count: {a: 1}\n  name: T4\n"), "c.yaml:4:10: gpu.count is an object, want a number", ""},
+		{"spark operator sparkConf string", "app.yaml", []byte("apiVersion: v1\nkind: ConfigMap\n---\napiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\nspec:\n  sparkVersion: 3.5.1\n  sparkConf: spark.a=b\n"), "app.yaml:8:14: spec.sparkConf is a string, want an object", ""},
+		{"scheduled spark operator gpu quantity", "app.yaml", []byte("apiVersion: sparkoperator.k8s.io/v1beta2\nkind: ScheduledSparkApplication\nspec:\n  schedule: '@daily'\n  template:\n    sparkVersion: 3.5.1\n    executor: {gpu: {name: nvidia.com/gpu, quantity: [1]}}\n"), "app.yaml:7:54: spec.template.executor.gpu.quantity is an array, want a number", ""},
 		{"lzf", "a.lzf", []byte("ZV\x00\x00\x05hello"), "not supported", ""},
 		{"unterminated quote", "submit.sh", []byte("spark-submit --conf 'a=b\n"), "unterminated", ""},
 	}

@@ -158,6 +158,52 @@ type (
 			} `json:"workerConfig"`
 		} `json:"config"`
 	}
+	sparkPodEnv []struct {
+		Name  scalar `json:"name"`
+		Value scalar `json:"value"`
+	}
+	sparkPod struct {
+		Cores          scalar `json:"cores"`
+		Memory         scalar `json:"memory"`
+		MemoryOverhead scalar `json:"memoryOverhead"`
+		Instances      scalar `json:"instances"`
+		GPU            struct {
+			Name     scalar `json:"name"`
+			Quantity number `json:"quantity"`
+		} `json:"gpu"`
+		Env      sparkPodEnv `json:"env"`
+		Template struct {
+			Spec struct {
+				Containers []struct {
+					Env sparkPodEnv `json:"env"`
+				} `json:"containers"`
+			} `json:"spec"`
+		} `json:"template"`
+	}
+	sparkAppSpec struct {
+		SparkVersion        scalar            `json:"sparkVersion"`
+		Image               scalar            `json:"image"`
+		PythonVersion       scalar            `json:"pythonVersion"`
+		MainApplicationFile scalar            `json:"mainApplicationFile"`
+		Driver              sparkPod          `json:"driver"`
+		Executor            sparkPod          `json:"executor"`
+		SparkConf           map[string]scalar `json:"sparkConf"`
+		HadoopConf          map[string]scalar `json:"hadoopConf"`
+		Deps                struct {
+			Jars     []scalar `json:"jars"`
+			Packages []scalar `json:"packages"`
+		} `json:"deps"`
+		DynamicAllocation map[string]scalar `json:"dynamicAllocation"`
+	}
+	sparkApplication struct {
+		Spec sparkAppSpec `json:"spec"`
+	}
+	scheduledSparkApplication struct {
+		Spec struct {
+			Schedule scalar       `json:"schedule"`
+			Template sparkAppSpec `json:"template"`
+		} `json:"spec"`
+	}
 )
 
 // typeError is a value of the wrong type in an imported file.
@@ -179,8 +225,13 @@ func checkTypes(path string, data []byte, shape any, fold bool, hint string) err
 	if err := yaml.Unmarshal(stripTrailingCommas(data), &doc); err != nil || len(doc.Content) == 0 {
 		return nil
 	}
+	return checkNodeTypes(path, doc.Content[0], shape, fold, hint)
+}
+
+// checkNodeTypes is checkTypes on one decoded document.
+func checkNodeTypes(path string, root *yaml.Node, shape any, fold bool, hint string) error {
 	c := typeChecker{fold: fold, seen: map[*yaml.Node]bool{}}
-	if e := c.walk(doc.Content[0], reflect.TypeOf(shape), ""); e != nil {
+	if e := c.walk(root, reflect.TypeOf(shape), ""); e != nil {
 		e.path, e.hint = path, hint
 		return exitcode.With(exitcode.Usage, e)
 	}
