@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"bufio"
 	"fmt"
 	"net"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,21 +41,55 @@ func holdPortWithContainer(t *testing.T, port int) string {
 
 func ptr[T any](v T) *T { return &v }
 
+// holdPortWithProgram starts a program outside Docker (python3) listening
+// on 127.0.0.1:port, waits until it listens, and returns its pid and comm
+// (what /proc names it); it is killed at the end of the test, or by stop.
+func holdPortWithProgram(t *testing.T, port int) (pid int, comm string, stop func()) {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: no program outside Docker to hold the port")
+	}
+	cmd := exec.Command(py, "-c", `import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen()
+print("listening", flush=True)
+sys.stdin.read()`, strconv.Itoa(port))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop = func() { _ = stdin.Close(); _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	t.Cleanup(stop)
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "listening\n" {
+		t.Fatalf("the port holder did not start listening: %q, %v", line, err)
+	}
+	c, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", cmd.Process.Pid))
+	if err != nil {
+		t.Skipf("cannot read the holder's /proc entry (%v): devenv cannot name it either", err)
+	}
+	return cmd.Process.Pid, strings.TrimSpace(string(c)), stop
+}
+
 // TestUpChecksPortsBeforeBuilding: a host port held by another project's
 // container and one held by a program outside Docker stop `up` before it
-// pulls, builds or creates anything; the error names the container, says
-// which file to change and suggests a free port. Once the ports are free,
-// up runs.
+// pulls, builds or creates anything; the error names the container and the
+// program (its name and pid, read from /proc), says which file to change
+// and suggests a free port. Once the ports are free, up runs.
 func TestUpChecksPortsBeforeBuilding(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	byContainer, byProgram := freePort(t), freePort(t)
 	holder := holdPortWithContainer(t, byContainer)
-	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(byProgram))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = l.Close() }() // closed below once the refusal is seen
+	pid, comm, stopProgram := holdPortWithProgram(t, byProgram)
 	files := map[string]string{"compose.yaml": fmt.Sprintf(`services:
   box:
     image: nvcr.io/%s
@@ -75,7 +112,7 @@ services:
 	for _, want := range []string{
 		"service box: host port 127.0.0.1:" + strconv.Itoa(byContainer) + " is in use by container " + holder,
 		"docker stop " + holder, "in compose.yaml",
-		"service shell: host port 127.0.0.1:" + strconv.Itoa(byProgram) + " is in use by another program",
+		"service shell: host port 127.0.0.1:" + strconv.Itoa(byProgram) + fmt.Sprintf(" is in use by program %s (pid %d); stop it", comm, pid),
 		"in devenv.yaml", "is free)", "nothing was built or created",
 	} {
 		if !strings.Contains(r.Stderr, want) {
@@ -85,9 +122,7 @@ services:
 	if left := projectContainers(t, name); len(left) != 0 {
 		t.Errorf("up failed on ports but left containers behind: %v", left)
 	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+	stopProgram()
 	if err := standin.Docker(t).ContainerRemove(t.Context(), holder, container.RemoveOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +160,9 @@ func TestStartChecksPorts(t *testing.T) {
 	if r.Code != 1 {
 		t.Fatalf("start with its port taken: exit %d, want 1\nstderr:\n%s", r.Code, r.Stderr)
 	}
-	for _, want := range []string{"service shell: host port 127.0.0.1:" + strconv.Itoa(port) + " is in use by another program",
+	// the listener is this test's own process, which devenv (its child) can read in /proc
+	for _, want := range []string{"service shell: host port 127.0.0.1:" + strconv.Itoa(port) + " is in use by program ",
+		fmt.Sprintf("(pid %d)", os.Getpid()),
 		"in devenv.yaml", "is free)", "nothing was started"} {
 		if !strings.Contains(r.Stderr, want) {
 			t.Errorf("start's error lacks %q:\n%s", want, r.Stderr)

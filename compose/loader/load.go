@@ -26,6 +26,7 @@ func convertProject(proj *types.Project, files []string, pos *positions) ([]comp
 	out := make([]compose.Service, 0, len(proj.Services))
 	for _, name := range sortedNames(resolved.Services) {
 		svc, ps := convert(resolved.Services[name], pos)
+		svc.Warnings = append(svc.Warnings, unappliedDefaultNetwork(resolved, resolved.Services[name], pos)...)
 		svc.EnvFiles, svc.EnvFromFiles = envFileKeys(proj.Services[name], resolved.Services[name])
 		svc.Config = original(resolved, resolved.Services[name])
 		problems = append(problems, ps...)

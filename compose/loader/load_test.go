@@ -180,6 +180,78 @@ func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
 	}
 }
 
+// TestLoadWarnsAboutBuildKeysNotApplied: devenv builds a compose service's
+// image itself, from context, dockerfile, args and target; every other
+// build key it is given is named once, at the service's build: line.
+func TestLoadWarnsAboutBuildKeysNotApplied(t *testing.T) {
+	for _, c := range []struct{ build, want string }{
+		{"{context: ., ssh: [default]}", "build.ssh is not applied"},
+		{"{context: ., cache_from: [x], cache_to: [y]}", "build.cache_from is not applied|build.cache_to is not applied"},
+		{"{context: ., no_cache: true, pull: true}", "build.no_cache is not applied|build.pull is not applied"},
+		{"{context: ., platforms: [linux/arm64], tags: [x:1]}", "build.platforms is not applied|build.tags is not applied"},
+		{"{context: ., network: host, shm_size: 1g, extra_hosts: [a=1.2.3.4]}", "build.network is not applied|build.extra_hosts is not applied|build.shm_size is not applied"},
+		{"{context: ., args: {A: b}, target: t, dockerfile: Dockerfile}", ""},
+	} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "compose.yaml")
+		text := "services:\n  app:\n    image: alpine:3\n    build: " + c.build + "\n"
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range svcs[0].Warnings {
+			if !strings.HasPrefix(w, `compose.yaml:4:5: service "app": build.`) {
+				t.Errorf("%s: warning %q is not at the build: line", c.build, w)
+			}
+			got = append(got, strings.SplitN(strings.TrimPrefix(w, `compose.yaml:4:5: service "app": `), ":", 2)[0])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%s: warnings %q, want %q", c.build, got, c.want)
+		}
+	}
+}
+
+// TestLoadWarnsAboutDefaultNetworkSettings: the project network is
+// devenv's unless the file declares networks.default external; the other
+// settings written for it are named, once each, for each service on it.
+func TestLoadWarnsAboutDefaultNetworkSettings(t *testing.T) {
+	for _, c := range []struct{ network, want string }{
+		{"{driver: bridge, driver_opts: {a: b}}", "networks.default.driver is not applied|networks.default.driver_opts is not applied"},
+		{"{ipam: {config: [{subnet: 10.9.0.0/16}]}, enable_ipv6: true}", "networks.default.ipam is not applied|networks.default.enable_ipv6 is not applied"},
+		{"{labels: {a: b}, internal: true}", "networks.default.internal is not applied|networks.default.labels is not applied"},
+		{"{name: corp}", ""},
+		{"{external: true, name: corp}", ""},
+	} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "compose.yaml")
+		text := "services:\n  app:\n    image: alpine:3\n  solo:\n    image: alpine:3\n    network_mode: none\nnetworks:\n  default: " + c.network + "\n"
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, svc := range svcs {
+			var got []string
+			for _, w := range svc.Warnings {
+				got = append(got, strings.SplitN(strings.TrimPrefix(w, `compose.yaml:2:3: service "app": `), ":", 2)[0])
+			}
+			want := c.want
+			if svc.Name == "solo" {
+				want = "" // not on the default network
+			}
+			if strings.Join(got, "|") != want {
+				t.Errorf("%s, %s: warnings %q, want %q", c.network, svc.Name, svc.Warnings, want)
+			}
+		}
+	}
+}
+
 // TestLoadKeepsDevelopWatch: develop.watch's rules come through in order
 // (sync+exec's exec: with its user, working_dir and environment)
 // with paths absolute against the compose file's directory (deploy/, not

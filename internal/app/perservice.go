@@ -65,7 +65,7 @@ func (p *Project) portsFreeToStart(ctx context.Context, starting []engine.Object
 				HostIP: b.HostIP, HostPort: b.HostPort, Protocol: b.Protocol})
 		}
 	}
-	return doctor.PortsFree(ctx, p.eng, p.Spec.Name, wants, p.portFree(), "nothing was started")
+	return doctor.PortsFree(ctx, p.eng, p.Spec.Name, wants, p.portFree(), p.portOwner(), "nothing was started")
 }
 
 // Rm removes the services' stopped containers (running ones too with Stop).

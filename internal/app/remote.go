@@ -33,6 +33,15 @@ func (p *Project) portFree() func(ip string, port int) bool {
 	return p.opts.LocalHost().PortFree
 }
 
+// portOwner names the program of this machine holding a port; nil on a
+// remote engine, whose machine's programs are not this one's.
+func (p *Project) portOwner() func(port int) string {
+	if p.RemoteEngine() {
+		return nil
+	}
+	return p.opts.LocalHost().PortOwner
+}
+
 // WatchOptions steer Watch.
 type WatchOptions struct {
 	Interval time.Duration // between scans of the project; 0: 500 ms

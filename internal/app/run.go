@@ -116,7 +116,7 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	defer run.release()
 	if !o.NoStart {
 		// before anything is pulled, built or created, as doctor checks them
-		if err := doctor.PortPreflight(ctx, p.eng, run.plan.Plan, o.Services, p.portFree()); err != nil {
+		if err := doctor.PortPreflight(ctx, p.eng, run.plan.Plan, o.Services, p.portFree(), p.portOwner()); err != nil {
 			return nil, err
 		}
 	}

@@ -76,6 +76,7 @@ type HostFacts struct {
 	MemoryBytes   int64                            // physical memory; 0 when unknown
 	DiskFreeBytes func(path string) (int64, error) // free bytes on the file system holding path
 	PortFree      func(ip string, port int) bool   // whether ip:port can be bound
+	PortOwner     func(port int) string            // the program listening on a TCP port; "" when unknown (nil: never known)
 	WSL           bool                             // running inside WSL2
 	LookPath      func(string) (string, error)     // like exec.LookPath
 	// FileExists reports whether a path exists (used for WSL's driver libraries).

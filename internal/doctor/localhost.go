@@ -16,6 +16,7 @@ func LocalHost() HostFacts {
 		MemoryBytes:   memTotal("/proc/meminfo"),
 		DiskFreeBytes: diskFree,
 		PortFree:      portFree,
+		PortOwner:     func(port int) string { return portProgram("/proc", port) },
 		WSL:           isWSL("/proc/version"),
 		LookPath:      exec.LookPath,
 		FileExists:    fileExists,

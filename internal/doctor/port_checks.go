@@ -29,7 +29,7 @@ func checkPorts(e *env) []Check {
 			eng = e.in.Engine
 		}
 		var cs []PortConflict
-		cs, probeErr = PortConflicts(e.ctx, eng, e.projectName(), wants, e.in.Host.PortFree)
+		cs, probeErr = PortConflicts(e.ctx, eng, e.projectName(), wants, e.in.Host.PortFree, e.in.Host.PortOwner)
 		bySvc = map[string][]PortConflict{}
 		for _, c := range cs {
 			bySvc[c.Service] = append(bySvc[c.Service], c)

@@ -34,6 +34,7 @@ func (p PortWant) addr() string {
 type PortConflict struct {
 	PortWant
 	Holder  string // the container holding it; "" for a program outside Docker
+	Program string // the program outside Docker holding it ("python3 (pid 1234)"); "" when unknown
 	Twin    string // another service of the project that publishes it too
 	Suggest int
 }
@@ -47,6 +48,8 @@ func (c PortConflict) String() string {
 	case c.Holder != "":
 		who = "container " + c.Holder
 		fix = "stop it (docker stop " + c.Holder + ")"
+	case c.Program != "":
+		who = "program " + c.Program
 	}
 	msg := fmt.Sprintf("service %s: host port %s is in use by %s; %s or change the host side of its ports: entry in %s",
 		c.Service, c.addr(), who, fix, c.Where)
@@ -100,9 +103,9 @@ func overlaps(a, b string) bool {
 }
 
 // PortConflicts finds every wanted port that a running container outside the
-// project, another program (free says it cannot be bound) or an earlier
-// want of the same list holds.
-func PortConflicts(ctx context.Context, eng engine.Engine, project string, wants []PortWant, free func(ip string, port int) bool) ([]PortConflict, error) {
+// project, another program (free says it cannot be bound; owner, when not
+// nil, names it) or an earlier want of the same list holds.
+func PortConflicts(ctx context.Context, eng engine.Engine, project string, wants []PortWant, free func(ip string, port int) bool, owner func(port int) string) ([]PortConflict, error) {
 	if !publishes(wants) {
 		return nil, nil // nothing to bind: the engine need not be asked
 	}
@@ -135,6 +138,9 @@ func PortConflicts(ctx context.Context, eng engine.Engine, project string, wants
 			claim(k, w) // the project's own container holds it: up replaces or keeps it
 			continue
 		case free != nil && (w.Protocol == "" || w.Protocol == "tcp") && !free(bindIP(w.HostIP), w.HostPort):
+			if owner != nil {
+				c.Program = owner(w.HostPort)
+			}
 		default:
 			claim(k, w)
 			continue
@@ -225,16 +231,16 @@ func PlanPorts(pl *plan.Plan, only []string) []PortWant {
 // PortPreflight refuses, before up pulls, builds or creates anything, the
 // plan's fixed host ports (of the services in only; all when empty) that
 // another container or program holds.
-func PortPreflight(ctx context.Context, eng engine.Engine, pl *plan.Plan, only []string, free func(ip string, port int) bool) error {
-	return PortsFree(ctx, eng, pl.Project, PlanPorts(pl, only), free, "nothing was built or created")
+func PortPreflight(ctx context.Context, eng engine.Engine, pl *plan.Plan, only []string, free func(ip string, port int) bool, owner func(port int) string) error {
+	return PortsFree(ctx, eng, pl.Project, PlanPorts(pl, only), free, owner, "nothing was built or created")
 }
 
 // PortsFree returns an error naming, with a fix and a free port, each of
 // wants' host ports that another container or program holds (the
 // project's own containers may hold theirs); untouched says what the
 // refusal left undone.
-func PortsFree(ctx context.Context, eng engine.Engine, project string, wants []PortWant, free func(ip string, port int) bool, untouched string) error {
-	conflicts, err := PortConflicts(ctx, eng, project, wants, free)
+func PortsFree(ctx context.Context, eng engine.Engine, project string, wants []PortWant, free func(ip string, port int) bool, owner func(port int) string, untouched string) error {
+	conflicts, err := PortConflicts(ctx, eng, project, wants, free, owner)
 	if err != nil {
 		return fmt.Errorf("checking the host ports: %w", err)
 	}

@@ -55,7 +55,7 @@ func TestPortConflicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cs, err := PortConflicts(t.Context(), tt.eng(), "demo", tt.wants, tt.free)
+			cs, err := PortConflicts(t.Context(), tt.eng(), "demo", tt.wants, tt.free, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestPortPreflightMessage(t *testing.T) {
 			Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 9000, ContainerPort: 9000}}}},
 		{Name: "spark", Container: engine.ContainerSpec{Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 8888, ContainerPort: 8888}}}},
 	}}
-	err := PortPreflight(t.Context(), f, pl, nil, func(string, int) bool { return true })
+	err := PortPreflight(t.Context(), f, pl, nil, func(string, int) bool { return true }, nil)
 	if err == nil {
 		t.Fatal("PortPreflight passed with 9000 held by other-web")
 	}
@@ -98,11 +98,11 @@ func TestPortPreflightMessage(t *testing.T) {
 	if strings.Contains(err.Error(), "spark") {
 		t.Errorf("error names spark, whose port is free:\n%v", err)
 	}
-	if err := PortPreflight(t.Context(), f, pl, []string{"spark"}, func(string, int) bool { return true }); err != nil {
+	if err := PortPreflight(t.Context(), f, pl, []string{"spark"}, func(string, int) bool { return true }, nil); err != nil {
 		t.Errorf("up spark alone must not check minio's port: %v", err)
 	}
 	pl.Services[1].DependsOn = []string{"minio"}
-	if err := PortPreflight(t.Context(), f, pl, []string{"spark"}, func(string, int) bool { return true }); err == nil {
+	if err := PortPreflight(t.Context(), f, pl, []string{"spark"}, func(string, int) bool { return true }, nil); err == nil {
 		t.Error("up spark starts minio, its dependency: minio's port must be checked")
 	}
 }

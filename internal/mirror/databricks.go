@@ -19,6 +19,9 @@ func importDatabricks(path string, data []byte) (*Profile, error) {
 	if root == nil {
 		return nil, fmt.Errorf("mirror: %s: a Databricks cluster spec is a JSON object", path)
 	}
+	if err := checkTypes(path, data, dbSpec{}, false, "fix the value or export the spec again with the databricks CLI"); err != nil {
+		return nil, err
+	}
 	p := newProfile(path, FormatDatabricks)
 	p.Source.Platform = "databricks"
 	cluster, where := findDatabricksCluster(root)

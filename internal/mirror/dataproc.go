@@ -21,6 +21,9 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 	if root == nil {
 		return nil, fmt.Errorf("mirror: %s: a Dataproc cluster description is a YAML or JSON object", path)
 	}
+	if err := checkTypes(path, data, dataprocDescribe{}, false, "fix the value or export it again with gcloud dataproc clusters describe --format yaml"); err != nil {
+		return nil, err
+	}
 	p := newProfile(path, FormatDataproc)
 	p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
 	if vc := asMap(root["virtualClusterConfig"]); vc != nil {

@@ -14,6 +14,9 @@ func importEMR(path, format string, data []byte) (*Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the aws CLI", path, err)
 	}
+	if err := checkEMRTypes(path, format, v, data); err != nil {
+		return nil, err
+	}
 	p := newProfile(path, format)
 	p.Source.Platform, p.Source.Cloud = "emr", "aws"
 	if format == FormatEMRConfigurations {
@@ -178,4 +181,17 @@ func (p *Profile) javaFromHome(home, src string) {
 			return
 		}
 	}
+}
+
+// checkEMRTypes refuses a value of the wrong type (see checkTypes).
+func checkEMRTypes(path, format string, v any, data []byte) error {
+	const hint = "fix the value or export it again with the aws CLI"
+	var shape any = emrDescribe{}
+	if format == FormatEMRConfigurations {
+		shape = emrConfigurations{}
+		if asList(v) != nil {
+			shape = []emrConfiguration{}
+		}
+	}
+	return checkTypes(path, data, shape, true, hint)
 }

@@ -35,16 +35,23 @@ func importSparkOperator(path string, data []byte) (*Profile, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var found []string
 	for {
-		var v any
-		err := dec.Decode(&v)
+		var node yaml.Node
+		err := dec.Decode(&node)
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("mirror: %s: no Spark Operator application in it%s; devenv reads kind %s",
 				path, foundKinds(found), strings.Join(sparkOperatorKinds, ", "))
+		}
+		var v any
+		if err == nil {
+			err = node.Decode(&v)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("mirror: %s: %w; fix the YAML", path, err)
 		}
 		m := asMap(v)
+		if err := checkSparkOperatorTypes(path, &node, sparkOperatorKind(m)); err != nil {
+			return nil, err
+		}
 		switch sparkOperatorKind(m) {
 		case "SparkApplication":
 			return readSparkApplication(path, m, asMap(m["spec"]), "spark-operator:spec."), nil
@@ -230,4 +237,22 @@ func readSparkPod(p *Profile, role string, pod map[string]any, at string) {
 	for _, k := range slices.Sorted(maps.Keys(envVars)) {
 		p.addEnv(k, str(envVars[k]))
 	}
+}
+
+// checkSparkOperatorTypes refuses a value of the wrong type in an
+// application document (see checkTypes); other kinds are not checked.
+func checkSparkOperatorTypes(path string, doc *yaml.Node, kind string) error {
+	var shape any
+	switch kind {
+	case "SparkApplication":
+		shape = sparkApplication{}
+	case "ScheduledSparkApplication":
+		shape = scheduledSparkApplication{}
+	default:
+		return nil
+	}
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	return checkNodeTypes(path, doc.Content[0], shape, false, "fix the value as the SparkApplication schema has it")
 }

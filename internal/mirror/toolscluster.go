@@ -22,6 +22,9 @@ func importToolsCluster(path string, data []byte) (*Profile, error) {
 	if m == nil {
 		return nil, fmt.Errorf("mirror: %s: a spark-rapids-tools cluster file is a YAML object", path)
 	}
+	if err := checkTypes(path, data, toolsCluster{}, false, "fix the value"); err != nil {
+		return nil, err
+	}
 	p := newProfile(path, FormatToolsCluster)
 	p.Source.Platform = "onprem"
 	if sys := asMap(m["system"]); sys != nil {
