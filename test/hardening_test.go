@@ -213,7 +213,8 @@ func TestSymlinkUnderDevenvIsRefused(t *testing.T) {
 }
 
 // TestVolumeOfAnotherDirectoryIsRefused: a named volume of the project that
-// another clone made (labelled with its directory) holds that clone's
+// another clone made (labelled with its directory, which still holds its
+// .devenv) holds that clone's
 // data: up is refused before anything is created (no container, no
 // network), and down --volumes does not remove it.
 func TestVolumeOfAnotherDirectoryIsRefused(t *testing.T) {
@@ -228,7 +229,13 @@ func TestVolumeOfAnotherDirectoryIsRefused(t *testing.T) {
 `, nil)
 	w.must(t, dir, "lock")
 	cli := standin.Docker(t)
+	// the other clone still exists (its .devenv is there): a directory
+	// that holds no devenv project any more would be adopted instead
+	// (TestFaultMovedProjectIsAdopted)
 	elsewhere := filepath.Join(t.TempDir(), "clone-a")
+	if err := os.MkdirAll(filepath.Join(elsewhere, ".devenv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	vol := name + "_data"
 	if _, err := cli.VolumeCreate(t.Context(), volume.CreateOptions{Name: vol,
 		Labels: map[string]string{"dev.devenv.project": name, "dev.devenv.dir": elsewhere}}); err != nil {
