@@ -87,7 +87,9 @@ func (d templateData) AptPackages() []string {
 	var pkgs []string
 	switch d.Profile {
 	case profiles.SparkRapids:
-		pkgs = append([]string{"ca-certificates", "tini"}, d.PythonApt...)
+		// procps: ps and top, which Spark's own scripts (spark-daemon.sh)
+		// and anyone debugging a job reach for.
+		pkgs = append([]string{"ca-certificates", "procps", "tini"}, d.PythonApt...)
 	default:
 		if len(d.Certs) > 0 {
 			pkgs = append(pkgs, "ca-certificates")

@@ -106,3 +106,15 @@ func TestArtifactDockerfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSparkImageHasPs: the Spark image installs procps, so ps and top work
+// in it (Spark's spark-daemon.sh calls ps too).
+func TestSparkImageHasPs(t *testing.T) {
+	got, err := Render(sparkInput("/project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), "'procps'") {
+		t.Errorf("the spark-rapids Dockerfile does not install procps:\n%s", got)
+	}
+}

@@ -10,6 +10,7 @@ ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       'ca-certificates' \
+      'procps' \
       'tini' \
       'python3' \
       'python3-venv' \
