@@ -20,7 +20,7 @@ const hashVersion = "devenv-images-hash/v2"
 // sha256s, the generated files, the requirements file, the custom apt, pip,
 // env and CA certificates, the Jupyter flag, and for a user's Dockerfile its
 // whole filtered context. It does not depend on map order, file times, where
-// the files lie, or which mirror serves the base image or PyPI, so it is the
+// the files lie, or which mirror serves the base image, PyPI or apt, so it is the
 // same on every machine.
 func Hash(in Input) (string, error) {
 	h := newHasher()
@@ -80,6 +80,7 @@ func hashGenerated(h *hasher, in Input) (string, error) {
 	canon := in
 	canon.Base = baseDigest(in.Base)
 	canon.PipIndexURL = ""
+	canon.AptMirror = ""
 	r, err := newRecipe(canon)
 	if err != nil {
 		return "", err

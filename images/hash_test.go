@@ -109,6 +109,7 @@ func TestHashStability(t *testing.T) {
 			in.Base = "nvcr.io/nvidia/cuda:12.9.1-runtime-ubuntu22.04@sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 		}},
 		{"PyPI mirror", func(t *testing.T, in *Input) { in.PipIndexURL = "https://u:p@pypi.corp.example/simple" }},
+		{"apt mirror", func(t *testing.T, in *Input) { in.AptMirror = "http://apt.corp.example/debian-remote" }},
 		{"unrelated project files", func(t *testing.T, in *Input) {
 			writeFiles(t, in.ProjectDir, map[string]string{".env": "TOKEN=other\n", "notebooks/b.ipynb": "{}"})
 		}},

@@ -46,6 +46,10 @@ type Input struct {
 	JupyterLab string
 	// PipIndexURL is the PyPI mirror (a PEP 503 simple index), "" for PyPI.
 	PipIndexURL string
+	// AptMirror is the Debian/Ubuntu archive mirror of the generated apt
+	// steps (mirrors.apt), "" for the base image's own sources. The image
+	// hash leaves it out, as it does the other mirrors.
+	AptMirror string
 	// User is who the image's user (spark-rapids: devenv) is: the host
 	// user on a local engine, so that what it writes under /workspace
 	// belongs to whoever owns the project. nil: DefaultUser.

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
+	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -43,6 +44,8 @@ type recipe struct {
 	PipIndexEnv    string // index URL safe to bake into ENV
 	PipIndexArg    bool   // index URL carries credentials: reached through credproxy, a build arg
 	PipTrustedHost string // host of a plain-http index
+
+	AptMirror string // mirrors.apt, checked by sources.APTMirrorProblem; "" for the base's sources
 }
 
 // contextFile is an artifact as the Dockerfile sees it: copied from its
@@ -107,6 +110,7 @@ func newRecipe(in Input) (*recipe, error) {
 	}
 	customRecipe(r, in, add)
 	pipIndexRecipe(r, in, add)
+	aptMirrorRecipe(r, in, add)
 	return r, errs.ErrorOrNil()
 }
 
@@ -253,6 +257,17 @@ func pipIndexRecipe(r *recipe, in Input, add addFunc) {
 	if u.Scheme == "http" {
 		r.PipTrustedHost = u.Hostname()
 	}
+}
+
+func aptMirrorRecipe(r *recipe, in Input, add addFunc) {
+	if in.AptMirror == "" {
+		return
+	}
+	if why := sources.APTMirrorProblem(in.AptMirror); why != "" {
+		add("the apt mirror %s; fix mirrors.apt in devenv.yaml or DEVENV_MIRROR_APT", why)
+		return
+	}
+	r.AptMirror = strings.TrimRight(in.AptMirror, "/")
 }
 
 // redact hides the password of a URL for messages.

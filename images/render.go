@@ -98,6 +98,28 @@ func (d templateData) AptPackages() []string {
 	return append(pkgs, d.Apt...)
 }
 
+// aptDir is where an apt step with mirrors.apt writes the sources it reads;
+// the step removes it.
+const aptDir = "/tmp/devenv-apt"
+
+// aptArchive matches the scheme://host[:port] of a Debian or Ubuntu archive
+// in a source entry (an extended regular expression for sed): the part
+// mirrors.apt replaces.
+const aptArchive = `[a-z+]+://([^/[:space:]]*\.)?(debian\.org|ubuntu\.com)(:[0-9]+)?`
+
+// AptDir and AptArchive are the constants above, for the templates.
+func (templateData) AptDir() string     { return aptDir }
+func (templateData) AptArchive() string { return aptArchive }
+
+// AptOptions are apt-get's options in the generated apt steps: with
+// mirrors.apt, read the sources written under AptDir instead of the base's.
+func (d templateData) AptOptions() string {
+	if d.AptMirror == "" {
+		return ""
+	}
+	return " -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=" + aptDir + "/sources.list.d"
+}
+
 // NeedsRoot reports whether system-wide changes (apt, CA certificates) are made.
 func (d templateData) NeedsRoot() bool { return len(d.Apt) > 0 || len(d.Certs) > 0 }
 

@@ -35,6 +35,7 @@ func TestRenderGolden(t *testing.T) {
 			in.PipIndexURL = "https://user:secret@pypi.corp.example/simple"
 		}},
 		{"spark-rapids-host-user", func(in *Input) { in.User = &UserIDs{UID: 4321, GID: 0} }},
+		{"spark-rapids-apt-mirror", func(in *Input) { in.AptMirror = "http://apt.corp.example:3142/deb-remote/" }},
 		{"rapids-plain", func(in *Input) { *in = rapidsInput() }},
 		{"rapids-custom", func(in *Input) {
 			*in = rapidsInput()
@@ -44,6 +45,15 @@ func TestRenderGolden(t *testing.T) {
 			in.Resolved.Pip = []string{"xgboost==2.1.0"}
 			in.Resolved.Env = map[string]string{"B": "2", "A": "1"}
 			in.Resolved.CACerts = []string{"corp.crt"}
+		}},
+		{"rapids-apt-mirror", func(in *Input) {
+			*in = rapidsInput()
+			in.AptMirror = "https://apt.corp.example"
+			in.Resolved.Apt = []string{"graphviz"}
+		}},
+		{"rapids-apt-mirror-nothing-to-install", func(in *Input) { // no apt step: the mirror changes nothing
+			*in = rapidsInput()
+			in.AptMirror = "https://apt.corp.example"
 		}},
 		{"triton-plain", func(in *Input) { *in = tritonInput() }},
 		{"triton-custom", func(in *Input) {
@@ -116,5 +126,17 @@ func TestSparkImageHasPs(t *testing.T) {
 	}
 	if !strings.Contains(string(got), "'procps'") {
 		t.Errorf("the spark-rapids Dockerfile does not install procps:\n%s", got)
+	}
+}
+
+// TestAptMirrorRefusedInRecipe: DEVENV_MIRROR_APT reaches the build without
+// passing devenv.yaml's checks; the recipe refuses credentials there too
+// and does not repeat them.
+func TestAptMirrorRefusedInRecipe(t *testing.T) {
+	in := sparkInput("/project")
+	in.AptMirror = "https://deploy:s3cret@apt.corp.example"
+	_, err := Render(in)
+	if err == nil || !strings.Contains(err.Error(), "mirrors.apt") || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("Render = %v, want a refusal naming mirrors.apt without the password", err)
 	}
 }

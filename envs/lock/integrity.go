@@ -141,5 +141,5 @@ func artifactURLProblem(u string, m sources.Mirrors) string {
 // overlaid with the DEVENV_MIRROR_* environment.
 func projectMirrors(p *spec.Project) sources.Mirrors {
 	return sources.FromEnv(sources.Mirrors{Registries: p.Mirrors.Registries, Maven: p.Mirrors.Maven,
-		Apache: p.Mirrors.Apache, PyPI: p.Mirrors.PyPI}, nil)
+		Apache: p.Mirrors.Apache, PyPI: p.Mirrors.PyPI, APT: p.Mirrors.APT}, nil)
 }

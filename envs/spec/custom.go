@@ -152,6 +152,7 @@ var mirrorKeys = map[string]handler[*Mirrors]{
 	"maven":      urlKey(func(m *Mirrors) *string { return &m.Maven }),
 	"apache":     urlKey(func(m *Mirrors) *string { return &m.Apache }),
 	"pypi":       urlKey(func(m *Mirrors) *string { return &m.PyPI }),
+	"apt":        decodeAptMirror,
 }
 
 func decodeMirrors(d *decoder, l *loader, f field) {

@@ -130,6 +130,7 @@ type Mirrors struct {
 	Maven      string            // replaces https://repo1.maven.org/maven2
 	Apache     string            // replaces https://archive.apache.org/dist
 	PyPI       string            // a PEP 503 simple index
+	APT        string            // replaces the scheme://host of the base's Debian and Ubuntu archives in generated apt steps
 }
 
 // Location is a place in one of the project's files.

@@ -197,7 +197,7 @@ func (p *Project) LockPath() string { return filepath.Join(p.Spec.Dir, lock.File
 // Mirrors are devenv.yaml's mirrors: with the DEVENV_MIRROR_* overrides.
 func (p *Project) Mirrors() sources.Mirrors {
 	m := p.Spec.Mirrors
-	return sources.FromEnv(sources.Mirrors{Registries: m.Registries, Maven: m.Maven, Apache: m.Apache, PyPI: m.PyPI}, nil)
+	return sources.FromEnv(sources.Mirrors{Registries: m.Registries, Maven: m.Maven, Apache: m.Apache, PyPI: m.PyPI, APT: m.APT}, nil)
 }
 
 // Engine connects to the Docker engine (once) for commands that talk to

@@ -28,10 +28,13 @@ type Mirrors struct {
 	Maven      string
 	Apache     string
 	PyPI       string
+	// APT is the Debian/Ubuntu archive mirror of the generated Dockerfiles'
+	// apt steps (see APTMirrorProblem), "" for the base image's own sources.
+	APT string
 }
 
 // FromEnv overlays DEVENV_MIRROR_MAVEN, DEVENV_MIRROR_APACHE,
-// DEVENV_MIRROR_PYPI and DEVENV_MIRROR_REGISTRIES ("nvcr.io=host:port,...")
+// DEVENV_MIRROR_PYPI, DEVENV_MIRROR_APT and DEVENV_MIRROR_REGISTRIES ("nvcr.io=host:port,...")
 // on m: the environment wins, so CI and air-gapped machines can redirect a
 // project without editing its files.
 func FromEnv(m Mirrors, getenv func(string) string) Mirrors {
@@ -51,6 +54,9 @@ func FromEnv(m Mirrors, getenv func(string) string) Mirrors {
 	}
 	if v := getenv("DEVENV_MIRROR_PYPI"); v != "" {
 		out.PyPI = v
+	}
+	if v := getenv("DEVENV_MIRROR_APT"); v != "" {
+		out.APT = strings.TrimRight(v, "/")
 	}
 	for _, pair := range strings.Split(getenv("DEVENV_MIRROR_REGISTRIES"), ",") {
 		if k, v, ok := strings.Cut(strings.TrimSpace(pair), "="); ok && k != "" && v != "" {
