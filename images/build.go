@@ -91,6 +91,10 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 		return res, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
 	}
 	sent, err := buildStreaming(ctx, eng, req, entries, progress)
+	var be *BuildError
+	if errors.As(err, &be) {
+		be.Hint = failureHint(in, be.Err.Error(), be.step)
+	}
 	if err != nil {
 		return res, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
 	}
@@ -151,7 +155,7 @@ func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequ
 	}
 	if err != nil && ctx.Err() == nil {
 		if out := tail.String(); out != "" {
-			return sent.n, &BuildError{Err: err, Tail: out}
+			return sent.n, &BuildError{Err: err, Tail: out, step: &tail.step}
 		}
 	}
 	return sent.n, err
@@ -175,11 +179,19 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 type BuildError struct {
 	Err  error
 	Tail string // the last lines of build output, indented, colour codes removed
+	// Hint says what to set when the failed step could not reach its
+	// package index (failureHint); "" when there is nothing to say.
+	Hint string
+	step *stepOutput
 }
 
 func (e *BuildError) Error() string {
-	return e.Err.Error() + "\nlast lines of the build output:\n" + e.Tail +
+	msg := e.Err.Error() + "\nlast lines of the build output:\n" + e.Tail +
 		"\n(`devenv build --verbose` shows all of it)"
+	if e.Hint != "" {
+		msg += "\n\thint: " + e.Hint
+	}
+	return msg
 }
 
 func (e *BuildError) Unwrap() error { return e.Err }

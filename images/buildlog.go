@@ -1,7 +1,10 @@
 package images
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/sources"
 
 	"github.com/devenv-dev/devenv/internal/engine"
 )
@@ -14,6 +17,7 @@ const tailLines = 20
 type outputTail struct {
 	lines   []string
 	partial string
+	step    stepOutput
 }
 
 // add records one progress message's text.
@@ -31,6 +35,7 @@ func (t *outputTail) add(p engine.Progress) {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
+		t.step.line(l)
 		t.lines = append(t.lines, strings.TrimRight(l, " \t"))
 		if len(t.lines) > tailLines {
 			t.lines = t.lines[len(t.lines)-tailLines:]
@@ -48,4 +53,91 @@ func (t *outputTail) String() string {
 		return ""
 	}
 	return "  " + strings.Join(lines, "\n  ")
+}
+
+// stepPrefix starts the classic builder's line for each Dockerfile step.
+const stepPrefix = "Step "
+
+// Signs in a step's output that it could not reach the network: pip's and
+// apt's own words for a name that does not resolve, a refused or timed-out
+// connection, or a fetch that failed.
+var (
+	pipNetworkSigns = []string{"Name or service not known", "Temporary failure in name resolution",
+		"Failed to establish a new connection", "Connection refused", "timed out", "ConnectTimeoutError",
+		"Network is unreachable", "No route to host", "ProxyError", "Could not fetch URL"}
+	aptNetworkSigns = []string{"Could not resolve", "Temporary failure resolving", "Failed to fetch",
+		"Unable to connect to", "Could not connect to", "Connection failed", "Network is unreachable",
+		"No route to host", "Unable to locate package", "has no installation candidate"}
+)
+
+// stepOutput records the last Dockerfile step and the lines printed since
+// it began, beyond the kept tail, so that a failure can be told apart.
+type stepOutput struct {
+	step  string
+	since []string
+}
+
+func (s *stepOutput) line(l string) {
+	if strings.HasPrefix(l, stepPrefix) && strings.Contains(l, " : ") {
+		s.step, s.since = l, s.since[:0]
+		return
+	}
+	if len(s.since) < maxStepLines {
+		s.since = append(s.since, l)
+	}
+}
+
+// maxStepLines bounds what one step's output keeps for the hint.
+const maxStepLines = 2000
+
+func (s *stepOutput) shows(signs []string) bool {
+	for _, l := range s.since {
+		for _, sign := range signs {
+			if strings.Contains(l, sign) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// failureHint says which mirror to set when a generated Dockerfile's pip or
+// apt step failed to reach its package index: the classic builder's error
+// names only the step. "" when the failure is no such case.
+func failureHint(in Input, cmd string, out *stepOutput) string {
+	if in.userBuild() || out == nil {
+		return ""
+	}
+	cmd += "\n" + out.step
+	switch {
+	case (strings.Contains(cmd, "pip install") || strings.Contains(cmd, "-m pip")) && out.shows(pipNetworkSigns):
+		return pipHint(in, cmd)
+	case strings.Contains(cmd, "apt-get") && out.shows(aptNetworkSigns):
+		return aptHint(in)
+	}
+	return ""
+}
+
+func pipHint(in Input, cmd string) string {
+	what := "pip"
+	if strings.Contains(cmd, "jupyterlab") {
+		what = "installing JupyterLab (jupyter: true)"
+	}
+	if in.PipIndexURL != "" {
+		return fmt.Sprintf("%s could not reach the PyPI mirror %s from the build: check that it answers from the engine's machine, or fix mirrors.pypi in devenv.yaml (or DEVENV_MIRROR_PYPI)",
+			what, redact(in.PipIndexURL))
+	}
+	h := fmt.Sprintf("%s could not reach PyPI (%s) from the build: set mirrors.pypi in devenv.yaml (or DEVENV_MIRROR_PYPI) to a PEP 503 simple index that the engine's builds reach (a devpi, an Artifactory or Nexus PyPI remote), or a proxy in ~/.docker/config.json",
+		what, sources.PyPI)
+	if strings.Contains(cmd, "jupyterlab") {
+		h += "; or set jupyter: false to build without JupyterLab"
+	}
+	return h
+}
+
+func aptHint(in Input) string {
+	if in.AptMirror != "" {
+		return fmt.Sprintf("apt could not reach the apt mirror %s from the build: check that it serves the base's archives by their paths (…/debian, …/ubuntu), or fix mirrors.apt in devenv.yaml (or DEVENV_MIRROR_APT)", in.AptMirror)
+	}
+	return "apt could not reach the base image's package archives from the build: set mirrors.apt in devenv.yaml (or DEVENV_MIRROR_APT) to a Debian/Ubuntu mirror that the engine's builds reach, or a proxy in ~/.docker/config.json"
 }

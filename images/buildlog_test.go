@@ -82,3 +82,86 @@ func TestFailedBuildSaysWhy(t *testing.T) {
 		t.Errorf("error is not a *BuildError: %T", err)
 	}
 }
+
+// failingStep fails as the classic builder does, with its own command.
+type failingStep struct {
+	engine.Engine
+	cmd    string
+	stream []string
+}
+
+func (f failingStep) Build(ctx context.Context, req engine.BuildRequest, progress func(engine.Progress)) (string, error) {
+	if len(req.Tags) > 0 && strings.HasPrefix(req.Tags[0], "devenv/artifact:") {
+		return f.Engine.Build(ctx, req, progress) // the service's own build fails
+	}
+	_, _ = io.Copy(io.Discard, req.Context)
+	progress(engine.Progress{Stream: "Step 9/14 : RUN " + f.cmd + "\n"})
+	for _, s := range f.stream {
+		progress(engine.Progress{Stream: s})
+	}
+	return "", fmt.Errorf("The command '/bin/sh -c %s' returned a non-zero code: 1", f.cmd)
+}
+
+// TestFailedPackageStepSaysWhichMirror: a pip or apt step that could not
+// reach its index ends on a hint naming the mirror to set, not on the
+// bare Dockerfile step; a failure of another kind gets no such hint.
+func TestFailedPackageStepSaysWhichMirror(t *testing.T) {
+	offlinePip := []string{
+		"WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno -3] Temporary failure in name resolution')': /simple/jupyterlab/\n",
+		"ERROR: Could not find a version that satisfies the requirement jupyterlab==4.4.9 (from versions: none)\n",
+		"ERROR: No matching distribution found for jupyterlab==4.4.9\n",
+	}
+	offlineApt := []string{
+		"Err:1 http://archive.ubuntu.com/ubuntu jammy InRelease\n",
+		"  Temporary failure resolving 'archive.ubuntu.com'\n",
+		"W: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/jammy/InRelease  Temporary failure resolving 'archive.ubuntu.com'\n",
+		"E: Unable to locate package openjdk-17-jre-headless\n",
+	}
+	cases := []struct {
+		name   string
+		modify func(*Input)
+		cmd    string
+		stream []string
+		want   []string // in the hint; nil: no hint
+		not    []string // nowhere in the message
+	}{
+		{"jupyter without PyPI", func(in *Input) {}, "pip install --no-cache-dir 'jupyterlab==4.4.9'", offlinePip,
+			[]string{"JupyterLab (jupyter: true)", "https://pypi.org/simple", "mirrors.pypi", "DEVENV_MIRROR_PYPI", "jupyter: false"}, nil},
+		{"requirements behind an unreachable mirror", func(in *Input) { in.PipIndexURL = "https://u:s3cret@pypi.corp.example/simple" },
+			"pip install --no-cache-dir -r /tmp/devenv/requirements.txt", offlinePip[:1],
+			[]string{"PyPI mirror https://u:xxxxx@pypi.corp.example/simple", "mirrors.pypi"}, []string{"s3cret", "jupyter: false"}},
+		{"apt without the base's archives", func(in *Input) {}, "apt-get update && apt-get install -y openjdk-17-jre-headless", offlineApt,
+			[]string{"mirrors.apt", "DEVENV_MIRROR_APT", "~/.docker/config.json"}, nil},
+		{"apt behind an unreachable apt mirror", func(in *Input) { in.AptMirror = "http://apt.corp.example" },
+			"apt-get -o Dir::Etc::SourceList=/dev/null update", offlineApt, []string{"apt mirror http://apt.corp.example"}, nil},
+		{"a requirement that does not exist", func(in *Input) {}, "pip install --no-cache-dir 'nosuchpkg'",
+			[]string{"ERROR: No matching distribution found for nosuchpkg\n"}, nil, []string{"hint:"}},
+		{"a failing command of another kind", func(in *Input) {}, "update-ca-certificates",
+			[]string{"Temporary failure in name resolution\n"}, nil, []string{"hint:"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := buildProject(t)
+			tc.modify(&in)
+			_, err := Build(t.Context(), failingStep{Engine: enginetest.New(), cmd: tc.cmd, stream: tc.stream}, in, Options{}, nil)
+			var be *BuildError
+			if !errors.As(err, &be) {
+				t.Fatalf("Build = %v, want a *BuildError", err)
+			}
+			msg := err.Error()
+			if tc.want != nil && !strings.HasSuffix(msg, "\n\thint: "+be.Hint) || (tc.want != nil) == (be.Hint == "") {
+				t.Errorf("hint %q, want one ending the message:\n%s", be.Hint, msg)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(be.Hint, w) {
+					t.Errorf("hint lacks %q: %s", w, be.Hint)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(msg, n) {
+					t.Errorf("message holds %q:\n%s", n, msg)
+				}
+			}
+		})
+	}
+}
