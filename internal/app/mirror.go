@@ -126,16 +126,45 @@ func (p *Project) commit(next *spec.Project, data []byte, lf *lock.File) error {
 
 // recordMirror returns devenv.yaml with `mirror: rel` set in the service
 // (and `mirror_format:` when the format was forced, so lock, up, diff and
-// repro read the source the same way), keeping the file's comments, and
-// the project it loads as.
+// repro read the source the same way), and the project it loads as. Only
+// those keys' text changes: comments, blank lines and the rest stay byte
+// for byte (a file whose layout the text edit cannot follow is written out
+// again whole, its comments kept).
 func recordMirror(p *spec.Project, service, rel, format string) (*spec.Project, []byte, error) {
+	whole, err := mirrorNodeEdit(p, service, rel, format)
+	if err != nil {
+		return nil, nil, err
+	}
+	data := whole
+	if edited, ok := mirrorTextEdit(p.Raw, service, rel, format); ok && sameYAML(edited, whole) {
+		data = edited
+	}
+	next, err := spec.Parse(p.File, data, p.Dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("devenv.yaml with the mirror recorded would not load, so it was left as it was: %w", err)
+	}
+	return next, data, nil
+}
+
+// serviceNode is the service's mapping in a parsed devenv.yaml.
+func serviceNode(raw []byte, service string) (*yaml.Node, *yaml.Node, error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(p.Raw, &doc); err != nil || len(doc.Content) == 0 {
-		return nil, nil, fmt.Errorf("read %s: %w", p.File, err)
+	if err := yaml.Unmarshal(raw, &doc); err != nil || len(doc.Content) == 0 {
+		return nil, nil, fmt.Errorf("read devenv.yaml: %w", err)
 	}
 	svc := mapValue(mapValue(doc.Content[0], "services"), service)
-	if svc == nil {
-		return nil, nil, fmt.Errorf("service %q not found in %s", service, p.File)
+	if svc == nil || svc.Kind != yaml.MappingNode {
+		return nil, nil, fmt.Errorf("service %q not found in devenv.yaml", service)
+	}
+	return &doc, svc, nil
+}
+
+// mirrorNodeEdit is devenv.yaml with the keys set in its parsed document,
+// encoded again whole.
+func mirrorNodeEdit(p *spec.Project, service, rel, format string) ([]byte, error) {
+	doc, svc, err := serviceNode(p.Raw, service)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.File, err)
 	}
 	setScalar(svc, "mirror", rel)
 	if format != "" {
@@ -146,15 +175,33 @@ func recordMirror(p *spec.Project, service, rel, format string) (*spec.Project, 
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
-		return nil, nil, err
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
 	}
-	data := []byte(b.String())
-	next, err := spec.Parse(p.File, data, p.Dir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("devenv.yaml with the mirror recorded would not load, so it was left as it was: %w", err)
+	return []byte(b.String()), nil
+}
+
+// mirrorTextEdit is the same change made in devenv.yaml's own text, one
+// key at a time (each edit reads the positions of the text before it).
+func mirrorTextEdit(raw []byte, service, rel, format string) ([]byte, bool) {
+	edits := []func(*textEdit, *yaml.Node){func(e *textEdit, svc *yaml.Node) { e.set(svc, "mirror", rel) }}
+	if format != "" {
+		edits = append(edits, func(e *textEdit, svc *yaml.Node) { e.set(svc, "mirror_format", format) })
+	} else {
+		edits = append(edits, func(e *textEdit, svc *yaml.Node) { e.remove(svc, "mirror_format") })
 	}
-	return next, data, nil
+	for _, edit := range edits {
+		_, svc, err := serviceNode(raw, service)
+		if err != nil {
+			return nil, false
+		}
+		e := newTextEdit(raw)
+		if edit(e, svc); !e.ok {
+			return nil, false
+		}
+		raw = e.bytes()
+	}
+	return raw, true
 }
 
 func mapValue(m *yaml.Node, key string) *yaml.Node {
