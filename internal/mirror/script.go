@@ -183,6 +183,7 @@ func isSubmitCommand(w string) bool {
 // submitScript is what a script says: the spark-submit arguments, where
 // they are, and the heredoc documents it writes.
 type submitScript struct {
+	command  string // the spark-submit word itself, such as /opt/spark-3.5.1-bin-hadoop3/bin/spark-submit
 	args     []string
 	line     int
 	heredocs []string
@@ -216,7 +217,7 @@ func readScript(text string) (submitScript, error) {
 		}
 		for j := i; j < len(words); j++ {
 			if isSubmitCommand(words[j]) {
-				out.args, out.line, found = words[j+1:], sl.line, true
+				out.command, out.args, out.line, found = words[j], words[j+1:], sl.line, true
 				break
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // shellWords splits a command line the way a POSIX shell would for the
@@ -136,6 +138,9 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 		}
 		i := 0
 		for i < len(words) && !strings.HasPrefix(words[i], "-") {
+			if isSubmitCommand(words[i]) {
+				sc.command = words[i]
+			}
 			i++ // skip a command name, env assignments, paths
 		}
 		sc.args = words[i:]
@@ -145,6 +150,7 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 	if err := readSubmitArgs(p, sc.args); err != nil {
 		return nil, fmt.Errorf("mirror: %s: %w", path, err)
 	}
+	p.sparkFromSubmitPath(sc.command)
 	p.platformFromMaster()
 	for i, doc := range sc.heredocs {
 		p.mergeHeredoc(path, i, doc)
@@ -179,8 +185,8 @@ func (p *Profile) mergeHeredoc(path string, i int, doc string) {
 	}
 	r := hp.Runtime
 	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, r.Label, r.LabelProvenance+src, false)
-	if p.Runtime.Spark == "" && r.Spark != "" {
-		p.setSpark(firstNonEmpty(r.SparkBuild, r.Spark), r.SparkProvenance+src, false)
+	if r.Spark != "" { // by rank: a heredoc's declared Spark beats one the command's path names
+		p.setSparkRanked(firstNonEmpty(r.SparkBuild, r.Spark), r.SparkProvenance+src, hp.rankOf("spark"))
 	}
 	setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, r.Scala, r.ScalaProvenance+src, false)
 	setStr(&p.Runtime.Java, &p.Runtime.JavaProvenance, r.Java, r.JavaProvenance+src, false)
@@ -198,6 +204,20 @@ func (p *Profile) mergeHeredoc(path string, i int, doc string) {
 	}
 	for _, w := range hp.Warnings {
 		p.warn(w)
+	}
+}
+
+// sparkDistRe finds a Spark distribution's directory in a path, as Apache's
+// tarballs unpack: spark-3.5.1-bin-hadoop3, spark-3.5.1-bin-without-hadoop,
+// spark-3.5.1.
+var sparkDistRe = lazy.Regexp(`(?:^|/)spark-(\d+\.\d+\.\d+)(?:-bin-[A-Za-z0-9.-]+)?/`)
+
+// sparkFromSubmitPath reads the Spark release from the path of the
+// spark-submit the command runs (/opt/spark-3.5.1-bin-hadoop3/bin/spark-submit):
+// a name, so a version the file declares beats it (precedence.go).
+func (p *Profile) sparkFromSubmitPath(command string) {
+	if m := sparkDistRe().FindStringSubmatch(command); m != nil {
+		p.inferSpark(m[1], "spark-submit path "+command)
 	}
 }
 

@@ -14,11 +14,7 @@ import (
 // Profile is `devenv mirror --print`: prod's normalized cluster profile.
 func Profile(w io.Writer, p *mirror.Profile) {
 	fmt.Fprintf(w, "source:   %s (%s, %s)\n", p.Source.Path, p.Source.Format, p.Source.Platform)
-	scala := p.Runtime.ScalaFull
-	if scala == "" {
-		scala = p.Runtime.Scala // the binary version when no patch was stated
-	}
-	fmt.Fprintf(w, "runtime:  spark %s, scala %s, java %s, python %s", p.Runtime.Spark, scala, p.Runtime.Java, p.Runtime.Python)
+	fmt.Fprintf(w, "runtime:  %s", runtimeVersions(p))
 	if p.Runtime.Label != "" {
 		fmt.Fprintf(w, " (%s)", p.Runtime.Label)
 	}
@@ -41,6 +37,61 @@ func Profile(w io.Writer, p *mirror.Profile) {
 	for _, wn := range p.Warnings {
 		fmt.Fprintf(w, "warning:  %s\n", wn)
 	}
+}
+
+// prodVersion is one version fact of prod's, "" when prod did not state it.
+type prodVersion struct{ name, value string }
+
+// prodVersions are the versions the lock takes from prod, as prod stated them.
+func prodVersions(p *mirror.Profile) []prodVersion {
+	scala := p.Runtime.ScalaFull
+	if scala == "" {
+		scala = p.Runtime.Scala // the binary version when no patch was stated
+	}
+	return []prodVersion{{"spark", p.Runtime.Spark}, {"scala", scala}, {"java", p.Runtime.Java},
+		{"python", p.Runtime.Python}, {"rapids", p.GPU.Rapids}}
+}
+
+// splitStated returns the stated versions as "name value" and the names of
+// those prod did not state.
+func splitStated(p *mirror.Profile, with func(prodVersion) bool) (stated, missing []string) {
+	for _, v := range prodVersions(p) {
+		if !with(v) {
+			continue
+		}
+		if v.value == "" {
+			missing = append(missing, v.name)
+		} else {
+			stated = append(stated, v.name+" "+v.value)
+		}
+	}
+	return stated, missing
+}
+
+// runtimeVersions is the runtime line: the versions prod stated, then the
+// names of those it did not, never a blank field.
+func runtimeVersions(p *mirror.Profile) string {
+	stated, missing := splitStated(p, func(v prodVersion) bool { return v.name != "rapids" }) // rapids has its own line
+	switch {
+	case len(stated) == 0:
+		return "no versions stated (spark, scala, java, python)"
+	case len(missing) == 0:
+		return strings.Join(stated, ", ")
+	}
+	return strings.Join(stated, ", ") + " (not stated: " + strings.Join(missing, ", ") + ")"
+}
+
+// versionsLine is what `devenv mirror` says of the locked versions when none
+// deviates from prod's: "prod's exactly" only for what prod stated.
+func versionsLine(p *mirror.Profile) string {
+	stated, missing := splitStated(p, func(prodVersion) bool { return true })
+	switch {
+	case len(stated) == 0:
+		return "prod stated none; devenv lock chose the newest compatible set"
+	case len(missing) == 0:
+		return "prod's exactly"
+	}
+	return "prod's exactly where stated (" + strings.Join(stated, ", ") + "); devenv lock chose " + strings.Join(missing, ", ") + ", which prod did not state"
 }
 
 // printFailures lists what went wrong in prod, by kind, with the
@@ -130,8 +181,8 @@ func Mirror(w io.Writer, r *app.MirrorResult) {
 			fmt.Fprintf(w, "warning:  %s\n", n)
 		}
 	}
-	if len(r.Deviations) == 0 {
-		fmt.Fprintf(w, "versions: prod's exactly\n")
+	if len(r.Deviations) == 0 && r.Profile != nil {
+		fmt.Fprintf(w, "versions: %s\n", versionsLine(r.Profile))
 	}
 	for _, d := range r.Deviations {
 		fmt.Fprintf(w, "deviates: %s\n", d)

@@ -1,0 +1,52 @@
+package view
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/mirror"
+)
+
+// TestMirrorSaysWhatProdStated: mirror --print shows no blank version
+// field, and mirror says "prod's exactly" only of versions prod stated.
+func TestMirrorSaysWhatProdStated(t *testing.T) {
+	cases := []struct {
+		name         string
+		runtime      mirror.Runtime
+		rapids       string
+		wantRuntime  string
+		wantVersions string
+	}{
+		{"nothing stated", mirror.Runtime{}, "",
+			"runtime:  no versions stated (spark, scala, java, python)",
+			"versions: prod stated none; devenv lock chose the newest compatible set"},
+		{"spark alone", mirror.Runtime{Spark: "3.5.1"}, "",
+			"runtime:  spark 3.5.1 (not stated: scala, java, python)",
+			"versions: prod's exactly where stated (spark 3.5.1); devenv lock chose scala, java, python, rapids, which prod did not state"},
+		{"everything", mirror.Runtime{Spark: "3.5.1", Scala: "2.12", ScalaFull: "2.12.18", Java: "17", Python: "3.11"}, "25.06.0",
+			"runtime:  spark 3.5.1, scala 2.12.18, java 17, python 3.11",
+			"versions: prod's exactly"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &mirror.Profile{Runtime: tc.runtime}
+			p.GPU.Rapids = tc.rapids
+			var b bytes.Buffer
+			Mirror(&b, &app.MirrorResult{Service: "spark", Source: "prod/job.sh", Profile: p, Locked: &lock.Service{Versions: lock.Versions{Spark: "3.5.1", ScalaFull: "2.12.18", Java: "17", Rapids: "25.06.0"}}})
+			out := b.String()
+			for _, want := range []string{tc.wantRuntime + "\n", tc.wantVersions + "\n"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			for _, blank := range []string{"spark ,", "scala ,", "java ,", "python \n", "spark  "} {
+				if strings.Contains(out, blank) {
+					t.Errorf("output has a blank version field (%q):\n%s", blank, out)
+				}
+			}
+		})
+	}
+}
