@@ -377,3 +377,32 @@ func TestComposeErrorIsNotStaleness(t *testing.T) {
 		t.Errorf("a compose error was taken for a stale lock:\n%s", w.stderr.String())
 	}
 }
+
+// TestDiffRowHoldsOneLocalValue: where devenv's own sizing for this
+// machine beats prod's scaled value (local mode's driver memory), the row
+// says so in WHY instead of showing the scaled value beside the local one.
+func TestDiffRowHoldsOneLocalValue(t *testing.T) {
+	prod := "spark.executor.memory 64g\nspark.driver.memory 32g\nspark.executor.cores 16\nspark.executor.instances 8\n"
+	w := newWorld(t, optionalSpark, map[string]string{"prod/spark-defaults.conf": prod})
+	ctx := t.Context()
+	if _, err := w.open(t).Mirror(ctx, MirrorOptions{Source: filepath.Join(w.dir, "prod", "spark-defaults.conf")}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.open(t).Diff(ctx, DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, d := range res.Items {
+		if d.Change != "different" || d.Scaled == "" || d.Local == "" {
+			continue
+		}
+		checked++
+		if !strings.Contains(d.Why, "to "+d.Scaled) || !strings.Contains(d.Why, "setting for this machine sets "+d.Local) {
+			t.Errorf("%s: WHY %q does not say prod scales to %s and what sets the local %s", d.Key, d.Why, d.Scaled, d.Local)
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("no row with a scaled and a local value to check: %+v", res.Items)
+	}
+}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -67,6 +68,7 @@ func (p *Project) Diff(ctx context.Context, o DiffOptions) (*DiffResult, error) 
 	local := mirror.LocalEnv{Spark: v.Spark, Scala: v.Scala, Java: v.Java, Rapids: v.Rapids, CUDA: v.CUDA, Conf: sparkMap(ps)}
 	rep := mirror.Diff(local, prod, shareOf(ps))
 	rep.Items = ownTuning(rep.Items, ps)
+	localSources(rep.Items, ps)
 	devs := lf.Service(svc.Name).Deviations
 	explainVersions(rep.Items, devs)
 	res := &DiffResult{Service: svc.Name, Source: src, Drifted: rep.Drifted(), Items: rep.Items, Hardware: rep.Hardware, Deviations: devs}
@@ -119,6 +121,36 @@ func ownTuning(items []mirror.Drift, ps *plan.Service) []mirror.Drift {
 		}
 	}
 	return items
+}
+
+// localSources says, of a conf whose local value is not prod's scaled
+// value, which layer set the local one: the row then holds one local value
+// (LOCAL), with the scaled one in its WHY, instead of two side by side.
+func localSources(items []mirror.Drift, ps *plan.Service) {
+	if ps == nil || ps.Spark == nil {
+		return
+	}
+	source := map[string]string{}
+	for _, e := range ps.Spark.Conf {
+		source[e.Key] = e.Source
+	}
+	for i, d := range items {
+		if d.Kind != "conf" || d.Change != "different" || d.Scaled == "" || d.Local == "" {
+			continue
+		}
+		from := "scaled from prod's " + d.Prod
+		if strings.HasPrefix(d.Why, from) {
+			items[i].Why = from + " to " + d.Scaled + strings.TrimPrefix(d.Why, from)
+		} else {
+			items[i].Why = "prod's value scales to " + d.Scaled + " here; " + d.Why
+		}
+		switch src := source[d.Key]; src {
+		case sparkconf.SourceProfile, sparkconf.SourceHardware:
+			items[i].Why += "; devenv's " + src + " setting for this machine sets " + d.Local
+		case sparkconf.SourceUser:
+			items[i].Why += "; your conf: in devenv.yaml sets " + d.Local
+		}
+	}
 }
 
 func sparkMap(ps *plan.Service) map[string]string {

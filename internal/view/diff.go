@@ -24,7 +24,7 @@ func Diff(w io.Writer, r *app.DiffResult) {
 	fmt.Fprintln(tw, "SEVERITY\tKIND\tKEY\tCHANGE\tPROD\tLOCAL\tWHY")
 	for _, d := range r.Items {
 		prod := dash(d.Prod)
-		if d.Scaled != "" {
+		if d.Scaled != "" && d.Local == "" { // with a local value, WHY holds the scaled one: one local number a row
 			prod += " (scaled here: " + d.Scaled + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Severity, d.Kind, d.Key, d.Change, prod, dash(d.Local), d.Why)

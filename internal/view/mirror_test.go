@@ -50,3 +50,22 @@ func TestMirrorSaysWhatProdStated(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffRowShowsOneLocalNumber: the PROD column shows the scaled value
+// only where nothing runs locally; else it would sit beside LOCAL's.
+func TestDiffRowShowsOneLocalNumber(t *testing.T) {
+	var b bytes.Buffer
+	Diff(&b, &app.DiffResult{Service: "spark", Source: "prod/spark-defaults.conf", Items: []mirror.Drift{
+		{Kind: "conf", Key: "spark.driver.memory", Change: "different", Prod: "32g", Scaled: "1g", Local: "4g", Severity: mirror.SevPerformance,
+			Why: "scaled from prod's 32g to 1g: at most 1/8 of host memory; devenv's hardware setting for this machine sets 4g"},
+		{Kind: "conf", Key: "spark.executor.memory", Change: "missing", Prod: "64g", Scaled: "3258m", Severity: mirror.SevPerformance, Why: "scaled"},
+	}})
+	for _, l := range strings.Split(b.String(), "\n") {
+		switch {
+		case strings.Contains(l, "spark.driver.memory") && strings.Contains(l, "(scaled here"):
+			t.Errorf("row shows the scaled and the local value side by side: %q", l)
+		case strings.Contains(l, "spark.executor.memory") && !strings.Contains(l, "64g (scaled here: 3258m)"):
+			t.Errorf("a row with nothing local lost its scaled value: %q", l)
+		}
+	}
+}
