@@ -11,7 +11,7 @@ func TestListJobs(t *testing.T) {
 	if err != nil || list == nil || len(list) != 0 || len(warnings) != 0 {
 		t.Fatalf("empty queue: %v %v %v, want [] and no warnings", list, warnings, err)
 	}
-	if _, err := p.Submit(SubmitOptions{Service: "box", Shell: "true", NoRunner: true}); err != nil {
+	if _, _, err := p.Submit(SubmitOptions{Service: "box", Shell: "true", NoRunner: true}); err != nil {
 		t.Fatal(err)
 	}
 	list, warnings, err = p.ListJobs()

@@ -26,6 +26,9 @@ type SubmitOptions struct {
 	Shell    string   // run sh -c Shell instead of spark-submit of a file
 	Args     []string // job.py [args...]
 	NoRunner bool     // only queue; do not start a background runner
+	// Runner is the command line that runs the queue in the background;
+	// nil: this devenv's `jobs run --background`.
+	Runner []string
 }
 
 // Jobs is the project's job queue under .devenv/jobs.
@@ -41,29 +44,75 @@ func (p *Project) Jobs() (*jobs.Store, error) {
 }
 
 // Submit queues a job and, unless told not to, starts a background runner
-// (a runner that finds the queue held exits at once). A runner that cannot
-// be started is a warning: the job stays queued.
-func (p *Project) Submit(o SubmitOptions) (jobs.Job, error) {
+// (a runner that finds the queue held exits at once) and waits until a
+// runner holds the queue or the one it started has ended, so that what
+// devenv jobs says next never races the start. It returns warnings for the
+// caller to print after the job's own notice: a runner that could not be
+// started, or ended leaving the job queued (the job stays queued).
+func (p *Project) Submit(o SubmitOptions) (jobs.Job, []string, error) {
 	service, err := p.SparkService(o.Service)
 	if err != nil {
-		return jobs.Job{}, err
+		return jobs.Job{}, nil, err
 	}
 	cmd, err := p.JobCommand(o.Shell, o.Args)
 	if err != nil {
-		return jobs.Job{}, err
+		return jobs.Job{}, nil, err
 	}
 	store, err := p.Jobs()
 	if err != nil {
-		return jobs.Job{}, err
+		return jobs.Job{}, nil, err
 	}
 	j, err := store.Submit(jobs.Job{Service: service, Command: cmd, SparkUI: SparkUI(p.Spec.Service(service))})
 	if err != nil || o.NoRunner {
-		return j, err
+		return j, nil, err
 	}
-	if err := p.startRunner(store); err != nil {
-		p.out.Warn("job %s is queued, but no runner could be started (%v): run devenv jobs run", j.ID, err)
+	ended, err := p.spawnRunner(store, o.Runner)
+	if err != nil {
+		return j, []string{fmt.Sprintf("job %s is queued, but no runner could be started (%v): run devenv jobs run", j.ID, err)}, nil
 	}
-	return j, nil
+	if w := awaitRunner(store, j.ID, ended); w != "" {
+		return j, []string{w}, nil
+	}
+	return j, nil, nil
+}
+
+// runnerStartLimit bounds how long Submit waits for the runner it started
+// to take the queue; past it, the runner is left to it (a loaded machine).
+const runnerStartLimit = 30 * time.Second
+
+// awaitRunner waits until a runner holds the queue, the job has left the
+// queue, or the runner that was started has ended; for the last, it says
+// so when the job is still queued.
+func awaitRunner(store *jobs.Store, id string, ended <-chan error) string {
+	limit := time.NewTimer(runnerStartLimit)
+	defer limit.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if store.RunnerPID() != 0 || !stillQueued(store, id) {
+			return ""
+		}
+		select {
+		case err := <-ended:
+			if store.RunnerPID() != 0 || !stillQueued(store, id) {
+				return ""
+			}
+			why := "it exited"
+			if err != nil {
+				why = err.Error()
+			}
+			return fmt.Sprintf("job %s is queued, but the runner devenv started ended (%s) without running it: see %s, or run devenv jobs run",
+				id, why, filepath.Join(store.Dir(), "runner.log"))
+		case <-limit.C:
+			return ""
+		case <-tick.C:
+		}
+	}
+}
+
+func stillQueued(store *jobs.Store, id string) bool {
+	j, err := store.Get(id)
+	return err == nil && j.State == jobs.Queued
 }
 
 // JobCommand is sh -c SHELL, else spark-submit of a project file.
@@ -127,25 +176,38 @@ func SparkUI(s *spec.Service) string {
 	return ""
 }
 
-// startRunner starts `devenv jobs run --background` as a detached process
-// writing to .devenv/jobs/runner.log.
+// startRunner starts a background runner and leaves it to run (watch's
+// job restarts).
 func (p *Project) startRunner(store *jobs.Store) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
+	_, err := p.spawnRunner(store, nil)
+	return err
+}
+
+// spawnRunner starts `devenv jobs run --background` (or argv) as a
+// detached process writing to .devenv/jobs/runner.log; the channel gets
+// its end.
+func (p *Project) spawnRunner(store *jobs.Store, argv []string) (<-chan error, error) {
+	if len(argv) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		argv = []string{exe, "--file", p.Spec.File, "--project-dir", p.Spec.Dir, "jobs", "run", "--background"}
 	}
 	log, err := statedir.OpenFile(store.Dir(), filepath.Join(store.Dir(), "runner.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, jobs.FileMode) // never through a link
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer func() { _ = log.Close() }()
-	cmd := exec.Command(exe, "--file", p.Spec.File, "--project-dir", p.Spec.Dir, "jobs", "run", "--background")
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = p.Spec.Dir, log, log
 	cmd.SysProcAttr = jobs.Detach(nil)
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, err
 	}
-	return cmd.Process.Release()
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }() // reaped while devenv runs; detached, it outlives devenv
+	return ended, nil
 }
 
 // RunJobs runs the queue until it is empty; jobs.ErrBusy when another

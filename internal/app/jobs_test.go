@@ -119,7 +119,7 @@ func TestJobExit(t *testing.T) {
 
 func TestCancelJob(t *testing.T) {
 	p := New(testProject(t, twoServices), Options{})
-	j, err := p.Submit(SubmitOptions{Shell: "true", NoRunner: true})
+	j, _, err := p.Submit(SubmitOptions{Shell: "true", NoRunner: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,9 +22,10 @@ func submitCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-runner", Usage: "only queue the job; run the queue later with devenv jobs run"},
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
-			j, err := p.Submit(app.SubmitOptions{Service: c.String("service"), Shell: c.String("cmd"), Args: args(c), NoRunner: c.Bool("no-runner")})
+			j, warnings, err := p.Submit(app.SubmitOptions{Service: c.String("service"), Shell: c.String("cmd"), Args: args(c), NoRunner: c.Bool("no-runner")})
 			if err == nil {
 				say(c, view.Submitted(j))
+				warn(c, warnings...) // after the job's notice, once the runner has taken the queue or ended
 			}
 			return show(c, j, err, func(w io.Writer, j jobs.Job) { fmt.Fprintln(w, j.ID) })
 		}),

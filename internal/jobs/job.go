@@ -44,6 +44,9 @@ type Job struct {
 	RunnerPID int `json:"runner_pid,omitempty"`
 	// CancelRequested asks the runner to stop a running job.
 	CancelRequested bool `json:"cancel_requested,omitempty"`
+	// ReasonShown: devenv jobs has said once why the job ended (on stderr);
+	// the reason stays here and in devenv jobs --json.
+	ReasonShown bool `json:"reason_shown,omitempty"`
 }
 
 // number is the job's sequence number, for ordering; 0 when the ID is not one.

@@ -100,7 +100,7 @@ func (s *Store) Submit(j Job) (Job, error) {
 		}
 		j.ID = strconv.Itoa(next)
 		j.State, j.Submitted, j.Log = Queued, s.now().UTC(), s.LogPath(j.ID)
-		j.ExitCode, j.Started, j.Finished, j.RunnerPID, j.Reason, j.CancelRequested = nil, nil, nil, 0, "", false
+		j.ExitCode, j.Started, j.Finished, j.RunnerPID, j.Reason, j.CancelRequested, j.ReasonShown = nil, nil, nil, 0, "", false, false
 		log, err := s.OpenLog(j.ID, os.O_CREATE|os.O_WRONLY|os.O_TRUNC) // never through a link
 		if err != nil {
 			return fmt.Errorf("cannot create the job's log %s: %w", j.Log, err)
@@ -198,6 +198,22 @@ func (s *Store) update(id string, fn func(*Job) error) (Job, error) {
 		return s.write(j)
 	})
 	return out, err
+}
+
+// MarkReasonShown records that why the finished job ended was said, so
+// that devenv jobs says it once.
+func (s *Store) MarkReasonShown(id string) error {
+	_, err := s.update(id, func(j *Job) error {
+		if !j.State.Final() || j.ReasonShown {
+			return errSkip
+		}
+		j.ReasonShown = true
+		return nil
+	})
+	if errors.Is(err, errSkip) {
+		return nil
+	}
+	return err
 }
 
 // Cancel cancels a job: a queued one at once; a running one by asking its

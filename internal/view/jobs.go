@@ -31,12 +31,7 @@ func Jobs(w io.Writer, list []jobs.Job, dir string) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.Service, j.State, exit, clock(&j.Submitted),
 			clock(j.Started), clock(j.Finished), dash(j.SparkUI), log, shellJoin(j.Command))
 	}
-	tw.Flush()
-	for _, j := range list {
-		if j.Reason != "" && j.State != jobs.Done {
-			fmt.Fprintf(w, "job %s %s: %s\n", j.ID, j.State, j.Reason)
-		}
-	}
+	tw.Flush() // why jobs ended is devenv jobs' notice on stderr, said once (app.ListJobs)
 }
 
 // shellJoin writes a command as a person would type it in sh.
