@@ -142,7 +142,7 @@ func buildArtifact(ctx context.Context, eng engine.Engine, in Input, a artifactI
 	}
 	entries[0].data = withLabels(entries[0].data, map[string]string{labels.Artifact: a.File.SHA256, labels.ArtifactFile: a.File.Name})
 	req := engine.BuildRequest{Dockerfile: dockerfileName, Tags: []string{a.Tag}, NoCache: opts.NoCache}
-	sent, err := buildStreaming(ctx, eng, req, entries, progress)
+	sent, err := buildStreaming(ctx, eng, req, entries, masked(progress, nil))
 	if err != nil {
 		return sent, fmt.Errorf("artifact %s (image %s): %w", a.File.Name, a.Tag, err)
 	}

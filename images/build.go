@@ -13,6 +13,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/credproxy"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
+	urlredact "github.com/devenv-dev/devenv/internal/redact"
 )
 
 // Options tune Build.
@@ -20,6 +21,11 @@ type Options struct {
 	NoCache bool              // build even when the image exists, without the build cache
 	Pull    bool              // have the engine pull newer base images
 	Labels  map[string]string // extra image labels; devenv's own labels win
+	// Proxies are build arguments from the docker CLI's proxies
+	// (dockerproxy.BuildArgs): passed to the build as docker build passes
+	// them, a compose service's own build.args winning; never part of the
+	// image's hash, so a changed proxy rebuilds nothing.
+	Proxies map[string]string
 }
 
 // Result says which image a service runs and what it took to make it.
@@ -86,11 +92,12 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 		return Result{}, err
 	}
 	defer stop()
+	withProxies(&req, opts.Proxies)
 	res := Result{Tag: tag}
 	if err := withArtifacts(ctx, eng, in, arts, opts, &req, &res, progress); err != nil {
 		return res, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
 	}
-	sent, err := buildStreaming(ctx, eng, req, entries, progress)
+	sent, err := buildStreaming(ctx, eng, req, entries, masked(progress, opts.Proxies))
 	var be *BuildError
 	if errors.As(err, &be) {
 		be.Hint = failureHint(in, be.Err.Error(), be.step)
@@ -127,7 +134,7 @@ var errBuildReturned = errors.New("the engine stopped reading the build context"
 
 // buildStreaming streams the context to the engine as it builds and
 // returns how many bytes of it the engine read.
-func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequest, entries []entry, progress func(engine.Progress)) (int64, error) {
+func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequest, entries []entry, out *maskedProgress) (int64, error) {
 	pr, pw := io.Pipe()
 	written := make(chan error, 1)
 	var sent countingWriter
@@ -140,9 +147,10 @@ func buildStreaming(ctx context.Context, eng engine.Engine, req engine.BuildRequ
 	req.Context = pr
 	var tail outputTail
 	report := func(p engine.Progress) {
+		p = out.mask(p)
 		tail.add(p)
-		if progress != nil {
-			progress(p)
+		if out.to != nil {
+			out.to(p)
 		}
 	}
 	_, err := eng.Build(ctx, req, report)
@@ -261,9 +269,58 @@ func pipIndexProxy(in Input, req *engine.BuildRequest) (func(), error) {
 		return nil, fmt.Errorf("service %q: %w", in.Service, err)
 	}
 	v := p.URL()
-	req.BuildArgs = map[string]*string{"PIP_INDEX_URL": &v}
+	if req.BuildArgs == nil {
+		req.BuildArgs = map[string]*string{}
+	}
+	req.BuildArgs["PIP_INDEX_URL"] = &v
 	req.NetworkMode = buildNetwork(v)
 	return func() { _ = p.Close() }, nil
+}
+
+// withProxies adds the proxies to the build's arguments where the build
+// does not set the same name itself.
+func withProxies(req *engine.BuildRequest, proxies map[string]string) {
+	for k, v := range proxies {
+		if req.BuildArgs == nil {
+			req.BuildArgs = map[string]*string{}
+		}
+		if _, set := req.BuildArgs[k]; !set {
+			req.BuildArgs[k] = &v
+		}
+		if !strings.EqualFold(k, "NO_PROXY") && buildNetwork(v) == "host" {
+			req.NetworkMode = "host" // a proxy on this machine's loopback (cntlm, px)
+		}
+	}
+}
+
+// masked hides what the build prints of a URL's password, and of the
+// proxies' passwords anywhere (a step that prints its environment), before
+// progress and the failed build's tail see it.
+func masked(progress func(engine.Progress), proxies map[string]string) *maskedProgress {
+	m := &maskedProgress{to: progress}
+	for _, v := range proxies {
+		if u, err := url.Parse(v); err == nil && u.User != nil {
+			if pw, ok := u.User.Password(); ok && pw != "" {
+				m.secrets = append(m.secrets, pw)
+			}
+		}
+	}
+	return m
+}
+
+type maskedProgress struct {
+	to      func(engine.Progress)
+	secrets []string
+}
+
+func (m *maskedProgress) mask(p engine.Progress) engine.Progress {
+	if p.Stream != "" {
+		p.Stream = urlredact.URLs(p.Stream)
+		for _, s := range m.secrets {
+			p.Stream = strings.ReplaceAll(p.Stream, s, "xxxxx")
+		}
+	}
+	return p
 }
 
 // localEngine reports whether DOCKER_HOST names an engine on this machine,

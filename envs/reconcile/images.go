@@ -102,7 +102,7 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 	}
 	task := "build " + s.Name
 	r.Out.Step(task, "building "+s.Image)
-	res, err := images.Build(ctx, r.Eng, in, images.Options{NoCache: opts.NoCache},
+	res, err := images.Build(ctx, r.Eng, in, images.Options{NoCache: opts.NoCache, Proxies: r.Proxies},
 		func(p engine.Progress) { r.Out.Progress(task, p) })
 	if err != nil {
 		return nil, err

@@ -24,10 +24,13 @@ type Runner struct {
 	Eng engine.Engine
 	// Exec converges the project's containers: the Compose SDK on a real
 	// engine (compose/sdk), the fake engine itself in unit tests.
-	Exec     engine.Executor
-	Out      *ui.Printer
-	Cache    *fetch.Cache
-	Mirrors  sources.Mirrors
+	Exec    engine.Executor
+	Out     *ui.Printer
+	Cache   *fetch.Cache
+	Mirrors sources.Mirrors
+	// Proxies are the docker CLI's proxies as build arguments
+	// (dockerproxy.BuildArgs), passed to every image build.
+	Proxies  map[string]string
 	StateDir string     // <project>/.devenv
 	Lock     *lock.File // the lock the plan was made from
 	// StopTimeout is how long down and a recreate give a container to stop

@@ -255,7 +255,7 @@ func (p *Project) projectLock(ctx context.Context, timeout time.Duration) (func(
 
 func (p *Project) runner(lf *lock.File) *reconcile.Runner {
 	cache, _ := p.artifactCache()
-	return &reconcile.Runner{Eng: p.eng, Exec: p.executor(), Out: p.out, Cache: cache, Mirrors: p.Mirrors(), StateDir: p.StateDir(), Lock: lf,
+	return &reconcile.Runner{Eng: p.eng, Exec: p.executor(), Out: p.out, Cache: cache, Mirrors: p.Mirrors(), Proxies: p.buildProxies(), StateDir: p.StateDir(), Lock: lf,
 		Gone: reconcile.DirGone(p.eng != nil && engine.EndpointOf(p.eng).Local, filepath.Base(p.StateDir()))}
 }
 
