@@ -194,6 +194,9 @@ func checkPsExecLogs(t *testing.T, w *world, dir string) {
 	if r := w.run(t, dir, "exec", "-T", "spark", "--", "sh", "-c", "java -version 2>&1; test -f /opt/sparkRapidsPlugin/rapids-4-spark_2.12-"+rapidsVersion+".jar; exit 3"); r.Code != 3 || !strings.Contains(r.Stdout, "openjdk") {
 		t.Errorf("exec: exit %d, out %q err %q", r.Code, r.Stdout, r.Stderr)
 	}
+	if r := w.run(t, dir, "exec", "-T", "spark", "--", "ps", "-p", "1", "-o", "comm="); r.Code != 0 || strings.TrimSpace(r.Stdout) == "" {
+		t.Errorf("ps in the Spark image (procps): exit %d, out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
 	checkConfInContainer(t, w, dir, "64")
 	w.must(t, dir, "exec", "-T", "web", "--", "sh", "-c", "echo hello-from-web")
 	if r := w.must(t, dir, "logs", "--tail", "5", "web"); r.Code != 0 {
