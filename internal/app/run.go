@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -249,8 +251,22 @@ func (p *Project) projectLock(ctx context.Context, timeout time.Duration) (func(
 	}})
 	if err == nil {
 		p.DropReceipt()
+		sweepStateTemps(p.StateDir())
 	}
 	return release, err
+}
+
+// sweepStateTemps removes the temporary files that a devenv killed while
+// writing .devenv (the Jupyter token, the receipt, generated confs) left:
+// the project lock is held, so no live writer owns one.
+func sweepStateTemps(stateDir string) {
+	atomicfile.SweepDir(stateDir)
+	gen, _ := filepath.Glob(filepath.Join(stateDir, "generated", "*"))
+	for _, d := range gen {
+		if st, err := os.Lstat(d); err == nil && st.IsDir() {
+			atomicfile.SweepDir(d)
+		}
+	}
 }
 
 func (p *Project) runner(lf *lock.File) *reconcile.Runner {
