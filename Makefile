@@ -37,7 +37,9 @@ help: ## list the targets
 build: ## build bin/devenv and bin/devenv-core, installed side by side (cgo, for NVML; no symbol table or DWARF: stack traces keep their function names)
 	$(GO) build -trimpath -ldflags "$(BUILD_LDFLAGS)" -o $(BINDIR)/ ./cmd/devenv ./cmd/devenv-core
 
-test: unit integration e2e ## unit, integration, then end-to-end tests against the real Docker engine
+test: ## unit, integration, then end-to-end tests against the real Docker engine; each tier runs even when an earlier one failed, and the last lines say which failed
+	@failed=; for tier in unit integration e2e; do $(MAKE) --no-print-directory $$tier || failed="$$failed $$tier"; done; \
+	if [ -n "$$failed" ]; then echo "make test: failed:$$failed (each tier's own summary is above)"; exit 1; fi; echo "make test: unit, integration and e2e passed"
 
 unit: ## unit tests: no Docker engine, no cross builds (-short skips TestIntegration*)
 	$(GO) test -short -count=1 -json $(UNIT_PKGS) | $(TESTSUM)
