@@ -64,7 +64,7 @@ lint: ## gofmt, go vet and golangci-lint (.golangci.yml; make lint-tools install
 lint-tools: ## install the pinned golangci-lint with go install (needs only the Go module proxy)
 	$(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 
-bench: bench-unit bench-e2e ## every benchmark (figures go into the README's performance table)
+bench: bench-unit bench-e2e ## every benchmark (figures go into BENCHMARKS.md)
 
 bench-unit: ## Go benchmarks of the packages (no Docker needed)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(UNIT_PKGS)
