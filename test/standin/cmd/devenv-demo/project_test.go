@@ -81,4 +81,3 @@ func listenT(t *testing.T) net.Listener {
 	}
 	return l
 }
-
