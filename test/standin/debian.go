@@ -95,7 +95,7 @@ func buildSuiteTarball(ctx context.Context, dir, tarPath, suite, include string)
 		return err
 	}
 	if os.Geteuid() != 0 {
-		return errorf("debootstrap must run as root to build the Debian stand-in; run the end-to-end tests as root (as CI does)")
+		return errorf("debootstrap must run as root to build the Debian stand-in; run the end-to-end tests (or make demo) as root, as CI does, or load an apt-based image such as debian:bookworm into the engine for make demo")
 	}
 	scratch, err := os.MkdirTemp(dir, "debootstrap-")
 	if err != nil {

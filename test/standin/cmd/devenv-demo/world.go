@@ -22,8 +22,11 @@ func (d *demo) resolve(ctx context.Context) (profiles.Resolved, error) {
 	var host struct {
 		Driver string `json:"driver_version"`
 	}
-	if err != nil || json.Unmarshal(out, &host) != nil {
-		return profiles.Resolved{}, fmt.Errorf("`%s gpus --json` gave no answer to read (%v): %s", d.devenv, err, out)
+	if err == nil {
+		err = json.Unmarshal(out, &host)
+	}
+	if err != nil {
+		return profiles.Resolved{}, fmt.Errorf("`%s gpus --json` gave no answer to read: %w: %s", d.devenv, err, out)
 	}
 	cat := profiles.Builtin()
 	driver, rule := cat.ResolutionDriver(host.Driver)
