@@ -18,6 +18,7 @@ func TestBuildErrorNamesThePyPIMirror(t *testing.T) {
 		hint    bool
 	}{
 		{"pip-dns.txt", true},
+		{"pip-dns-bookworm.txt", true}, // captured from a devenv up without mirrors.pypi on this machine
 		{"pip-refused.txt", true},
 		{"pip-no-release.txt", false}, // the index answered: the version is the problem
 		{"pip-build-error.txt", false},
