@@ -17,7 +17,7 @@ BENCH_E2E_TIMES ?= 10
 GOLANGCI_LINT_VERSION ?= v2.15.0
 GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 
-.PHONY: help compose-cli build test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean release release-tools actionlint
+.PHONY: help compose-cli build demo test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean release release-tools actionlint
 
 # What `devenv version` reports (internal/buildinfo); a tree with changes says so.
 BUILDINFO    = github.com/devenv-dev/devenv/internal/buildinfo
@@ -36,6 +36,12 @@ help: ## list the targets
 
 build: ## build bin/devenv and bin/devenv-core, installed side by side (cgo, for NVML; no symbol table or DWARF: stack traces keep their function names)
 	$(GO) build -trimpath -ldflags "$(BUILD_LDFLAGS)" -o $(BINDIR)/ ./cmd/devenv ./cmd/devenv-core
+
+# make demo's project directory (default: devenv-demo/devenv-demo in the user cache directory).
+DEMO_DIR ?=
+demo: build ## no network, NGC key or GPU needed: start local stand-in mirrors and bring the starter up in a demo project outside this checkout (prints where, and what is a stand-in)
+	$(GO) build -trimpath -o $(BINDIR)/devenv-demo ./test/standin/cmd/devenv-demo
+	$(BINDIR)/devenv-demo -devenv $(abspath $(BINDIR))/devenv $(if $(DEMO_DIR),-dir $(DEMO_DIR))
 
 test: ## unit, integration, then end-to-end tests against the real Docker engine; each tier runs even when an earlier one failed, and the last lines say which failed
 	@failed=; for tier in unit integration e2e; do $(MAKE) --no-print-directory $$tier || failed="$$failed $$tier"; done; \

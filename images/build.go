@@ -178,8 +178,12 @@ type BuildError struct {
 }
 
 func (e *BuildError) Error() string {
-	return e.Err.Error() + "\nlast lines of the build output:\n" + e.Tail +
+	msg := e.Err.Error() + "\nlast lines of the build output:\n" + e.Tail +
 		"\n(`devenv build --verbose` shows all of it)"
+	if h := buildHint(e.Err, e.Tail); h != "" {
+		msg += "\n" + h
+	}
+	return msg
 }
 
 func (e *BuildError) Unwrap() error { return e.Err }
