@@ -1,16 +1,15 @@
 package registry
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"syscall"
 
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
 
+	"github.com/devenv-dev/devenv/internal/httpx"
 	"github.com/devenv-dev/devenv/internal/redact"
 )
 
@@ -27,19 +26,15 @@ const (
 	failNotFound
 )
 
-// classify reads err's chain: a network cause wins over anything the
-// registry said, since a registry that was never reached said nothing.
+// classify reads err's chain: a network cause (httpx.Classify) wins over
+// anything the registry said, since a registry never reached said nothing.
 func classify(err error) failure {
-	var dns *net.DNSError
-	switch {
-	case errors.As(err, &dns):
-		if dns.IsTimeout {
-			return failTimeout
-		}
+	switch httpx.Classify(err) {
+	case httpx.NetDNS:
 		return failDNS
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case httpx.NetRefused:
 		return failRefused
-	case isTimeout(err):
+	case httpx.NetTimeout:
 		return failTimeout
 	}
 	var te *transport.Error
@@ -52,14 +47,6 @@ func classify(err error) failure {
 		}
 	}
 	return failOther
-}
-
-func isTimeout(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return true
-	}
-	var t interface{ Timeout() bool }
-	return errors.As(err, &t) && t.Timeout()
 }
 
 // registryError is the error of a request to ref's registry: the network
