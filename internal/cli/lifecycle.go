@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/reconcile"
@@ -61,7 +63,7 @@ func upCommand() *cli.Command {
 				LockTimeout: lockTimeout(c), DryRun: c.Bool("dry-run"),
 				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"), Force: c.Bool("force"),
 			})
-			if err := show(c, res, err, view.Up); err != nil || !c.Bool("watch") || c.Bool("dry-run") {
+			if err := show(c, res, err, upText); err != nil || !c.Bool("watch") || c.Bool("dry-run") {
 				if err == nil && !c.Bool("dry-run") {
 					leaveReceipt(c, p, res)
 				}
@@ -69,6 +71,20 @@ func upCommand() *cli.Command {
 			}
 			return watch(c, p, app.WatchOptions{})
 		}),
+	}
+}
+
+// upText is up's result: the view's summary, then each orphan container
+// --remove-orphans removed, one a line (Compose names each it removes).
+func upText(w io.Writer, r *app.Result) {
+	view.Up(w, r)
+	if r.DryRun {
+		return
+	}
+	for _, ch := range r.Changes {
+		if name, ok := strings.CutPrefix(ch.Detail, "orphan container "); ok && ch.Action == reconcile.Removed {
+			fmt.Fprintf(w, "  removed orphan container %s (service %s)\n", name, ch.Service)
+		}
 	}
 }
 
