@@ -10,10 +10,10 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/profiles"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/profiles"
 )
 
 // fakeEngine makes the CLI talk to a fake engine that has twoPlain's
