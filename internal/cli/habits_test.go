@@ -141,3 +141,20 @@ func TestProfileServicesAreNoOrphans(t *testing.T) {
 		t.Errorf("containers after up --remove-orphans: %q", got)
 	}
 }
+
+// TestExecOnStoppedServiceSaysStart: exec on a service whose container
+// was stopped says to start it (devenv start, as Compose's hint), and on
+// one that has no container to bring it up.
+func TestExecOnStoppedServiceSaysStart(t *testing.T) {
+	project(t, twoPlain, true)
+	fakeEngine(t)
+	if _, errOut, code := runCLI(t, "exec", "app", "--", "true"); code != 1 || !strings.Contains(errOut, "run devenv up app") {
+		t.Errorf("exec before up: exit %d: %s", code, errOut)
+	}
+	mustRun(t, "up")
+	mustRun(t, "stop", "app")
+	_, errOut, code := runCLI(t, "exec", "app", "--", "true")
+	if code != 1 || !strings.Contains(errOut, "run devenv start app") || strings.Contains(errOut, "devenv up") {
+		t.Errorf("exec on a stopped service: exit %d: %s", code, errOut)
+	}
+}
