@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/argv"
@@ -107,7 +108,8 @@ func commands() []*cli.Command {
 }
 
 func withCommonFlags(c *cli.Command) {
-	c.Flags = append(c.Flags, localCopies()...)
+	withComposeRefusals(c)
+	c.Flags = append(c.Flags, localCopiesFor(c.Flags)...)
 	if strings.TrimSpace(c.ArgsUsage) == "" && c.Action != nil {
 		c.Action = noArgs(c.Action)
 	}
@@ -142,14 +144,22 @@ func quietLibraries(debug bool) {
 	}
 }
 
+// badFlagValue is the flag package's error for a value a devenv flag's
+// Set refused (--pull, --rmi, --wait-timeout): the flag and Set's reason.
+var badFlagValue = regexp.MustCompile(`(?s)^invalid (?:boolean )?value ".*" for (?:flag )?-(pull|rmi|wait-timeout): (.*)$`)
+
 // usageError is a flag parsing error (exit 2) with where to read more; -f
 // after a command name gets the way to name the file there.
 func usageError(err error, command string) error {
 	if strings.HasSuffix(err.Error(), "not defined: -f") {
 		return exitcode.Newf(exitcode.Usage, "%v: after a command name write --file FILE (or -f FILE before it: devenv -f FILE %s)", err, command)
 	}
-	if _, msg, ok := strings.Cut(err.Error(), " for -pull: "); ok {
+	if m := badFlagValue.FindStringSubmatch(err.Error()); m != nil {
 		// the flag package calls every flag that may go bare a boolean
+		msg := m[2]
+		if !strings.HasPrefix(msg, "--") {
+			msg = "--" + m[1] + " " + msg
+		}
 		return exitcode.Newf(exitcode.Usage, "%s (see `devenv %s --help`)", msg, command)
 	}
 	return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, command))

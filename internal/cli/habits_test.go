@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -157,4 +159,143 @@ func TestExecOnStoppedServiceSaysStart(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "run devenv start app") || strings.Contains(errOut, "devenv up") {
 		t.Errorf("exec on a stopped service: exit %d: %s", code, errOut)
 	}
+}
+
+const withVolume = `name: demo
+compose: [compose.yaml]
+services:
+  app:
+    profile: image
+    image: busybox:1
+    depends_on: [db]
+`
+
+const composeWithVolume = `services:
+  db:
+    image: postgres:16
+    volumes: [data:/var/lib/postgresql/data]
+  debug:
+    image: busybox:1
+    profiles: [debug]
+volumes:
+  data: {}
+`
+
+// volumesOf are the engine's volumes labelled for project demo.
+func volumesOf(t *testing.T, fake *enginetest.Fake) int {
+	t.Helper()
+	vols, err := fake.List(t.Context(), engine.Volumes, map[string]string{labels.Project: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(vols)
+}
+
+// TestDownV: as with Compose, down -v is --volumes (the project's named
+// volumes go); --verbose is spelled out after a command name, and -v
+// before it is still --verbose.
+func TestDownV(t *testing.T) {
+	projectWith(t, map[string]string{"devenv.yaml": withVolume, "compose.yaml": composeWithVolume})
+	fake := fakeEngine(t)
+	mustRun(t, "up")
+	if volumesOf(t, fake) != 1 {
+		t.Fatalf("up made %d volumes, want demo_data", volumesOf(t, fake))
+	}
+	mustRun(t, "-v", "down")
+	if volumesOf(t, fake) != 1 {
+		t.Fatal("devenv -v down (verbose) removed the volume")
+	}
+	mustRun(t, "up")
+	mustRun(t, "down", "-v")
+	if n := volumesOf(t, fake); n != 0 {
+		t.Errorf("down -v left %d volume(s)", n)
+	}
+}
+
+// TestPsAllAndStatus: ps -a is accepted (devenv's ps lists stopped
+// containers too, as Compose's ps -a); --status and --filter status=
+// keep the containers in that state, as Compose's; a state that is none
+// is refused with the states.
+func TestPsAllAndStatus(t *testing.T) {
+	project(t, twoPlain, true)
+	fakeEngine(t)
+	mustRun(t, "up")
+	mustRun(t, "stop", "app")
+	for args, want := range map[string]string{
+		"ps -a":                               "demo-app exited\ndemo-db running\n",
+		"ps --all":                            "demo-app exited\ndemo-db running\n",
+		"ps --status exited":                  "demo-app exited\n",
+		"ps --filter status=running":          "demo-db running\n",
+		"ps --status running --status exited": "demo-app exited\ndemo-db running\n",
+	} {
+		if got := mustRun(t, append(strings.Fields(args), "--format", "{{.Name}} {{.State}}")...); got != want {
+			t.Errorf("%s: %q, want %q", args, got, want)
+		}
+	}
+	if _, errOut, code := runCLI(t, "ps", "--status", "stopped"); code != 2 || !strings.Contains(errOut, `"stopped" is not a container state`) {
+		t.Errorf("ps --status stopped: exit %d: %s", code, errOut)
+	}
+}
+
+// TestConfigServices: config --services prints the services up runs,
+// one a line, each after what it depends on, as docker compose config
+// --services: a compose profile's service only with the profile on.
+func TestConfigServices(t *testing.T) {
+	projectWith(t, map[string]string{"devenv.yaml": withVolume, "compose.yaml": composeWithVolume})
+	t.Setenv("COMPOSE_PROFILES", "")
+	if got := mustRun(t, "config", "--services"); got != "db\napp\n" {
+		t.Errorf("config --services: %q", got)
+	}
+	if got := mustRun(t, "--profile", "debug", "config", "--services"); got != "db\ndebug\napp\n" {
+		t.Errorf("--profile debug config --services: %q", got)
+	}
+	if got := mustRun(t, "config", "-q"); got != "" {
+		t.Errorf("config -q printed %q", got)
+	}
+}
+
+// stopTimeouts records the stop timeout each Compose run of the project
+// is given.
+type stopTimeouts struct {
+	*enginetest.Fake
+	got []time.Duration
+}
+
+func (s *stopTimeouts) RunProject(ctx context.Context, run engine.ProjectRun) error {
+	s.got = append(s.got, run.StopTimeout)
+	return s.Fake.RunProject(ctx, run)
+}
+
+// TestUpComposeFlags: up -t N gives a container being recreated N
+// seconds to stop (Compose's up -t); --wait-timeout takes seconds as
+// Compose writes it; --build is accepted (up builds what changed anyway)
+// and refused with --no-build; down --rmi local is devenv's --rmi, all is
+// refused with the reason; exec -it is exec.
+func TestUpComposeFlags(t *testing.T) {
+	project(t, twoPlain, true)
+	spy := &stopTimeouts{Fake: fakeEngine(t)}
+	replace(t, &connectEngine, func(context.Context, endpoint.Options) (engine.Engine, error) { return spy, nil })
+	mustRun(t, "up", "--build", "--wait-timeout", "60")
+	spy.got = nil
+	mustRun(t, "up", "--force-recreate", "-t", "3")
+	mustRun(t, "up", "--force-recreate")
+	if len(spy.got) != 2 || spy.got[0] != 3*time.Second || spy.got[1] != 10*time.Second {
+		t.Errorf("stop timeouts of up -t 3 then up: %v, want [3s 10s]", spy.got)
+	}
+	mustRun(t, "exec", "-it", "app", "--", "true")
+	for _, tt := range []struct {
+		args   []string
+		errHas string
+	}{
+		{[]string{"up", "--build", "--no-build"}, "--build and --no-build cannot go together"},
+		{[]string{"up", "--wait-timeout", "soon"}, `--wait-timeout "soon": give seconds`},
+		{[]string{"down", "--rmi", "all"}, "--rmi all: devenv removes only the images it built"},
+	} {
+		if _, errOut, code := runCLI(t, tt.args...); code != 2 || !strings.Contains(errOut, tt.errHas) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("%v: exit %d, want 2 and %q in one line:\n%s", tt.args, code, tt.errHas, errOut)
+		}
+	}
+	mustRun(t, "down", "--rmi", "local")
+	mustRun(t, "up")
+	mustRun(t, "down", "--rmi")
 }
