@@ -16,6 +16,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/urfave/cli/v2"
 )
 
 // fakeEngine makes the CLI talk to a fake engine that has twoPlain's
@@ -298,4 +299,46 @@ func TestUpComposeFlags(t *testing.T) {
 	mustRun(t, "down", "--rmi", "local")
 	mustRun(t, "up")
 	mustRun(t, "down", "--rmi")
+}
+
+// TestFlagHelpPlaceholders: urfave/cli takes the first `quoted` words of a
+// flag's usage for its value's placeholder, so a boolean flag's usage must
+// quote nothing (watch --detach once rendered as "--detach devenv watch
+// --stop, -d devenv watch --stop") and any other's placeholder is one word.
+func TestFlagHelpPlaceholders(t *testing.T) {
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			for _, f := range c.Flags {
+				df, ok := f.(cli.DocGenerationFlag)
+				if !ok {
+					continue
+				}
+				name, _ := unquoteUsage(df.GetUsage())
+				_, isBool := f.(*cli.BoolFlag)
+				if (isBool && name != "") || strings.ContainsAny(name, " \t") {
+					t.Errorf("devenv %s%s --%s renders as %q: quote a single placeholder word, or none for a boolean", prefix, c.Name, f.Names()[0], cli.FlagStringer(f))
+				}
+			}
+			walk(prefix+c.Name+" ", c.Subcommands)
+		}
+	}
+	app := newApp(Streams{})
+	walk("", app.Commands)
+}
+
+// unquoteUsage is urfave/cli's reading of a usage: the first `quoted`
+// words are the placeholder.
+func unquoteUsage(usage string) (string, string) {
+	for i := 0; i < len(usage); i++ {
+		if usage[i] == '`' {
+			for j := i + 1; j < len(usage); j++ {
+				if usage[j] == '`' {
+					return usage[i+1 : j], usage[:i] + usage[i+1:j] + usage[j+1:]
+				}
+			}
+			break
+		}
+	}
+	return "", usage
 }

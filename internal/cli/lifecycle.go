@@ -106,7 +106,7 @@ func downCommand() *cli.Command {
 		Usage:     "stop and remove the project's containers and network (with services: only their containers)",
 		ArgsUsage: "[service...]",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "volumes", Aliases: []string{"v"}, Usage: "also remove the project's named volumes and its containers' anonymous ones (not with services)"},
+			&cli.BoolFlag{Name: "volumes", Aliases: []string{"v"}, Usage: "also remove the project's named volumes (not with services)"},
 			&cli.GenericFlag{Name: "rmi", Value: &rmiPolicy{}, Usage: "`local` (or bare --rmi): also remove the images devenv built for the project (or for the services named); Compose's all is refused: devenv removes no pulled image"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed and remove nothing"},
 			stopTimeoutFlag(),

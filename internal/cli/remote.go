@@ -26,7 +26,7 @@ func remoteCommands() []*cli.Command {
 			Usage: "apply the compose services' develop.watch rules (Compose Watch) and, on a remote engine, sync the project into /workspace as it changes and forward the services' ports to 127.0.0.1 here, until Ctrl-C",
 			Flags: []cli.Flag{
 				&cli.BoolFlag{Name: "no-ports", Usage: "only sync"},
-				&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background (log in .devenv/watch.log); `devenv watch --stop` ends it"},
+				&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background (log in .devenv/watch.log); devenv watch --stop ends it"},
 				&cli.BoolFlag{Name: "stop", Usage: "end a background watch"},
 				&cli.BoolFlag{Name: "no-job-restart", Usage: "leave running jobs alone when a file they use changes (DEVENV_WATCH_JOB_RESTART=0)"},
 			},
