@@ -39,6 +39,7 @@ func Main(args []string, s Streams) int {
 // Run runs devenv and returns its error; it never exits the process.
 func Run(ctx context.Context, args []string, s Streams) error {
 	app := newApp(s)
+	app.Metadata = map[string]any{wordsKey: args}
 	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && argv.FindCommand(app.Commands, args[2]) == nil {
 		return unknownCommand(app.Commands, "", args[2])
 	}
@@ -116,8 +117,8 @@ func withCommonFlags(c *cli.Command) {
 	if len(c.Subcommands) > 0 && c.Action == nil {
 		c.Action = subcommandAction(c)
 	}
-	if c.BashComplete == nil && wantsServices(c) {
-		c.BashComplete = completeServices(c)
+	if c.BashComplete == nil && len(c.Subcommands) == 0 {
+		c.BashComplete = completeCommand(c)
 	}
 	if c.OnUsageError == nil {
 		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
 )
@@ -341,4 +342,36 @@ func unquoteUsage(usage string) (string, string) {
 		}
 	}
 	return "", usage
+}
+
+// TestCompletion: devenv answers the shells' completion: init --profile
+// completes the starters' profiles, mirror --format the formats, and a
+// word that is a path (mirror SOURCE, submit FILE, logs --tail's value)
+// nothing, so the shell offers files; "-" the command's flags, and a
+// service argument the project's services.
+func TestCompletion(t *testing.T) {
+	project(t, twoPlain, true)
+	for _, tt := range []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"init", "--profile"}, "spark-rapids\nrapids\ntriton\nimage\n"},
+		{[]string{"mirror", "--format"}, strings.Join(mirror.Formats, "\n") + "\n"},
+		{[]string{"mirror"}, ""},
+		{[]string{"mirror", "--service"}, "db\napp\n"},
+		{[]string{"submit"}, ""},
+		{[]string{"logs", "--tail"}, ""},
+		{[]string{"stop"}, "db\napp\n"},
+		{[]string{"stop", "db"}, "app\n"},
+	} {
+		replace(t, &os.Args, append([]string{"devenv"}, append(tt.words, completeFlag)...)) // urfave/cli reads them there
+		out, errOut, code := runCLI(t, append(tt.words, completeFlag)...)
+		if code != 0 || out != tt.want {
+			t.Errorf("devenv %s <TAB>: exit %d, %q, want %q %s", strings.Join(tt.words, " "), code, out, tt.want, errOut)
+		}
+	}
+	replace(t, &os.Args, []string{"devenv", "init", "-", completeFlag})
+	if out, _, _ := runCLI(t, "init", "-", completeFlag); !strings.Contains(out, "--profile\n") {
+		t.Errorf("devenv init -<TAB>: %q", out)
+	}
 }
