@@ -375,3 +375,26 @@ func TestCompletion(t *testing.T) {
 		t.Errorf("devenv init -<TAB>: %q", out)
 	}
 }
+
+// TestCpArguments: cp reads its words as docker cp does (SERVICE:PATH
+// is a container's path unless it starts with / or .), and refuses in one
+// line what docker cp's rules do not make a copy of this kind.
+func TestCpArguments(t *testing.T) {
+	project(t, twoPlain, true)
+	fakeEngine(t)
+	for _, tt := range []struct {
+		args   []string
+		errHas string
+	}{
+		{[]string{"cp", "app:/f"}, "usage: devenv cp SERVICE:SRC DEST, or devenv cp SRC SERVICE:DEST"},
+		{[]string{"cp", "app:/f", "db:/g"}, "not between two containers"},
+		{[]string{"cp", "./a:b", "/tmp/x"}, "usage: devenv cp"},
+		{[]string{"cp", "app:/f", "-"}, "not docker cp's tar stream"},
+		{[]string{"cp", "nope:/f", "."}, `no service "nope"`},
+	} {
+		_, errOut, code := runCLI(t, tt.args...)
+		if code != 2 || !strings.Contains(errOut, tt.errHas) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("devenv %s: exit %d, want 2 and %q in one line:\n%s", strings.Join(tt.args, " "), code, tt.errHas, errOut)
+		}
+	}
+}
