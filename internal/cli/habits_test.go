@@ -65,7 +65,7 @@ func TestProjectNameIsNoLockInput(t *testing.T) {
 	if got := mustRun(t, "-p", "other", "ps", "--format", "{{.Name}}"); got != "other-app\nother-db\n" {
 		t.Errorf("-p wins over COMPOSE_PROJECT_NAME: %q", got)
 	}
-	os.Unsetenv("COMPOSE_PROJECT_NAME")
+	t.Setenv("COMPOSE_PROJECT_NAME", "") // unset: devenv.yaml's name
 	mustRun(t, "lock", "--check")
 	after, err := os.ReadFile("devenv.lock")
 	if err != nil {
