@@ -92,6 +92,7 @@ func newApp(s Streams) *cli.App {
 	for _, c := range app.Commands {
 		withCommonFlags(c)
 	}
+	withRootRefusals(app)
 	return app
 }
 

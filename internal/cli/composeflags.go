@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -125,4 +126,44 @@ func refusal(command string, r refusedFlag) error {
 		flag = fmt.Sprintf("-%s/--%s", r.short, r.name)
 	}
 	return exitcode.Newf(exitcode.Usage, "devenv %s %s: %s", command, flag, strings.TrimSpace(r.why))
+}
+
+// composeRootRefusals are docker compose's own flags (before the verb)
+// that devenv has no flag for. --dry-run is Compose's for every verb;
+// devenv's up and down have one, the others are refused.
+var composeRootRefusals = []refusedFlag{
+	{name: "env-file", value: true, why: "devenv reads the project folder's .env for the compose files, as Compose does by default; another env file is not supported"},
+	{name: "insecure-registry", value: true, why: "devenv pulls through devenv.yaml's mirrors.registries, not Compose OCI artifacts"},
+	{name: "workdir", value: true, why: "it is Compose's old name of --project-directory: use --project-dir (or --project-directory)"},
+	{name: "compatibility", why: "devenv has one naming of its objects (PROJECT-SERVICE containers), not Compose v1's"},
+	{name: "progress", value: true, why: "devenv prints one line per step: --verbose adds the plain build and pull output, --json makes progress JSON lines"},
+	{name: "all-resources", why: "devenv creates the networks and volumes its services use, and no others"},
+	{name: "parallel", value: true, why: "devenv pulls, builds and starts what it can side by side, with no limit to set"},
+	{name: "ansi", value: true, accept: true, why: "devenv prints no ANSI colours or cursor movements"},
+	{name: "no-ansi", accept: true, why: "devenv prints no ANSI colours or cursor movements"},
+	{name: "dry-run", why: "only devenv up and down have a dry run"},
+}
+
+// dryRunVerbs are the commands Compose's global --dry-run reaches.
+var dryRunVerbs = []string{"up", "down"}
+
+// withRootRefusals gives the app Compose's root flags it refuses (hidden)
+// and answers them, before the command runs, with their reason.
+func withRootRefusals(app *cli.App) {
+	for _, r := range composeRootRefusals {
+		if r.value {
+			app.Flags = append(app.Flags, &cli.StringFlag{Name: r.name, Hidden: true})
+		} else {
+			app.Flags = append(app.Flags, &cli.BoolFlag{Name: r.name, Hidden: true})
+		}
+	}
+	app.Before = func(c *cli.Context) error {
+		for _, r := range composeRootRefusals {
+			if r.accept || !c.IsSet(r.name) || (r.name == "dry-run" && slices.Contains(dryRunVerbs, c.Args().First())) {
+				continue
+			}
+			return exitcode.Newf(exitcode.Usage, "devenv --%s: %s", r.name, r.why)
+		}
+		return nil
+	}
 }

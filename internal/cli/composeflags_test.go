@@ -35,6 +35,16 @@ var pflagCall = regexp.MustCompile(`^(Bool|String|Int|StringArray|StringSlice|Du
 // the Compose devenv is built with.
 func composeFlags(t *testing.T) map[string][]composeFlag {
 	t.Helper()
+	flags := map[string][]composeFlag{}
+	for verb, file := range composeVerbs {
+		flags[verb] = composeFileFlags(t, file)
+	}
+	return flags
+}
+
+// composeFileFlags are the flags the file of Compose's cmd/compose defines.
+func composeFileFlags(t *testing.T, file string) []composeFlag {
+	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not on PATH: it finds the Compose SDK's source, whose flags this test reads")
 	}
@@ -43,43 +53,41 @@ func composeFlags(t *testing.T) map[string][]composeFlag {
 	if err != nil || dir == "" {
 		t.Fatalf("go list -m github.com/docker/compose/v5: %q, %v", out, err)
 	}
-	flags := map[string][]composeFlag{}
-	for verb, file := range composeVerbs {
-		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, "cmd", "compose", file), nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			m := pflagCall.FindStringSubmatch(sel.Sel.Name)
-			if m == nil {
-				return true
-			}
-			i := 0
-			if m[2] == "Var" {
-				i = 1 // the variable comes first
-			}
-			name, ok := stringLit(call, i)
-			if !ok {
-				return true
-			}
-			fl := composeFlag{name: name, value: m[1] != "Bool"}
-			if m[3] == "P" {
-				fl.short, _ = stringLit(call, i+1)
-			}
-			flags[verb] = append(flags[verb], fl)
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, "cmd", "compose", file), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flags []composeFlag
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
 			return true
-		})
-		if len(flags[verb]) == 0 {
-			t.Fatalf("no flags found for compose %s in %s: the reading of Compose's source needs updating", verb, file)
 		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		m := pflagCall.FindStringSubmatch(sel.Sel.Name)
+		if m == nil {
+			return true
+		}
+		i := 0
+		if m[2] == "Var" {
+			i = 1 // the variable comes first
+		}
+		name, ok := stringLit(call, i)
+		if !ok {
+			return true
+		}
+		fl := composeFlag{name: name, value: m[1] != "Bool"}
+		if m[3] == "P" {
+			fl.short, _ = stringLit(call, i+1)
+		}
+		flags = append(flags, fl)
+		return true
+	})
+	if len(flags) == 0 {
+		t.Fatalf("no flags found in Compose's %s: the reading of Compose's source needs updating", file)
 	}
 	return flags
 }
@@ -159,6 +167,47 @@ func refusalOf(verb, name string) (refusedFlag, bool) {
 		}
 	}
 	return refusedFlag{}, false
+}
+
+// TestComposeRootFlagsAnswered: docker compose's own flags (before the
+// verb) are devenv's (--project-directory is --project-dir) or refused in
+// one line. Compose's hidden -v is --version: devenv's -v alone prints the
+// version too, and before a command is --verbose (help says so).
+func TestComposeRootFlagsAnswered(t *testing.T) {
+	flags := composeFileFlags(t, "compose.go")
+	app := newApp(Streams{})
+	for _, cf := range flags {
+		t.Run("--"+cf.name, func(t *testing.T) {
+			var f cli.Flag
+			for _, g := range app.Flags {
+				if slices.Contains(g.Names(), cf.name) {
+					f = g
+				}
+			}
+			if f == nil {
+				t.Fatalf("compose --%s: devenv neither takes nor refuses it (add it, or to composeRootRefusals with why)", cf.name)
+			}
+			if cf.short != "" && cf.name != "version" && !slices.Contains(f.Names(), cf.short) {
+				t.Errorf("compose -%s is --%s; devenv's --%s is %v", cf.short, cf.name, cf.name, f.Names())
+			}
+			i := slices.IndexFunc(composeRootRefusals, func(r refusedFlag) bool { return r.name == cf.name })
+			if i < 0 || composeRootRefusals[i].accept {
+				return
+			}
+			args := []string{"--" + cf.name}
+			if cf.value {
+				args = append(args, "x")
+			}
+			args = append(args, "ps")
+			_, errOut, code := runCLI(t, args...)
+			if code != exitcode.Usage || strings.Count(strings.TrimSpace(errOut), "\n") > 0 || !strings.Contains(errOut, "--"+cf.name+": ") {
+				t.Errorf("devenv %s: exit %d, want 2 and one line with the reason:\n%s", strings.Join(args, " "), code, errOut)
+			}
+		})
+	}
+	if out, _, code := runCLI(t, "-v"); code != 0 || !strings.Contains(out, "devenv") {
+		t.Errorf("devenv -v: exit %d, %q, want the version", code, out)
+	}
 }
 
 // TestComposeRefusalsAreComposes: the refusal table names only flags that

@@ -16,11 +16,11 @@ import (
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "devenv.yaml to use (default: PROJECT-DIR/devenv.yaml); after a command name only --file (logs -f is follow)"},
-		&cli.StringFlag{Name: "project-dir", Usage: "the project directory (default: the directory holding devenv.yaml, searched upwards from here)"},
+		&cli.StringFlag{Name: "project-dir", Aliases: []string{"project-directory"}, Usage: "the project directory (default: the directory holding devenv.yaml, searched upwards from here)"},
 		&cli.StringFlag{Name: "project-name", Aliases: []string{"p"}, Usage: "the project's name, instead of devenv.yaml's name: (its containers, network and volumes are named after it)"},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON on stdout and progress as JSON lines on stderr"},
 		&cli.BoolFlag{Name: "debug", Usage: "print debugging detail and error chains"},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show build output and progress in plain mode (-v after a command is its own: down -v is --volumes, as with Compose)"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show build output and progress in plain mode (-v alone prints the version, as docker -v; after a command name -v is the command's: down -v is --volumes, as with Compose)"},
 		&cli.BoolFlag{Name: "version", Usage: "print devenv's version"},
 		&cli.StringFlag{Name: "context", Usage: "the docker `CONTEXT` to use (default: $DOCKER_CONTEXT, else `docker context use`'s)"},
 		&cli.StringFlag{Name: "host", Aliases: []string{"H"}, Usage: "the Docker Engine's `ADDRESS` (unix://, tcp:// or ssh://user@host; default: $DOCKER_HOST)"},
@@ -61,7 +61,7 @@ func applyComposeProfiles(c *cli.Context) error {
 func localCopies() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "file", Hidden: true},
-		&cli.StringFlag{Name: "project-dir", Hidden: true},
+		&cli.StringFlag{Name: "project-dir", Aliases: []string{"project-directory"}, Hidden: true},
 		&cli.StringFlag{Name: "project-name", Aliases: []string{"p"}, Hidden: true},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
 		&cli.BoolFlag{Name: "debug", Hidden: true},

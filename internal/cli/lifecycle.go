@@ -72,11 +72,11 @@ func upCommand() *cli.Command {
 				Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
 				NoBuild: c.Bool("no-build"), Timeout: stopTimeout(c),
 				WaitTimeout: durationOf(c, "wait-timeout"), NoCache: c.Bool("no-cache"), Pull: pullOf(c) == "always", NeverPull: pullOf(c) == "never", SkipGPUCheck: c.Bool("skip-gpu-check"),
-				LockTimeout: lockTimeout(c), DryRun: c.Bool("dry-run"),
+				LockTimeout: lockTimeout(c), DryRun: boolOpt(c, "dry-run"),
 				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"), Force: c.Bool("force"),
 			})
-			if err := show(c, res, err, upText); err != nil || !c.Bool("watch") || c.Bool("dry-run") {
-				if err == nil && !c.Bool("dry-run") {
+			if err := show(c, res, err, upText); err != nil || !c.Bool("watch") || boolOpt(c, "dry-run") {
+				if err == nil && !boolOpt(c, "dry-run") {
 					leaveReceipt(c, p, res)
 				}
 				return err
@@ -115,7 +115,7 @@ func downCommand() *cli.Command {
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.IsSet("rmi"),
-				DryRun: c.Bool("dry-run"), LockTimeout: lockTimeout(c), Timeout: stopTimeout(c)})
+				DryRun: boolOpt(c, "dry-run"), LockTimeout: lockTimeout(c), Timeout: stopTimeout(c)})
 			return show(c, res, err, func(w io.Writer, r *app.Result) { view.Down(w, r, args(c)) })
 		}),
 	}
