@@ -215,8 +215,13 @@ func TestComposeRootFlagsAnswered(t *testing.T) {
 // devenv also defines itself.
 func TestComposeRefusalsAreComposes(t *testing.T) {
 	flags := composeFlags(t)
+	own := commands() // without the refusals withCommonFlags adds
 	for verb, rs := range composeRefusals {
+		i := slices.IndexFunc(own, func(c *cli.Command) bool { return c.Name == verb })
 		for _, r := range rs {
+			if i >= 0 && flagNamed(own[i], r.name) != nil {
+				t.Errorf("devenv %s defines --%s now: remove it from composeRefusals", verb, r.name)
+			}
 			i := slices.IndexFunc(flags[verb], func(f composeFlag) bool { return f.name == r.name })
 			if i < 0 {
 				t.Errorf("composeRefusals[%q] has --%s, which compose %s does not take", verb, r.name, verb)
