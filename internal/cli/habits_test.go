@@ -137,6 +137,9 @@ func TestProfileServicesAreNoOrphans(t *testing.T) {
 	if code != 0 || strings.Contains(errOut, "demo-debug") || !strings.Contains(errOut, "orphan containers (demo-old)") {
 		t.Errorf("plain up after --profile debug up: exit %d, want demo-old named as the only orphan:\n%s", code, errOut)
 	}
+	if got := mustRun(t, "ps", "--orphans=false", "--format", "{{.Name}}"); got != "demo-app\ndemo-db\ndemo-debug\n" {
+		t.Errorf("ps --orphans=false: %q, want demo-old left out", got)
+	}
 	out := mustRun(t, "up", "--remove-orphans")
 	if !strings.Contains(out, "removed orphan container demo-old (service old)\n") || strings.Contains(out, "demo-debug") {
 		t.Errorf("up --remove-orphans does not say what it removed, or removed the profile's container:\n%s", out)
