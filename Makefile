@@ -17,7 +17,7 @@ BENCH_E2E_TIMES ?= 10
 GOLANGCI_LINT_VERSION ?= v2.15.0
 GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 
-.PHONY: help compose-cli build test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean release release-tools actionlint
+.PHONY: help compose-cli build demo test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean release release-tools actionlint
 
 # What `devenv version` reports (internal/buildinfo); a tree with changes says so.
 BUILDINFO    = github.com/devenv-dev/devenv/internal/buildinfo
@@ -37,7 +37,15 @@ help: ## list the targets
 build: ## build bin/devenv and bin/devenv-core, installed side by side (cgo, for NVML; no symbol table or DWARF: stack traces keep their function names)
 	$(GO) build -trimpath -ldflags "$(BUILD_LDFLAGS)" -o $(BINDIR)/ ./cmd/devenv ./cmd/devenv-core
 
-test: unit integration e2e ## unit, integration, then end-to-end tests against the real Docker engine
+# make demo's project directory (default: devenv-demo/devenv-demo in the user cache directory).
+DEMO_DIR ?=
+demo: build ## no network, NGC key or GPU needed: start local stand-in mirrors and bring the starter up in a demo project outside this checkout (prints where, and what is a stand-in)
+	$(GO) build -trimpath -o $(BINDIR)/devenv-demo ./test/standin/cmd/devenv-demo
+	$(BINDIR)/devenv-demo -devenv $(abspath $(BINDIR))/devenv $(if $(DEMO_DIR),-dir $(DEMO_DIR))
+
+test: ## unit, integration, then end-to-end tests against the real Docker engine; each tier runs even when an earlier one failed, and the last lines say which failed
+	@failed=; for tier in unit integration e2e; do $(MAKE) --no-print-directory $$tier || failed="$$failed $$tier"; done; \
+	if [ -n "$$failed" ]; then echo "make test: failed:$$failed (each tier's own summary is above)"; exit 1; fi; echo "make test: unit, integration and e2e passed"
 
 unit: ## unit tests: no Docker engine, no cross builds (-short skips TestIntegration*)
 	$(GO) test -short -count=1 -json $(UNIT_PKGS) | $(TESTSUM)
@@ -62,7 +70,7 @@ lint: ## gofmt, go vet and golangci-lint (.golangci.yml; make lint-tools install
 lint-tools: ## install the pinned golangci-lint with go install (needs only the Go module proxy)
 	$(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 
-bench: bench-unit bench-e2e ## every benchmark (figures go into the README's performance table)
+bench: bench-unit bench-e2e ## every benchmark (figures go into BENCHMARKS.md)
 
 bench-unit: ## Go benchmarks of the packages (no Docker needed)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(UNIT_PKGS)

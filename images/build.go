@@ -196,10 +196,21 @@ type BuildError struct {
 func (e *BuildError) Error() string {
 	msg := e.Err.Error() + "\nlast lines of the build output:\n" + e.Tail +
 		"\n(`devenv build --verbose` shows all of it)"
-	if e.Hint != "" {
-		msg += "\n\thint: " + e.Hint
+	if h := e.hint(); h != "" {
+		msg += "\n\thint: " + h
 	}
 	return msg
+}
+
+// hint is what Build found of the failed step (failureHint, which knows
+// the service's mirrors and whether the Dockerfile is devenv's), else, for
+// a BuildError Build did not classify, what the output alone says
+// (buildHint).
+func (e *BuildError) hint() string {
+	if e.Hint != "" || e.step != nil {
+		return e.Hint
+	}
+	return buildHint(e.Err, e.Tail)
 }
 
 func (e *BuildError) Unwrap() error { return e.Err }

@@ -58,13 +58,15 @@ func (t *outputTail) String() string {
 // stepPrefix starts the classic builder's line for each Dockerfile step.
 const stepPrefix = "Step "
 
-// Signs in a step's output that it could not reach the network: pip's and
+// Signs in a step's output that it could not reach its index: pip's and
 // apt's own words for a name that does not resolve, a refused or timed-out
-// connection, or a fetch that failed.
+// connection, a fetch that failed, or an index that listed no release of a
+// requirement at all ("from versions: none": a mirror that does not serve it).
 var (
 	pipNetworkSigns = []string{"Name or service not known", "Temporary failure in name resolution",
-		"Failed to establish a new connection", "Connection refused", "timed out", "ConnectTimeoutError",
-		"Network is unreachable", "No route to host", "ProxyError", "Could not fetch URL"}
+		"No address associated with hostname", "Failed to establish a new connection", "Connection refused",
+		"timed out", "ConnectTimeoutError", "Network is unreachable", "No route to host", "ProxyError",
+		"Could not fetch URL", "(from versions: none)"}
 	aptNetworkSigns = []string{"Could not resolve", "Temporary failure resolving", "Failed to fetch",
 		"Unable to connect to", "Could not connect to", "Connection failed", "Network is unreachable",
 		"No route to host", "Unable to locate package", "has no installation candidate"}
@@ -124,7 +126,7 @@ func pipHint(in Input, cmd string) string {
 		what = "installing JupyterLab (jupyter: true)"
 	}
 	if in.PipIndexURL != "" {
-		return fmt.Sprintf("%s could not reach the PyPI mirror %s from the build: check that it answers from the engine's machine, or fix mirrors.pypi in devenv.yaml (or DEVENV_MIRROR_PYPI)",
+		return fmt.Sprintf("%s got nothing from the PyPI mirror %s in the build (it did not answer, or serves no release of the requirement): check it from the engine's machine, or fix mirrors.pypi in devenv.yaml (or DEVENV_MIRROR_PYPI)",
 			what, redact(in.PipIndexURL))
 	}
 	h := fmt.Sprintf("%s could not reach PyPI (%s) from the build: set mirrors.pypi in devenv.yaml (or DEVENV_MIRROR_PYPI) to a PEP 503 simple index that the engine's builds reach (a devpi, an Artifactory or Nexus PyPI remote), or a proxy in ~/.docker/config.json",

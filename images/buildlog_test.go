@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -129,7 +131,7 @@ func TestFailedPackageStepSaysWhichMirror(t *testing.T) {
 			[]string{"JupyterLab (jupyter: true)", "https://pypi.org/simple", "mirrors.pypi", "DEVENV_MIRROR_PYPI", "jupyter: false"}, nil},
 		{"requirements behind an unreachable mirror", func(in *Input) { in.PipIndexURL = "https://u:s3cret@pypi.corp.example/simple" },
 			"pip install --no-cache-dir -r /tmp/devenv/requirements.txt", offlinePip[:1],
-			[]string{"PyPI mirror https://u:xxxxx@pypi.corp.example/simple", "mirrors.pypi"}, []string{"s3cret", "jupyter: false"}},
+			[]string{"the PyPI mirror https://u:xxxxx@pypi.corp.example/simple", "mirrors.pypi"}, []string{"s3cret", "jupyter: false"}},
 		{"apt without the base's archives", func(in *Input) {}, "apt-get update && apt-get install -y openjdk-17-jre-headless", offlineApt,
 			[]string{"mirrors.apt", "DEVENV_MIRROR_APT", "~/.docker/config.json"}, nil},
 		{"apt behind an unreachable apt mirror", func(in *Input) { in.AptMirror = "http://apt.corp.example" },
@@ -161,6 +163,37 @@ func TestFailedPackageStepSaysWhichMirror(t *testing.T) {
 				if strings.Contains(msg, n) {
 					t.Errorf("message holds %q:\n%s", n, msg)
 				}
+			}
+		})
+	}
+}
+
+// TestFailureHintOnCapturedOutput: the captured failures of
+// testdata/buildhint, classified as Build does: pip that reached no index
+// names mirrors.pypi, apt that reached no archive mirrors.apt, and a
+// version or build problem gets no hint.
+func TestFailureHintOnCapturedOutput(t *testing.T) {
+	cases := map[string]string{ // fixture -> the mirror its hint names, "" for none
+		"pip-dns.txt": "mirrors.pypi", "pip-dns-bookworm.txt": "mirrors.pypi", "pip-refused.txt": "mirrors.pypi",
+		"pip-no-release.txt": "", "pip-build-error.txt": "", "apt-dns.txt": "mirrors.apt",
+	}
+	for fixture, want := range cases {
+		t.Run(fixture, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "buildhint", fixture))
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, tail, _ := strings.Cut(strings.TrimRight(string(data), "\n"), "\n")
+			var out stepOutput
+			for _, l := range strings.Split(tail, "\n") {
+				out.line(strings.TrimSpace(l))
+			}
+			hint := failureHint(Input{}, strings.TrimPrefix(first, "# "), &out)
+			switch {
+			case want == "" && hint != "":
+				t.Errorf("hint %q, want none", hint)
+			case want != "" && !strings.Contains(hint, want):
+				t.Errorf("hint %q, want one naming %s", hint, want)
 			}
 		})
 	}

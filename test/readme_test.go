@@ -80,11 +80,23 @@ func TestReadmeQuickStart(t *testing.T) {
 	env := starterWorld(t, "spark-rapids")
 	dir, name := emptyProject(t, "readme")
 	for _, cmd := range cmds {
-		if strings.HasPrefix(cmd, "make ") {
+		switch {
+		case strings.HasPrefix(cmd, "make "):
 			makeDevenv(t, cmd, dir)
 			continue
+		case strings.HasPrefix(cmd, "export PATH="):
+			// run where make put the programs (dir/bin here), as the README
+			// runs it in the clone: $PWD/bin
+			env = append(env, "PATH="+readmePath(t, cmd, dir))
+			continue
+		case strings.HasPrefix(cmd, "mkdir ") && strings.Contains(cmd, "&& cd "):
+			continue // the project's own directory: dir stands for it
 		}
-		verb := strings.Fields(cmd)[1]
+		f := strings.Fields(cmd)
+		if len(f) < 2 || f[0] != "devenv" {
+			t.Fatalf("the Quick start runs %q, which this test does not know: say what it must do here", cmd)
+		}
+		verb := f[1]
 		want, ok := readmeOutcome[verb]
 		if !ok {
 			t.Fatalf("the Quick start runs %q, which this test does not know: say what it must do here", cmd)
@@ -129,6 +141,15 @@ func makeDevenv(t *testing.T, cmd, dir string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// readmePath is the PATH after the Quick start's export line, run in dir.
+func readmePath(t *testing.T, line, dir string) string {
+	t.Helper()
+	if line != "export PATH=$PWD/bin:$PATH" {
+		t.Fatalf("the Quick start sets PATH with %q, which this test does not know", line)
+	}
+	return filepath.Join(dir, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")
 }
 
 // shell runs one README line with sh in dir.

@@ -152,7 +152,12 @@ func Write(path string, f *File) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return atomicfile.WriteIfChanged(path, data, 0o644)
+	wrote, err := atomicfile.WriteIfChanged(path, data, 0o644)
+	if err == nil {
+		// what a lock killed before its rename left beside the file
+		atomicfile.SweepTemps(filepath.Dir(path), filepath.Base(path))
+	}
+	return wrote, err
 }
 
 // Read loads and checks a lock. A missing file is ErrNoLock; a lock from a

@@ -122,3 +122,26 @@ func hasContainer(t *testing.T, f *enginetest.Fake, name string) bool {
 	}
 	return false
 }
+
+// TestNoBuildBuildsNothing: as Compose's up --no-build, an image that is
+// not built yet is an error naming devenv build, and nothing is built or
+// pulled; once built, --no-build uses it.
+func TestNoBuildBuildsNothing(t *testing.T) {
+	f := enginetest.New()
+	r := newRunner(t, f)
+	r.Lock = buildLock(f.AddImage(localBase, nil))
+	f.AddImage(pinnedBase, nil)
+	s := builtService(t)
+	_, err := r.Images(t.Context(), []*plan.Service{s}, BuildOptions{NoBuild: true})
+	if err == nil || !strings.Contains(err.Error(), "--no-build forbids building it: run devenv build") {
+		t.Fatalf("--no-build of an image not built: %v", err)
+	}
+	if n := len(f.CallsTo("Build")) + len(f.CallsTo("Pull")); n != 0 {
+		t.Errorf("--no-build made %d build or pull calls", n)
+	}
+	f.AddImage(s.Image, nil) // as devenv build leaves it
+	ch, err := r.Images(t.Context(), []*plan.Service{s}, BuildOptions{NoBuild: true})
+	if err != nil || len(ch) != 0 {
+		t.Errorf("--no-build of a built image: %v, %v", ch, err)
+	}
+}

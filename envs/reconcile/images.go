@@ -21,6 +21,9 @@ type BuildOptions struct {
 	// NeverPull refuses to pull an image the engine lacks (Compose's
 	// --pull never): the images must be there already.
 	NeverPull bool
+	// NoBuild refuses to build an image the engine lacks (Compose's up
+	// --no-build): it must have been built already.
+	NoBuild bool
 }
 
 // Images makes sure every selected service's image exists: a plain image is
@@ -87,6 +90,9 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 		if err != nil || ok {
 			return nil, err
 		}
+	}
+	if opts.NoBuild {
+		return nil, errNoBuild(s)
 	}
 	if s.Pull != "" {
 		if _, err := r.pull(ctx, s.Name, s.Pull, opts); err != nil {
@@ -207,4 +213,9 @@ func (r *Runner) lockedArtifacts(service string) []lock.Artifact {
 		return ls.Artifacts
 	}
 	return nil
+}
+
+// errNoBuild is --no-build's refusal of an image that is not built.
+func errNoBuild(s *plan.Service) error {
+	return fmt.Errorf("its image %s is not built, and --no-build forbids building it: run devenv build %s, or up without --no-build", s.Image, s.Name)
 }

@@ -59,7 +59,10 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 		return nil, err
 	}
 	res := &UpResult{}
-	orphans := orphansOf(pl, listed)
+	orphans, err := orphansOf(ctx, pl, listed)
+	if err != nil {
+		return nil, err
+	}
 	if len(orphans) > 0 && !opts.RemoveOrphans {
 		r.warnOrphans(orphans)
 	}
@@ -83,7 +86,10 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	}
 	net := projectNet{name: pl.Network, id: netID}
 	if opts.RemoveOrphans {
-		removed, err := r.removeOrphans(ctx, orphansOf(pl, listed))
+		if orphans, err = orphansOf(ctx, pl, listed); err != nil { // listed again after a build
+			return res, err
+		}
+		removed, err := r.removeOrphans(ctx, orphans)
 		res.Changes = append(res.Changes, removed...)
 		if err != nil {
 			return res, err
@@ -279,8 +285,12 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 	if err != nil {
 		return nil, err
 	}
+	orphans, err := orphansOf(ctx, pl, listed)
+	if err != nil {
+		return nil, err
+	}
 	if opts.RemoveOrphans {
-		for _, o := range orphansOf(pl, listed) {
+		for _, o := range orphans {
 			res.Changes = append(res.Changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: "orphan container " + o.Name})
 		}
 	}
@@ -312,6 +322,8 @@ func (r *Runner) imagePreview(ctx context.Context, s *plan.Service, opts BuildOp
 		return nil, fmt.Errorf("service %s: image %s is not on the engine, and --pull never forbids pulling it: pull or load it, or run up without --pull never", s.Name, s.Image)
 	case s.Build == nil && (!ok || opts.Pull):
 		return &Change{Service: s.Name, Action: Pulled, Detail: s.Image}, nil
+	case s.Build != nil && !ok && opts.NoBuild:
+		return nil, fmt.Errorf("service %s: %w", s.Name, errNoBuild(s))
 	case s.Build != nil && (!ok || opts.Pull || opts.NoCache):
 		return &Change{Service: s.Name, Action: Built, Detail: s.Image}, nil
 	}

@@ -138,3 +138,25 @@ func TestStarterNameStaysAString(t *testing.T) {
 		})
 	}
 }
+
+// TestStarterRunsWithoutAGPU: every starter that asks for a GPU says
+// gpu: optional, so that the README's first commands come up on a machine
+// without one (up, ps and config then say it runs on the CPU) instead of
+// ending at exit 4; a GPU machine still gets its GPU.
+func TestStarterRunsWithoutAGPU(t *testing.T) {
+	for _, profile := range BuiltinProfiles {
+		data, err := Starter("demo", profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Parse(FileName, data, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range p.Services {
+			if s.GPUs.Wants() && s.GPU != "optional" {
+				t.Errorf("%s starter: service %s asks for GPUs with gpu: %q; want optional", profile, s.Name, s.GPU)
+			}
+		}
+	}
+}

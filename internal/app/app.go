@@ -72,6 +72,9 @@ type Project struct {
 	closed bool
 
 	compose *loader.Files // the command's one read of the compose files (composeFiles)
+	// fileName is devenv.yaml's name: what the lock is keyed by, whatever
+	// run-time name -p or COMPOSE_PROJECT_NAME gave Spec.Name.
+	fileName string
 	// opened is the file system's clock in the state directory before
 	// devenv.yaml was read (fastup.FSNow): what a receipt's freshness is
 	// judged by; zero when there is no state directory yet.
@@ -96,13 +99,15 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	fileName := p.Name
 	if opts.ProjectName != "" {
 		if err := spec.CheckProjectName(opts.ProjectName); err != nil {
-			return nil, exitcode.Newf(exitcode.Usage, "-p/--project-name: %v", err)
+			return nil, exitcode.Newf(exitcode.Usage, "-p/--project-name (or COMPOSE_PROJECT_NAME): %v", err)
 		}
 		p.Name = opts.ProjectName
 	}
 	proj := New(p, opts)
+	proj.fileName = fileName
 	proj.opened = opened
 	return proj, nil
 }

@@ -2,13 +2,16 @@ package app
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -32,9 +35,28 @@ func (p *Project) Exec(ctx context.Context, service string, o engine.ExecOptions
 		code, err = eng.Exec(ctx, p.containerOf(ctx, eng, service), o)
 	}
 	if err != nil {
-		return 0, NotRunning(err, service)
+		return 0, p.notRunning(ctx, eng, err, service)
 	}
 	return code, nil
+}
+
+// notRunning is NotRunning knowing the container: one that exists but is
+// stopped (devenv stop, an exit) is started again with devenv start, as
+// Compose's own hint says, and only a missing one needs devenv up.
+func (p *Project) notRunning(ctx context.Context, eng engine.Engine, err error, service string) error {
+	if !errors.Is(err, engine.ErrNotFound) && !errors.Is(err, engine.ErrConflict) {
+		return err
+	}
+	objs, lerr := eng.List(ctx, engine.Containers, plan.Labels(p.Spec.Name, service))
+	if lerr != nil || len(objs) == 0 {
+		return NotRunning(engine.ErrNotFound, service)
+	}
+	for _, o := range objs {
+		if o.State == "running" {
+			return err // running, yet the exec failed: say the engine's reason
+		}
+	}
+	return exitcode.Newf(exitcode.Failure, "service %s is not running (its container %s is %s): run devenv start %s", service, objs[0].Name, cmp.Or(objs[0].State, "stopped"), service)
 }
 
 // ErrNoCommand is RunTarget's answer to words that name no command.

@@ -49,7 +49,20 @@ func (p *Project) Stale(ctx context.Context, lf *lock.File) error {
 	if lf == nil {
 		return &lock.StaleError{Reasons: []string{"there is no devenv.lock"}}
 	}
-	return lock.CheckAgainstWith(ctx, p.Spec, lf, p.catalog(), p.composeFiles())
+	return lock.CheckAgainstWith(ctx, p.asLocked(p.Spec), lf, p.catalog(), p.composeFiles())
+}
+
+// asLocked is sp as the lock sees it: under devenv.yaml's name. A
+// run-time name (-p, COMPOSE_PROJECT_NAME) names the containers, network
+// and volumes, as with Compose; it is no lock input, so it never makes
+// devenv.lock stale nor rewrites it.
+func (p *Project) asLocked(sp *spec.Project) *spec.Project {
+	if p.fileName == "" || sp.Name == p.fileName {
+		return sp
+	}
+	named := *sp
+	named.Name = p.fileName
+	return &named
 }
 
 // Lock writes devenv.lock when it changes (or, with Check, only checks it).
@@ -170,7 +183,7 @@ func (p *Project) generate(ctx context.Context, sp *spec.Project, prev *lock.Fil
 	}
 	p.out.Step("lock", "resolving and pinning "+fmt.Sprint(len(sp.Services))+" services")
 	lim := p.resolutionDriver(ctx)
-	return lock.Generate(ctx, sp, prev, p.catalog(), pin, fetcher, lock.Options{
+	return lock.Generate(ctx, p.asLocked(sp), prev, p.catalog(), pin, fetcher, lock.Options{
 		Upgrade: o.Upgrade, Services: o.Services, Mirrors: p.Mirrors(), Local: localImages{p},
 		Driver: lim.Driver, DriverRule: lim.Rule, DataCenter: lim.DataCenter, Compose: p.composeFiles(),
 	})

@@ -180,7 +180,7 @@ func (p *Project) previewUp(ctx context.Context, o UpOptions) (*Result, error) {
 		return nil, err
 	}
 	res, err := p.runner(lf).Up(ctx, pl.Plan, reconcile.UpOptions{Services: o.Services, NoStart: o.NoStart, DryRun: true,
-		Build:         reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull, NeverPull: o.NeverPull},
+		Build:         reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull, NeverPull: o.NeverPull, NoBuild: o.NoBuild},
 		ForceRecreate: o.ForceRecreate, NoDeps: o.NoDeps, RemoveOrphans: o.RemoveOrphans})
 	if err != nil {
 		return nil, err

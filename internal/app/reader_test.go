@@ -80,7 +80,7 @@ func TestExecThroughTheProjectReader(t *testing.T) {
 	if err := w.eng.Stop(t.Context(), "demo-b", 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.open(t).Exec(t.Context(), "b", engine.ExecOptions{Cmd: []string{"true"}}); err == nil || !strings.Contains(err.Error(), "service b is not running: run devenv up b") {
+	if _, err := w.open(t).Exec(t.Context(), "b", engine.ExecOptions{Cmd: []string{"true"}}); err == nil || !strings.Contains(err.Error(), "service b is not running (its container demo-b is exited): run devenv start b") {
 		t.Errorf("exec in a stopped service: %v", err)
 	}
 }

@@ -472,17 +472,55 @@ func (p *Project) workspaceUsers(ctx context.Context, running []engine.Object) (
 // CopyOut copies SERVICE:PATH out of the service's container into dest on
 // this machine (devenv cp).
 func (p *Project) CopyOut(ctx context.Context, service, src, dest string) (remote.Copied, error) {
-	if p.Spec.Service(service) == nil {
-		return remote.Copied{}, fmt.Errorf("no service %q in %s (services: %s)", service, p.Spec.File, strings.Join(p.serviceNames(), ", "))
-	}
-	eng, err := p.Engine(ctx)
+	eng, id, err := p.cpContainer(ctx, service)
 	if err != nil {
 		return remote.Copied{}, err
 	}
-	if !path.IsAbs(src) {
-		src = path.Join(remote.Workspace, src)
+	res, err := remote.CopyOut(ctx, eng, id, inWorkspace(src), dest)
+	return res, NotRunning(err, service)
+}
+
+// CopyIn copies src, a file or folder here, into service's container at
+// dest (relative: under /workspace), as `docker cp SRC CONTAINER:DEST`
+// does, the files owned by the container's user.
+func (p *Project) CopyIn(ctx context.Context, src, service, dest string) (remote.Copied, error) {
+	eng, id, err := p.cpContainer(ctx, service)
+	if err != nil {
+		return remote.Copied{}, err
 	}
-	return remote.CopyOut(ctx, eng, p.containerOf(ctx, eng, service), src, dest)
+	arch, err := engine.ArchiverOf(eng)
+	if err != nil {
+		return remote.Copied{}, err
+	}
+	uid, gid, err := arch.Owner(ctx, id)
+	if err != nil {
+		return remote.Copied{}, NotRunning(err, service)
+	}
+	res, err := remote.CopyIn(ctx, eng, id, src, inWorkspace(dest), uid, gid)
+	return res, NotRunning(err, service)
+}
+
+// cpContainer is the engine and the container of service (devenv.yaml's
+// or a compose file's) that cp copies from or into.
+func (p *Project) cpContainer(ctx context.Context, service string) (engine.Engine, string, error) {
+	if err := p.CheckServices([]string{service}); err != nil {
+		return nil, "", err
+	}
+	eng, err := p.Engine(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return eng, p.containerOf(ctx, eng, service), nil
+}
+
+// inWorkspace is a container path as cp takes it: relative ones are
+// under /workspace, where the project is, written as given (a trailing /
+// or /. keeps its meaning for docker cp's rules).
+func inWorkspace(p string) string {
+	if path.IsAbs(p) {
+		return p
+	}
+	return strings.TrimSuffix(remote.Workspace, "/") + "/" + strings.TrimPrefix(p, "./")
 }
 
 func (p *Project) serviceNames() []string {

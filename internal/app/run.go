@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
+	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -28,14 +30,18 @@ type BuildOptions struct {
 
 // UpOptions steer Up.
 type UpOptions struct {
-	Services     []string // only these (and what they depend on); empty: all
-	Frozen       bool     // refuse a missing or stale devenv.lock (exit 5) instead of relocking
-	NoStart      bool
-	Wait         bool
-	WaitTimeout  time.Duration
-	NoCache      bool
-	Pull         bool          // pull the images again (Compose's --pull always)
-	NeverPull    bool          // pull nothing; a missing image is an error (--pull never)
+	Services    []string // only these (and what they depend on); empty: all
+	Frozen      bool     // refuse a missing or stale devenv.lock (exit 5) instead of relocking
+	NoStart     bool
+	Wait        bool
+	WaitTimeout time.Duration
+	NoCache     bool
+	Pull        bool // pull the images again (Compose's --pull always)
+	NeverPull   bool // pull nothing; a missing image is an error (--pull never)
+	NoBuild     bool // build nothing; an image not built yet is an error (Compose's --no-build)
+	// Timeout is how long a container being recreated may take to stop
+	// before it is killed (Compose's up -t); nil: its stop_grace_period.
+	Timeout      *time.Duration
 	SkipGPUCheck bool          // leave the GPU verdict to the engine
 	DryRun       bool          // report what would change and change nothing (implies Frozen)
 	LockTimeout  time.Duration // bounds the wait for another devenv changing the project; 0: until ctx ends
@@ -138,9 +144,10 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 			return nil, err
 		}
 	}
+	run.runner.StopTimeout = o.Timeout
 	res, err := run.runner.Up(ctx, run.plan.Plan, reconcile.UpOptions{
 		Services: o.Services, NoStart: o.NoStart, Wait: o.Wait, WaitTimeout: o.WaitTimeout,
-		Build:         reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull, NeverPull: o.NeverPull},
+		Build:         reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull, NeverPull: o.NeverPull, NoBuild: o.NoBuild},
 		ForceRecreate: o.ForceRecreate, NoDeps: o.NoDeps, RemoveOrphans: o.RemoveOrphans,
 	})
 	if err != nil {
@@ -249,8 +256,22 @@ func (p *Project) projectLock(ctx context.Context, timeout time.Duration) (func(
 	}})
 	if err == nil {
 		p.DropReceipt()
+		sweepStateTemps(p.StateDir())
 	}
 	return release, err
+}
+
+// sweepStateTemps removes the temporary files that a devenv killed while
+// writing .devenv (the Jupyter token, the receipt, generated confs) left:
+// the project lock is held, so no live writer owns one.
+func sweepStateTemps(stateDir string) {
+	atomicfile.SweepDir(stateDir)
+	gen, _ := filepath.Glob(filepath.Join(stateDir, "generated", "*"))
+	for _, d := range gen {
+		if st, err := os.Lstat(d); err == nil && st.IsDir() {
+			atomicfile.SweepDir(d)
+		}
+	}
 }
 
 func (p *Project) runner(lf *lock.File) *reconcile.Runner {

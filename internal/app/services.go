@@ -99,3 +99,52 @@ func (p *Project) containerOf(ctx context.Context, eng engine.Engine, service st
 	}
 	return objs[0].Name
 }
+
+// EnabledServices are the services an up of the whole project runs, as
+// `docker compose config --services` lists them: devenv.yaml's and the
+// compose files' of the profiles enabled (--profile, COMPOSE_PROFILES),
+// each after what it depends on.
+func (p *Project) EnabledServices(ctx context.Context) ([]string, error) {
+	var names []string
+	deps := map[string][]string{}
+	if len(p.Spec.Compose) > 0 {
+		svcs, err := p.composeFiles().Services(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range svcs {
+			names = append(names, s.Name)
+			deps[s.Name] = s.DependsOn
+		}
+		slices.Sort(names)
+	}
+	for _, s := range p.Spec.Services {
+		names = append(names, s.Name)
+		deps[s.Name] = s.DependsOn
+	}
+	return dependenciesFirst(names, deps), nil
+}
+
+// dependenciesFirst orders names so each comes after what it depends on,
+// otherwise in the order given.
+func dependenciesFirst(names []string, deps map[string][]string) []string {
+	var out []string
+	done := map[string]bool{}
+	var visit func(n string)
+	visit = func(n string) {
+		if done[n] {
+			return
+		}
+		done[n] = true
+		for _, d := range deps[n] {
+			if _, ok := deps[d]; ok {
+				visit(d)
+			}
+		}
+		out = append(out, n)
+	}
+	for _, n := range names {
+		visit(n)
+	}
+	return out
+}

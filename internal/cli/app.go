@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/argv"
@@ -38,6 +39,7 @@ func Main(args []string, s Streams) int {
 // Run runs devenv and returns its error; it never exits the process.
 func Run(ctx context.Context, args []string, s Streams) error {
 	app := newApp(s)
+	app.Metadata = map[string]any{wordsKey: args}
 	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && argv.FindCommand(app.Commands, args[2]) == nil {
 		return unknownCommand(app.Commands, "", args[2])
 	}
@@ -90,6 +92,7 @@ func newApp(s Streams) *cli.App {
 	for _, c := range app.Commands {
 		withCommonFlags(c)
 	}
+	withRootRefusals(app)
 	return app
 }
 
@@ -107,15 +110,16 @@ func commands() []*cli.Command {
 }
 
 func withCommonFlags(c *cli.Command) {
-	c.Flags = append(c.Flags, localCopies()...)
+	withComposeRefusals(c)
+	c.Flags = append(c.Flags, localCopiesFor(c.Flags)...)
 	if strings.TrimSpace(c.ArgsUsage) == "" && c.Action != nil {
 		c.Action = noArgs(c.Action)
 	}
 	if len(c.Subcommands) > 0 && c.Action == nil {
 		c.Action = subcommandAction(c)
 	}
-	if c.BashComplete == nil && wantsServices(c) {
-		c.BashComplete = completeServices(c)
+	if c.BashComplete == nil && len(c.Subcommands) == 0 {
+		c.BashComplete = completeCommand(c)
 	}
 	if c.OnUsageError == nil {
 		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
@@ -142,14 +146,22 @@ func quietLibraries(debug bool) {
 	}
 }
 
+// badFlagValue is the flag package's error for a value a devenv flag's
+// Set refused (--pull, --rmi, --wait-timeout): the flag and Set's reason.
+var badFlagValue = regexp.MustCompile(`(?s)^invalid (?:boolean )?value ".*" for (?:flag )?-(pull|rmi|wait-timeout): (.*)$`)
+
 // usageError is a flag parsing error (exit 2) with where to read more; -f
 // after a command name gets the way to name the file there.
 func usageError(err error, command string) error {
 	if strings.HasSuffix(err.Error(), "not defined: -f") {
 		return exitcode.Newf(exitcode.Usage, "%v: after a command name write --file FILE (or -f FILE before it: devenv -f FILE %s)", err, command)
 	}
-	if _, msg, ok := strings.Cut(err.Error(), " for -pull: "); ok {
+	if m := badFlagValue.FindStringSubmatch(err.Error()); m != nil {
 		// the flag package calls every flag that may go bare a boolean
+		msg := m[2]
+		if !strings.HasPrefix(msg, "--") {
+			msg = "--" + m[1] + " " + msg
+		}
 		return exitcode.Newf(exitcode.Usage, "%s (see `devenv %s --help`)", msg, command)
 	}
 	return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, command))

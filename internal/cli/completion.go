@@ -4,11 +4,12 @@ import (
 	"embed"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/urfave/cli/v2"
 )
 
@@ -61,22 +62,84 @@ func manCommand() *cli.Command {
 	}
 }
 
-// completeServices completes a command whose arguments are service names:
-// the project's services not yet typed, or the command's flags after "-".
-func completeServices(cmd *cli.Command) cli.BashCompleteFunc {
+// completeCommand completes a command's words: after a flag that takes a
+// value, the values it has when they are few (init --profile, mirror
+// --format, a service) or nothing, so the shell offers files; after "-",
+// the command's flags; otherwise its arguments (service names, or nothing:
+// files, as mirror SOURCE and submit FILE want).
+func completeCommand(cmd *cli.Command) cli.BashCompleteFunc {
 	flags := cli.DefaultCompleteWithFlags(cmd)
 	return func(c *cli.Context) {
-		if n := len(os.Args); n > 2 && strings.HasPrefix(os.Args[n-2], "-") {
+		words, _ := c.App.Metadata[wordsKey].([]string)
+		last := ""
+		if n := len(words); n > 2 {
+			last = words[n-2] // words end with --generate-bash-completion
+		}
+		if f := valueFlag(cmd, last); f != nil {
+			printServices(c.App.Writer, flagValues(c, cmd.Name, f), nil)
+			return
+		}
+		if strings.HasPrefix(last, "-") {
 			flags(c)
 			return
 		}
-		p, err := openProject(c)
-		if err != nil {
-			return
+		if wantsServices(cmd) {
+			printServices(c.App.Writer, projectServices(c), c.Args().Slice())
 		}
-		defer p.Close()
-		printServices(c.App.Writer, p.ServiceNames(), c.Args().Slice())
 	}
+}
+
+// wordsKey holds, in the app's Metadata, the words devenv was run with
+// (the words typed so far, when completing).
+const wordsKey = "words"
+
+// valueFlag is cmd's flag that word names when that flag takes a value
+// in the next word (not a boolean, not one whose value may go bare).
+func valueFlag(cmd *cli.Command, word string) cli.Flag {
+	name, ok := strings.CutPrefix(word, "-")
+	if !ok || strings.Contains(word, "=") {
+		return nil
+	}
+	name = strings.TrimPrefix(name, "-")
+	for _, f := range cmd.Flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		if _, ok := f.(*cli.BoolFlag); ok {
+			return nil
+		}
+		if g, ok := f.(*cli.GenericFlag); ok {
+			if _, bare := g.Value.(interface{ IsBoolFlag() bool }); bare {
+				return nil
+			}
+		}
+		return f
+	}
+	return nil
+}
+
+// flagValues are the values flag f of command cmd completes to (none:
+// the shell's file completion).
+func flagValues(c *cli.Context, cmd string, f cli.Flag) []string {
+	switch name := f.Names()[0]; {
+	case cmd == "init" && name == "profile":
+		return spec.BuiltinProfiles
+	case cmd == "mirror" && name == "format":
+		return mirror.Formats
+	case name == "service":
+		return projectServices(c)
+	}
+	return nil
+}
+
+// projectServices are the project's services, none when it does not open.
+func projectServices(c *cli.Context) []string {
+	p, err := openProject(c)
+	if err != nil {
+		return nil
+	}
+	defer p.Close()
+	return p.ServiceNames()
 }
 
 func printServices(w io.Writer, all, typed []string) {
@@ -89,5 +152,8 @@ func printServices(w io.Writer, all, typed []string) {
 
 // wantsServices says whether a command's arguments are service names.
 func wantsServices(c *cli.Command) bool {
-	return strings.Contains(strings.ToLower(c.ArgsUsage), "service")
+	// the words themselves, not their notes; submit's "[--service S]
+	// job.py" names a flag, and takes a file
+	words, _, _ := strings.Cut(strings.ToLower(c.ArgsUsage), "(")
+	return strings.Contains(strings.ReplaceAll(words, "--service", ""), "service")
 }

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
@@ -13,8 +16,23 @@ func configCommand() *cli.Command {
 		Name:      "config",
 		Usage:     "show the fully resolved configuration",
 		ArgsUsage: "[service...]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "services", Usage: "print the names of the services up runs (devenv.yaml's and the enabled compose profiles'), one a line, as docker compose config --services"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only check the configuration: print nothing, exit 0 when it is valid"},
+		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			if c.Bool("services") {
+				names, err := p.EnabledServices(c.Context)
+				return show(c, names, err, func(w io.Writer, names []string) {
+					for _, n := range names {
+						fmt.Fprintln(w, n)
+					}
+				})
+			}
 			cfg, err := p.Config(c.Context, args(c))
+			if c.Bool("quiet") {
+				return err
+			}
 			return show(c, cfg, err, view.Config)
 		}),
 		Subcommands: []*cli.Command{{

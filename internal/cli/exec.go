@@ -15,15 +15,21 @@ import (
 
 func execCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "exec",
-		Usage:     "run a command in a running service (exit code passed through)",
-		ArgsUsage: "service -- command [args...]",
+		Name:  "exec",
+		Usage: "run a command in a running service (exit code passed through)",
+		// -it, -dT: short flags combined, as docker users type them
+		UseShortOptionHandling: true,
+		ArgsUsage:              "service -- command [args...]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "user to run as"},
 			&cli.StringFlag{Name: "workdir", Aliases: []string{"w"}, Usage: "working directory in the container"},
 			&cli.BoolFlag{Name: "no-tty", Aliases: []string{"T"}, Usage: "never allocate a TTY"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE to set"},
 			&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "start the command in the background and return at once"},
+			// as Compose's hidden -i and -t: stdin is kept open and a TTY
+			// allocated (on a terminal) unless -T, so `exec -it` works
+			&cli.BoolFlag{Name: "interactive", Aliases: []string{"i"}, Value: true, Hidden: true},
+			&cli.BoolFlag{Name: "tty", Aliases: []string{"t"}, Value: true, Hidden: true},
 		},
 		Action: checked(func(c *cli.Context) bool { return c.NArg() > 1 && len(afterDashes(args(c)[1:])) > 0 }, "usage: devenv exec SERVICE -- COMMAND [ARGS...]",
 			projectAction(func(c *cli.Context, p *app.Project) error {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -14,11 +16,11 @@ import (
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "devenv.yaml to use (default: PROJECT-DIR/devenv.yaml); after a command name only --file (logs -f is follow)"},
-		&cli.StringFlag{Name: "project-dir", Usage: "the project directory (default: the directory holding devenv.yaml, searched upwards from here)"},
+		&cli.StringFlag{Name: "project-dir", Aliases: []string{"project-directory"}, Usage: "the project directory (default: the directory holding devenv.yaml, searched upwards from here)"},
 		&cli.StringFlag{Name: "project-name", Aliases: []string{"p"}, Usage: "the project's name, instead of devenv.yaml's name: (its containers, network and volumes are named after it)"},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON on stdout and progress as JSON lines on stderr"},
 		&cli.BoolFlag{Name: "debug", Usage: "print debugging detail and error chains"},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show build output and progress in plain mode"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show build output and progress in plain mode (-v alone prints the version, as docker -v; after a command name -v is the command's: down -v is --volumes, as with Compose)"},
 		&cli.BoolFlag{Name: "version", Usage: "print devenv's version"},
 		&cli.StringFlag{Name: "context", Usage: "the docker `CONTEXT` to use (default: $DOCKER_CONTEXT, else `docker context use`'s)"},
 		&cli.StringFlag{Name: "host", Aliases: []string{"H"}, Usage: "the Docker Engine's `ADDRESS` (unix://, tcp:// or ssh://user@host; default: $DOCKER_HOST)"},
@@ -59,13 +61,38 @@ func applyComposeProfiles(c *cli.Context) error {
 func localCopies() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "file", Hidden: true},
-		&cli.StringFlag{Name: "project-dir", Hidden: true},
+		&cli.StringFlag{Name: "project-dir", Aliases: []string{"project-directory"}, Hidden: true},
 		&cli.StringFlag{Name: "project-name", Aliases: []string{"p"}, Hidden: true},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
 		&cli.BoolFlag{Name: "debug", Hidden: true},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Hidden: true},
 		&cli.StringFlag{Name: "context", Hidden: true},
 	}
+}
+
+// localCopiesFor are the local copies a command with these flags takes:
+// a short name the command gives a flag of its own is the command's (down
+// -v is --volumes, as with Compose; --verbose stays).
+func localCopiesFor(own []cli.Flag) []cli.Flag {
+	taken := map[string]bool{}
+	for _, f := range own {
+		for _, n := range f.Names() {
+			taken[n] = true
+		}
+	}
+	var out []cli.Flag
+	for _, f := range localCopies() {
+		if b, ok := f.(*cli.BoolFlag); ok {
+			b.Aliases = slices.DeleteFunc(b.Aliases, func(a string) bool { return taken[a] })
+		}
+		if s, ok := f.(*cli.StringFlag); ok {
+			s.Aliases = slices.DeleteFunc(s.Aliases, func(a string) bool { return taken[a] })
+		}
+		if !taken[f.Names()[0]] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // boolOpt is true when the flag was set at any level (command or global).
@@ -119,4 +146,60 @@ func pullOf(c *cli.Context) string {
 		return p.value
 	}
 	return "missing"
+}
+
+// rmiPolicy is down's --rmi as Compose spells it: local (bare --rmi, as
+// devenv had it) removes the images devenv built for the project, which
+// carry its labels and no tag of the user's. all is refused: it would add
+// the pulled images, which devenv did not label and another project or
+// docker run may use.
+type rmiPolicy struct{ value string }
+
+func (p *rmiPolicy) Set(v string) error {
+	switch v {
+	case "true", "local", "":
+		p.value = "local"
+	case "all":
+		return fmt.Errorf("--rmi all: devenv removes only the images it built and labelled for the project (--rmi local); the images it pulled are not its own and may serve other projects: remove them with docker image rm")
+	default:
+		return fmt.Errorf("--rmi %q: use local (the images devenv built; Compose's all is refused)", v)
+	}
+	return nil
+}
+
+func (p *rmiPolicy) String() string    { return p.value }
+func (p *rmiPolicy) IsBoolFlag() bool  { return true }
+func (p *rmiPolicy) Choices() []string { return []string{"local", "all"} }
+
+// secondsOrDuration is a time given as Compose gives it (whole seconds:
+// --wait-timeout 60) or as a Go duration (5m, 90s).
+type secondsOrDuration struct{ d time.Duration }
+
+func (s *secondsOrDuration) Set(v string) error {
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		s.d = time.Duration(n) * time.Second
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return fmt.Errorf("%q: give seconds (60) or a duration (5m, 90s)", v)
+	}
+	s.d = d
+	return nil
+}
+
+func (s *secondsOrDuration) String() string {
+	if s == nil || s.d == 0 {
+		return ""
+	}
+	return s.d.String()
+}
+
+// durationOf is the secondsOrDuration flag name's value (its default when
+// not given).
+func durationOf(c *cli.Context, name string) time.Duration {
+	if s, ok := c.Generic(name).(*secondsOrDuration); ok {
+		return s.d
+	}
+	return 0
 }

@@ -2,11 +2,15 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/app"
+	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -41,8 +45,11 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "frozen", Usage: "refuse a missing or stale devenv.lock (exit 5) instead of relocking"},
 			&cli.BoolFlag{Name: "no-start", Usage: "create the containers but do not start them"},
 			&cli.BoolFlag{Name: "wait", Usage: "wait until every service is healthy"},
-			&cli.DurationFlag{Name: "wait-timeout", Value: 5 * time.Minute, Usage: "how long --wait waits for health; when given, also how long to wait for another devenv changing the project (default: until Ctrl-C)"},
+			&cli.GenericFlag{Name: "wait-timeout", Value: &secondsOrDuration{5 * time.Minute}, DefaultText: "5m", Usage: "how long --wait waits for health, in seconds (as Compose) or as 5m; when given, also how long to wait for another devenv changing the project (default: until Ctrl-C)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "rebuild images without the build cache"},
+			&cli.BoolFlag{Name: "build", Usage: "accepted for Compose's habit: up always builds the images whose inputs (Dockerfile, context, pins) changed, so an unchanged image is the one --build would make; --no-cache rebuilds from scratch"},
+			&cli.BoolFlag{Name: "no-build", Usage: "build nothing: a service whose image is not built yet is an error (devenv build makes it)"},
+			&cli.IntFlag{Name: "timeout", Aliases: []string{"t"}, Usage: "seconds a container being recreated has to stop before it is killed (default: its service's stop_grace_period, else 10)"},
 			&cli.GenericFlag{Name: "pull", Value: &pullPolicy{}, Usage: "`POLICY`: always (bare --pull: pull the images again), missing (the default) or never (a missing image is an error)"},
 			&cli.BoolFlag{Name: "skip-gpu-check", Usage: "let the engine decide whether it can give GPUs"},
 			composeProfileFlag(),
@@ -52,17 +59,24 @@ func upCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-deps", Usage: "start only the services named, not what they depend on"},
 			&cli.BoolFlag{Name: "remove-orphans", Usage: "remove the containers of services the project no longer has (up names them without it)"},
 			&cli.BoolFlag{Name: "force", Usage: "recreate containers even when a running job (devenv submit) would die with them"},
-			&cli.BoolFlag{Name: "watch", Usage: "then apply the compose services' develop.watch rules and, on a remote engine, sync the project and forward its ports until Ctrl-C (devenv watch)"},
+			&cli.BoolFlag{Name: "watch", Aliases: []string{"w"}, Usage: "then apply the compose services' develop.watch rules and, on a remote engine, sync the project and forward its ports until Ctrl-C (devenv watch)"},
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
+			if c.Bool("build") && c.Bool("no-build") {
+				return exitcode.Newf(exitcode.Usage, "--build and --no-build cannot go together (as with Compose)")
+			}
+			if c.Bool("no-build") && (c.Bool("no-cache") || pullOf(c) == "always") {
+				return exitcode.Newf(exitcode.Usage, "--no-build builds nothing: leave out --no-cache and --pull always, which rebuild")
+			}
 			res, err := p.Up(c.Context, app.UpOptions{
 				Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
-				WaitTimeout: c.Duration("wait-timeout"), NoCache: c.Bool("no-cache"), Pull: pullOf(c) == "always", NeverPull: pullOf(c) == "never", SkipGPUCheck: c.Bool("skip-gpu-check"),
-				LockTimeout: lockTimeout(c), DryRun: c.Bool("dry-run"),
+				NoBuild: c.Bool("no-build"), Timeout: stopTimeout(c),
+				WaitTimeout: durationOf(c, "wait-timeout"), NoCache: c.Bool("no-cache"), Pull: pullOf(c) == "always", NeverPull: pullOf(c) == "never", SkipGPUCheck: c.Bool("skip-gpu-check"),
+				LockTimeout: lockTimeout(c), DryRun: boolOpt(c, "dry-run"),
 				ForceRecreate: c.Bool("force-recreate"), NoDeps: c.Bool("no-deps"), RemoveOrphans: c.Bool("remove-orphans"), Force: c.Bool("force"),
 			})
-			if err := show(c, res, err, view.Up); err != nil || !c.Bool("watch") || c.Bool("dry-run") {
-				if err == nil && !c.Bool("dry-run") {
+			if err := show(c, res, err, upText); err != nil || !c.Bool("watch") || boolOpt(c, "dry-run") {
+				if err == nil && !boolOpt(c, "dry-run") {
 					leaveReceipt(c, p, res)
 				}
 				return err
@@ -72,22 +86,36 @@ func upCommand() *cli.Command {
 	}
 }
 
+// upText is up's result: the view's summary, then each orphan container
+// --remove-orphans removed, one a line (Compose names each it removes).
+func upText(w io.Writer, r *app.Result) {
+	view.Up(w, r)
+	if r.DryRun {
+		return
+	}
+	for _, ch := range r.Changes {
+		if name, ok := strings.CutPrefix(ch.Detail, "orphan container "); ok && ch.Action == reconcile.Removed {
+			fmt.Fprintf(w, "  removed orphan container %s (service %s)\n", name, ch.Service)
+		}
+	}
+}
+
 func downCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "down",
 		Usage:     "stop and remove the project's containers and network (with services: only their containers)",
 		ArgsUsage: "[service...]",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "volumes", Usage: "also remove the project's named volumes (not with services)"},
-			&cli.BoolFlag{Name: "rmi", Usage: "also remove the images devenv built for the project (or for the services named)"},
+			&cli.BoolFlag{Name: "volumes", Aliases: []string{"v"}, Usage: "also remove the project's named volumes (not with services)"},
+			&cli.GenericFlag{Name: "rmi", Value: &rmiPolicy{}, Usage: "`local` (or bare --rmi): also remove the images devenv built for the project (or for the services named); Compose's all is refused: devenv removes no pulled image"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed and remove nothing"},
 			stopTimeoutFlag(),
 			&cli.BoolFlag{Name: "remove-orphans", Usage: "accepted for Compose's habit: down always removes every container labelled for the project"},
 			lockTimeoutFlag(),
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
-			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.Bool("rmi"),
-				DryRun: c.Bool("dry-run"), LockTimeout: lockTimeout(c), Timeout: stopTimeout(c)})
+			res, err := p.Down(c.Context, app.DownOptions{Services: args(c), Volumes: c.Bool("volumes"), Images: c.IsSet("rmi"),
+				DryRun: boolOpt(c, "dry-run"), LockTimeout: lockTimeout(c), Timeout: stopTimeout(c)})
 			return show(c, res, err, func(w io.Writer, r *app.Result) { view.Down(w, r, args(c)) })
 		}),
 	}
@@ -101,12 +129,21 @@ func psCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the container ids"},
 			&cli.BoolFlag{Name: "services", Usage: "print only the services that have a container"},
 			&cli.StringFlag{Name: "format", Usage: "table, json (one object a line) or a Go template such as '{{.Name}} {{.State}}'"},
+			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "accepted for Compose's habit: devenv ps always shows stopped containers too, with their state"},
+			&cli.StringSliceFlag{Name: "status", Usage: "only containers in this `STATE` (running, exited, created, paused, restarting, removing, dead; repeatable)"},
+			&cli.StringFlag{Name: "filter", Usage: "only containers matching `status=STATE` (as --status)"},
+			&cli.BoolFlag{Name: "orphans", Value: true, Usage: "also list containers of services the project no longer has (--orphans=false leaves them out)"},
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			if err := view.CheckPsFormat(c.String("format")); err != nil {
 				return err
 			}
+			keep, err := psFilter(c, p)
+			if err != nil {
+				return err
+			}
 			st, err := p.Ps(c.Context)
+			st = slices.DeleteFunc(st, func(s reconcile.Status) bool { return !keep(s) })
 			text := view.Ps
 			switch {
 			case c.Bool("quiet"):
@@ -124,6 +161,34 @@ func psCommand() *cli.Command {
 			return show(c, st, err, text)
 		}),
 	}
+}
+
+// psStates are the states ps --status and --filter status= take, as
+// Compose lists them.
+var psStates = []string{"paused", "restarting", "removing", "running", "dead", "created", "exited"}
+
+// psFilter is which containers ps lists: those in the states --status and
+// --filter status=STATE name (any, when none), and with --orphans=false
+// only those of a service the project has.
+func psFilter(c *cli.Context, p *app.Project) (func(reconcile.Status) bool, error) {
+	states := c.StringSlice("status")
+	if f := c.String("filter"); f != "" {
+		key, v, ok := strings.Cut(f, "=")
+		if !ok || key != "status" {
+			return nil, exitcode.Newf(exitcode.Usage, "ps --filter %q: the filter devenv (and Compose) takes is status=STATE", f)
+		}
+		states = append(states, v)
+	}
+	for _, s := range states {
+		if !slices.Contains(psStates, s) {
+			return nil, exitcode.Newf(exitcode.Usage, "ps: status %q is not a container state (%s)", s, strings.Join(psStates, ", "))
+		}
+	}
+	services := p.ServiceNames()
+	orphans := c.Bool("orphans")
+	return func(s reconcile.Status) bool {
+		return (len(states) == 0 || slices.Contains(states, s.State)) && (orphans || slices.Contains(services, s.Service))
+	}, nil
 }
 
 func imagesCommand() *cli.Command {
@@ -187,14 +252,14 @@ func stopTimeout(c *cli.Context) *time.Duration {
 // lockTimeoutFlag is --wait-timeout of the commands that take the project
 // lock: how long to wait while another devenv changes the project.
 func lockTimeoutFlag() cli.Flag {
-	return &cli.DurationFlag{Name: "wait-timeout", Usage: "how long to wait for another devenv changing the project (default: until Ctrl-C)"}
+	return &cli.GenericFlag{Name: "wait-timeout", Value: &secondsOrDuration{}, Usage: "how long to wait for another devenv changing the project, in seconds or as 5m (default: until Ctrl-C)"}
 }
 
 // lockTimeout is up's --wait-timeout for the project lock: only when given,
 // so the 5-minute health default never cuts short a wait for another up.
 func lockTimeout(c *cli.Context) time.Duration {
 	if c.IsSet("wait-timeout") {
-		return c.Duration("wait-timeout")
+		return durationOf(c, "wait-timeout")
 	}
 	return 0
 }

@@ -19,7 +19,7 @@ func logsCommand() *cli.Command {
 		ArgsUsage: "[service...]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "F"}, Usage: "keep printing new lines until Ctrl-C"},
-			&cli.StringFlag{Name: "tail", Value: "all", Usage: "lines from the end to show (a number or all)"},
+			&cli.StringFlag{Name: "tail", Aliases: []string{"n"}, Value: "all", Usage: "lines from the end to show (a number or all)"},
 			&cli.BoolFlag{Name: "timestamps", Aliases: []string{"t"}, Usage: "prefix each line with its time"},
 			&cli.StringFlag{Name: "since", Usage: "lines since a time (2026-12-01T10:00:00Z, a Unix time) or for a duration back (42m)"},
 			&cli.StringFlag{Name: "until", Usage: "lines before a time or a duration back, as --since"},

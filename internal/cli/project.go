@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"os"
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/doctor"
@@ -31,8 +32,18 @@ func printer(c *cli.Context) *ui.Printer {
 // options turns the global flags into the application layer's options.
 func options(c *cli.Context) app.Options {
 	_ = applyComposeProfiles(c) // Setenv fails only on a malformed name
-	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), ProjectName: stringOpt(c, "project-name"), Out: printer(c),
+	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), ProjectName: projectName(c), Out: printer(c),
 		Engine: engineFor(c), GPUs: openGPUs, LocalHost: localHost}
+}
+
+// projectName is the run-time project name as Compose picks it: -p, else
+// $COMPOSE_PROJECT_NAME, else ("") devenv.yaml's name. It names the
+// containers, network and volumes only; devenv.lock never records it.
+func projectName(c *cli.Context) string {
+	if n := stringOpt(c, "project-name"); n != "" {
+		return n
+	}
+	return os.Getenv("COMPOSE_PROJECT_NAME")
 }
 
 // engineFor connects to the engine the docker CLI would use with the

@@ -26,7 +26,7 @@ func remoteCommands() []*cli.Command {
 			Usage: "apply the compose services' develop.watch rules (Compose Watch) and, on a remote engine, sync the project into /workspace as it changes and forward the services' ports to 127.0.0.1 here, until Ctrl-C",
 			Flags: []cli.Flag{
 				&cli.BoolFlag{Name: "no-ports", Usage: "only sync"},
-				&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background (log in .devenv/watch.log); `devenv watch --stop` ends it"},
+				&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background (log in .devenv/watch.log); devenv watch --stop ends it"},
 				&cli.BoolFlag{Name: "stop", Usage: "end a background watch"},
 				&cli.BoolFlag{Name: "no-job-restart", Usage: "leave running jobs alone when a file they use changes (DEVENV_WATCH_JOB_RESTART=0)"},
 			},
@@ -49,21 +49,61 @@ func remoteCommands() []*cli.Command {
 		},
 		{
 			Name:      "cp",
-			Usage:     "copy a file or folder out of a service's container (relative paths are under /workspace): cp SERVICE:PATH DEST",
-			ArgsUsage: "SERVICE:PATH DEST",
-			Action: projectAction(func(c *cli.Context, p *app.Project) error {
-				a := args(c)
-				svc, src, ok := strings.Cut(strings.Join(a[:min(1, len(a))], ""), ":")
-				if len(a) != 2 || !ok || svc == "" || src == "" {
-					return exitcode.Newf(exitcode.Usage, "cp takes SERVICE:PATH and a destination folder, e.g. `devenv cp spark:out ./out`")
-				}
-				res, err := p.CopyOut(c.Context, svc, src, a[1])
-				return show(c, res, err, func(w io.Writer, r remote.Copied) {
-					fmt.Fprintf(w, "copied %d file(s), %d bytes, from %s:%s into %s\n", r.Files, r.Bytes, svc, src, a[1])
-				})
-			}),
+			Usage:     "copy files out of or into a service's container, by docker cp's rules (relative container paths are under /workspace)",
+			ArgsUsage: "SERVICE:SRC DEST | SRC SERVICE:DEST",
+			Action:    projectAction(runCp),
 		},
 	}
+}
+
+const cpUsage = "usage: devenv cp SERVICE:SRC DEST, or devenv cp SRC SERVICE:DEST (e.g. devenv cp spark:out ./out)"
+
+// runCp is devenv cp in either direction.
+func runCp(c *cli.Context, p *app.Project) error {
+	a := args(c)
+	if len(a) != 2 {
+		return exitcode.Newf(exitcode.Usage, "%s", cpUsage)
+	}
+	if a[0] == "-" || a[1] == "-" {
+		return exitcode.Newf(exitcode.Usage, "devenv cp copies files, not docker cp's tar stream on stdin or stdout (-): give a path")
+	}
+	fromSvc, from, out := cpContainerArg(a[0])
+	toSvc, to, in := cpContainerArg(a[1])
+	switch {
+	case out && in:
+		return exitcode.Newf(exitcode.Usage, "devenv cp copies between a container and this machine, not between two containers (as docker cp)")
+	case out && (fromSvc == "" || from == ""), in && (toSvc == "" || to == ""), !out && !in:
+		return exitcode.Newf(exitcode.Usage, "%s", cpUsage)
+	}
+	var (
+		res  remote.Copied
+		err  error
+		what string
+	)
+	if out {
+		res, err = p.CopyOut(c.Context, fromSvc, from, a[1])
+		what = fmt.Sprintf("from %s:%s to %s", fromSvc, from, a[1])
+	} else {
+		res, err = p.CopyIn(c.Context, a[0], toSvc, to)
+		what = fmt.Sprintf("from %s to %s:%s", a[0], toSvc, to)
+	}
+	if err == nil && len(res.Skipped) > 0 {
+		warn(c, "not copied (links and special files): "+strings.Join(res.Skipped, ", "))
+	}
+	return show(c, res, err, func(w io.Writer, r remote.Copied) {
+		fmt.Fprintf(w, "copied %d file(s), %d bytes, %s\n", r.Files, r.Bytes, what)
+	})
+}
+
+// cpContainerArg reads a cp argument as docker cp does: SERVICE:PATH names
+// a path in a container unless it is a path here (it starts with / or .,
+// or has no colon).
+func cpContainerArg(arg string) (service, p string, ok bool) {
+	if strings.HasPrefix(arg, "/") || strings.HasPrefix(arg, ".") {
+		return "", "", false
+	}
+	service, p, ok = strings.Cut(arg, ":")
+	return service, p, ok
 }
 
 // watch runs Project.Watch, printing what it does.

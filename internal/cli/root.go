@@ -13,7 +13,8 @@ import (
 // a word that is not a command is a usage error (exit 2) with the nearest
 // command, and nothing at all shows the help.
 func rootAction(c *cli.Context) error {
-	if c.Bool("version") {
+	if words, _ := c.App.Metadata[wordsKey].([]string); c.Bool("version") || (len(words) == 2 && words[1] == "-v") {
+		// a bare -v is the version, as `docker -v` and `docker compose -v`
 		return printVersion(c)
 	}
 	if c.NArg() == 0 {

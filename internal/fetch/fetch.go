@@ -261,6 +261,9 @@ func (c *Cache) open(ctx context.Context, url string) (io.ReadCloser, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		if f := httpx.Classify(err); f != httpx.NetNone {
+			return nil, fmt.Errorf("download %s: %s: point `mirrors.maven` or `mirrors.apache` in devenv.yaml at a mirror this machine reaches (%w)", redact.URLs(url), f.Describe(req.URL.Host), redact.Error(err))
+		}
 		return nil, fmt.Errorf("download %s: %w (is the mirror in devenv.yaml `mirrors:` reachable?)", redact.URLs(url), redact.Error(err))
 	}
 	if resp.StatusCode != http.StatusOK {

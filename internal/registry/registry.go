@@ -54,7 +54,7 @@ func (p Pinner) Digest(ctx context.Context, ref string) (string, error) {
 	}
 	desc, err := remote.Head(r, p.options(ctx)...)
 	if err != nil {
-		return "", fmt.Errorf("registry %s: %w%s", r.Context().RegistryStr(), redact.Error(err), hint(r))
+		return "", registryError(r, "", err)
 	}
 	if err := p.verify(ctx, r, desc.Digest.String()); err != nil {
 		return "", err
@@ -74,20 +74,13 @@ func (p Pinner) verify(ctx context.Context, r name.Reference, digest string) err
 			r.Context().RegistryStr(), digest, r, redact.Error(err))
 	}
 	if err != nil {
-		return fmt.Errorf("registry %s: fetching the manifest of %s by its digest %s: %w%s", r.Context().RegistryStr(), r, digest, redact.Error(err), hint(r))
+		return registryError(r, fmt.Sprintf("fetching the manifest of %s by its digest %s", r, digest), err)
 	}
 	if m.Digest.String() != digest {
 		return fmt.Errorf("registry %s claims %s for %s, but the manifest it serves hashes to %s (it does not hash to the digest claimed): the registry or mirror is corrupt or was tampered with: devenv.lock pins nothing from it (check `mirrors.registries`)",
 			r.Context().RegistryStr(), digest, r, m.Digest)
 	}
 	return nil
-}
-
-func hint(r name.Reference) string {
-	if r.Context().RegistryStr() == "nvcr.io" {
-		return " (log in with `docker login nvcr.io -u '$oauthtoken'` and your NGC API key, set NGC_API_KEY, or point `mirrors.registries` at a mirror)"
-	}
-	return " (check the name and tag, `docker login` to that registry, or set `mirrors.registries`)"
 }
 
 // ngcKeychain uses NGC_API_KEY for nvcr.io, as NGC's own tools do.

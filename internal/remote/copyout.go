@@ -23,9 +23,12 @@ type Copied struct {
 }
 
 // CopyOut copies src (a file or a folder) out of container id into dest on
-// this machine, as `docker cp CONTAINER:SRC DEST` does: dest is a folder
-// that receives src's last element. Only regular files and folders are
-// written, never through a link, never outside dest.
+// this machine by `docker cp CONTAINER:SRC DEST`'s rules: an existing
+// folder receives src under its own name (src ending in /. : its
+// contents); an existing file is overwritten by a file; a dest that does
+// not exist is src's new name, in a folder that must exist (a dest ending
+// in / must be an existing folder for a file). Only regular files and
+// folders are written, never through a link, never outside dest.
 func CopyOut(ctx context.Context, eng engine.Engine, id, src, dest string) (Copied, error) {
 	arch, err := engine.ArchiverOf(eng)
 	if err != nil {
@@ -36,28 +39,78 @@ func CopyOut(ctx context.Context, eng engine.Engine, id, src, dest string) (Copi
 		return Copied{}, err
 	}
 	defer func() { _ = rc.Close() }()
-	if err := os.MkdirAll(dest, 0o755); err != nil {
-		return Copied{}, err
-	}
-	return extract(tar.NewReader(rc), dest)
+	return extractTo(tar.NewReader(rc), dest, strings.HasSuffix(src, "/."))
 }
 
-func extract(tr *tar.Reader, dest string) (Copied, error) {
+// extractTo writes the container's archive of one file or folder (its
+// first entry names it) where placeCopy puts it for dest.
+func extractTo(tr *tar.Reader, dest string, contents bool) (Copied, error) {
+	first, err := tr.Next()
+	if errors.Is(err, io.EOF) {
+		return Copied{}, nil
+	}
+	if err != nil {
+		return Copied{}, err
+	}
+	root, _, _ := strings.Cut(path.Clean(first.Name), "/")
+	dir := first.Typeflag == tar.TypeDir || path.Clean(first.Name) != root
+	into, name, err := placeCopy(dest, root, dir, contents || root == ".")
+	if err != nil {
+		return Copied{}, err
+	}
+	return extract(tr, first, into, func(n string) (string, bool) {
+		switch {
+		case n == root:
+			return name, true
+		case root == ".":
+			return path.Join(name, n), true
+		case strings.HasPrefix(n, root+"/"):
+			return path.Join(name, n[len(root)+1:]), true
+		}
+		return "", false
+	})
+}
+
+// placeCopy is where a copied file or folder (dir) named root lands for
+// dest, by docker cp's rules: into is the existing folder written under,
+// name the copy's name in it ("" with contents: src's entries go right
+// into into).
+func placeCopy(dest, root string, dir, contents bool) (into, name string, err error) {
+	fi, err := os.Stat(dest)
+	switch {
+	case err == nil && fi.IsDir():
+		if dir && contents {
+			return dest, "", nil
+		}
+		return dest, root, nil
+	case err == nil && dir:
+		return "", "", fmt.Errorf("%s is a file: a folder cannot be copied onto it (give a folder, or a name that does not exist yet)", dest)
+	case err == nil:
+		return filepath.Dir(dest), filepath.Base(dest), nil
+	case !errors.Is(err, os.ErrNotExist):
+		return "", "", err
+	case !dir && strings.HasSuffix(dest, string(filepath.Separator)):
+		return "", "", fmt.Errorf("the folder %s does not exist: a file is copied into an existing folder, or to a new name without a trailing /", dest)
+	}
+	parent := filepath.Dir(filepath.Clean(dest))
+	if pi, err := os.Stat(parent); err != nil || !pi.IsDir() {
+		return "", "", fmt.Errorf("%s does not exist, nor does its folder %s: docker cp makes no folders above the copy; create %s first", dest, parent, parent)
+	}
+	return parent, filepath.Base(filepath.Clean(dest)), nil
+}
+
+// extract writes first and the rest of tr under into, each entry at the
+// path rename gives it.
+func extract(tr *tar.Reader, first *tar.Header, into string, rename func(string) (string, bool)) (Copied, error) {
 	var c Copied
-	for {
-		hdr, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return c, nil
-		}
-		if err != nil {
-			return c, err
-		}
+	for hdr := first; ; {
 		name := path.Clean(hdr.Name)
-		if path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
+		rel, ok := rename(name)
+		if !ok || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
 			return c, fmt.Errorf("the container's archive names %q, outside the destination", hdr.Name)
 		}
-		target := filepath.Join(dest, filepath.FromSlash(name))
-		if err := noLinkBetween(dest, target); err != nil {
+		target := filepath.Join(into, filepath.FromSlash(rel))
+		if err := noLinkBetween(into, target); err != nil {
 			return c, err
 		}
 		switch hdr.Typeflag {
@@ -73,6 +126,12 @@ func extract(tr *tar.Reader, dest string) (Copied, error) {
 			c.Bytes += hdr.Size
 		default:
 			c.Skipped = append(c.Skipped, name)
+		}
+		var err error
+		if hdr, err = tr.Next(); errors.Is(err, io.EOF) {
+			return c, nil
+		} else if err != nil {
+			return c, err
 		}
 	}
 }

@@ -37,23 +37,41 @@ type ArtifactServer struct {
 // and RAPIDS 25.06.0 for both Scalas, without classifier and as cuda12.
 func Artifacts(t testing.TB, opts ...ArtifactOption) *ArtifactServer {
 	t.Helper()
-	cfg := defaultArtifactConfig()
-	for _, o := range opts {
-		o(&cfg)
+	s, err := NewArtifacts(opts...)
+	if err != nil {
+		t.Fatalf("standin: %v", err)
 	}
-	s := &ArtifactServer{t: t, files: map[string][]byte{}, disk: map[string]largeFile{}, sums: map[string]string{}, corrupt: map[string]bool{}}
-	if err := s.populate(cfg); err != nil {
-		t.Fatalf("standin: Artifacts options: %v", err)
-	}
+	s.t = t
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("standin: artifact server cannot listen on 127.0.0.1: %v", err)
 	}
+	t.Cleanup(s.Serve(l))
+	return s
+}
+
+// NewArtifacts is Artifacts for a program: the server's files, made from
+// the options, not yet served (Serve does). SHA256, Content and Corrupt,
+// which fail a test, need a server from Artifacts.
+func NewArtifacts(opts ...ArtifactOption) (*ArtifactServer, error) {
+	cfg := defaultArtifactConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &ArtifactServer{files: map[string][]byte{}, disk: map[string]largeFile{}, sums: map[string]string{}, corrupt: map[string]bool{}}
+	if err := s.populate(cfg); err != nil {
+		return nil, errorf("Artifacts options: %v", err)
+	}
+	return s, nil
+}
+
+// Serve serves the files on l, sets URL, and returns the function that
+// stops the server.
+func (s *ArtifactServer) Serve(l net.Listener) (stop func()) {
 	srv := &http.Server{Handler: s}
 	go func() { _ = srv.Serve(l) }()
-	t.Cleanup(func() { _ = srv.Close() })
 	s.url = "http://" + l.Addr().String()
-	return s
+	return func() { _ = srv.Close() }
 }
 
 // URL is the server's base URL, "http://127.0.0.1:PORT".

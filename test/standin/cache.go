@@ -18,6 +18,9 @@ func CacheDir(t testing.TB) string {
 	return dir
 }
 
+// CacheDirectory is CacheDir for a program: the error is its caller's.
+func CacheDirectory() (string, error) { return cacheDir() }
+
 func cacheDir() (string, error) {
 	dir := os.Getenv("DEVENV_TEST_CACHE")
 	if dir == "" {

@@ -36,34 +36,43 @@ const (
 // lock. It fails the test when debootstrap is missing or fails.
 func Debian(t testing.TB) string {
 	t.Helper()
-	cli := Docker(t)
-	ctx := context.Background()
-	if imageExists(ctx, cli, DebianRef) {
-		return DebianRef
-	}
-	dir := CacheDir(t)
-	lock, err := filelock.Acquire(t.Context(), filepath.Join(dir, debianLock), filelock.Options{Command: "devenv e2e: debootstrap the Debian stand-in"})
+	ref, err := DebianImage(t.Context(), Docker(t), CacheDir(t), t.Logf)
 	if err != nil {
 		t.Fatalf("standin: %v", err)
 	}
+	return ref
+}
+
+// DebianImage is Debian for a program: the engine cli, the cache directory
+// (CacheDirectory), where its progress goes (logf) and the error are its
+// caller's.
+func DebianImage(ctx context.Context, cli *client.Client, dir string, logf func(format string, args ...any)) (string, error) {
+	if imageExists(ctx, cli, DebianRef) {
+		return DebianRef, nil
+	}
+	lock, err := filelock.Acquire(ctx, filepath.Join(dir, debianLock), filelock.Options{Command: "devenv e2e: debootstrap the Debian stand-in"})
+	if err != nil {
+		return "", err
+	}
 	defer func() { _ = lock.Release() }()
 	if imageExists(ctx, cli, DebianRef) { // another process imported it while we waited
-		return DebianRef
+		return DebianRef, nil
 	}
 	tarPath := filepath.Join(dir, debianTarball)
 	if _, err := os.Stat(tarPath); err != nil {
 		start := time.Now()
+		logf("standin: no %s in the engine nor %s: debootstrap %s (needs deb.debian.org or its mirror; a minute or more)", DebianRef, tarPath, debianSuite)
 		if err := buildDebianTarball(ctx, dir, tarPath); err != nil {
-			t.Fatalf("standin: %v", err)
+			return "", err
 		}
-		t.Logf("standin: debootstrap %s and tar into %s took %s", debianSuite, tarPath, time.Since(start).Round(time.Millisecond))
+		logf("standin: debootstrap %s and tar into %s took %s", debianSuite, tarPath, time.Since(start).Round(time.Millisecond))
 	}
 	start := time.Now()
 	if err := importTarball(ctx, cli, tarPath, DebianRef); err != nil {
-		t.Fatalf("standin: %v", err)
+		return "", err
 	}
-	t.Logf("standin: importing %s as %s took %s", tarPath, DebianRef, time.Since(start).Round(time.Millisecond))
-	return DebianRef
+	logf("standin: importing %s as %s took %s", tarPath, DebianRef, time.Since(start).Round(time.Millisecond))
+	return DebianRef, nil
 }
 
 func imageExists(ctx context.Context, cli *client.Client, ref string) bool {
@@ -86,7 +95,7 @@ func buildSuiteTarball(ctx context.Context, dir, tarPath, suite, include string)
 		return err
 	}
 	if os.Geteuid() != 0 {
-		return errorf("debootstrap must run as root to build the Debian stand-in; run the end-to-end tests as root (as CI does)")
+		return errorf("debootstrap must run as root to build the Debian stand-in; run the end-to-end tests (or make demo) as root, as CI does, or load an apt-based image such as debian:bookworm into the engine for make demo")
 	}
 	scratch, err := os.MkdirTemp(dir, "debootstrap-")
 	if err != nil {

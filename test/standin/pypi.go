@@ -47,27 +47,44 @@ func (s *PyPIServer) AuthURL() string {
 // (the name with '-' as '_') holds VERSION = "<version>".
 func PyPI(t testing.TB, pins ...string) *PyPIServer {
 	t.Helper()
-	s := &PyPIServer{wheels: map[string][]byte{}}
-	for _, pin := range pins {
-		name, version, ok := strings.Cut(pin, "==")
-		if !ok {
-			t.Fatalf("standin: PyPI wants name==version, got %q", pin)
-		}
-		file, data, err := Wheel(name, version)
-		if err != nil {
-			t.Fatalf("standin: %v", err)
-		}
-		s.wheels[file] = data
+	s, err := NewPyPI(pins...)
+	if err != nil {
+		t.Fatalf("standin: %v", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("standin: PyPI listen: %v", err)
 	}
-	srv := &http.Server{Handler: s}
-	go func() { _ = srv.Serve(ln) }() // ends with ErrServerClosed at cleanup
-	t.Cleanup(func() { _ = srv.Close() })
-	s.url = "http://" + ln.Addr().String() + "/simple"
+	t.Cleanup(s.Serve(ln))
 	return s
+}
+
+// NewPyPI is PyPI for a program: the index, not yet served (Serve does).
+func NewPyPI(pins ...string) (*PyPIServer, error) {
+	s := &PyPIServer{wheels: map[string][]byte{}}
+	for _, pin := range pins {
+		name, version, ok := strings.Cut(pin, "==")
+		if !ok {
+			return nil, errorf("PyPI wants name==version, got %q", pin)
+		}
+		file, data, err := Wheel(name, version)
+		if err != nil {
+			return nil, err
+		}
+		s.wheels[file] = data
+	}
+	return s, nil
+}
+
+// Serve serves the index on ln, sets URL, and returns the function that
+// stops the server.
+func (s *PyPIServer) Serve(ln net.Listener) (stop func()) {
+	srv := &http.Server{Handler: s}
+	go func() { _ = srv.Serve(ln) }() // ends with ErrServerClosed when stopped
+	s.mu.Lock()
+	s.url = "http://" + ln.Addr().String() + "/simple"
+	s.mu.Unlock()
+	return func() { _ = srv.Close() }
 }
 
 // URL is the index URL to give mirrors.pypi.

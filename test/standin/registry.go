@@ -45,9 +45,15 @@ func StartRegistry() (addr string, stop func(), err error) {
 	if err != nil {
 		return "", nil, errorf("registry cannot listen on 127.0.0.1: %v", err)
 	}
+	return l.Addr().String(), ServeRegistry(l), nil
+}
+
+// ServeRegistry serves an in-memory OCI registry on l (for a program that
+// chooses its own address) and returns the function that stops it.
+func ServeRegistry(l net.Listener) (stop func()) {
 	srv := &http.Server{Handler: registry.New(registry.Logger(log.New(io.Discard, "", 0)))}
 	go func() { _ = srv.Serve(l) }()
-	return l.Addr().String(), func() { _ = srv.Close() }, nil
+	return func() { _ = srv.Close() }
 }
 
 // Push copies the engine's image localRef (through ImageSave) to the
@@ -61,24 +67,34 @@ func Push(t testing.TB, localRef, dest string) (digest string) {
 	cli := Docker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	ref, err := name.ParseReference(dest, name.Insecure)
-	if err != nil {
-		t.Fatalf("standin: Push destination %q is not an image reference: %v", dest, err)
-	}
 	start := time.Now()
-	img, err := cachedImage(ctx, cli, localRef, CacheDir(t))
+	digest, err := PushImage(ctx, cli, localRef, dest, CacheDir(t))
 	if err != nil {
 		t.Fatalf("standin: %v", err)
 	}
+	t.Logf("standin: pushing %s to %s (%s) took %s", localRef, dest, digest, time.Since(start).Round(time.Millisecond))
+	return digest
+}
+
+// PushImage is Push for a program: the engine cli, the cache directory
+// (CacheDirectory) and the error are its caller's.
+func PushImage(ctx context.Context, cli *client.Client, localRef, dest, cacheDir string) (digest string, err error) {
+	ref, err := name.ParseReference(dest, name.Insecure)
+	if err != nil {
+		return "", errorf("Push destination %q is not an image reference: %v", dest, err)
+	}
+	img, err := cachedImage(ctx, cli, localRef, cacheDir)
+	if err != nil {
+		return "", err
+	}
 	if err := remote.Write(ref, img, remote.WithContext(ctx)); err != nil {
-		t.Fatalf("standin: pushing %s to %s: %v", localRef, dest, err)
+		return "", errorf("pushing %s to %s: %v", localRef, dest, err)
 	}
 	desc, err := remote.Head(ref, remote.WithContext(ctx))
 	if err != nil {
-		t.Fatalf("standin: the registry does not serve %s after the push: %v", dest, err)
+		return "", errorf("the registry does not serve %s after the push: %v", dest, err)
 	}
-	t.Logf("standin: pushing %s to %s (%s) took %s", localRef, dest, desc.Digest, time.Since(start).Round(time.Millisecond))
-	return desc.Digest.String()
+	return desc.Digest.String(), nil
 }
 
 // cachedImage returns localRef as an image with compressed layers, kept as

@@ -9,6 +9,12 @@ function __devenv_candidates
     if string match -q -- '-*' $cur
         set typed $typed $cur
     end
-    $typed[1] $typed[2..-1] --generate-bash-completion 2>/dev/null
+    set -l out ($typed[1] $typed[2..-1] --generate-bash-completion 2>/dev/null)
+    if test (count $out) -gt 0
+        printf '%s\n' $out
+    else
+        # nothing to offer (mirror SOURCE, submit FILE, a flag's path): files
+        __fish_complete_path $cur
+    end
 end
 complete -c devenv -f -a '(__devenv_candidates)'
