@@ -34,7 +34,9 @@ services:
 // own sources and no trace of the mirror's sources.
 func TestAptMirrorIsTheOnlyRoute(t *testing.T) {
 	w := newWorld(t)
-	standin.Push(t, standin.OfflineDebian(t), w.registry+"/devenv-e2e/debian-offline:bookworm")
+	base := w.registry + "/devenv-e2e/debian-offline"
+	digest := standin.Push(t, standin.OfflineDebian(t), base+":bookworm")
+	t.Cleanup(func() { _ = exec.Command("docker", "rmi", base+"@"+digest).Run() }) // the base up pulled through the mirror
 	dir, name := w.project(t, offlineYAML, nil)
 	w.must(t, dir, "lock")
 
