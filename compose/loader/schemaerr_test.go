@@ -1,0 +1,52 @@
+package loader
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devenv-dev/devenv/internal/exitcode"
+)
+
+// TestSchemaProblemsArePlaced: a compose file that fails compose-go's
+// schema (an unknown key such as imgae: or port:, a value of the wrong
+// type) gets every problem of every file at once, each with its
+// file:line:col, its path and, for an unknown key, the key meant; exit 2.
+// A value that refers to a variable is left to compose-go's check after
+// interpolation.
+func TestSchemaProblemsArePlaced(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		dir    string
+		files  []string
+		golden string
+	}{
+		{"every problem of a file", "typos", []string{"compose.yaml"}, "typos.golden.txt"},
+		{"an override file's too", "typos", []string{"compose.yaml", "override.yaml"}, "typos-override.golden.txt"},
+		{"an override's alone", "typos", []string{"override.yaml"}, "typos-override-only.golden.txt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join("testdata", tc.dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var files []string
+			for _, f := range tc.files {
+				files = append(files, filepath.Join(dir, f))
+			}
+			_, err = Load(t.Context(), files, dir, "demo", nil)
+			if err == nil {
+				t.Fatal("Load accepted files with typos")
+			}
+			if code := exitcode.Of(err); code != exitcode.Usage {
+				t.Errorf("exit code %d, want %d (bad input)", code, exitcode.Usage)
+			}
+			var target interface{ WrappedErrors() []error }
+			if !errors.As(err, &target) {
+				t.Errorf("%v is not a list of problems", err)
+			}
+			golden(t, tc.golden, []byte(strings.ReplaceAll(err.Error(), dir, "$PROJECT")+"\n"))
+		})
+	}
+}
