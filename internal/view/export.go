@@ -27,8 +27,8 @@ func Exported(r *app.ExportResult) []string {
 	var out []string
 	for _, f := range r.Written {
 		switch {
-		case r.Format == app.ExportCompose:
-			out = append(out, fmt.Sprintf("wrote %s; run it with: docker compose -p %s -f %s up -d", f, r.Project, f))
+		case r.Format == app.ExportCompose && r.RunWith != "" && f == r.Written[0]:
+			out = append(out, fmt.Sprintf("wrote %s; run it with: %s", f, r.RunWith))
 		case f == r.Started:
 			out = append(out, fmt.Sprintf("wrote %s (the devcontainer starts it)", f))
 		default:
@@ -37,6 +37,9 @@ func Exported(r *app.ExportResult) []string {
 	}
 	if r.Note != "" {
 		out = append(out, r.Note)
+	}
+	if r.Chose != "" {
+		out = append(out, "attaches to "+r.Chose)
 	}
 	return out
 }
