@@ -3,7 +3,9 @@ package view
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/internal/app"
 )
 
@@ -29,6 +31,8 @@ func Exported(r *app.ExportResult) []string {
 		switch {
 		case r.Format == app.ExportCompose && r.RunWith != "" && f == r.Written[0]:
 			out = append(out, fmt.Sprintf("wrote %s; run it with: %s", f, r.RunWith))
+		case r.Format == app.ExportCompose && filepath.Base(f) == export.MirrorsFileName:
+			out = append(out, fmt.Sprintf("wrote %s (the images as this machine pulls them, through its mirrors; the export names devenv.lock's)", f))
 		case f == r.Started:
 			out = append(out, fmt.Sprintf("wrote %s (the devcontainer starts it)", f))
 		default:
