@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/compose/composetest"
 	"github.com/devenv-dev/devenv/internal/exitcode"
 )
 
@@ -25,6 +26,7 @@ func TestSchemaProblemsArePlaced(t *testing.T) {
 		{"every problem of a file", "typos", []string{"compose.yaml"}, "typos.golden.txt"},
 		{"an override file's too", "typos", []string{"compose.yaml", "override.yaml"}, "typos-override.golden.txt"},
 		{"an override's alone", "typos", []string{"override.yaml"}, "typos-override-only.golden.txt"},
+		{"an include:d file's", "typos-include", []string{"compose.yaml"}, "typos-include.golden.txt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, err := filepath.Abs(filepath.Join("testdata", tc.dir))
@@ -48,5 +50,45 @@ func TestSchemaProblemsArePlaced(t *testing.T) {
 			}
 			golden(t, tc.golden, []byte(strings.ReplaceAll(err.Error(), dir, "$PROJECT")+"\n"))
 		})
+	}
+}
+
+// TestSchemaCheckAgreesWithCompose: devenv's own pass over a file finds a
+// schema problem exactly when compose-go's load refuses the file for one,
+// for every compose file the repository holds (real projects' among them):
+// no problem made up for a file Compose accepts, none missed.
+func TestSchemaCheckAgreesWithCompose(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := composetest.RepoFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, meta, err := composeSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, f := range files {
+		rel, _ := filepath.Rel(root, f)
+		_, loadErr := readModel(t.Context(), []string{f}, filepath.Dir(f), "agree", true)
+		failed := schemaFailure(loadErr)
+		if loadErr != nil && !failed.ok {
+			continue // refused for another reason (a missing env_file, a required variable)
+		}
+		found := checkFile(s, meta, &positions{projectDir: filepath.Dir(f)}, f)
+		switch {
+		case !failed.ok && len(found) > 0:
+			t.Errorf("%s: compose-go accepts it, devenv's check finds %v", rel, found)
+		case failed.ok && failed.path == "" && len(found) == 0:
+			t.Errorf("%s: compose-go refuses it (%v), devenv's check finds nothing", rel, loadErr)
+		}
+		checked++
+	}
+	t.Logf("checked %d of %d compose files", checked, len(files))
+	if checked < 20 {
+		t.Errorf("checked %d of the repository's %d compose files; want most of them", checked, len(files))
 	}
 }
