@@ -55,6 +55,10 @@ func schemaProblems(files []string, projectDir string, loadErr error) []string {
 	if failed.path != "" {
 		out = append(out, castProblem(files, pos, failed))
 	}
+	if failed.schemaPath != "" && !slices.ContainsFunc(out, func(f found) bool { return f.covers(failed.schemaPath) }) {
+		// compose-go's own finding, on a value it checked interpolated
+		out = append(out, placedMessage(pos, failed))
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].less(out[j], files) })
 	lines := make([]string, 0, len(out))
 	for _, p := range out {
@@ -73,6 +77,9 @@ type failure struct {
 	ok         bool
 	file       string // the file compose-go validated
 	path, cast string // the value that is not of its type, and why
+	// schemaPath and schemaMsg are compose-go's schema finding
+	// ("services.web.image", "must be a string")
+	schemaPath, schemaMsg string
 }
 
 func schemaFailure(err error) failure {
@@ -89,8 +96,34 @@ func schemaFailure(err error) failure {
 	if !ok {
 		return failure{}
 	}
-	file, _, _ := strings.Cut(rest, ": ")
-	return failure{ok: true, file: file}
+	file, finding, _ := strings.Cut(rest, ": ")
+	finding, _, _ = strings.Cut(finding, "; `docker compose config`")
+	path, msg, _ := strings.Cut(finding, " ")
+	return failure{ok: true, file: file, schemaPath: path, schemaMsg: msg}
+}
+
+// composeTypes says compose-go's type names as typeName does.
+var composeTypes = strings.NewReplacer("a array", "a list", "a integer", "an integer", "a boolean", "true or false")
+
+// covers says whether f is about path or a key under it.
+func (f found) covers(path string) bool {
+	return f.path == path || strings.HasPrefix(f.path, path+".")
+}
+
+// placedMessage is compose-go's schema finding at the place it names.
+func placedMessage(pos *positions, f failure) found {
+	msg := composeTypes.Replace(f.schemaMsg)
+	out := found{path: f.schemaPath, msg: msg + " (once variables are interpolated)", rel: f.file}
+	data, err := safefile.ReadFile(f.file, safefile.MaxConfig)
+	if err != nil {
+		return out
+	}
+	out.rel = pos.rel(f.file)
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) == nil && len(doc.Content) > 0 {
+		out.at = placeOf(doc.Content[0], strings.Split(f.schemaPath, "."), f.file)
+	}
+	return out
 }
 
 // castProblem places a value compose-go could not read as its type, in
@@ -130,6 +163,8 @@ func castMessage(why string) string {
 		return "must be a number" + value
 	case strings.Contains(why, "ParseBool"):
 		return "must be true or false" + value
+	case strings.HasPrefix(why, "invalid boolean: "):
+		return "must be true or false (" + strings.TrimPrefix(why, "invalid boolean: ") + ")"
 	}
 	return why
 }

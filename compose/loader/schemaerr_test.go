@@ -27,6 +27,7 @@ func TestSchemaProblemsArePlaced(t *testing.T) {
 		{"an override file's too", "typos", []string{"compose.yaml", "override.yaml"}, "typos-override.golden.txt"},
 		{"an override's alone", "typos", []string{"override.yaml"}, "typos-override-only.golden.txt"},
 		{"an include:d file's", "typos-include", []string{"compose.yaml"}, "typos-include.golden.txt"},
+		{"a value bad once interpolated", "typos-var", []string{"compose.yaml"}, "typos-var.golden.txt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, err := filepath.Abs(filepath.Join("testdata", tc.dir))
