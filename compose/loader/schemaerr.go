@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -260,99 +259,6 @@ func checkFile(s *jsonschema.Schema, meta map[string]any, pos *positions, file s
 	return out
 }
 
-// plainValue is n as JSON values (maps, lists, strings, numbers,
-// booleans), the form the schema validates.
-func plainValue(n *yaml.Node) (any, error) {
-	n = resolved(n)
-	switch n.Kind {
-	case yaml.MappingNode:
-		out := map[string]any{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			if k.Value == "<<" && k.Tag == "!!merge" {
-				if err := mergeInto(out, v); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if v.Tag == "!reset" {
-				delete(out, k.Value)
-				continue
-			}
-			x, err := plainValue(v)
-			if err != nil {
-				return nil, err
-			}
-			out[k.Value] = x
-		}
-		return out, nil
-	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			x, err := plainValue(c)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, x)
-		}
-		return out, nil
-	}
-	var v any
-	c := *n
-	if strings.HasPrefix(c.Tag, "!") && !strings.HasPrefix(c.Tag, "!!") {
-		c.Tag = "" // !override and other compose tags: the value as written
-	}
-	if err := c.Decode(&v); err != nil {
-		return nil, err
-	}
-	return jsonNumber(v), nil
-}
-
-// mergeInto adds the keys of a YAML merge (<<: *a, or a list of them)
-// that out does not hold yet.
-func mergeInto(out map[string]any, v *yaml.Node) error {
-	v = resolved(v)
-	srcs := []*yaml.Node{v}
-	if v.Kind == yaml.SequenceNode {
-		srcs = v.Content
-	}
-	for _, src := range srcs {
-		m, err := plainValue(src)
-		if err != nil {
-			return err
-		}
-		mm, _ := m.(map[string]any)
-		for k, x := range mm {
-			if _, ok := out[k]; !ok {
-				out[k] = x
-			}
-		}
-	}
-	return nil
-}
-
-func resolved(n *yaml.Node) *yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
-}
-
-// jsonNumber gives numbers the types the validator reads (JSON's).
-func jsonNumber(v any) any {
-	switch x := v.(type) {
-	case int:
-		return json.Number(strconv.Itoa(x))
-	case int64:
-		return json.Number(strconv.FormatInt(x, 10))
-	case uint64:
-		return json.Number(strconv.FormatUint(x, 10))
-	case float64:
-		return json.Number(strconv.FormatFloat(x, 'g', -1, 64))
-	}
-	return v
-}
-
 // leaves are the problems of e's tree one by one: every failing property
 // is one, and where only one of several forms must match (oneOf, anyOf)
 // the form that came closest is the one reported.
@@ -460,70 +366,6 @@ func didYouMean(key string, known []string) string {
 	return "; see the Compose file reference for the keys it may hold"
 }
 
-// schemaKeys are the properties the schema at url (a mapping's schema,
-// where an unknown key was found) lists, with those of the schemas it
-// combines (allOf, $ref), sorted.
-func schemaKeys(meta map[string]any, url string) []string {
-	_, frag, _ := strings.Cut(url, "#")
-	frag = strings.TrimSuffix(strings.TrimSuffix(frag, "/additionalProperties"), "/unevaluatedProperties")
-	seen := map[string]bool{}
-	collectKeys(meta, pointer(meta, frag), seen, 0)
-	out := make([]string, 0, len(seen))
-	for k := range seen {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// pointer is the schema node a JSON pointer (a URL fragment) names.
-func pointer(meta map[string]any, frag string) any {
-	var node any = meta
-	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
-		if tok == "" {
-			continue
-		}
-		switch n := node.(type) {
-		case map[string]any:
-			node = n[pointerToken(tok)]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n) {
-				return nil
-			}
-			node = n[i]
-		default:
-			return nil
-		}
-	}
-	return node
-}
-
-func collectKeys(meta map[string]any, node any, into map[string]bool, depth int) {
-	m, ok := node.(map[string]any)
-	if !ok || depth > 8 {
-		return
-	}
-	props, _ := m["properties"].(map[string]any)
-	for k := range props {
-		into[k] = true
-	}
-	if ref, ok := m["$ref"].(string); ok && strings.HasPrefix(ref, "#") {
-		collectKeys(meta, pointer(meta, strings.TrimPrefix(ref, "#")), into, depth+1)
-	}
-	all, _ := m["allOf"].([]any)
-	for _, sub := range all {
-		collectKeys(meta, sub, into, depth+1)
-	}
-}
-
-func pointerToken(tok string) string {
-	if u, err := url.PathUnescape(tok); err == nil {
-		tok = u
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-}
-
 // refersToVariable says whether the value at path is a string with a $:
 // compose-go interpolates it before it checks its type.
 func refersToVariable(v any, path []string) bool {
@@ -543,60 +385,6 @@ func refersToVariable(v any, path []string) bool {
 	}
 	s, ok := v.(string)
 	return ok && strings.Contains(s, "$")
-}
-
-// placeOf is where path was written: the key of its last mapping step,
-// or the list item; as far as the path goes in the file.
-func placeOf(root *yaml.Node, path []string, file string) place {
-	n, at := resolved(root), place{file, root.Line, root.Column}
-	for _, tok := range path {
-		switch n.Kind {
-		case yaml.MappingNode:
-			k, v := mappingEntry(n, tok)
-			if k == nil {
-				return at
-			}
-			at, n = place{file, k.Line, k.Column}, resolved(v)
-		case yaml.SequenceNode:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n.Content) {
-				return at
-			}
-			n = resolved(n.Content[i])
-			at = place{file, n.Line, n.Column}
-		default:
-			return at
-		}
-	}
-	return at
-}
-
-// writtenAt is where path was written, when the file writes all of it.
-func writtenAt(root *yaml.Node, path []string, file string) (place, bool) {
-	n := resolved(root)
-	for i, tok := range path {
-		if n.Kind != yaml.MappingNode {
-			return place{}, false
-		}
-		k, v := mappingEntry(n, tok)
-		if k == nil {
-			return place{}, false
-		}
-		if i == len(path)-1 {
-			return place{file, k.Line, k.Column}, true
-		}
-		n = resolved(v)
-	}
-	return place{}, false
-}
-
-func mappingEntry(n *yaml.Node, key string) (k, v *yaml.Node) {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			k, v = n.Content[i], n.Content[i+1]
-		}
-	}
-	return k, v
 }
 
 func typeNames(want []string) string {
