@@ -144,8 +144,12 @@ func PickService(pl *plan.Plan, name string) (*plan.Service, string, error) {
 	for _, o := range mounting[1:] {
 		others = append(others, o.Name)
 	}
-	return s, fmt.Sprintf("%s: %s and mounts the project at %s (also mounting it: %s; pass --service to pick one)",
-		s.Name, rankReason(s), projectMount(pl, s), strings.Join(others, ", ")), nil
+	verb := "mounts"
+	if len(others) > 1 {
+		verb = "mount"
+	}
+	return s, fmt.Sprintf("%s (%s, mounting the project at %s); %s %s it too: pass --service to pick another",
+		s.Name, rankReason(s), projectMount(pl, s), strings.Join(others, ", "), verb), nil
 }
 
 // pickRank orders the services that mount the project: the notebook
@@ -163,11 +167,11 @@ func pickRank(s *plan.Service) int {
 func rankReason(s *plan.Service) string {
 	switch pickRank(s) {
 	case 0:
-		return "a " + s.Profile + " service (Jupyter and the GPU libraries)"
+		return "a " + s.Profile + " service, with Jupyter and the GPU libraries"
 	case 1:
 		return "devenv's service"
 	}
-	return "the first compose service"
+	return "the first compose service by name"
 }
 
 // projectMount is where s mounts the project directory ("" when it does

@@ -41,8 +41,8 @@ func TestDevcontainerPicksAServiceThatMountsTheProject(t *testing.T) {
 		fixture, want, folder string
 		why                   []string // in the note; none: no note
 	}{
-		{"pick", "shell", "/workspace", []string{"shell: devenv's service", "also mounting it: app"}},
-		{"pickcompose", "app", "/src", []string{"app: the first compose service", "also mounting it: tools"}},
+		{"pick", "shell", "/workspace", []string{"shell (devenv's service, mounting the project at /workspace); app mounts it too"}},
+		{"pickcompose", "app", "/src", []string{"app (the first compose service by name, mounting the project at /src); tools mounts it too"}},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
 			p := fixture(t, tc.fixture)
