@@ -16,7 +16,8 @@ import (
 // `export compose -o` prints ("run it with: ...") runs the export with
 // Compose's own CLI and recreates nothing, a compose build: service
 // included (the export names the image devenv built for it), and devenv
-// up after it recreates nothing either. The file names the images as
+// up after it recreates nothing either, though the export was written into
+// app's build context (the project directory). The file names the images as
 // devenv.lock records them (nvcr.io/...), never the stand-in mirror's
 // loopback address, which only the override the line adds holds.
 func TestComposeExportAndUpRecreateNothing(t *testing.T) {
@@ -26,15 +27,14 @@ func TestComposeExportAndUpRecreateNothing(t *testing.T) {
 	files := map[string]string{
 		"compose.yaml": `services:
   app:
-    build: ./app
+    build: .
     command: ["sleep", "infinity"]
   box:
     image: nvcr.io/` + plainBase + `
     command: ["sleep", "infinity"]
 `,
-		// its own context: a context of "." would hold the export itself,
-		// whose every write changes what devenv builds
-		"app/Dockerfile": "FROM nvcr.io/" + plainBase + "\nRUN echo built > /built\n",
+		// the project directory is the context, the export written in it
+		"Dockerfile": "FROM nvcr.io/" + plainBase + "\nRUN echo built > /built\n",
 	}
 	dir, name := w.project(t, `compose: [compose.yaml]
 services:
@@ -71,6 +71,10 @@ services:
 		if before[svc] != id {
 			t.Errorf("devenv up after docker compose up recreated %s:\n%s\n%s", svc, again.Stdout, again.Stderr)
 		}
+	}
+	w.must(t, dir, "export", "compose", "-o", "compose.devenv.yaml")
+	if second := readFile(t, filepath.Join(dir, "compose.devenv.yaml")); second != exported {
+		t.Errorf("a second export differs from the first:\n%s\nfirst:\n%s", second, exported)
 	}
 }
 
