@@ -107,7 +107,7 @@ services:
     depends_on: [box]
 `, files)
 	w.must(t, dir, "lock")
-	w.must(t, dir, "export", "compose", "-o", "compose.devenv.yaml")
+	printed := w.must(t, dir, "export", "compose", "-o", "compose.devenv.yaml")
 	file := filepath.Join(dir, "compose.devenv.yaml")
 	exported := readFile(t, file)
 	if !strings.Contains(exported, "@sha256:"+strings.TrimPrefix(w.digests[plainBase], "sha256:")) {
@@ -119,7 +119,9 @@ services:
 		}
 	}
 	t.Cleanup(func() { composeRunQuiet(tool, dir, "-p", name, "-f", file, "down", "-v", "--remove-orphans") })
-	composeRun(t, tool, dir, "-p", name, "-f", file, "up", "-d")
+	// the line the export printed: the images through this machine's
+	// mirrors (the file names devenv.lock's, which only the stand-in has here)
+	runPrinted(t, tool, dir, printedRunLine(t, printed), nil)
 	byService := composeContainers(t, name)
 	for _, svc := range []string{"box", "shell"} {
 		c, ok := byService[svc]
