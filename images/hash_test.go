@@ -146,13 +146,15 @@ func TestHashUserContext(t *testing.T) {
 		{"env file", map[string]string{".env.local": "K=v"}, "", false},
 		{"key file", map[string]string{"app/id.key": "k", "tls.pem": "p"}, "", false},
 		{"devenv state", map[string]string{".devenv/state.json": "{}"}, "", false},
+		{"devenv's compose export", map[string]string{"compose.devenv.yaml": "services: {}"}, "", false},
+		{"devenv's devcontainer export, written again", map[string]string{".devcontainer/devcontainer.json": `{"name": "again"}`}, "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, map[string]string{
 				"Dockerfile": "FROM scratch\nCOPY app /app\n", "app/main.go": "package main",
-				".dockerignore": "build\n", "build/old.bin": "x",
+				".dockerignore": "build\n", "build/old.bin": "x", ".devcontainer/devcontainer.json": "{}",
 			})
 			in := Input{Project: "p", Service: "s", UserDockerfile: filepath.Join(dir, "Dockerfile")}
 			in.Resolved.Profile = "image"

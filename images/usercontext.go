@@ -13,8 +13,12 @@ import (
 )
 
 // alwaysExcluded never enter a user's build context, whatever .dockerignore
-// says: version control, env files with secrets, keys and devenv's own state.
-var alwaysExcluded = []string{"**/.git", "**/.env*", "**/*.pem", "**/*.key", "**/.devenv"}
+// says: version control, env files with secrets, keys, devenv's own state
+// and the files its exports write (compose.devenv.yaml, devcontainer.json:
+// an export names the image devenv builds, so were it in the context, each
+// export would change that image and the next up rebuild and recreate it).
+var alwaysExcluded = []string{"**/.git", "**/.env*", "**/*.pem", "**/*.key", "**/.devenv",
+	"**/compose.devenv.yaml", "**/.devcontainer/devcontainer.json"}
 
 // userEntries lists the context of a user's own Dockerfile: its build
 // context (the Dockerfile's directory unless compose names another),

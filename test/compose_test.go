@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,7 +108,7 @@ services:
     depends_on: [box]
 `, files)
 	w.must(t, dir, "lock")
-	w.must(t, dir, "export", "compose", "-o", "compose.devenv.yaml")
+	printed := w.must(t, dir, "export", "compose", "-o", "compose.devenv.yaml")
 	file := filepath.Join(dir, "compose.devenv.yaml")
 	exported := readFile(t, file)
 	if !strings.Contains(exported, "@sha256:"+strings.TrimPrefix(w.digests[plainBase], "sha256:")) {
@@ -119,7 +120,9 @@ services:
 		}
 	}
 	t.Cleanup(func() { composeRunQuiet(tool, dir, "-p", name, "-f", file, "down", "-v", "--remove-orphans") })
-	composeRun(t, tool, dir, "-p", name, "-f", file, "up", "-d")
+	// the line the export printed: the images through this machine's
+	// mirrors (the file names devenv.lock's, which only the stand-in has here)
+	runPrinted(t, tool, dir, printedRunLine(t, printed), nil)
 	byService := composeContainers(t, name)
 	for _, svc := range []string{"box", "shell"} {
 		c, ok := byService[svc]
@@ -177,8 +180,10 @@ func TestComposeExportCarriesSparkConf(t *testing.T) {
 		}
 	}
 	out := composeRun(t, tool, dir, "-p", name, "-f", file, "exec", "-T", "spark", "sh", "-c",
-		"id -un; stat -c %a /opt/devenv/conf/spark-defaults.conf; cat /opt/devenv/conf/spark-defaults.conf")
-	want := "devenv\n444\n" + readFile(t, filepath.Join(dir, ".devenv", "generated", "spark", "spark-defaults.conf"))
+		"id -u; stat -c %a /opt/devenv/conf/spark-defaults.conf; cat /opt/devenv/conf/spark-defaults.conf")
+	// the image user has this process's uid on a local engine (images.HostUser):
+	// as root its name is root's, so the uid is what to compare
+	want := strconv.Itoa(os.Getuid()) + "\n444\n" + readFile(t, filepath.Join(dir, ".devenv", "generated", "spark", "spark-defaults.conf"))
 	if out != want {
 		t.Errorf("in the compose-run container:\n%s\nwant the service's user reading the generated conf (0444):\n%s", out, want)
 	}

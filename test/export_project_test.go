@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -70,8 +67,11 @@ services:
 	r := w.must(t, dir, "export", "compose", "-o", "compose.devenv.yaml", "--json")
 	res := decode[app.ExportResult](t, r.Stdout)
 	file := filepath.Join(dir, "compose.devenv.yaml")
-	if len(res.Written) != 1 || res.Written[0] != "compose.devenv.yaml" || !res.Pinned {
-		t.Errorf("export --json: written %v pinned %v; want compose.devenv.yaml, pinned", res.Written, res.Pinned)
+	// the images come through the stand-in mirror: the override that names
+	// them so is written next to the export, in .devenv
+	override := filepath.Join(dir, ".devenv", "compose.mirrors.yaml")
+	if len(res.Written) != 2 || res.Written[0] != "compose.devenv.yaml" || res.Written[1] != override || !res.Pinned {
+		t.Errorf("export --json: written %v pinned %v; want compose.devenv.yaml and %s, pinned", res.Written, res.Pinned, override)
 	}
 	exported := readFile(t, file)
 	token := strings.TrimSpace(readFile(t, filepath.Join(dir, ".devenv", "jupyter-token")))
@@ -81,7 +81,10 @@ services:
 		}
 	}
 
-	got := composeHashes(t, tool, dir, file, token)
+	if res.RunWith == "" {
+		t.Fatalf("export --json gives no run_with line: %s", r.Stdout)
+	}
+	got := composeHashes(t, tool, dir, res.RunWith)
 	want := runHashes(t, w, dir)
 	if len(got) != len(want) {
 		t.Errorf("compose hashes services %v, devenv's project has %v", keys(got), keys(want))
@@ -96,24 +99,14 @@ services:
 	}
 }
 
-// composeHashes runs `config --hash '*'` on file from the project
-// directory, with the Jupyter token in the environment as the export's
-// header says.
-func composeHashes(t *testing.T, tool []string, dir, file, token string) map[string]string {
+// composeHashes runs `config --hash '*'` with the files and variables of
+// the line the export printed (its Jupyter token, the mirrors override),
+// from the project directory.
+func composeHashes(t *testing.T, tool []string, dir, line string) map[string]string {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), tool[0], append(tool[1:], "-f", file, "config", "--hash", "*")...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "JUPYTER_TOKEN="+token)
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("%s -f %s config --hash '*': %v\n%s", strings.Join(tool, " "), file, err, stderr)
-	}
+	out, _ := runPrinted(t, tool, dir, line, []string{"config", "--hash", "'*'"})
 	hashes := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		svc, h, ok := strings.Cut(line, " ")
 		if !ok {
 			t.Fatalf("config --hash printed %q, want SERVICE HASH lines", line)

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/profiles"
@@ -46,7 +49,7 @@ type customizations struct {
 }
 
 // Devcontainer writes .devcontainer/devcontainer.json for service (empty:
-// the first rapids or spark-rapids service, else the first). A project of
+// PickService's). A project of
 // one service without generated files runs its image directly (runArgs
 // --gpus); a project of several, or a service that gets generated files
 // (spark-defaults.conf, which a devcontainer.json cannot carry and a bind
@@ -63,6 +66,9 @@ func Devcontainer(pl *plan.Plan, service string) ([]byte, error) {
 		return nil, err
 	}
 	d := devcontainer{Name: pl.Project + " (devenv)", WorkspaceFolder: plan.Workspace}
+	if at := projectMount(pl, s); at != "" {
+		d.WorkspaceFolder = at // where the service sees the project
+	}
 	d.Customizations.VSCode.Extensions = []string{"ms-python.python", "ms-toolsai.jupyter"}
 	if len(es) > 1 || len(s.Container.Files) > 0 {
 		d.DockerComposeFile, d.Service, d.ShutdownAction = "../"+ComposeFileName, s.Name, "stopCompose"
@@ -92,21 +98,95 @@ func Devcontainer(pl *plan.Plan, service string) ([]byte, error) {
 }
 
 func pickService(pl *plan.Plan, name string) (*plan.Service, error) {
+	s, _, err := PickService(pl, name)
+	return s, err
+}
+
+// PickService is the service a devcontainer attaches to, and why when
+// several could: name when given; else one that mounts the project
+// (devenv's workspace, or a compose service's bind mount of the project
+// directory), as the editor opens the project there: a rapids or
+// spark-rapids service first, then devenv's other services, then the
+// compose files'. A project where none mounts it gets its first devenv
+// service (its first service when it has only compose services), with a
+// note.
+func PickService(pl *plan.Plan, name string) (*plan.Service, string, error) {
 	if name != "" {
 		if s := pl.Service(name); s != nil {
-			return s, nil
+			return s, "", nil
 		}
-		return nil, notInProject(pl, name)
+		return nil, "", notInProject(pl, name)
 	}
+	var mounting []*plan.Service
 	for _, s := range pl.Services {
-		if s.Replica == "" && (s.Profile == profiles.Rapids || s.Profile == profiles.SparkRapids) {
-			return s, nil
+		if s.Replica == "" && projectMount(pl, s) != "" {
+			mounting = append(mounting, s)
 		}
 	}
-	if len(pl.Services) == 0 {
-		return nil, fmt.Errorf("project %s has no services to open in an editor", pl.Project)
+	if len(mounting) == 0 {
+		for _, s := range pl.Services {
+			if s.Replica == "" && s.Profile != lock.ComposeProfile {
+				return s, fmt.Sprintf("%s: no service mounts the project directory, so the editor sees no project files; pass --service to pick another", s.Name), nil
+			}
+		}
+		if len(pl.Services) == 0 {
+			return nil, "", fmt.Errorf("project %s has no services to open in an editor", pl.Project)
+		}
+		s := pl.Services[0]
+		return s, fmt.Sprintf("%s: no service mounts the project directory, so the editor sees no project files; pass --service to pick another", s.Name), nil
 	}
-	return pl.Services[0], nil
+	sort.SliceStable(mounting, func(i, j int) bool { return pickRank(mounting[i]) < pickRank(mounting[j]) })
+	s := mounting[0]
+	if len(mounting) == 1 {
+		return s, "", nil
+	}
+	var others []string
+	for _, o := range mounting[1:] {
+		others = append(others, o.Name)
+	}
+	verb := "mounts"
+	if len(others) > 1 {
+		verb = "mount"
+	}
+	return s, fmt.Sprintf("%s (%s, mounting the project at %s); %s %s it too: pass --service to pick another",
+		s.Name, rankReason(s), projectMount(pl, s), strings.Join(others, ", "), verb), nil
+}
+
+// pickRank orders the services that mount the project: the notebook
+// profiles first, then devenv's others, then compose services.
+func pickRank(s *plan.Service) int {
+	switch {
+	case s.Profile == profiles.Rapids || s.Profile == profiles.SparkRapids:
+		return 0
+	case s.Profile != lock.ComposeProfile:
+		return 1
+	}
+	return 2
+}
+
+func rankReason(s *plan.Service) string {
+	switch pickRank(s) {
+	case 0:
+		return "a " + s.Profile + " service, with Jupyter and the GPU libraries"
+	case 1:
+		return "devenv's service"
+	}
+	return "the first compose service by name"
+}
+
+// projectMount is where s mounts the project directory ("" when it does
+// not): devenv's workspace, or a bind mount of the directory itself.
+func projectMount(pl *plan.Plan, s *plan.Service) string {
+	dir := projectDir(pl)
+	for _, m := range s.Container.Mounts {
+		if s.Profile != lock.ComposeProfile && m.Target == plan.Workspace {
+			return m.Target
+		}
+		if m.Type == engine.MountBind && dir != "" && filepath.Clean(m.Source) == filepath.Clean(dir) {
+			return m.Target
+		}
+	}
+	return ""
 }
 
 // singleImage fills the image form: the service's image, its GPUs as

@@ -151,6 +151,9 @@ func (f *Files) services(ctx context.Context, profiles []string) ([]compose.Serv
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	proj, err := f.project(ctx, true, profiles)
+	if ps := schemaProblems(f.files, f.dir, err); len(ps) > 0 {
+		return nil, ps, nil
+	}
 	if err != nil {
 		err = fmt.Errorf("compose files %s: %w; `docker compose config` shows the same problem, fix it in the file", strings.Join(f.files, ", "), err)
 		if ctx.Err() != nil {

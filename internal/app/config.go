@@ -2,11 +2,15 @@ package app
 
 import (
 	"context"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
 )
@@ -38,12 +42,46 @@ type ServiceConfig struct {
 
 // Config is the project's fully resolved configuration.
 type Config struct {
-	Name      string          `json:"name"`
-	Dir       string          `json:"dir"`
-	LockNote  string          `json:"lock,omitempty"`
-	Services  []ServiceConfig `json:"services"`
-	Placement *gpu.Placement  `json:"placement,omitempty"` // which GPUs each service gets and how shared GPUs' memory is split
-	Warnings  []string        `json:"warnings,omitempty"`
+	Name     string          `json:"name"`
+	Dir      string          `json:"dir"`
+	LockNote string          `json:"lock,omitempty"`
+	Services []ServiceConfig `json:"services"`
+	// Compose are the compose files' services as devenv runs them (the
+	// active profiles'), after devenv's own.
+	Compose   []ComposeServiceConfig `json:"compose_services,omitempty"`
+	Placement *gpu.Placement         `json:"placement,omitempty"` // which GPUs each service gets and how shared GPUs' memory is split
+	Warnings  []string               `json:"warnings,omitempty"`
+}
+
+// ComposeServiceConfig is a compose file's service as devenv runs it: the
+// image it runs (pinned by the lock, through this machine's mirrors, or
+// the tag devenv builds for build:), ports with the host address devenv
+// publishes them on, mounts, networks, and the labels devenv adds.
+type ComposeServiceConfig struct {
+	Name     string            `json:"name"`
+	File     string            `json:"file"`
+	Image    string            `json:"image"`
+	Build    bool              `json:"build,omitempty"` // devenv builds Image from the service's build:
+	Profiles []string          `json:"profiles,omitempty"`
+	Ports    []PortView        `json:"ports,omitempty"`
+	Volumes  []VolumeView      `json:"volumes,omitempty"`
+	Networks []string          `json:"networks"`
+	Labels   map[string]string `json:"labels,omitempty"` // devenv's, on top of the file's
+	EnvFiles []string          `json:"env_files,omitempty"`
+	Depends  []string          `json:"depends_on,omitempty"`
+}
+
+// ServiceNames are the services config shows, devenv's in devenv.yaml's
+// order, then the compose files' by name.
+func (cfg *Config) ServiceNames() []string {
+	out := make([]string, 0, len(cfg.Services)+len(cfg.Compose))
+	for _, s := range cfg.Services {
+		out = append(out, s.Name)
+	}
+	for _, s := range cfg.Compose {
+		out = append(out, s.Name)
+	}
+	return out
 }
 
 // Config resolves the services named (all when none) with lock's rules and
@@ -69,7 +107,54 @@ func (p *Project) Config(ctx context.Context, only []string) (*Config, error) {
 		return nil, err
 	}
 	cfg.addPlan(pl)
+	cfg.addCompose(pl, only)
 	return cfg, nil
+}
+
+// addCompose adds the plan's compose services (those named, all when none).
+func (cfg *Config) addCompose(pl *Planned, only []string) {
+	for _, ps := range pl.Services {
+		if ps.Profile != lock.ComposeProfile || (len(only) > 0 && !slices.Contains(only, ps.Name)) {
+			continue
+		}
+		cfg.Compose = append(cfg.Compose, composeConfig(pl, ps))
+	}
+	slices.SortFunc(cfg.Compose, func(a, b ComposeServiceConfig) int { return strings.Compare(a.Name, b.Name) })
+}
+
+func composeConfig(pl *Planned, ps *plan.Service) ComposeServiceConfig {
+	c := ps.Container
+	out := ComposeServiceConfig{Name: ps.Name, File: c.Labels[labels.ComposeFile], Image: ps.Image, Build: ps.Build != nil,
+		Depends: ps.DependsOn, Labels: map[string]string{}}
+	for k, v := range c.Labels {
+		if strings.HasPrefix(k, "dev.devenv.") {
+			out.Labels[k] = v
+		}
+	}
+	for _, p := range c.Ports {
+		out.Ports = append(out.Ports, PortView(p))
+	}
+	for _, m := range c.Mounts {
+		out.Volumes = append(out.Volumes, VolumeView{Source: m.Source, Target: m.Target, ReadOnly: m.ReadOnly, Named: m.Type == engine.MountVolume})
+	}
+	if k := ps.Compose; k != nil {
+		out.Profiles = k.Profiles
+		if k.Config != nil {
+			for _, f := range k.Config.Service.EnvFiles {
+				out.EnvFiles = append(out.EnvFiles, f.Path)
+			}
+			out.Networks = slices.Sorted(maps.Keys(k.Config.Service.Networks))
+		}
+	}
+	if len(out.Networks) == 0 {
+		out.Networks = []string{"default"}
+	}
+	for i, n := range out.Networks {
+		if n == "default" {
+			out.Networks[i] = "default (" + pl.Network + ")"
+		}
+	}
+	return out
 }
 
 func lockNote(stale error, lf *lock.File) string {

@@ -3,6 +3,9 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -42,6 +45,13 @@ type ExportResult struct {
 	Pinned  bool     `json:"pinned"`            // images by digest (from devenv.lock), else by tag
 	Stale   string   `json:"stale,omitempty"`   // why devenv.lock is stale, when it is
 	Started string   `json:"started,omitempty"` // devcontainer: the compose file it starts
+	// RunWith is the shell line that runs a written compose export on
+	// this machine: with the Jupyter token the file asks for, and the
+	// mirrors override when images come through registry mirrors.
+	RunWith string `json:"run_with,omitempty"`
+	// Chose says which service a devcontainer attaches to, and why, when
+	// several could.
+	Chose string `json:"chose,omitempty"`
 }
 
 // Export writes the environment in another tool's format, planned without
@@ -88,14 +98,91 @@ func (p *Project) exportCompose(pl *Planned, o ExportOptions, res *ExportResult)
 		return nil
 	}
 	res.Written = append(res.Written, o.Output)
-	return atomicfile.WriteFile(o.Output, data, exportMode)
+	if err := atomicfile.WriteFile(o.Output, data, exportMode); err != nil {
+		return err
+	}
+	override, err := p.writeMirrorsOverride(pl)
+	if err != nil {
+		return err
+	}
+	if override != "" {
+		res.Written = append(res.Written, override)
+	}
+	res.RunWith = runLine(p.Spec.Name, o.Output, override, p.StateDir(), data)
+	return nil
+}
+
+// writeMirrorsOverride writes .devenv/compose.mirrors.yaml when the
+// export names images this machine pulls through registry mirrors (and
+// removes an earlier one when it names none): "" when there is none.
+func (p *Project) writeMirrorsOverride(pl *Planned) (string, error) {
+	path := filepath.Join(p.StateDir(), export.MirrorsFileName)
+	data, err := export.MirrorsOverride(pl.Plan)
+	if err != nil {
+		return "", err
+	}
+	if data == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		return "", nil
+	}
+	if err := p.ensureStateDir(); err != nil {
+		return "", err
+	}
+	return path, atomicfile.WriteFile(path, data, exportMode)
+}
+
+// runLine is the command that runs a compose export here. The file asks
+// for JUPYTER_TOKEN (${JUPYTER_TOKEN:?...}) rather than holding it, so
+// the line sets it from the token devenv keeps, as a Compose user sets a
+// variable in the shell: no copy of the token lands in another file, and
+// a teammate without it gets Compose's own message saying what to set.
+func runLine(project, file, override, stateDir string, data []byte) string {
+	var b strings.Builder
+	if bytes.Contains(data, []byte("${JUPYTER_TOKEN:?")) {
+		fmt.Fprintf(&b, "JUPYTER_TOKEN=$(cat %s) ", shellQuote(fromHere(filepath.Join(stateDir, "jupyter-token"))))
+	}
+	fmt.Fprintf(&b, "docker compose -p %s -f %s", shellQuote(project), shellQuote(file))
+	if override != "" {
+		fmt.Fprintf(&b, " -f %s", shellQuote(fromHere(override)))
+	}
+	b.WriteString(" up -d")
+	return b.String()
+}
+
+// fromHere is path relative to the working directory when it is below
+// it, else as it is.
+func fromHere(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	if r, err := filepath.Rel(wd, path); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return r
+	}
+	return path
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but
+// letters, digits and -_./:@=+,
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@=+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (p *Project) exportDevcontainer(pl *Planned, o ExportOptions, res *ExportResult) error {
 	if o.Service != "" && pl.Service(o.Service) == nil {
 		return exitcode.Newf(exitcode.Usage, "no service %q in %s: pick one of %s", o.Service, filepath.Base(p.Spec.File), strings.Join(planNames(pl.Plan), ", "))
 	}
-	data, err := export.Devcontainer(pl.Plan, o.Service)
+	chosen, why, err := export.PickService(pl.Plan, o.Service)
+	if err != nil {
+		return err
+	}
+	res.Chose = why
+	data, err := export.Devcontainer(pl.Plan, chosen.Name)
 	if err != nil {
 		return err
 	}

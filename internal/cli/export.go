@@ -16,7 +16,7 @@ func exportCommand() *cli.Command {
 		Subcommands: []*cli.Command{
 			{
 				Name:   "compose",
-				Usage:  "the whole environment as a compose file (stdout, or -o FILE)",
+				Usage:  "the whole environment as a compose file (stdout, or -o FILE and the line that runs it)",
 				Flags:  []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of stdout (suggested: " + export.ComposeFileName + ")"}},
 				Action: exportAction(app.ExportCompose),
 			},
@@ -24,7 +24,7 @@ func exportCommand() *cli.Command {
 				Name:  "devcontainer",
 				Usage: "write " + export.DevcontainerPath + " for VS Code and other editors",
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "service", Usage: "the `SERVICE` the editor attaches to (default: the first rapids or spark-rapids service)"},
+					&cli.StringFlag{Name: "service", Usage: "the `SERVICE` the editor attaches to (default: one that mounts the project: a rapids or spark-rapids service, then devenv's others, then a compose service binding the project directory)"},
 					&cli.BoolFlag{Name: "force", Usage: "overwrite an existing devcontainer.json"},
 				},
 				Action: exportAction(app.ExportDevcontainer),

@@ -19,6 +19,9 @@ func Config(w io.Writer, cfg *app.Config) {
 	for _, s := range cfg.Services {
 		printService(w, cfg, s)
 	}
+	for _, s := range cfg.Compose {
+		printCompose(w, s)
+	}
 	for _, wn := range cfg.Warnings {
 		fmt.Fprintf(w, "\nwarning: %s\n", wn)
 	}
@@ -110,4 +113,36 @@ func firstOf(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// printCompose is a compose file's service as devenv runs it.
+func printCompose(w io.Writer, s app.ComposeServiceConfig) {
+	fmt.Fprintf(w, "\n%s  compose=%s\n", s.Name, s.File)
+	line := func(key, format string, a ...any) {
+		fmt.Fprintf(w, "  %-9s "+format+"\n", append([]any{key + ":"}, a...)...)
+	}
+	image := s.Image
+	if s.Build {
+		image += " (built by devenv from build:)"
+	}
+	line("image", "%s", image)
+	if len(s.Profiles) > 0 {
+		line("profiles", "%s", strings.Join(s.Profiles, ", "))
+	}
+	for _, pt := range s.Ports {
+		line("port", "%s:%d -> %d/%s", pt.HostIP, pt.HostPort, pt.ContainerPort, pt.Protocol)
+	}
+	for _, v := range s.Volumes {
+		line("volume", "%s -> %s%s", v.Source, v.Target, map[bool]string{true: " (read-only)"}[v.ReadOnly])
+	}
+	line("networks", "%s", strings.Join(s.Networks, ", "))
+	for _, f := range s.EnvFiles {
+		line("env_file", "%s (read at run time)", f)
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Labels)) {
+		line("label", "%s=%s", k, s.Labels[k])
+	}
+	if len(s.Depends) > 0 {
+		line("depends", "%s", strings.Join(s.Depends, ", "))
+	}
 }

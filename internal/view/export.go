@@ -3,7 +3,9 @@ package view
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/internal/app"
 )
 
@@ -27,8 +29,10 @@ func Exported(r *app.ExportResult) []string {
 	var out []string
 	for _, f := range r.Written {
 		switch {
-		case r.Format == app.ExportCompose:
-			out = append(out, fmt.Sprintf("wrote %s; run it with: docker compose -p %s -f %s up -d", f, r.Project, f))
+		case r.Format == app.ExportCompose && r.RunWith != "" && f == r.Written[0]:
+			out = append(out, fmt.Sprintf("wrote %s; run it with: %s", f, r.RunWith))
+		case r.Format == app.ExportCompose && filepath.Base(f) == export.MirrorsFileName:
+			out = append(out, fmt.Sprintf("wrote %s (the images as this machine pulls them, through its mirrors; the export names devenv.lock's)", f))
 		case f == r.Started:
 			out = append(out, fmt.Sprintf("wrote %s (the devcontainer starts it)", f))
 		default:
@@ -37,6 +41,9 @@ func Exported(r *app.ExportResult) []string {
 	}
 	if r.Note != "" {
 		out = append(out, r.Note)
+	}
+	if r.Chose != "" {
+		out = append(out, "attaches to "+r.Chose)
 	}
 	return out
 }

@@ -15,8 +15,16 @@ func TestExportLines(t *testing.T) {
 		res            app.ExportResult
 		warnings, says string
 	}{
-		{"compose, pinned", app.ExportResult{Format: app.ExportCompose, Project: "demo", Pinned: true, Written: []string{"compose.devenv.yaml"}},
+		{"compose, pinned", app.ExportResult{Format: app.ExportCompose, Project: "demo", Pinned: true, Written: []string{"compose.devenv.yaml"},
+			RunWith: "docker compose -p demo -f compose.devenv.yaml up -d"},
 			"", "wrote compose.devenv.yaml; run it with: docker compose -p demo -f compose.devenv.yaml up -d"},
+		{"compose with the token and mirrors", app.ExportResult{Format: app.ExportCompose, Project: "demo", Pinned: true,
+			Written: []string{"c.yaml", ".devenv/compose.mirrors.yaml"},
+			RunWith: "JUPYTER_TOKEN=$(cat .devenv/jupyter-token) docker compose -p demo -f c.yaml -f .devenv/compose.mirrors.yaml up -d"},
+			"", "wrote c.yaml; run it with: JUPYTER_TOKEN=$(cat .devenv/jupyter-token) docker compose -p demo -f c.yaml -f .devenv/compose.mirrors.yaml up -d|wrote .devenv/compose.mirrors.yaml (the images as this machine pulls them, through its mirrors; the export names devenv.lock's)"},
+		{"devcontainer, chosen among several", app.ExportResult{Format: app.ExportDevcontainer, Pinned: true, Written: []string{".devcontainer/devcontainer.json"},
+			Chose: "shell (devenv's service, mounting the project at /workspace); app mounts it too: pass --service to pick another"},
+			"", "wrote .devcontainer/devcontainer.json|attaches to shell (devenv's service, mounting the project at /workspace); app mounts it too: pass --service to pick another"},
 		{"devcontainer without a lock", app.ExportResult{Format: app.ExportDevcontainer, Written: []string{"c.yaml", ".devcontainer/devcontainer.json"}, Started: "c.yaml"},
 			"no devenv.lock: exporting images by tag, not digest; run devenv lock to pin them",
 			"wrote c.yaml (the devcontainer starts it)|wrote .devcontainer/devcontainer.json"},

@@ -1,0 +1,40 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestExportRunLine: the line `export compose -o` prints sets the Jupyter
+// token the file asks for (${JUPYTER_TOKEN:?...}) from devenv's copy, adds
+// the mirrors override when there is one, and quotes what the shell would
+// split.
+func TestExportRunLine(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(wd, ".devenv")
+	token := []byte("    environment:\n      JUPYTER_TOKEN: ${JUPYTER_TOKEN:?set JUPYTER_TOKEN}\n")
+	for _, tc := range []struct {
+		name, project, file, override string
+		data                          []byte
+		want                          string
+	}{
+		{"plain", "demo", "compose.devenv.yaml", "", []byte("services: {}\n"),
+			"docker compose -p demo -f compose.devenv.yaml up -d"},
+		{"token", "demo", "compose.devenv.yaml", "", token,
+			"JUPYTER_TOKEN=$(cat .devenv/jupyter-token) docker compose -p demo -f compose.devenv.yaml up -d"},
+		{"mirrors", "demo", "out/c.yaml", filepath.Join(state, "compose.mirrors.yaml"), token,
+			"JUPYTER_TOKEN=$(cat .devenv/jupyter-token) docker compose -p demo -f out/c.yaml -f .devenv/compose.mirrors.yaml up -d"},
+		{"spaces", "demo", "my file.yaml", "", nil,
+			"docker compose -p demo -f 'my file.yaml' up -d"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := runLine(tc.project, tc.file, tc.override, state, tc.data); got != tc.want {
+				t.Errorf("runLine = %q\nwant      %q", got, tc.want)
+			}
+		})
+	}
+}
