@@ -71,12 +71,9 @@ func pinList(pins map[string]string) []string {
 }
 
 func hashGenerated(h *hasher, in Input) (string, error) {
-	src, err := templateSource(in.Resolved.Profile)
-	if err != nil {
-		return "", err
-	}
-	h.field("template", string(src))
-	// The Dockerfile as rendered without mirror-specific values.
+	// The Dockerfile as rendered without mirror-specific values: what the
+	// build is sent, not the template's text, so a template edit that
+	// renders the same Dockerfile rebuilds and recreates nothing.
 	canon := in
 	canon.Base = baseDigest(in.Base)
 	canon.PipIndexURL = ""

@@ -20,20 +20,6 @@ const commonTemplate = "templates/common.tmpl"
 // templateFile returns the embedded template of a built-in profile.
 func templateFile(profile string) string { return "templates/" + profile + ".tmpl" }
 
-// templateSource returns the text of the profile's template and the shared
-// blocks, as hashed into the image name.
-func templateSource(profile string) ([]byte, error) {
-	main, err := templateFS.ReadFile(templateFile(profile))
-	if err != nil {
-		return nil, fmt.Errorf("profile %q has no Dockerfile template", profile)
-	}
-	common, err := templateFS.ReadFile(commonTemplate)
-	if err != nil {
-		return nil, err
-	}
-	return append(append(main, 0), common...), nil
-}
-
 var funcs = template.FuncMap{"shq": shellQuote, "envq": envQuote}
 
 // Render returns the Dockerfile of the service: the profile's template filled

@@ -6,9 +6,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/argv"
@@ -148,7 +148,7 @@ func quietLibraries(debug bool) {
 
 // badFlagValue is the flag package's error for a value a devenv flag's
 // Set refused (--pull, --rmi, --wait-timeout): the flag and Set's reason.
-var badFlagValue = regexp.MustCompile(`(?s)^invalid (?:boolean )?value ".*" for (?:flag )?-(pull|rmi|wait-timeout): (.*)$`)
+var badFlagValue = lazy.Regexp(`(?s)^invalid (?:boolean )?value ".*" for (?:flag )?-(pull|rmi|wait-timeout): (.*)$`)
 
 // usageError is a flag parsing error (exit 2) with where to read more; -f
 // after a command name gets the way to name the file there.
@@ -156,7 +156,7 @@ func usageError(err error, command string) error {
 	if strings.HasSuffix(err.Error(), "not defined: -f") {
 		return exitcode.Newf(exitcode.Usage, "%v: after a command name write --file FILE (or -f FILE before it: devenv -f FILE %s)", err, command)
 	}
-	if m := badFlagValue.FindStringSubmatch(err.Error()); m != nil {
+	if m := badFlagValue().FindStringSubmatch(err.Error()); m != nil {
 		// the flag package calls every flag that may go bare a boolean
 		msg := m[2]
 		if !strings.HasPrefix(msg, "--") {

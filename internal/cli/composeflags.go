@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/urfave/cli/v2"
@@ -33,70 +34,74 @@ const (
 	whyNoReplicas = "devenv runs one container per service: compose's scale and deploy.replicas are not applied"
 )
 
-var composeRefusals = map[string][]refusedFlag{
-	"up": {
-		{name: "scale", value: true, why: whyNoReplicas},
-		{name: "no-color", why: whyDetached},
-		{name: "no-log-prefix", why: whyDetached},
-		{name: "timestamps", why: whyDetached},
-		{name: "attach", value: true, why: whyDetached},
-		{name: "no-attach", value: true, why: whyDetached},
-		{name: "attach-dependencies", why: whyDetached},
-		{name: "abort-on-container-exit", why: whyDetached},
-		{name: "abort-on-container-failure", why: whyDetached},
-		{name: "exit-code-from", value: true, why: whyDetached},
-		{name: "menu", why: whyDetached},
-		{name: "no-recreate", why: whyRecreate + "; it never keeps a container that no longer matches devenv.yaml"},
-		{name: "always-recreate-deps", why: whyRecreate + "; a dependency is recreated only when it changed"},
-		{name: "renew-anon-volumes", short: "V", why: "devenv keeps anonymous volumes across a recreate, as Compose does by default; `devenv down -v` then up starts them empty"},
-		{name: "quiet-pull", accept: true, why: "devenv prints one line per pull; the progress only with --verbose"},
-		{name: "quiet-build", accept: true, why: "devenv prints one line per build; the build output only with --verbose"},
-		{name: "yes", short: "y", accept: true, why: "devenv up asks no questions"},
-	},
-	"ps": {
-		{name: "no-trunc", accept: true, why: "devenv ps truncates nothing"},
-	},
-	"logs": {
-		{name: "index", value: true, why: whyOneEach},
-		{name: "no-color", accept: true, why: "devenv logs prints no colours"},
-	},
-	"exec": {
-		{name: "index", value: true, why: whyOneEach},
-		{name: "privileged", why: "devenv runs its containers unprivileged and does not raise one command's privileges: use docker exec --privileged CONTAINER if you must"},
-	},
-	"config": {
-		{name: "format", value: true, why: whyModel + " (devenv config --json prints devenv's as JSON)"},
-		{name: "output", short: "o", value: true, why: whyModel},
-		{name: "resolve-image-digests", why: "devenv.lock pins every image by digest already (devenv lock); " + whyModel},
-		{name: "lock-image-digests", why: "devenv.lock pins every image by digest already (devenv lock); " + whyModel},
-		{name: "no-interpolate", why: whyModel},
-		{name: "no-normalize", why: whyModel},
-		{name: "no-path-resolution", why: whyModel},
-		{name: "no-consistency", why: whyModel},
-		{name: "no-env-resolution", why: whyModel},
-		{name: "volumes", why: whyModel},
-		{name: "networks", why: whyModel},
-		{name: "models", why: whyModel},
-		{name: "profiles", why: whyModel + "; `devenv profiles` lists devenv's service profiles"},
-		{name: "images", why: whyModel + "; `devenv images` lists the project's images"},
-		{name: "hash", value: true, why: whyModel},
-		{name: "variables", why: whyModel},
-		{name: "environment", why: whyModel},
-	},
-	"cp": {
-		{name: "index", value: true, why: whyOneEach},
-		{name: "all", accept: true, why: "devenv has no one-off containers (devenv run executes in the service's own): the service's container is all there is"},
-		{name: "follow-link", short: "L", why: "devenv cp never follows or writes links (they are listed as skipped)"},
-		{name: "archive", short: "a", why: "devenv cp writes the files as you on this machine, not with the container's uid/gid"},
-	},
-}
+// composeRefusals is made on first use: a map literal costs every start of
+// devenv-core (TestInitDoesNoWork).
+var composeRefusals = sync.OnceValue(func() map[string][]refusedFlag {
+	return map[string][]refusedFlag{
+		"up": {
+			{name: "scale", value: true, why: whyNoReplicas},
+			{name: "no-color", why: whyDetached},
+			{name: "no-log-prefix", why: whyDetached},
+			{name: "timestamps", why: whyDetached},
+			{name: "attach", value: true, why: whyDetached},
+			{name: "no-attach", value: true, why: whyDetached},
+			{name: "attach-dependencies", why: whyDetached},
+			{name: "abort-on-container-exit", why: whyDetached},
+			{name: "abort-on-container-failure", why: whyDetached},
+			{name: "exit-code-from", value: true, why: whyDetached},
+			{name: "menu", why: whyDetached},
+			{name: "no-recreate", why: whyRecreate + "; it never keeps a container that no longer matches devenv.yaml"},
+			{name: "always-recreate-deps", why: whyRecreate + "; a dependency is recreated only when it changed"},
+			{name: "renew-anon-volumes", short: "V", why: "devenv keeps anonymous volumes across a recreate, as Compose does by default; `devenv down -v` then up starts them empty"},
+			{name: "quiet-pull", accept: true, why: "devenv prints one line per pull; the progress only with --verbose"},
+			{name: "quiet-build", accept: true, why: "devenv prints one line per build; the build output only with --verbose"},
+			{name: "yes", short: "y", accept: true, why: "devenv up asks no questions"},
+		},
+		"ps": {
+			{name: "no-trunc", accept: true, why: "devenv ps truncates nothing"},
+		},
+		"logs": {
+			{name: "index", value: true, why: whyOneEach},
+			{name: "no-color", accept: true, why: "devenv logs prints no colours"},
+		},
+		"exec": {
+			{name: "index", value: true, why: whyOneEach},
+			{name: "privileged", why: "devenv runs its containers unprivileged and does not raise one command's privileges: use docker exec --privileged CONTAINER if you must"},
+		},
+		"config": {
+			{name: "format", value: true, why: whyModel + " (devenv config --json prints devenv's as JSON)"},
+			{name: "output", short: "o", value: true, why: whyModel},
+			{name: "resolve-image-digests", why: "devenv.lock pins every image by digest already (devenv lock); " + whyModel},
+			{name: "lock-image-digests", why: "devenv.lock pins every image by digest already (devenv lock); " + whyModel},
+			{name: "no-interpolate", why: whyModel},
+			{name: "no-normalize", why: whyModel},
+			{name: "no-path-resolution", why: whyModel},
+			{name: "no-consistency", why: whyModel},
+			{name: "no-env-resolution", why: whyModel},
+			{name: "volumes", why: whyModel},
+			{name: "networks", why: whyModel},
+			{name: "models", why: whyModel},
+			{name: "profiles", why: whyModel + "; `devenv profiles` lists devenv's service profiles"},
+			{name: "images", why: whyModel + "; `devenv images` lists the project's images"},
+			{name: "hash", value: true, why: whyModel},
+			{name: "variables", why: whyModel},
+			{name: "environment", why: whyModel},
+		},
+		"cp": {
+			{name: "index", value: true, why: whyOneEach},
+			{name: "all", accept: true, why: "devenv has no one-off containers (devenv run executes in the service's own): the service's container is all there is"},
+			{name: "follow-link", short: "L", why: "devenv cp never follows or writes links (they are listed as skipped)"},
+			{name: "archive", short: "a", why: "devenv cp writes the files as you on this machine, not with the container's uid/gid"},
+		},
+	}
+})
 
 // withComposeRefusals gives cmd Compose's flags that it refuses: hidden,
 // and answered with their reason before the command runs. A flag the
 // command has come to define itself is its own (the table's entry is then
 // stale, which TestComposeRefusalsAreComposes says).
 func withComposeRefusals(cmd *cli.Command) {
-	refused := slices.DeleteFunc(slices.Clone(composeRefusals[cmd.Name]), func(r refusedFlag) bool {
+	refused := slices.DeleteFunc(slices.Clone(composeRefusals()[cmd.Name]), func(r refusedFlag) bool {
 		return slices.ContainsFunc(cmd.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), r.name) })
 	})
 	if len(refused) == 0 || cmd.Action == nil {

@@ -161,7 +161,7 @@ func TestComposeFlagsAnswered(t *testing.T) {
 }
 
 func refusalOf(verb, name string) (refusedFlag, bool) {
-	for _, r := range composeRefusals[verb] {
+	for _, r := range composeRefusals()[verb] {
 		if r.name == name {
 			return r, true
 		}
@@ -216,7 +216,7 @@ func TestComposeRootFlagsAnswered(t *testing.T) {
 func TestComposeRefusalsAreComposes(t *testing.T) {
 	flags := composeFlags(t)
 	own := commands() // without the refusals withCommonFlags adds
-	for verb, rs := range composeRefusals {
+	for verb, rs := range composeRefusals() {
 		i := slices.IndexFunc(own, func(c *cli.Command) bool { return c.Name == verb })
 		for _, r := range rs {
 			if i >= 0 && flagNamed(own[i], r.name) != nil {

@@ -2,8 +2,8 @@ package sources
 
 import (
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -14,8 +14,8 @@ import (
 // MIRROR/debian-security, http://archive.ubuntu.com/ubuntu MIRROR/ubuntu.
 
 var (
-	aptHost = regexp.MustCompile(`^([A-Za-z0-9-]+\.)*[A-Za-z0-9-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$`)
-	aptPath = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)*/?$`)
+	aptHost = lazy.Regexp(`^([A-Za-z0-9-]+\.)*[A-Za-z0-9-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$`)
+	aptPath = lazy.Regexp(`^(/[A-Za-z0-9._~-]+)*/?$`)
 )
 
 // APTMirrorProblem says what is wrong with an apt mirror URL, "" when
@@ -40,9 +40,9 @@ func APTMirrorProblem(v string) string {
 		return fmt.Sprintf("%q is not an http(s) URL", v)
 	case u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(v, "?#"):
 		return fmt.Sprintf("%q has a query or fragment; give the archive's base URL", v)
-	case !aptHost.MatchString(u.Host):
+	case !aptHost().MatchString(u.Host):
 		return fmt.Sprintf("%q has a host that is not a DNS name or IP address", v)
-	case !aptPath.MatchString(u.EscapedPath()):
+	case !aptPath().MatchString(u.EscapedPath()):
 		return fmt.Sprintf("%q has characters other than letters, digits and . _ ~ - / in its path", v)
 	}
 	return ""
