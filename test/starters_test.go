@@ -28,6 +28,7 @@ func TestEveryStarterComesUp(t *testing.T) {
 	t.Parallel()
 	for _, profile := range spec.BuiltinProfiles {
 		t.Run(profile, func(t *testing.T) {
+			t.Parallel() // each its own project, registry and cache: they wait on the engine side by side
 			env := starterWorld(t, profile)
 			dir, name := emptyProject(t, "starter-"+profile)
 			if r := standin.Run(t, dir, env, "init", "--profile", profile); r.Code != 0 {
