@@ -30,7 +30,7 @@ devenv's workflow (init, lock, up, ps, down), not run Spark on a GPU.
   pypi       %-34s jupyterlab (%d releases)
              = STAND-IN: a small server that answers JupyterLab's /api and /lab
 The image build still runs apt-get against the base image's own package
-sources (Debian's or Ubuntu's); that needs their mirror or an apt proxy.
+sources (Debian's or Ubuntu's); that needs their mirror (mirrors.apt) or a proxy.
 `, w.registry, strings.TrimPrefix(w.res.BaseImage, "nvcr.io/"), baseNote,
 		w.artifacts.URL(), w.res.Spark, w.res.Scala, w.res.Rapids, w.pypi.URL(), len(w.jupyter))
 }
@@ -44,6 +44,8 @@ a changed devenv.yaml or a new lock does, so run make demo again for those).
 Next:
   cd %s && %s ps
   cd %s && %s down
+(devenv verify exits 1 here: it runs a query on Spark, and the stand-in's
+spark-submit only prints its arguments.)
 For the real NGC stack on a machine with network and an NGC key, in your own
 project directory: devenv init && devenv lock && devenv up
 `, d.dir, projectName(d.dir), d.dir, d.devenv, d.dir, d.devenv)
