@@ -92,7 +92,9 @@ func (f *Files) Stats() Stats {
 }
 
 // Services are the services of the profiles selected, as Load returns
-// them.
+// them. profiles nil is the active profiles, the selection a command runs:
+// services of it that share a container_name are refused, as Compose
+// refuses them; an explicit list (the lock's "*") is not checked.
 func (f *Files) Services(ctx context.Context, profiles []string) ([]compose.Service, error) {
 	if len(f.files) == 0 {
 		return nil, nil
@@ -165,7 +167,7 @@ func (f *Files) services(ctx context.Context, profiles []string) ([]compose.Serv
 	if f.pos == nil {
 		f.pos = readPositions(f.files, f.dir)
 	}
-	return convertProject(proj, f.files, f.pos)
+	return convertProject(proj, f.files, f.pos, profiles == nil)
 }
 
 // project is the compose-go project of the profiles selected, made once
