@@ -62,8 +62,9 @@ func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) 
 	for name, svc := range proj.Services {
 		e := byName[name]
 		svc.Image = exportedImage(pl, name, svc)
+		optional := optionalEnvFiles(svc.EnvFiles)
 		svc.EnvFiles = nil // written anew, relative (referEnvFiles)
-		referEnvFiles(&svc, e, dir)
+		referEnvFiles(&svc, e, dir, optional)
 		raw[name] = referVariables(&svc, e)
 		relativePaths(&svc, dir)
 		proj.Services[name] = svc
@@ -81,6 +82,7 @@ func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) 
 	}
 	root := doc.Content[0]
 	escapeValues(root)
+	keepLeadingNewlines(root)
 	services := valueOf(root, "services")
 	for name, vars := range raw {
 		env := valueOf(valueOf(services, name), "environment")
@@ -150,7 +152,9 @@ func Mirrored(pl *plan.Plan, ps *plan.Service) (string, bool) {
 // env_files out of its environment and refers to the files instead.
 // Compose merges the files under environment: when it loads the project,
 // which gives back FromPlan's environment.
-func referEnvFiles(svc *types.ServiceConfig, e entry, dir string) {
+// optional names the files (absolute) that the compose file marks
+// required: false, which stay optional.
+func referEnvFiles(svc *types.ServiceConfig, e entry, dir string, optional map[string]bool) {
 	if len(e.envFiles) == 0 {
 		return
 	}
@@ -161,8 +165,21 @@ func referEnvFiles(svc *types.ServiceConfig, e entry, dir string) {
 		svc.Environment = nil
 	}
 	for _, f := range e.envFiles {
-		svc.EnvFiles = append(svc.EnvFiles, types.EnvFile{Path: projectRel(f, dir), Required: true})
+		svc.EnvFiles = append(svc.EnvFiles, types.EnvFile{Path: projectRel(f, dir), Required: types.OptOut(!optional[f])})
 	}
+}
+
+// optionalEnvFiles are the paths of files that compose-go's value of a
+// service marks required: false (a devenv service's env_file is always
+// required).
+func optionalEnvFiles(files []types.EnvFile) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		if !f.Required {
+			out[f.Path] = true
+		}
+	}
+	return out
 }
 
 // fromEnvFiles are the variables of env that the service's env_files give
@@ -266,6 +283,27 @@ func escapeValues(n *yaml.Node) {
 	case yaml.SequenceNode, yaml.DocumentNode:
 		for _, c := range n.Content {
 			escapeValues(c)
+		}
+	}
+}
+
+// keepLeadingNewlines writes each value that starts with a newline
+// double-quoted: yaml.v3 writes it as a block scalar without its leading
+// newlines (`|4-` then the text), so Compose would read it without them.
+// compose-go's own YAML (what `docker compose config` prints) keeps them.
+func keepLeadingNewlines(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if strings.HasPrefix(n.Value, "\n") {
+			n.Style = yaml.DoubleQuotedStyle
+		}
+	case yaml.MappingNode:
+		for i := 1; i < len(n.Content); i += 2 {
+			keepLeadingNewlines(n.Content[i])
+		}
+	case yaml.SequenceNode, yaml.DocumentNode:
+		for _, c := range n.Content {
+			keepLeadingNewlines(c)
 		}
 	}
 }
