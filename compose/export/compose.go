@@ -2,8 +2,10 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -367,11 +369,73 @@ func composeHeader(pl *plan.Plan, lf *lock.File) string {
 		mirrorsHeader(pl),
 		"This is the Compose project devenv up runs: the same containers, names, labels and config hashes, so docker compose and devenv see one project and neither recreates the other's containers.",
 		"Run it from the project directory: docker compose -f <this file> up -d",
+		profilesHeader(pl),
 		"Paths are relative to the project directory: keep this file there, or run docker compose with --project-directory.",
 		"Secrets are not in this file: env_file: names the files they are read from, and JUPYTER_TOKEN must be set (export JUPYTER_TOKEN=$(cat .devenv/jupyter-token)).",
 		"Generated files (spark-defaults.conf) are carried under configs: and copied into the containers (Docker Compose 2.23 or later); .devenv/generated/<service>/ keeps a copy only you can read.",
 		"docker compose makes the network and volumes when they are missing; devenv down removes them as its own.",
 	}, "\n"), "\n\n", "\n")
+}
+
+// profilesHeader says which compose profiles the file's services need
+// enabled: docker compose skips a service of a profile that is not.
+func profilesHeader(pl *plan.Plan) string {
+	ps := Profiles(pl)
+	if len(ps) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Services of compose profiles start only with them enabled: COMPOSE_PROFILES=%s docker compose -f <this file> up -d", strings.Join(ps, ","))
+}
+
+// Profiles are the compose profiles to enable for docker compose to start
+// every service of pl's export (it skips a service none of whose profiles
+// is enabled), each once: the active ones (--profile, COMPOSE_PROFILES)
+// that a service of the file names, in their order, or every one the
+// services name under "*".
+func Profiles(pl *plan.Plan) []string {
+	var active []string
+	if p := pl.Project0; p != nil && len(p.Compose) > 0 {
+		active = pl.Compose.For(p.Compose, p.Dir, p.Name).ActiveProfiles(context.Background())
+	}
+	var each [][]string
+	for _, s := range pl.Services {
+		if s.Compose != nil && len(s.Compose.Profiles) > 0 {
+			each = append(each, s.Compose.Profiles)
+		}
+	}
+	return neededProfiles(each, active)
+}
+
+// neededProfiles are the profiles that enable every service of each (its
+// profiles), each once: those of active that a service names, in active's
+// order ("*": every one, in the services' order), then the first of each
+// service's profiles that none of those enables.
+func neededProfiles(each [][]string, active []string) []string {
+	var out []string
+	add := func(p string) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	all := slices.Contains(active, "*")
+	for _, p := range active {
+		for _, ps := range each {
+			if slices.Contains(ps, p) {
+				add(p)
+			}
+		}
+	}
+	for _, ps := range each {
+		switch {
+		case all:
+			for _, p := range ps {
+				add(p)
+			}
+		case !slices.ContainsFunc(ps, func(p string) bool { return slices.Contains(out, p) }):
+			add(ps[0])
+		}
+	}
+	return out
 }
 
 // mirrorsHeader says, when this machine pulls images through registry
