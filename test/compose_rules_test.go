@@ -16,7 +16,7 @@ import (
 //   - the containers carry the compose file's project name (Compose's
 //     rule: a declared name over the directory's), and config says so;
 //   - up does not fail on the missing optional env_file, and the present
-//     one's values reach the container;
+//     one's values reach the container; once written, the next up reads it;
 //   - `--profile debug export compose` prints a run line that enables
 //     debug once, and Compose's own CLI reads the export (missing.env
 //     optional) with the same values and the profiled service.
@@ -92,6 +92,12 @@ services:
 		if v := box[k]; v == nil || *v != want {
 			t.Errorf("Compose reads the export's box %s as %v, want %q", k, v, want)
 		}
+	}
+	// the optional file, once there, is read by the next up (as by Compose)
+	writeFile(t, dir, "missing.env", "LATE=yes\n")
+	w.must(t, dir, "--profile", "debug", "up")
+	if env := envOf(composeContainers(t, name)["box"]); env["LATE"] != "yes" {
+		t.Errorf("box env LATE=%q after missing.env was written and up ran again, want yes", env["LATE"])
 	}
 	w.must(t, dir, "down")
 }
