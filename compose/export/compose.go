@@ -84,7 +84,6 @@ func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) 
 	}
 	root := doc.Content[0]
 	escapeValues(root)
-	keepLeadingNewlines(root)
 	services := valueOf(root, "services")
 	for name, vars := range raw {
 		env := valueOf(valueOf(services, name), "environment")
@@ -102,6 +101,7 @@ func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) 
 			}
 		}
 	}
+	keepLeadingNewlines(root) // after the values written as is, which may start with one too
 	shortEnvFiles(services)
 	commentServices(services, byName, lf != nil)
 	root.HeadComment = composeHeader(pl, lf)

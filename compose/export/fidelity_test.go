@@ -50,7 +50,7 @@ func TestComposeExportKeepsWhatComposeReads(t *testing.T) {
 			t.Errorf("%s = %q, want %q", tc.key, tc.got, tc.want)
 		}
 	}
-	for _, k := range []string{"LITERAL", "KEEP", "STRIP", "FOLDED", "INDENTED", "LEADING"} {
+	for _, k := range []string{"LITERAL", "KEEP", "STRIP", "FOLDED", "INDENTED", "LEADING", "RAW"} {
 		g, w := got.Environment[k], want.Environment[k]
 		if g == nil || w == nil || *g != *w {
 			t.Errorf("environment %s = %q, want %q", k, deref(g), deref(w))
