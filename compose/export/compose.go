@@ -2,8 +2,10 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -62,8 +64,9 @@ func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) 
 	for name, svc := range proj.Services {
 		e := byName[name]
 		svc.Image = exportedImage(pl, name, svc)
+		optional := optionalEnvFiles(svc.EnvFiles)
 		svc.EnvFiles = nil // written anew, relative (referEnvFiles)
-		referEnvFiles(&svc, e, dir)
+		referEnvFiles(&svc, e, dir, optional)
 		raw[name] = referVariables(&svc, e)
 		relativePaths(&svc, dir)
 		proj.Services[name] = svc
@@ -98,6 +101,7 @@ func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) 
 			}
 		}
 	}
+	keepLeadingNewlines(root) // after the values written as is, which may start with one too
 	shortEnvFiles(services)
 	commentServices(services, byName, lf != nil)
 	root.HeadComment = composeHeader(pl, lf)
@@ -150,7 +154,9 @@ func Mirrored(pl *plan.Plan, ps *plan.Service) (string, bool) {
 // env_files out of its environment and refers to the files instead.
 // Compose merges the files under environment: when it loads the project,
 // which gives back FromPlan's environment.
-func referEnvFiles(svc *types.ServiceConfig, e entry, dir string) {
+// optional names the files (absolute) that the compose file marks
+// required: false, which stay optional.
+func referEnvFiles(svc *types.ServiceConfig, e entry, dir string, optional map[string]bool) {
 	if len(e.envFiles) == 0 {
 		return
 	}
@@ -161,8 +167,21 @@ func referEnvFiles(svc *types.ServiceConfig, e entry, dir string) {
 		svc.Environment = nil
 	}
 	for _, f := range e.envFiles {
-		svc.EnvFiles = append(svc.EnvFiles, types.EnvFile{Path: projectRel(f, dir), Required: true})
+		svc.EnvFiles = append(svc.EnvFiles, types.EnvFile{Path: projectRel(f, dir), Required: types.OptOut(!optional[f])})
 	}
+}
+
+// optionalEnvFiles are the paths of files that compose-go's value of a
+// service marks required: false (a devenv service's env_file is always
+// required).
+func optionalEnvFiles(files []types.EnvFile) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		if !f.Required {
+			out[f.Path] = true
+		}
+	}
+	return out
 }
 
 // fromEnvFiles are the variables of env that the service's env_files give
@@ -270,6 +289,27 @@ func escapeValues(n *yaml.Node) {
 	}
 }
 
+// keepLeadingNewlines writes each value that starts with a newline
+// double-quoted: yaml.v3 writes it as a block scalar without its leading
+// newlines (`|4-` then the text), so Compose would read it without them.
+// compose-go's own YAML (what `docker compose config` prints) keeps them.
+func keepLeadingNewlines(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if strings.HasPrefix(n.Value, "\n") {
+			n.Style = yaml.DoubleQuotedStyle
+		}
+	case yaml.MappingNode:
+		for i := 1; i < len(n.Content); i += 2 {
+			keepLeadingNewlines(n.Content[i])
+		}
+	case yaml.SequenceNode, yaml.DocumentNode:
+		for _, c := range n.Content {
+			keepLeadingNewlines(c)
+		}
+	}
+}
+
 // shortEnvFiles writes env_file entries that are only a path (required,
 // compose's default format) in the short syntax every Compose v2 reads;
 // the long one needs Compose 2.24.
@@ -329,11 +369,73 @@ func composeHeader(pl *plan.Plan, lf *lock.File) string {
 		mirrorsHeader(pl),
 		"This is the Compose project devenv up runs: the same containers, names, labels and config hashes, so docker compose and devenv see one project and neither recreates the other's containers.",
 		"Run it from the project directory: docker compose -f <this file> up -d",
+		profilesHeader(pl),
 		"Paths are relative to the project directory: keep this file there, or run docker compose with --project-directory.",
 		"Secrets are not in this file: env_file: names the files they are read from, and JUPYTER_TOKEN must be set (export JUPYTER_TOKEN=$(cat .devenv/jupyter-token)).",
 		"Generated files (spark-defaults.conf) are carried under configs: and copied into the containers (Docker Compose 2.23 or later); .devenv/generated/<service>/ keeps a copy only you can read.",
 		"docker compose makes the network and volumes when they are missing; devenv down removes them as its own.",
 	}, "\n"), "\n\n", "\n")
+}
+
+// profilesHeader says which compose profiles the file's services need
+// enabled: docker compose skips a service of a profile that is not.
+func profilesHeader(pl *plan.Plan) string {
+	ps := Profiles(pl)
+	if len(ps) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Services of compose profiles start only with them enabled: COMPOSE_PROFILES=%s docker compose -f <this file> up -d", strings.Join(ps, ","))
+}
+
+// Profiles are the compose profiles to enable for docker compose to start
+// every service of pl's export (it skips a service none of whose profiles
+// is enabled), each once: the active ones (--profile, COMPOSE_PROFILES)
+// that a service of the file names, in their order, or every one the
+// services name under "*".
+func Profiles(pl *plan.Plan) []string {
+	var active []string
+	if p := pl.Project0; p != nil && len(p.Compose) > 0 {
+		active = pl.Compose.For(p.Compose, p.Dir, p.Name).ActiveProfiles(context.Background())
+	}
+	var each [][]string
+	for _, s := range pl.Services {
+		if s.Compose != nil && len(s.Compose.Profiles) > 0 {
+			each = append(each, s.Compose.Profiles)
+		}
+	}
+	return neededProfiles(each, active)
+}
+
+// neededProfiles are the profiles that enable every service of each (its
+// profiles), each once: those of active that a service names, in active's
+// order ("*": every one, in the services' order), then the first of each
+// service's profiles that none of those enables.
+func neededProfiles(each [][]string, active []string) []string {
+	var out []string
+	add := func(p string) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	all := slices.Contains(active, "*")
+	for _, p := range active {
+		for _, ps := range each {
+			if slices.Contains(ps, p) {
+				add(p)
+			}
+		}
+	}
+	for _, ps := range each {
+		switch {
+		case all:
+			for _, p := range ps {
+				add(p)
+			}
+		case !slices.ContainsFunc(ps, func(p string) bool { return slices.Contains(out, p) }):
+			add(ps[0])
+		}
+	}
+	return out
 }
 
 // mirrorsHeader says, when this machine pulls images through registry

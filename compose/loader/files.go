@@ -92,7 +92,9 @@ func (f *Files) Stats() Stats {
 }
 
 // Services are the services of the profiles selected, as Load returns
-// them.
+// them. profiles nil is the active profiles, the selection a command runs:
+// services of it that share a container_name are refused, as Compose
+// refuses them; an explicit list (the lock's "*") is not checked.
 func (f *Files) Services(ctx context.Context, profiles []string) ([]compose.Service, error) {
 	if len(f.files) == 0 {
 		return nil, nil
@@ -146,6 +148,32 @@ func (f *Files) RawBuildArgs(ctx context.Context) (map[string]map[string]string,
 	})
 }
 
+// ActiveProfiles are the profiles the active selection enables (Services
+// with nil): --profile or COMPOSE_PROFILES of the environment, else of
+// .env, each once and in their order; "*" for every profile. Files that
+// do not load give none.
+func (f *Files) ActiveProfiles(ctx context.Context) []string {
+	if len(f.files) == 0 {
+		return nil
+	}
+	ps, _ := untilDone(ctx, func() []string {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		proj, err := f.project(ctx, true, nil)
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, p := range proj.Profiles {
+			if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	})
+	return ps
+}
+
 // services is Services without the watch on ctx.
 func (f *Files) services(ctx context.Context, profiles []string) ([]compose.Service, []string, error) {
 	f.mu.Lock()
@@ -165,7 +193,7 @@ func (f *Files) services(ctx context.Context, profiles []string) ([]compose.Serv
 	if f.pos == nil {
 		f.pos = readPositions(f.files, f.dir)
 	}
-	return convertProject(proj, f.files, f.pos)
+	return convertProject(proj, f.files, f.pos, profiles == nil)
 }
 
 // project is the compose-go project of the profiles selected, made once

@@ -15,7 +15,12 @@ import (
 // services, or the problems that make services unusable, or an error
 // (an env_file that cannot be read). proj is left as it is: compose-go
 // resolves the environment on a copy.
-func convertProject(proj *types.Project, files []string, pos *positions) ([]compose.Service, []string, error) {
+//
+// run says the selection is the one a command runs (the active profiles):
+// services of it that share a container_name are then refused, as Compose
+// refuses them. The every-profile selection that pins the lock is not a
+// run: services in profiles never enabled together may share a name.
+func convertProject(proj *types.Project, files []string, pos *positions, run bool) ([]compose.Service, []string, error) {
 	resolved, err := proj.WithServicesEnvironmentResolved(false)
 	if err != nil {
 		// an env_file a compose file names is missing or unreadable: the
@@ -23,6 +28,9 @@ func convertProject(proj *types.Project, files []string, pos *positions) ([]comp
 		return nil, nil, exitcode.With(exitcode.Usage, fmt.Errorf("compose files %s: %w; fix the env_file it names", strings.Join(files, ", "), err))
 	}
 	problems := refusedModels(proj, files, pos)
+	if run {
+		problems = append(problems, sharedContainerNames(proj, pos)...)
+	}
 	out := make([]compose.Service, 0, len(proj.Services))
 	for _, name := range sortedNames(resolved.Services) {
 		svc, ps := convert(resolved.Services[name], pos)
@@ -165,6 +173,27 @@ func refusedModels(proj *types.Project, files []string, pos *positions) []string
 		if len(proj.Services[svc].Models) > 0 {
 			out = append(out, pos.problem(svc, "models", "uses models:, which devenv does not run; serve the model from a service instead"))
 		}
+	}
+	return out
+}
+
+// sharedContainerNames is each enabled service whose container_name an
+// earlier one (by name) already set, in compose-go's words
+// (CheckContainerNameUnicity, which `docker compose config` and `up`
+// run), with the places of both.
+func sharedContainerNames(proj *types.Project, pos *positions) []string {
+	var out []string
+	first := map[string]string{} // container name -> service
+	for _, name := range sortedNames(proj.Services) {
+		cn := proj.Services[name].ContainerName
+		if cn == "" {
+			continue
+		}
+		if other, ok := first[cn]; ok {
+			out = append(out, pos.problem(name, "container_name", "container name %q is already in use by service %s (%s); give each service that runs with the other its own container_name, or none", cn, other, pos.at(other, "container_name")))
+			continue
+		}
+		first[cn] = name
 	}
 	return out
 }

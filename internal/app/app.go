@@ -9,6 +9,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -75,6 +76,8 @@ type Project struct {
 	// fileName is devenv.yaml's name: what the lock is keyed by, whatever
 	// run-time name -p or COMPOSE_PROJECT_NAME gave Spec.Name.
 	fileName string
+	// nameFrom says where Spec.Name came from (projectName), for config.
+	nameFrom string
 	// opened is the file system's clock in the state directory before
 	// devenv.yaml was read (fastup.FSNow): what a receipt's freshness is
 	// judged by; zero when there is no state directory yet.
@@ -100,16 +103,53 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 		return nil, err
 	}
 	fileName := p.Name
-	if opts.ProjectName != "" {
-		if err := spec.CheckProjectName(opts.ProjectName); err != nil {
-			return nil, exitcode.Newf(exitcode.Usage, "-p/--project-name (or COMPOSE_PROJECT_NAME): %v", err)
-		}
-		p.Name = opts.ProjectName
+	from, err := projectName(p, opts.withDefaults())
+	if err != nil {
+		return nil, err
 	}
 	proj := New(p, opts)
 	proj.fileName = fileName
+	proj.nameFrom = from
 	proj.opened = opened
 	return proj, nil
+}
+
+// projectName names p as Compose would, declared names over inferred
+// ones: -p (or COMPOSE_PROJECT_NAME), else devenv.yaml's name:, else the
+// compose files' top-level name:, else the directory's name (spec's
+// default). devenv.yaml is devenv's own file, so its name: wins over a
+// compose file's, with a warning when the two differ. It sets p.Name and
+// says where the name came from. Only devenv.yaml's name enters the lock
+// (asLocked).
+func projectName(p *spec.Project, opts Options) (string, error) {
+	if opts.ProjectName != "" {
+		if err := spec.CheckProjectName(opts.ProjectName); err != nil {
+			return "", exitcode.Newf(exitcode.Usage, "-p/--project-name (or COMPOSE_PROJECT_NAME): %v", err)
+		}
+		p.Name = opts.ProjectName
+		return "-p/--project-name or COMPOSE_PROJECT_NAME", nil
+	}
+	stated, hasName := p.Pos["name"]
+	yamlAt := fmt.Sprintf("%s:%d", filepath.Base(p.File), stated.Line)
+	decl, err := loader.DeclaredName(p.Compose, p.Dir)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case hasName:
+		if decl.Name != "" && decl.Name != p.Name {
+			opts.Out.Warn("%s names the project %s and %s names it %s: devenv uses %s (devenv.yaml's); remove one of the two, or make them the same, so that devenv and docker compose name one project",
+				yamlAt, p.Name, decl.At(p.Dir), decl.Name, p.Name)
+		}
+		return yamlAt + " (name:)", nil
+	case decl.Name != "":
+		if err := spec.CheckProjectName(decl.Name); err != nil {
+			return "", exitcode.Newf(exitcode.Usage, "%s: name: %v", decl.At(p.Dir), err)
+		}
+		p.Name = decl.Name
+		return decl.At(p.Dir) + " (the compose file's top-level name:)", nil
+	}
+	return "the directory's name (devenv.yaml has no name:)", nil
 }
 
 // New wraps an already loaded project (tests, and callers that parsed

@@ -42,7 +42,10 @@ type ServiceConfig struct {
 
 // Config is the project's fully resolved configuration.
 type Config struct {
-	Name     string          `json:"name"`
+	Name string `json:"name"`
+	// NameFrom says where the name came from: -p, devenv.yaml's name:, a
+	// compose file's top-level name: (file:line), or the directory.
+	NameFrom string          `json:"name_from,omitempty"`
 	Dir      string          `json:"dir"`
 	LockNote string          `json:"lock,omitempty"`
 	Services []ServiceConfig `json:"services"`
@@ -95,7 +98,7 @@ func (p *Project) Config(ctx context.Context, only []string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &Config{Name: p.Spec.Name, Dir: p.Spec.Dir, LockNote: lockNote(p.Stale(ctx, lf), lf)}
+	cfg := &Config{Name: p.Spec.Name, NameFrom: p.nameFrom, Dir: p.Spec.Dir, LockNote: lockNote(p.Stale(ctx, lf), lf)}
 	if cfg.LockNote != "" {
 		lf = nil // show what devenv lock would pick now
 	}

@@ -108,7 +108,7 @@ func (p *Project) exportCompose(pl *Planned, o ExportOptions, res *ExportResult)
 	if override != "" {
 		res.Written = append(res.Written, override)
 	}
-	res.RunWith = runLine(p.Spec.Name, o.Output, override, p.StateDir(), data)
+	res.RunWith = runLine(p.Spec.Name, o.Output, override, p.StateDir(), data, export.Profiles(pl.Plan))
 	return nil
 }
 
@@ -138,10 +138,17 @@ func (p *Project) writeMirrorsOverride(pl *Planned) (string, error) {
 // the line sets it from the token devenv keeps, as a Compose user sets a
 // variable in the shell: no copy of the token lands in another file, and
 // a teammate without it gets Compose's own message saying what to set.
-func runLine(project, file, override, stateDir string, data []byte) string {
+//
+// profiles are the compose profiles of the file's services: docker compose
+// starts a service of a profile only when it is enabled, so the line
+// enables each one once.
+func runLine(project, file, override, stateDir string, data []byte, profiles []string) string {
 	var b strings.Builder
 	if bytes.Contains(data, []byte("${JUPYTER_TOKEN:?")) {
 		fmt.Fprintf(&b, "JUPYTER_TOKEN=$(cat %s) ", shellQuote(fromHere(filepath.Join(stateDir, "jupyter-token"))))
+	}
+	if len(profiles) > 0 {
+		fmt.Fprintf(&b, "COMPOSE_PROFILES=%s ", shellQuote(strings.Join(profiles, ",")))
 	}
 	fmt.Fprintf(&b, "docker compose -p %s -f %s", shellQuote(project), shellQuote(file))
 	if override != "" {

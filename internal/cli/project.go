@@ -37,8 +37,10 @@ func options(c *cli.Context) app.Options {
 }
 
 // projectName is the run-time project name as Compose picks it: -p, else
-// $COMPOSE_PROJECT_NAME, else ("") devenv.yaml's name. It names the
-// containers, network and volumes only; devenv.lock never records it.
+// $COMPOSE_PROJECT_NAME, else ("") the name the files declare (app's
+// projectName: devenv.yaml's name:, else a compose file's top-level name:,
+// else the directory's). It names the containers, network and volumes
+// only; devenv.lock never records it.
 func projectName(c *cli.Context) string {
 	if n := stringOpt(c, "project-name"); n != "" {
 		return n

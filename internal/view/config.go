@@ -13,6 +13,9 @@ import (
 // Config is `devenv config`: each service as resolved, its GPUs and notes.
 func Config(w io.Writer, cfg *app.Config) {
 	fmt.Fprintf(w, "project %s (%s)\n", cfg.Name, cfg.Dir)
+	if cfg.NameFrom != "" {
+		fmt.Fprintf(w, "  name from %s\n", cfg.NameFrom)
+	}
 	if cfg.LockNote != "" {
 		fmt.Fprintf(w, "note: %s\n", cfg.LockNote)
 	}
