@@ -147,6 +147,8 @@ func detectTree(v any) string {
 	case m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
 		asMap(m["config"])["gceClusterConfig"] != nil:
 		return FormatDataproc
+	case bundleJobs(m) != nil:
+		return FormatDatabricks
 	case m["spark_version"] != nil || m["node_type_id"] != nil || m["new_cluster"] != nil ||
 		m["job_clusters"] != nil || m["tasks"] != nil || asMap(m["settings"]) != nil:
 		return FormatDatabricks
