@@ -114,8 +114,13 @@ func detectBytes(data []byte) string {
 func detectYAML(data []byte) string {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for i := 0; i < 16; i++ {
+		var node yaml.Node
+		if err := dec.Decode(&node); err != nil {
+			return ""
+		}
+		dropDuplicateKeys(&node)
 		var v any
-		if err := dec.Decode(&v); err != nil {
+		if err := node.Decode(&v); err != nil {
 			return ""
 		}
 		if f := detectTree(v); f != "" {

@@ -42,7 +42,9 @@ func importSparkOperator(path string, data []byte) (*Profile, error) {
 				path, foundKinds(found), strings.Join(sparkOperatorKinds, ", "))
 		}
 		var v any
+		var dups []string
 		if err == nil {
+			dups = dropDuplicateKeys(&node)
 			err = node.Decode(&v)
 		}
 		if err != nil {
@@ -52,26 +54,41 @@ func importSparkOperator(path string, data []byte) (*Profile, error) {
 		if err := checkSparkOperatorTypes(path, &node, sparkOperatorKind(m)); err != nil {
 			return nil, err
 		}
-		switch sparkOperatorKind(m) {
-		case "SparkApplication":
-			return readSparkApplication(path, m, asMap(m["spec"]), "spark-operator:spec."), nil
-		case "ScheduledSparkApplication":
-			spec := asMap(asMap(m["spec"])["template"])
-			if spec == nil {
-				return nil, fmt.Errorf("mirror: %s: ScheduledSparkApplication %s has no spec.template (the SparkApplication spec it runs)", path, str(asMap(m["metadata"])["name"]))
+		p, err := readSparkOperatorDoc(path, m)
+		if p != nil {
+			for _, d := range dups {
+				p.warn(d)
 			}
-			p := readSparkApplication(path, m, spec, "spark-operator:spec.template.")
-			if s := str(asMap(m["spec"])["schedule"]); s != "" {
-				p.warn(fmt.Sprintf("a ScheduledSparkApplication (schedule %q): the local mirror runs its template once, when you run it", s))
-			}
-			return p, nil
-		case "SparkConnect":
-			return readSparkConnect(path, m), nil
+		}
+		if p != nil || err != nil {
+			return p, err
 		}
 		if k := str(m["kind"]); k != "" {
 			found = append(found, kindOf(m))
 		}
 	}
+}
+
+// readSparkOperatorDoc reads one document of a supported kind (nil, nil
+// for another kind).
+func readSparkOperatorDoc(path string, m map[string]any) (*Profile, error) {
+	switch sparkOperatorKind(m) {
+	case "SparkApplication":
+		return readSparkApplication(path, m, asMap(m["spec"]), "spark-operator:spec."), nil
+	case "ScheduledSparkApplication":
+		spec := asMap(asMap(m["spec"])["template"])
+		if spec == nil {
+			return nil, fmt.Errorf("mirror: %s: ScheduledSparkApplication %s has no spec.template (the SparkApplication spec it runs)", path, str(asMap(m["metadata"])["name"]))
+		}
+		p := readSparkApplication(path, m, spec, "spark-operator:spec.template.")
+		if s := str(asMap(m["spec"])["schedule"]); s != "" {
+			p.warn(fmt.Sprintf("a ScheduledSparkApplication (schedule %q): the local mirror runs its template once, when you run it", s))
+		}
+		return p, nil
+	case "SparkConnect":
+		return readSparkConnect(path, m), nil
+	}
+	return nil, nil
 }
 
 // kindOf is "kind X (apiVersion)".
