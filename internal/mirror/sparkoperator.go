@@ -126,6 +126,9 @@ func readSparkApplication(path string, m, spec map[string]any, at string) *Profi
 	}
 	readSparkPod(p, "driver", asMap(spec["driver"]), at)
 	readSparkPod(p, "executor", asMap(spec["executor"]), at)
+	for _, role := range []string{"executor", "driver"} { // spec.nodeSelector: both roles
+		p.setPodType(role, selectedInstanceType(asMap(spec["nodeSelector"])))
+	}
 	if j, ok := findRapidsJar(str(spec["image"])); ok {
 		p.setRapidsJar(j, at+"image")
 	}
@@ -233,6 +236,7 @@ func readSparkPod(p *Profile, role string, pod map[string]any, at string) {
 	if role == "executor" {
 		set("instances", "spark.executor.instances")
 	}
+	p.typeFromPodSelector(role, pod)
 	if gpu := asMap(pod["gpu"]); gpu != nil && num(gpu["quantity"]) > 0 {
 		p.addConf("spark."+role+".resource.gpu.amount", str(gpu["quantity"]), src+".gpu.quantity")
 	}
