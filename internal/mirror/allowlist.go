@@ -59,6 +59,9 @@ var portableFamilies = []portableFamily{
 	{prefix: "spark.locality.wait", what: "scheduling"},
 	{prefix: "spark.speculation", what: "scheduling"},
 	{prefix: "spark.scheduler.mode", exact: true, what: "scheduling"},
+	// barrier execution (TorchDistributor, Horovod): whether a barrier stage
+	// with more tasks than free slots waits or fails
+	{prefix: "spark.scheduler.barrier.", what: "barrier scheduling"},
 	{prefix: "spark.stage.maxConsecutiveAttempts", exact: true, what: "scheduling"},
 	{prefix: "spark.excludeOnFailure.", what: "scheduling"},
 	{prefix: "spark.network.timeout", exact: true, what: "timeouts"},

@@ -13,7 +13,13 @@ import (
 func importDatabricks(path string, data []byte) (*Profile, error) {
 	v, err := decodeJSON(data)
 	if err != nil {
+		if b, ok := decodeBundle(data); ok {
+			return importBundle(path, b)
+		}
 		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the databricks CLI%s", path, err, decodeHint(data))
+	}
+	if b := asMap(v); bundleJobs(b) != nil {
+		return importBundle(path, b)
 	}
 	root := asMap(v)
 	if root == nil {

@@ -21,6 +21,11 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 	if root == nil {
 		return nil, fmt.Errorf("mirror: %s: a Dataproc cluster description is a YAML or JSON object", path)
 	}
+	if isDataprocBatch(root) {
+		p := newProfile(path, FormatDataproc)
+		readDataprocBatch(p, root)
+		return p, nil
+	}
 	if err := checkTypes(path, data, dataprocDescribe{}, false, "fix the value or export it again with gcloud dataproc clusters describe --format yaml"); err != nil {
 		return nil, err
 	}

@@ -114,8 +114,13 @@ func detectBytes(data []byte) string {
 func detectYAML(data []byte) string {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for i := 0; i < 16; i++ {
+		var node yaml.Node
+		if err := dec.Decode(&node); err != nil {
+			return ""
+		}
+		dropDuplicateKeys(&node)
 		var v any
-		if err := dec.Decode(&v); err != nil {
+		if err := node.Decode(&v); err != nil {
 			return ""
 		}
 		if f := detectTree(v); f != "" {
@@ -144,9 +149,11 @@ func detectTree(v any) string {
 		return FormatEMRConfigurations
 	case sparkOperatorKind(m) != "":
 		return FormatSparkOperator
-	case m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
+	case isDataprocBatch(m) || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
 		asMap(m["config"])["gceClusterConfig"] != nil:
 		return FormatDataproc
+	case bundleJobs(m) != nil:
+		return FormatDatabricks
 	case m["spark_version"] != nil || m["node_type_id"] != nil || m["new_cluster"] != nil ||
 		m["job_clusters"] != nil || m["tasks"] != nil || asMap(m["settings"]) != nil:
 		return FormatDatabricks

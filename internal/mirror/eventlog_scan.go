@@ -289,6 +289,8 @@ func (s *logScan) applyPlatform(p *Profile) {
 		p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
 	case s.systemHasEMRCluster():
 		p.Source.Platform, p.Source.Cloud = "emr", "aws"
+	case dataprocByHosts(s.hosts, c["spark.driver.host"]):
+		p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
 	default:
 		p.platformFromMaster()
 		if p.Source.Platform == "" && (s.yarnAttrs || yarnAppRe().MatchString(s.appID)) {

@@ -27,6 +27,7 @@ func (p *Profile) factsOutsideConf() {
 	p.sparkFromShim()
 	p.versionsFromJarNames()
 	p.platformFromIDs()
+	p.typesFromSelectorConfs()
 	p.cloudFromInstanceTypes()
 }
 
@@ -101,9 +102,8 @@ func (p *Profile) versionsFromImage(ref, src string) {
 	}
 	src = src + " (image " + ref + ")"
 	p.inferSpark(spark, src)
-	_, tag := splitImage(ref)
 	name := path.Base(ref)
-	if s := tagScalaRe().FindStringSubmatch(tag); s != nil {
+	if s := tagScalaRe().FindStringSubmatch(name); s != nil {
 		p.setFact("scala", s[1], src, rankInferred)
 	} else if strings.HasPrefix(p.Runtime.Spark, "4.") && p.Runtime.Spark == spark {
 		p.setFact("scala", "2.13", src+" (Spark 4 is built for Scala 2.13 only)", rankInferred)
@@ -111,7 +111,7 @@ func (p *Profile) versionsFromImage(ref, src string) {
 	if j := tagJavaRe().FindStringSubmatch(name); j != nil {
 		p.setFact("java", strings.TrimPrefix(j[1], "1."), src, rankInferred)
 	}
-	if py := tagPythonRe().FindStringSubmatch(tag); py != nil {
+	if py := tagPythonRe().FindStringSubmatch(name); py != nil {
 		p.setFact("python", py[1], src, rankInferred)
 	}
 	if m := namedRapidsRe().FindStringSubmatch(name); m != nil {

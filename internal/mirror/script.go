@@ -26,9 +26,17 @@ func scriptLines(text string) []scriptLine {
 	for i := 0; i < len(phys); i++ {
 		sl := scriptLine{line: i + 1}
 		cur := phys[i]
-		for strings.HasSuffix(cur, "\\") && !strings.HasSuffix(cur, "\\\\") && i+1 < len(phys) {
-			i++
-			cur = cur[:len(cur)-1] + "\n" + phys[i]
+		for i+1 < len(phys) {
+			if strings.HasSuffix(cur, "\\") && !strings.HasSuffix(cur, "\\\\") {
+				i++
+				cur = cur[:len(cur)-1] + "\n" + phys[i]
+				continue
+			}
+			if openQuote(cur) == 0 {
+				break
+			}
+			i++ // a quoted word spans lines: --job-driver '{ ... }'
+			cur += "\n" + phys[i]
 		}
 		sl.text = cur
 		for _, hd := range heredocMarkers(cur) {
@@ -49,6 +57,34 @@ func scriptLines(text string) []scriptLine {
 		out = append(out, sl)
 	}
 	return out
+}
+
+// openQuote is the quote still open at the end of a logical line (0 when
+// none), as the shell reads it: a quote inside the other kind is a
+// character, a backslash escapes outside single quotes, and a # that
+// starts a word outside quotes starts a comment.
+func openQuote(line string) byte {
+	quote := byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return 0
+		}
+	}
+	return quote
 }
 
 type heredoc struct {
@@ -180,6 +216,20 @@ func isSubmitCommand(w string) bool {
 	return false
 }
 
+// startJobRun is the command of an EMR on EKS job: its --job-driver
+// holds spark-submit's parameters, its --configuration-overrides EMR
+// classifications.
+const startJobRun = "aws emr-containers start-job-run"
+
+// isStartJobRun reports whether words[j:] is `aws emr-containers
+// start-job-run`, also inside a command substitution (JOB_ID=$(aws ...).
+func isStartJobRun(words []string, j int) bool {
+	if j+2 >= len(words) || words[j+1] != "emr-containers" || words[j+2] != "start-job-run" {
+		return false
+	}
+	return words[j] == "aws" || strings.HasSuffix(words[j], "=$(aws") || words[j] == "$(aws"
+}
+
 // submitScript is what a script says: the spark-submit arguments, where
 // they are, and the heredoc documents it writes.
 type submitScript struct {
@@ -219,6 +269,11 @@ func readScript(text string) (submitScript, error) {
 			if isSubmitCommand(words[j]) {
 				out.command, out.args, out.line, found = words[j], words[j+1:], sl.line, true
 				break
+			}
+		}
+		for j := 0; j < len(words) && !found; j++ {
+			if isStartJobRun(words, j) {
+				out.command, out.args, out.line, found = startJobRun, words[j+3:], sl.line, true
 			}
 		}
 	}

@@ -139,5 +139,27 @@ func (p *Profile) platformFromMaster() {
 		p.Source.Platform = "standalone"
 	case strings.HasPrefix(m, "local"):
 		p.Source.Platform = "local"
+	case m == "" && p.Source.Platform == "":
+		p.Source.Platform = platformFromYARNConfs(p.Conf)
 	}
+}
+
+// platformFromYARNConfs is "yarn" when, with no master set, the confs set
+// spark.yarn.* keys (which only YARN reads: the history server address,
+// the queue, the application master's settings) and no spark.kubernetes.*
+// key says otherwise; else "".
+func platformFromYARNConfs(conf map[string]string) string {
+	yarn := false
+	for k := range conf {
+		switch {
+		case strings.HasPrefix(k, "spark.kubernetes."):
+			return ""
+		case strings.HasPrefix(k, "spark.yarn."):
+			yarn = true
+		}
+	}
+	if yarn {
+		return "yarn"
+	}
+	return ""
 }

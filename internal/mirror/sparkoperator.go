@@ -42,7 +42,9 @@ func importSparkOperator(path string, data []byte) (*Profile, error) {
 				path, foundKinds(found), strings.Join(sparkOperatorKinds, ", "))
 		}
 		var v any
+		var dups []string
 		if err == nil {
+			dups = dropDuplicateKeys(&node)
 			err = node.Decode(&v)
 		}
 		if err != nil {
@@ -52,26 +54,41 @@ func importSparkOperator(path string, data []byte) (*Profile, error) {
 		if err := checkSparkOperatorTypes(path, &node, sparkOperatorKind(m)); err != nil {
 			return nil, err
 		}
-		switch sparkOperatorKind(m) {
-		case "SparkApplication":
-			return readSparkApplication(path, m, asMap(m["spec"]), "spark-operator:spec."), nil
-		case "ScheduledSparkApplication":
-			spec := asMap(asMap(m["spec"])["template"])
-			if spec == nil {
-				return nil, fmt.Errorf("mirror: %s: ScheduledSparkApplication %s has no spec.template (the SparkApplication spec it runs)", path, str(asMap(m["metadata"])["name"]))
+		p, err := readSparkOperatorDoc(path, m)
+		if p != nil {
+			for _, d := range dups {
+				p.warn(d)
 			}
-			p := readSparkApplication(path, m, spec, "spark-operator:spec.template.")
-			if s := str(asMap(m["spec"])["schedule"]); s != "" {
-				p.warn(fmt.Sprintf("a ScheduledSparkApplication (schedule %q): the local mirror runs its template once, when you run it", s))
-			}
-			return p, nil
-		case "SparkConnect":
-			return readSparkConnect(path, m), nil
+		}
+		if p != nil || err != nil {
+			return p, err
 		}
 		if k := str(m["kind"]); k != "" {
 			found = append(found, kindOf(m))
 		}
 	}
+}
+
+// readSparkOperatorDoc reads one document of a supported kind (nil, nil
+// for another kind).
+func readSparkOperatorDoc(path string, m map[string]any) (*Profile, error) {
+	switch sparkOperatorKind(m) {
+	case "SparkApplication":
+		return readSparkApplication(path, m, asMap(m["spec"]), "spark-operator:spec."), nil
+	case "ScheduledSparkApplication":
+		spec := asMap(asMap(m["spec"])["template"])
+		if spec == nil {
+			return nil, fmt.Errorf("mirror: %s: ScheduledSparkApplication %s has no spec.template (the SparkApplication spec it runs)", path, str(asMap(m["metadata"])["name"]))
+		}
+		p := readSparkApplication(path, m, spec, "spark-operator:spec.template.")
+		if s := str(asMap(m["spec"])["schedule"]); s != "" {
+			p.warn(fmt.Sprintf("a ScheduledSparkApplication (schedule %q): the local mirror runs its template once, when you run it", s))
+		}
+		return p, nil
+	case "SparkConnect":
+		return readSparkConnect(path, m), nil
+	}
+	return nil, nil
 }
 
 // kindOf is "kind X (apiVersion)".
@@ -109,6 +126,9 @@ func readSparkApplication(path string, m, spec map[string]any, at string) *Profi
 	}
 	readSparkPod(p, "driver", asMap(spec["driver"]), at)
 	readSparkPod(p, "executor", asMap(spec["executor"]), at)
+	for _, role := range []string{"executor", "driver"} { // spec.nodeSelector: both roles
+		p.setPodType(role, selectedInstanceType(asMap(spec["nodeSelector"])))
+	}
 	if j, ok := findRapidsJar(str(spec["image"])); ok {
 		p.setRapidsJar(j, at+"image")
 	}
@@ -216,6 +236,7 @@ func readSparkPod(p *Profile, role string, pod map[string]any, at string) {
 	if role == "executor" {
 		set("instances", "spark.executor.instances")
 	}
+	p.typeFromPodSelector(role, pod)
 	if gpu := asMap(pod["gpu"]); gpu != nil && num(gpu["quantity"]) > 0 {
 		p.addConf("spark."+role+".resource.gpu.amount", str(gpu["quantity"]), src+".gpu.quantity")
 	}

@@ -147,7 +147,9 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 	case err != nil:
 		return nil, fmt.Errorf("mirror: %s: %w; fix the quoting of the command line", path, err)
 	}
-	if err := readSubmitArgs(p, sc.args); err != nil {
+	if sc.command == startJobRun {
+		readStartJobRun(p, sc.args)
+	} else if err := readSubmitArgs(p, sc.args); err != nil {
 		return nil, fmt.Errorf("mirror: %s: %w", path, err)
 	}
 	p.sparkFromSubmitPath(sc.command)

@@ -1,0 +1,84 @@
+package mirror
+
+import "testing"
+
+func TestOpenQuote(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want byte
+	}{
+		{`spark-submit --conf a=b`, 0},
+		{`--job-driver '{`, '\''},
+		{`--job-driver '{` + "\n" + `"x": "'$B'"}'`, 0},
+		{`--query "a == '$N' && b"`, 0},
+		{`echo "it's`, '"'},
+		{`echo \'x`, 0},
+		{`# don't`, 0},
+		{`ls # it's a comment`, 0},
+		{`a=foo#'bar`, '\''},
+	} {
+		if got := openQuote(tc.line); got != tc.want {
+			t.Errorf("openQuote(%q) = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestScriptLinesJoinQuotedWords(t *testing.T) {
+	text := "a=1\naws x \\\n  --j '{\n  \"k\": 1\n}' \\\n  --o text\necho done\n"
+	lines := scriptLines(text)
+	if len(lines) != 4 { // a=1, the aws command, echo, the empty last line
+		t.Fatalf("got %d logical lines, want 4: %+v", len(lines), lines)
+	}
+	if want := "aws x \n  --j '{\n  \"k\": 1\n}' \n  --o text"; lines[1].text != want || lines[1].line != 2 {
+		t.Errorf("line 2 = %q (at %d), want %q", lines[1].text, lines[1].line, want)
+	}
+	if lines[2].text != "echo done" || lines[2].line != 7 {
+		t.Errorf("line 3 = %q at %d", lines[2].text, lines[2].line)
+	}
+}
+
+func TestStartJobRun(t *testing.T) {
+	const driver = `--job-driver '{"sparkSubmitJobDriver": {"entryPoint": "s3://'$B'/a.jar",
+  "sparkSubmitParameters": "--class X --conf spark.executor.cores=4 --conf spark.executor.instances='$N' --conf spark.executor.memory=6g"}}'`
+	const overrides = `--configuration-overrides '{"applicationConfiguration": [{"classification": "spark-defaults",
+  "properties": {"spark.plugins": "com.nvidia.spark.SQLPlugin", "spark.sql.adaptive.enabled": "true"}}]}'`
+	for _, tc := range []struct {
+		name, script                   string
+		label, spark, java, cores, gpu string
+		executors                      string
+	}{
+		{"plain", "N=47\naws emr-containers start-job-run \\\n --name x \\\n --release-label emr-6.6.0-latest \\\n " + driver + " \\\n " + overrides + "\n",
+			"emr-6.6.0-latest", "3.2.0", "8", "4", "com.nvidia.spark.SQLPlugin", "47"},
+		{"label from a variable, in $( )", "L=\"emr-7.12.0-latest\"\nN=8\nID=$(aws emr-containers start-job-run \\\n--release-label $L \\\n" + driver + " \\\n--query 'id' --output text)\n",
+			"emr-7.12.0-latest", "3.5.", "17", "4", "", "8"},
+		{"no label", "aws emr-containers start-job-run --name x " + overrides + "\n",
+			"", "", "", "", "com.nvidia.spark.SQLPlugin", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := importBytes("job.sh", detectBytes([]byte(tc.script)), []byte(tc.script))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := p.Runtime
+			if p.Source.Platform != "emr" || p.Source.Cloud != "aws" {
+				t.Errorf("platform %q cloud %q, want emr aws", p.Source.Platform, p.Source.Cloud)
+			}
+			if r.Label != tc.label || !hasPrefixOrEqual(r.Spark, tc.spark) || r.Java != tc.java {
+				t.Errorf("label %q spark %q java %q, want %q %q %q", r.Label, r.Spark, r.Java, tc.label, tc.spark, tc.java)
+			}
+			if p.Conf["spark.executor.cores"] != tc.cores || p.Conf["spark.plugins"] != tc.gpu {
+				t.Errorf("confs %v", p.Conf)
+			}
+			if got := p.Conf["spark.executor.instances"]; got != tc.executors {
+				t.Errorf("executors %q, want %q", got, tc.executors)
+			}
+		})
+	}
+}
+
+func hasPrefixOrEqual(got, want string) bool {
+	if want == "" || want[len(want)-1] != '.' {
+		return got == want
+	}
+	return len(got) > len(want) && got[:len(want)] == want
+}
