@@ -87,8 +87,16 @@ func TestWatch(t *testing.T) {
 	t.Run("answered pings", func(t *testing.T) {
 		own := errors.New("the stream's own end")
 		p := &pings{}
-		err := watchEngine(t.Context(), p, time.Second, time.Millisecond, func(context.Context) error {
-			time.Sleep(30 * time.Millisecond)
+		// the stream ends once the watchdog has pinged twice, however long
+		// a loaded machine takes to run its ticker: no timing is assumed
+		err := watchEngine(t.Context(), p, time.Second, time.Millisecond, func(ctx context.Context) error {
+			for p.n.Load() < 2 {
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(time.Millisecond):
+				}
+			}
 			return own
 		}, func() error { return silent })
 		if !errors.Is(err, own) || p.n.Load() == 0 {
