@@ -3,6 +3,8 @@ package reconcile
 import (
 	"cmp"
 	"context"
+	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -255,6 +257,9 @@ func (r *Runner) downServices(ctx context.Context, project string, opts DownOpti
 // process to end, and one after another those waits add up. The changes
 // list, in objs' order, every object removed; the error is the first one.
 func (r *Runner) removeAll(ctx context.Context, k engine.Kind, objs []engine.Object, dryRun bool) ([]Change, error) {
+	if k == engine.Images && !dryRun {
+		return r.removeImages(ctx, objs)
+	}
 	errs := make([]error, len(objs))
 	if !dryRun {
 		var wg sync.WaitGroup
@@ -273,6 +278,37 @@ func (r *Runner) removeAll(ctx context.Context, k engine.Kind, objs []engine.Obj
 		changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: string(k) + " " + o.Name})
 	}
 	return changes, first
+}
+
+// removeImages removes the project's images one after another, newest
+// first, so an image goes before the one it was built on (side by side,
+// the parent's removal raced its child's: "image has dependent child
+// images"). An image still in use after the others are gone (another
+// image is built on it) is kept and said, as Compose keeps it.
+func (r *Runner) removeImages(ctx context.Context, objs []engine.Object) ([]Change, error) {
+	order := slices.Clone(objs)
+	slices.SortStableFunc(order, func(a, b engine.Object) int { return b.Created.Compare(a.Created) })
+	var changes []Change
+	var retry []engine.Object
+	for pass := 0; pass < 2; pass++ {
+		retry = retry[:0]
+		for _, o := range order {
+			err := r.removeObject(ctx, engine.Images, o)
+			switch {
+			case errors.Is(err, engine.ErrConflict):
+				retry = append(retry, o)
+			case err != nil:
+				return changes, err
+			default:
+				changes = append(changes, Change{Service: o.Labels[labels.Service], Action: Removed, Detail: string(engine.Images) + " " + o.Name})
+			}
+		}
+		order = slices.Clone(retry)
+	}
+	for _, o := range retry {
+		r.Out.Warn("kept image %s (%.19s): it is still in use (another image is built on it or a container uses it)", cmp.Or(o.Name, "<untagged>"), o.ID)
+	}
+	return changes, nil
 }
 
 func (r *Runner) removeObject(ctx context.Context, k engine.Kind, o engine.Object) error {
