@@ -189,15 +189,7 @@ func TestCPUFallbackIsTheSameEverywhere(t *testing.T) {
 // the machine (24 GiB), and says so in the WHY column.
 func TestDiffScalesProdToThePlansShare(t *testing.T) {
 	prod := "spark.executor.memory 64g\nspark.driver.memory 32g\nspark.executor.cores 16\n"
-	w := newWorld(t, optionalSpark, map[string]string{"prod/spark-defaults.conf": prod})
-	ctx := t.Context()
-	if _, err := w.open(t).Mirror(ctx, MirrorOptions{Source: filepath.Join(w.dir, "prod", "spark-defaults.conf")}); err != nil {
-		t.Fatal(err)
-	}
-	res, err := w.open(t).Diff(ctx, DiffOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mirrorThenDiff(t, prod)
 	scaled := 0
 	for _, d := range res.Items {
 		if d.Key != "spark.executor.memory" {
@@ -383,15 +375,7 @@ func TestComposeErrorIsNotStaleness(t *testing.T) {
 // says so in WHY instead of showing the scaled value beside the local one.
 func TestDiffRowHoldsOneLocalValue(t *testing.T) {
 	prod := "spark.executor.memory 64g\nspark.driver.memory 32g\nspark.executor.cores 16\nspark.executor.instances 8\n"
-	w := newWorld(t, optionalSpark, map[string]string{"prod/spark-defaults.conf": prod})
-	ctx := t.Context()
-	if _, err := w.open(t).Mirror(ctx, MirrorOptions{Source: filepath.Join(w.dir, "prod", "spark-defaults.conf")}); err != nil {
-		t.Fatal(err)
-	}
-	res, err := w.open(t).Diff(ctx, DiffOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mirrorThenDiff(t, prod)
 	checked := 0
 	for _, d := range res.Items {
 		if d.Change != "different" || d.Scaled == "" || d.Local == "" {
@@ -405,4 +389,19 @@ func TestDiffRowHoldsOneLocalValue(t *testing.T) {
 	if checked == 0 {
 		t.Fatalf("no row with a scaled and a local value to check: %+v", res.Items)
 	}
+}
+
+// mirrorThenDiff mirrors prod (a spark-defaults.conf) into an optional
+// Spark project and returns diff's result.
+func mirrorThenDiff(t *testing.T, prod string) *DiffResult {
+	t.Helper()
+	w := newWorld(t, optionalSpark, map[string]string{"prod/spark-defaults.conf": prod})
+	if _, err := w.open(t).Mirror(t.Context(), MirrorOptions{Source: filepath.Join(w.dir, "prod", "spark-defaults.conf")}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.open(t).Diff(t.Context(), DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
