@@ -2,6 +2,7 @@ package images
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/sources"
@@ -69,7 +70,10 @@ var (
 		"Could not fetch URL", "(from versions: none)"}
 	aptNetworkSigns = []string{"Could not resolve", "Temporary failure resolving", "Failed to fetch",
 		"Unable to connect to", "Could not connect to", "Connection failed", "Network is unreachable",
-		"No route to host", "Unable to locate package", "has no installation candidate"}
+		"No route to host"}
+	// apt reached its archives (or read empty lists) and the package is not
+	// there: a network sign above, when present too, wins.
+	aptMissingSigns = []string{"Unable to locate package", "has no installation candidate", "Couldn't find any package by"}
 )
 
 // stepOutput records the last Dockerfile step and the lines printed since
@@ -116,8 +120,26 @@ func failureHint(in Input, cmd string, out *stepOutput) string {
 		return pipHint(in, cmd)
 	case strings.Contains(cmd, "apt-get") && out.shows(aptNetworkSigns):
 		return aptHint(in)
+	case strings.Contains(cmd, "apt-get") && out.shows(aptMissingSigns):
+		return aptMissingHint(out)
 	}
 	return ""
+}
+
+// aptMissingHint names the packages apt found in no archive it read: the
+// base image's release does not carry them, which no mirror changes.
+func aptMissingHint(out *stepOutput) string {
+	var missing []string
+	for _, l := range out.since {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(l), "E: Unable to locate package "); ok && !slices.Contains(missing, name) {
+			missing = append(missing, name)
+		}
+	}
+	what := "a package"
+	if len(missing) > 0 {
+		what = strings.Join(missing, ", ")
+	}
+	return fmt.Sprintf("apt read the base image's package lists but found no %s there: the base's release does not carry it (a Python version the base does not ship is the usual cause: set python: to the base's own, or pick a base_image whose release has it); a mirror would not change this", what)
 }
 
 func pipHint(in Input, cmd string) string {

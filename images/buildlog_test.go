@@ -176,6 +176,7 @@ func TestFailureHintOnCapturedOutput(t *testing.T) {
 	cases := map[string]string{ // fixture -> the mirror its hint names, "" for none
 		"pip-dns.txt": "mirrors.pypi", "pip-dns-bookworm.txt": "mirrors.pypi", "pip-refused.txt": "mirrors.pypi",
 		"pip-no-release.txt": "", "pip-build-error.txt": "", "apt-dns.txt": "mirrors.apt",
+		"apt-no-package-bookworm.txt": "found no python3.10-venv there",
 	}
 	for fixture, want := range cases {
 		t.Run(fixture, func(t *testing.T) {
