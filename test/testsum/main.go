@@ -1,7 +1,8 @@
 // Command testsum reads `go test -json` on stdin and prints what `go test`
 // prints without -v (each package's closing line, and the output of the
 // tests that failed), then how long each package and the slowest tests
-// took. It exits 1 when a package failed, did not build, or the stream held
+// took, and how long the tests that ran alone (no t.Parallel: every
+// parallel test of their package waits for them) took in sum. It exits 1 when a package failed, did not build, or the stream held
 // no package result, so `go test -json ... | testsum` fails as go test does.
 package main
 
@@ -30,6 +31,7 @@ type result struct {
 	elapsed float64
 	action  string
 	sub     bool // a subtest
+	alone   bool // a top-level test that never paused: not t.Parallel
 }
 
 func main() {
@@ -42,6 +44,7 @@ func run(in io.Reader, out io.Writer, slowest int) int {
 		packages []result
 		tests    []result
 		failed   bool
+		paused   = map[string]bool{} // package/test of the tests that called t.Parallel
 	)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -54,6 +57,8 @@ func run(in io.Reader, out io.Writer, slowest int) int {
 		}
 		key := e.Package + "/" + e.Test
 		switch {
+		case e.Action == "pause":
+			paused[key] = true
 		case e.Action == "output" && e.Test != "":
 			buffered[key] = append(buffered[key], e.Output)
 		case (e.Action == "output" || e.Action == "build-output") && e.Output != "PASS\n":
@@ -63,10 +68,11 @@ func run(in io.Reader, out io.Writer, slowest int) int {
 				fmt.Fprint(out, strings.Join(buffered[key], ""))
 			}
 			delete(buffered, key)
-			tests = append(tests, result{e.Package + " " + e.Test, e.Elapsed, e.Action, strings.Contains(e.Test, "/")})
+			sub := strings.Contains(e.Test, "/")
+			tests = append(tests, result{e.Package + " " + e.Test, e.Elapsed, e.Action, sub, !sub && !paused[key]})
 		case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
 			failed = failed || e.Action == "fail"
-			packages = append(packages, result{e.Package, e.Elapsed, e.Action, false})
+			packages = append(packages, result{name: e.Package, elapsed: e.Elapsed, action: e.Action})
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -97,6 +103,7 @@ func summary(out io.Writer, packages, tests []result, slowest int) {
 		}
 	}
 	sort.SliceStable(top, func(i, j int) bool { return top[i].elapsed > top[j].elapsed })
+	alone(out, top)
 	if len(top) > slowest {
 		top = top[:slowest]
 	}
@@ -104,6 +111,30 @@ func summary(out io.Writer, packages, tests []result, slowest int) {
 		fmt.Fprintf(out, "== the %d slowest tests\n", len(top))
 		for _, t := range top {
 			fmt.Fprintf(out, "%9s  %-4s %s\n", dur(t.elapsed), t.action, t.name)
+		}
+	}
+}
+
+// alone prints, per package, the tests that ran alone when their sum is a
+// second or more: the time every parallel test of the package waited.
+func alone(out io.Writer, top []result) {
+	sums := map[string]float64{}
+	names := map[string][]string{}
+	var pkgs []string
+	for _, t := range top {
+		if !t.alone {
+			continue
+		}
+		pkg, test, _ := strings.Cut(t.name, " ")
+		if _, ok := sums[pkg]; !ok {
+			pkgs = append(pkgs, pkg)
+		}
+		sums[pkg] += t.elapsed
+		names[pkg] = append(names[pkg], test)
+	}
+	for _, p := range pkgs {
+		if sums[p] >= 1 {
+			fmt.Fprintf(out, "== %s: %d test(s) ran alone (no t.Parallel), %s in sum: %s\n", p, len(names[p]), dur(sums[p]), strings.Join(names[p], ", "))
 		}
 	}
 }
