@@ -13,6 +13,11 @@ E2E_PARALLEL ?= 4
 SHELL        = /bin/bash
 .SHELLFLAGS  = -o pipefail -c
 TESTSUM      = $(GO) run ./test/testsum
+# -trimpath as make build, mkrelease and the e2e tests' own builds of devenv: the
+# packages compiled for the tests are the ones those builds reuse from the cache.
+TEST_BUILDFLAGS ?= -trimpath
+# Each tier's go test -json stream is kept here (start and end of every test), for a timeline.
+TESTLOG     ?= $(BINDIR)/testlog
 BENCH_E2E_TIMES ?= 10
 GOLANGCI_LINT_VERSION ?= v2.15.0
 GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
@@ -48,13 +53,16 @@ test: ## unit, integration, then end-to-end tests against the real Docker engine
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed (each tier's own summary is above)"; exit 1; fi; echo "make test: unit, integration and e2e passed"
 
 unit: ## unit tests: no Docker engine, no cross builds (-short skips TestIntegration*)
-	$(GO) test -short -count=1 -json $(UNIT_PKGS) | $(TESTSUM)
+	mkdir -p $(TESTLOG)
+	$(GO) test $(TEST_BUILDFLAGS) -short -count=1 -json $(UNIT_PKGS) | tee $(TESTLOG)/unit.json | $(TESTSUM)
 
 integration: ## the packages' TestIntegration* tests against the real Docker engine
-	$(GO) test -count=1 -json -run '^TestIntegration' $(UNIT_PKGS) | $(TESTSUM)
+	mkdir -p $(TESTLOG)
+	$(GO) test $(TEST_BUILDFLAGS) -count=1 -json -run '^TestIntegration' $(UNIT_PKGS) | tee $(TESTLOG)/integration.json | $(TESTSUM)
 
 e2e: ## end-to-end tests: the built binary against the real Docker engine
-	$(GO) test -count=1 -json -timeout $(E2E_TIMEOUT) -parallel $(E2E_PARALLEL) ./test/... | $(TESTSUM)
+	mkdir -p $(TESTLOG)
+	$(GO) test $(TEST_BUILDFLAGS) -count=1 -json -timeout $(E2E_TIMEOUT) -parallel $(E2E_PARALLEL) ./test/... | tee $(TESTLOG)/e2e.json | $(TESTSUM)
 
 e2e-gpu: ## GPU suite on a machine with an NVIDIA driver: real engine, real GPUs (skips, saying why, elsewhere)
 	$(GO) test -count=1 ./test/gpu/

@@ -33,6 +33,7 @@ services:
 // build installs the package through the mirror, and the image keeps its
 // own sources and no trace of the mirror's sources.
 func TestAptMirrorIsTheOnlyRoute(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	base := w.registry + "/devenv-e2e/debian-offline"
 	digest := standin.Push(t, standin.OfflineDebian(t), base+":bookworm")

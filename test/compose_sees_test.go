@@ -31,6 +31,7 @@ func composeV2(t *testing.T) []string {
 // containers carry Compose's project, service and one-off labels. Running
 // up again recreates nothing (those labels are outside devenv's hash).
 func TestComposeSeesTheProject(t *testing.T) {
+	t.Parallel()
 	tool := composeV2(t)
 	w := newWorld(t)
 	dir, name := w.project(t, `compose: [compose.yaml]

@@ -55,6 +55,7 @@ func (w *world) settle(t *testing.T, dir string) {
 // engine, makes the next up run devenv in full, which does what the change
 // calls for; then the fast up answers again.
 func TestFastUpAnswersOnlyWhenNothingChanged(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, name := w.project(t, `compose: [compose.yaml]
 services:
@@ -146,6 +147,7 @@ func docker(t *testing.T, args ...string) {
 // rebuilds), where the receipt's walk used to skip hidden directories and
 // answer "nothing changed".
 func TestFastUpSeesHiddenFilesOfBuildContexts(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	dir, _ := w.project(t, "compose: [compose.yaml]\nservices:\n  shell:\n    profile: image\n    image: nvcr.io/"+plainBase+"\n    command: [sleep, infinity]\n",
 		map[string]string{

@@ -116,6 +116,7 @@ func TestMain(m *testing.M) {
 		shared.stop()
 	}
 	shared.Unlock()
+	runAtExit()
 	os.Exit(code)
 }
 

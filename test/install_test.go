@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,8 +37,11 @@ echo INSTALL-OK
 `
 
 // TestInstallOnCleanDebian runs installScript in containers of two Debian
-// releases, debootstrapped (cached like the standin's base).
+// releases, debootstrapped (cached like the standin's base), on the
+// release of HEAD that TestReleaseSnapshotIsReproducible also checks (built
+// once for both).
 func TestInstallOnCleanDebian(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: builds the release and debootstraps two Debian releases")
 	}
@@ -48,14 +49,11 @@ func TestInstallOnCleanDebian(t *testing.T) {
 	if err != nil {
 		t.Skip("no docker CLI here to bind into the containers")
 	}
-	root := standin.ModuleRoot(t)
-	tools := filepath.Join(t.TempDir(), "tools")
-	runIn(t, filepath.Join(root, "internal/tools"), "go", "build", "-o", tools+"/", "tool")
-	dist := filepath.Join(t.TempDir(), "dist")
-	runIn(t, root, "go", "run", "./internal/release/mkrelease", "-out", dist, "-tools", tools, "-targets", "linux/amd64")
 	for _, suite := range []string{"bookworm", "trixie"} {
 		t.Run(suite, func(t *testing.T) {
+			t.Parallel()
 			img := standin.DebianSuite(t, suite, "ca-certificates,bash-completion,zsh,fish,passwd,login")
+			dist := sharedRelease(t).Dist
 			name := uniqueName("install")
 			cmd := exec.Command("docker", "run", "--rm", "--name", name, "--network", "none",
 				"-v", dist+":/dist:ro", "-v", docker+":/usr/bin/docker:ro", img, "bash", "-c", installScript)
@@ -66,5 +64,4 @@ func TestInstallOnCleanDebian(t *testing.T) {
 			}
 		})
 	}
-	_ = os.RemoveAll(dist)
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os/exec"
 	"path"
 	"slices"
 	"strings"
@@ -29,15 +30,26 @@ const (
 // through a proxy in front of the engine, holds the Spark distribution, the
 // RAPIDS jar or the jar that was there before.
 //
-// It does not run side by side with the other e2e tests: they build the
-// same spark-rapids steps, and the classic builder takes the newest equal
-// image as a step's cache, so a build of theirs between this test's two
-// builds can become the parent of the second and make its later layers
-// anew (equal files, new directory times). A user's builds of one project
-// are serialised by the project lock and do not meet this.
+// It runs side by side with the other e2e tests on a base of its own
+// (standin.PrivateDebian): they build the same spark-rapids steps, and the
+// classic builder takes the newest equal image as a step's cache, so on a
+// shared base a build of theirs between this test's two builds could
+// become the parent of the second and make its later layers anew (equal
+// files, new directory times). A user's builds of one project are
+// serialised by the project lock and do not meet this.
 func TestJarChangeRebuildsOnlyTheLayersAfterIt(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, standin.WithMaven(jarA, jarB))
-	spark := oneSpark + `    jars: ["` + jarA + `"]` + "\n"
+	// The CUDA base's tag, so that the recipe is the one of the shared base
+	// (the Python of its OS) on an image of its own.
+	ref := "devenv-e2e/jar-layers:" + cudaBase[strings.LastIndex(cudaBase, ":")+1:]
+	digest := standin.Push(t, standin.PrivateDebian(t, "jar-layers"), w.registry+"/"+ref)
+	t.Cleanup(func() { _ = exec.Command("docker", "rmi", w.registry+"/"+ref+"@"+digest).Run() })
+	spark := `profiles:
+  jarlayers:
+    extends: spark-rapids
+    base_image: "nvcr.io/` + ref + `"
+` + strings.Replace(oneSpark, "profile: spark-rapids", "profile: jarlayers", 1) + `    jars: ["` + jarA + `"]` + "\n"
 	dir, name := w.project(t, spark, nil)
 	w.must(t, dir, "lock")
 	w.must(t, dir, "build")

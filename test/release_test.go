@@ -103,30 +103,21 @@ func TestDockerPluginUp(t *testing.T) {
 // byte for byte; it verifies the checksums and the minisign signatures
 // with the tools' own commands and checks the glibc floor the README states.
 func TestReleaseSnapshotIsReproducible(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: builds the release twice")
 	}
 	root := standin.ModuleRoot(t)
-	tools := filepath.Join(t.TempDir(), "tools")
-	for _, mod := range []string{"internal/tools", "internal/tools/actionlint"} {
-		runIn(t, filepath.Join(root, mod), "go", "build", "-o", tools+"/", "tool")
-	}
+	rel := sharedRelease(t)
+	tools := rel.Tools
 	runIn(t, root, filepath.Join(tools, "actionlint"), ".github/workflows/release.yml")
-	epoch := strings.TrimSpace(runIn(t, root, "git", "log", "-1", "--format=%ct"))
-	var dists []string
-	for _, n := range []string{"a", "b"} {
-		src := filepath.Join(t.TempDir(), "checkout-"+n)
-		runIn(t, root, "git", "worktree", "add", "--detach", src, "HEAD")
-		t.Cleanup(func() { _ = exec.Command("git", "-C", root, "worktree", "remove", "--force", src).Run() })
-		dist := filepath.Join(t.TempDir(), "dist")
-		cmd := exec.Command("go", "run", "./internal/release/mkrelease", "-out", dist, "-tools", tools, "-targets", "linux/amd64")
-		cmd.Dir = src
-		cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+epoch)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("mkrelease in %s: %v\n%s", src, err, out)
-		}
-		dists = append(dists, dist)
+	second := filepath.Join(t.TempDir(), "dist")
+	src := filepath.Join(t.TempDir(), "checkout")
+	t.Cleanup(func() { removeWorktree(root, src) })
+	if err := mkrelease(root, src, second, rel); err != nil {
+		t.Fatal(err)
 	}
+	dists := []string{rel.Dist, second}
 	files, _ := filepath.Glob(filepath.Join(dists[0], "*"))
 	compared := 0
 	for _, a := range files {

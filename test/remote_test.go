@@ -20,6 +20,7 @@ import (
 // TestRemoteRigAnswers: the rig's engine is another engine (its own images,
 // its own containers), reached through the docker context over ssh only.
 func TestRemoteRigAnswers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}
@@ -47,6 +48,7 @@ func remoteProject(t *testing.T, svcs string, files map[string]string) (dir, nam
 }
 
 func TestRemoteUpThroughContext(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}
@@ -90,6 +92,7 @@ func TestRemoteUpThroughContext(t *testing.T) {
 // script changes is cancelled and submitted again; a job's output under
 // /workspace comes back with devenv cp; down.
 func TestRemoteFirstHour(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}
@@ -275,6 +278,7 @@ func waitBody(t *testing.T, url, want string) {
 // TestRemoteBackgroundWatch: watch --detach keeps syncing after the command
 // that started it returned, until watch --stop.
 func TestRemoteBackgroundWatch(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}
@@ -327,6 +331,7 @@ func waitRemoteFile(t *testing.T, r *standin.Remote, container, path, want strin
 // environment), restart restarts, rebuild is devenv's build and up there
 // and recreates the container.
 func TestRemoteDevelopWatch(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}

@@ -15,6 +15,7 @@ import (
 // container never gets the outside file at /run/secrets/s. With the link
 // replaced by the project's own file, up runs and the secret is that file.
 func TestSecretsThroughALinkAreRefused(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	outside := filepath.Join(t.TempDir(), "host-secret.txt")
 	if err := os.WriteFile(outside, []byte("outside-the-project\n"), 0o644); err != nil {

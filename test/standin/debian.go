@@ -188,7 +188,9 @@ func DebianSuite(t testing.TB, suite, include string) string {
 		return ref
 	}
 	dir := CacheDir(t)
-	lock, err := filelock.Acquire(t.Context(), filepath.Join(dir, "debian-"+suite+".lock"), filelock.Options{Command: "devenv e2e: debootstrap " + suite})
+	// Its own lock, not the base's (debianLock): the base, which nearly
+	// every test waits for, is not held up by a debootstrap of this one.
+	lock, err := filelock.Acquire(t.Context(), filepath.Join(dir, "debian-"+suite+"-"+shortHash(include)+".lock"), filelock.Options{Command: "devenv e2e: debootstrap " + suite})
 	if err != nil {
 		t.Fatalf("standin: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -129,16 +130,30 @@ func buildDevenv(root, dir string) error {
 	return nil
 }
 
+// cgoCFlags is flags with go-nvml's deprecation warnings silenced, added
+// only when missing: the same string as the Makefile's is the same build
+// cache key.
+func cgoCFlags(flags string) string {
+	const quiet = "-Wno-deprecated-declarations"
+	if slices.Contains(strings.Fields(flags), quiet) {
+		return flags
+	}
+	return strings.TrimSpace(flags + " " + quiet)
+}
+
 func buildProgram(root, tmp, name string) error {
 	start := time.Now()
 	out := filepath.Join(tmp, name)
 	pkg := "./cmd/" + name
-	cmd := exec.Command(goTool(), "build", "-o", out, pkg)
+	// -trimpath and the Makefile's CGO_CFLAGS, as make build, make test and
+	// mkrelease build: one set of compiled packages in the build cache
+	// serves them all, which a cold cache pays for once.
+	cmd := exec.Command(goTool(), "build", "-trimpath", "-o", out, pkg)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_CFLAGS="+strings.TrimSpace(os.Getenv("CGO_CFLAGS")+" -Wno-deprecated-declarations"))
+	cmd.Env = append(os.Environ(), "CGO_CFLAGS="+cgoCFlags(os.Getenv("CGO_CFLAGS")))
 	output, err := cmd.CombinedOutput()
 	if err != nil {
-		return errorf("building devenv failed (`go build -o %s %s` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build %s",
+		return errorf("building devenv failed (`go build -trimpath -o %s %s` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build %s",
 			out, pkg, root, time.Since(start).Round(time.Millisecond), err, strings.TrimSpace(string(output)), root, pkg)
 	}
 	// go build writes no program for a package that is not main

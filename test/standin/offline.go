@@ -20,3 +20,13 @@ RUN printf 'deb ` + UnreachableArchive + ` bookworm main\n' > /etc/apt/sources.l
 `
 	return standinImage(t, "devenv-standin/debian-offline", map[string][]byte{"Dockerfile": []byte(dockerfile)})
 }
+
+// PrivateDebian is the Debian stand-in with one label naming owner: an
+// image of its own ID, so the builds made on it share no step cache with
+// the builds of other tests on the plain stand-in (the classic builder
+// takes the newest equal image as a step's cache, whichever build made it).
+func PrivateDebian(t testing.TB, owner string) string {
+	t.Helper()
+	dockerfile := "FROM " + Debian(t) + "\nLABEL org.devenv.e2e.private=" + owner + "\n"
+	return standinImage(t, "devenv-standin/debian-private", map[string][]byte{"Dockerfile": []byte(dockerfile)})
+}
