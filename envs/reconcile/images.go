@@ -85,6 +85,9 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 	if s.Build == nil {
 		return r.pull(ctx, s.Name, s.Image, opts)
 	}
+	if s.BuildErr != nil {
+		return nil, s.BuildErr
+	}
 	if !opts.NoCache && !opts.Pull {
 		ok, err := r.Eng.ImageExists(ctx, s.Image)
 		if err != nil || ok {
