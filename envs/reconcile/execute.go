@@ -33,7 +33,7 @@ func (d decision) change() Change {
 // label (outside Compose's config hash: moving the project changes no
 // container); a compose service with build: runs the image devenv built.
 func (r *Runner) render(pl *plan.Plan) (*types.Project, error) {
-	proj, err := project.FromPlan(pl, project.Options{WorkingDir: r.projectDir(), External: true})
+	proj, err := project.FromPlan(pl, project.Options{WorkingDir: r.projectDir(), External: true, ComposeVersion: r.ComposeVersion})
 	if err != nil {
 		return nil, err
 	}
