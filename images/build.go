@@ -39,6 +39,10 @@ type Result struct {
 	ContextBytes int64
 }
 
+// UnbuildableTag stands for the content hash of a build whose inputs
+// cannot be read, in the image name a plan shows for it.
+const UnbuildableTag = "unbuildable"
+
 // Tag names a service's image: devenv/<project>-<service>:<hash[:12]>.
 func Tag(project, service, hash string) string {
 	if len(hash) > 12 {
@@ -49,7 +53,9 @@ func Tag(project, service, hash string) string {
 
 // Build makes the service's image and returns its tag. It builds only when no
 // image has that tag yet (or with opts.NoCache); a plain image (profile image
-// without build:) needs no build and its reference is returned as it is.
+// without build:) needs no build and its reference is returned as it is. A
+// sealed input (Seal) is built from what Seal read, under the tag Seal
+// computed; any other input is read once here, for both.
 // Engine progress messages go to progress, which may be nil.
 func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progress func(engine.Progress)) (Result, error) {
 	if !in.needsBuild() {
@@ -58,10 +64,11 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 		}
 		return Result{Tag: in.Base}, nil
 	}
-	hash, err := Hash(in)
+	sealed, err := in.sealing()
 	if err != nil {
 		return Result{}, err
 	}
+	hash := sealed.hash
 	tag := Tag(in.Project, in.Service, hash)
 	if !opts.NoCache {
 		exists, err := eng.ImageExists(ctx, tag)
@@ -72,7 +79,7 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 			return Result{Tag: tag}, nil
 		}
 	}
-	entries, arts, err := contextEntries(in)
+	entries, arts, err := sealed.context(in)
 	if err != nil {
 		return Result{}, err
 	}
@@ -217,8 +224,7 @@ func (e *BuildError) Unwrap() error { return e.Err }
 
 func contextDockerfile(in Input) string {
 	if in.userBuild() {
-		name, _ := in.userDockerfileName() // contextEntries checked it
-		return name
+		return in.userDockerfileName()
 	}
 	return dockerfileName
 }

@@ -6,5 +6,6 @@
 // by a content hash of every input, and builds it through engine.Engine only
 // when no image has that name yet.
 //
-// The data flow is Input -> Render / WriteContext / Hash -> Build.
+// The data flow is Input -> Render / WriteContext / Hash or Seal -> Build;
+// a sealed Input is built from what Seal read, under the tag Seal computed.
 package images

@@ -26,11 +26,15 @@ type entry struct {
 	link   string // symlink target
 	data   []byte // content held in memory, or
 	path   string // a local file streamed into the context
-	size   int64
+	size   int64  // of a local file: the bytes of it that are sent
 	sha256 string // declared content digest (artifacts); computed when empty
+	// check: sha256 is what the file's size bytes were when the image's
+	// tag was computed (Seal), and the bytes sent must be those.
+	check bool
 }
 
-// digest returns the entry's content sha256, reading its file when needed.
+// digest returns the entry's content sha256, reading its file when needed:
+// of a local file, the size bytes that are sent.
 func (e entry) digest() (string, error) {
 	if e.sha256 != "" {
 		return e.sha256, nil
@@ -45,8 +49,8 @@ func (e entry) digest() (string, error) {
 	}
 	defer func() { _ = f.Close() }()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("reading %s: %w", e.path, err)
+	if _, err := io.CopyN(h, f, e.size); err != nil {
+		return "", fmt.Errorf("reading %s: %w (did the file change while devenv read it?)", e.path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
@@ -164,14 +168,33 @@ func writeEntry(tw *tar.Writer, e entry) error {
 	return copyFile(tw, e)
 }
 
+// copyFile sends e's size bytes; for an entry to check, they must be the
+// bytes its digest was computed from.
 func copyFile(w io.Writer, e entry) error {
 	f, err := os.Open(e.path)
 	if err != nil {
 		return fmt.Errorf("build context: %w", err)
 	}
 	defer func() { _ = f.Close() }()
+	h := sha256.New()
+	if e.check {
+		w = io.MultiWriter(w, h)
+	}
 	if _, err := io.CopyN(w, f, e.size); err != nil {
 		return fmt.Errorf("build context: copying %s: %w (did the file change during the build?)", e.path, err)
 	}
+	if e.check && hex.EncodeToString(h.Sum(nil)) != e.sha256 {
+		return &ChangedError{Path: e.path}
+	}
 	return nil
+}
+
+// ChangedError is a file of a build context that changed after the
+// image's tag was computed from it, while devenv sent it: the engine got
+// other bytes than the tag names, so the build is stopped.
+type ChangedError struct{ Path string }
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("%s changed after devenv computed the image's tag from it, while the build context was sent: "+
+		"run the command again; a file that is rewritten while devenv runs (a cache, a database) belongs in .dockerignore", e.Path)
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"hash"
 	"sort"
 	"strconv"
@@ -21,30 +22,49 @@ const hashVersion = "devenv-images-hash/v2"
 // env and CA certificates, the Jupyter flag, and for a user's Dockerfile its
 // whole filtered context. It does not depend on map order, file times, where
 // the files lie, or which mirror serves the base image, PyPI or apt, so it is the
-// same on every machine.
+// same on every machine. It reads the inputs now; Seal keeps what it read.
 func Hash(in Input) (string, error) {
+	s, err := seal(in)
+	if err != nil {
+		return "", err
+	}
+	return s.hash, nil
+}
+
+func seal(in Input) (*sealed, error) {
 	h := newHasher()
 	h.field("version", hashVersion)
 	h.field("profile", in.Resolved.Profile)
 	h.field("base", baseDigest(in.Base))
 	if !in.needsBuild() {
-		return h.sum(), nil
+		return &sealed{hash: h.sum()}, nil
 	}
 	if in.userBuild() {
-		return hashUserContext(h, in)
+		return sealUserContext(h, in)
 	}
-	return hashGenerated(h, in)
+	return sealGenerated(h, in)
 }
 
-func hashUserContext(h *hasher, in Input) (string, error) {
+// sealUserContext hashes a user's context, keeping each file's digest of
+// the bytes that will be sent (its size when listed) in its entry.
+func sealUserContext(h *hasher, in Input) (*sealed, error) {
 	entries, err := userEntries(in)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	name, _ := in.userDockerfileName() // userEntries checked it
-	h.field("dockerfile", name)
+	for i, e := range entries {
+		if e.typ != tar.TypeReg || e.path == "" {
+			continue
+		}
+		d, err := e.digest()
+		if err != nil {
+			return nil, fmt.Errorf("build context: %w", err)
+		}
+		entries[i].sha256, entries[i].check = d, true
+	}
+	h.field("dockerfile", in.userDockerfileName())
 	if err := h.entries(entries); err != nil {
-		return "", err
+		return nil, err
 	}
 	// only when set, so that the images of builds without them keep their tags
 	if len(in.BuildArgs) > 0 {
@@ -56,7 +76,7 @@ func hashUserContext(h *hasher, in Input) (string, error) {
 	if len(in.Pins) > 0 {
 		h.list("pins", pinList(in.Pins))
 	}
-	return h.sum(), nil
+	return &sealed{hash: h.sum(), entries: entries}, nil
 }
 
 // pinList is pins as sorted "image=digest": the digest, not the mirror
@@ -70,7 +90,10 @@ func pinList(pins map[string]string) []string {
 	return out
 }
 
-func hashGenerated(h *hasher, in Input) (string, error) {
+// sealGenerated hashes a template build's inputs, keeping the files it
+// read (all held in memory) but not the Dockerfile, which Build renders
+// again with the mirrors.
+func sealGenerated(h *hasher, in Input) (*sealed, error) {
 	// The Dockerfile as rendered without mirror-specific values: what the
 	// build is sent, not the template's text, so a template edit that
 	// renders the same Dockerfile rebuilds and recreates nothing.
@@ -80,11 +103,11 @@ func hashGenerated(h *hasher, in Input) (string, error) {
 	canon.AptMirror = ""
 	r, err := newRecipe(canon)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	dockerfile, err := renderRecipe(r, in.Service)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	h.field("dockerfile", string(dockerfile))
 	h.list("apt", in.Resolved.Apt)
@@ -101,12 +124,12 @@ func hashGenerated(h *hasher, in Input) (string, error) {
 	h.list("artifacts", arts)
 	entries, err := generatedEntries(canon, r, dockerfile)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := h.entries(entries[1:]); err != nil { // [0] is the Dockerfile, hashed above
-		return "", err
+		return nil, err
 	}
-	return h.sum(), nil
+	return &sealed{hash: h.sum(), entries: entries[1:]}, nil
 }
 
 // baseDigest returns the digest of a pinned reference ("sha256:..."), which

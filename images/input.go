@@ -1,7 +1,6 @@
 package images
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -74,6 +73,9 @@ type Input struct {
 	// ("127.0.0.1:5055/nvidia/cuda@sha256:..."): the Dockerfile the engine
 	// gets names those, and the file on disk is left as it is.
 	Pins map[string]string
+
+	// sealed is what Seal read of the build's inputs; nil: Build reads them.
+	sealed *sealed
 }
 
 // inlineDockerfile is where a compose dockerfile_inline goes in the context.
@@ -115,17 +117,28 @@ func (in Input) userContext() string {
 }
 
 // userDockerfileName is the user's Dockerfile's path inside its context,
-// slash-separated: what the engine is told to build.
-func (in Input) userDockerfileName() (string, error) {
+// slash-separated: what the engine is told to build. A Dockerfile outside
+// the context is sent in it as outsideDockerfile.
+func (in Input) userDockerfileName() string {
 	if in.UserDockerfileInline != "" {
-		return inlineDockerfile, nil
+		return inlineDockerfile
+	}
+	if in.dockerfileOutside() {
+		return outsideDockerfile
+	}
+	rel, _ := filepath.Rel(in.userContext(), in.UserDockerfile) // dockerfileOutside checked it
+	return filepath.ToSlash(rel)
+}
+
+// dockerfileOutside: the user's Dockerfile is a file outside its build
+// context (compose allows it: build.dockerfile "../x.Dockerfile", or an
+// absolute path elsewhere).
+func (in Input) dockerfileOutside() bool {
+	if in.UserDockerfileInline != "" || in.UserDockerfile == "" {
+		return false
 	}
 	rel, err := filepath.Rel(in.userContext(), in.UserDockerfile)
-	if err != nil || !filepath.IsLocal(rel) {
-		return "", fmt.Errorf("service %q: its Dockerfile %s is outside its build context %s, and devenv sends only the context: move the Dockerfile into it, or set build.context to a directory holding both",
-			in.Service, in.UserDockerfile, in.userContext())
-	}
-	return filepath.ToSlash(rel), nil
+	return err != nil || !filepath.IsLocal(rel)
 }
 
 // HostUser is the image user for an engine of this machine (local) or

@@ -2,6 +2,8 @@ package images
 
 import (
 	"archive/tar"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 
 	"github.com/devenv-dev/devenv/internal/dockerfile"
@@ -30,18 +32,19 @@ func userBuildRequest(in Input, req *engine.BuildRequest, entries []entry) error
 // images pinned. The file is read again with no link on the way (a link
 // would be sent as a link, and the builder would read what it points to).
 func pinFroms(in Input, entries []entry) error {
-	name, err := in.userDockerfileName()
-	if err != nil {
-		return err
-	}
+	name := in.userDockerfileName()
 	for i, e := range entries {
 		if e.name != name {
 			continue
 		}
 		data := e.data
 		if e.path != "" || e.typ != tar.TypeReg {
+			var err error
 			if data, err = safefile.ReadNoLinks(in.userContext(), in.UserDockerfile, safefile.MaxConfig); err != nil {
 				return fmt.Errorf("service %q: %w", in.Service, err)
+			}
+			if sum := sha256.Sum256(data); e.check && (int64(len(data)) != e.size || hex.EncodeToString(sum[:]) != e.sha256) {
+				return &ChangedError{Path: in.UserDockerfile}
 			}
 		}
 		pinned, err := dockerfile.Pin(data, in.BuildArgs, in.Target, in.Pins)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/moby/patternmatcher"
 	"github.com/moby/patternmatcher/ignorefile"
 )
@@ -23,18 +24,25 @@ var alwaysExcluded = []string{"**/.git", "**/.env*", "**/*.pem", "**/*.key", "**
 // userEntries lists the context of a user's own Dockerfile: its build
 // context (the Dockerfile's directory unless compose names another),
 // filtered by the .dockerignore there and by alwaysExcluded; a compose
-// dockerfile_inline comes first, in place of any file of its name.
+// dockerfile_inline, or a Dockerfile outside the context, comes first, in
+// place of any file of its name (outsideEntries).
 func userEntries(in Input) ([]entry, error) {
 	dir := in.userContext()
-	dfName, err := in.userDockerfileName()
-	if err != nil {
-		return nil, err
-	}
+	dfName := in.userDockerfileName()
 	var out []entry
-	if in.UserDockerfileInline != "" {
+	switch {
+	case in.UserDockerfileInline != "":
 		out = append(out, entry{name: dfName, typ: tar.TypeReg, mode: 0o644, data: []byte(in.UserDockerfileInline)})
-	} else if _, err := os.Stat(in.UserDockerfile); err != nil {
-		return nil, fmt.Errorf("Dockerfile: %w; fix build: in devenv.yaml or the compose file", err)
+	case in.dockerfileOutside():
+		data, err := safefile.ReadFile(in.UserDockerfile, safefile.MaxConfig)
+		if err != nil {
+			return nil, fmt.Errorf("Dockerfile: %w; fix build: in devenv.yaml or the compose file", err)
+		}
+		out = append(out, entry{name: dfName, typ: tar.TypeReg, mode: 0o644, data: data})
+	default:
+		if _, err := os.Stat(in.UserDockerfile); err != nil {
+			return nil, fmt.Errorf("Dockerfile: %w; fix build: in devenv.yaml or the compose file", err)
+		}
 	}
 	ignore, err := loadIgnore(dir)
 	if err != nil {
@@ -44,6 +52,7 @@ func userEntries(in Input) ([]entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	sent := len(out) > 0 // the Dockerfile is an entry of its own
 	walk := func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -53,8 +62,8 @@ func userEntries(in Input) ([]entry, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if in.UserDockerfileInline != "" && rel == dfName {
-			return nil // the inline Dockerfile stands there
+		if sent && rel == dfName {
+			return nil // the inline or outside Dockerfile stands there
 		}
 		skip, err := excluded(rel, d.IsDir(), rel == dfName, forced, ignore)
 		if skip || err != nil {
@@ -70,7 +79,35 @@ func userEntries(in Input) ([]entry, error) {
 	if err := filepath.WalkDir(dir, walk); err != nil {
 		return nil, fmt.Errorf("build context %s: %w", dir, err)
 	}
+	if in.dockerfileOutside() {
+		return hideDockerfile(out, dfName)
+	}
 	return out, nil
+}
+
+// outsideDockerfile is where a Dockerfile from outside the build context
+// goes in it. docker build (and Compose's classic build) sends such a
+// Dockerfile as ".dockerfile.<random>"; devenv's name is fixed, so that
+// the same inputs give the same context and tag.
+const outsideDockerfile = ".dockerfile.devenv"
+
+// hideDockerfile lists the Dockerfile sent from outside the context in the
+// context's .dockerignore (made when there is none, listing itself), as
+// docker build does: the engine reads the Dockerfile, then removes the
+// files .dockerignore names of the two from what the build's COPY sees.
+func hideDockerfile(entries []entry, name string) ([]entry, error) {
+	for i, e := range entries {
+		if e.name != ".dockerignore" || e.typ != tar.TypeReg {
+			continue
+		}
+		data, err := safefile.ReadFile(e.path, safefile.MaxConfig)
+		if err != nil {
+			return nil, fmt.Errorf("build context: %w", err)
+		}
+		entries[i] = entry{name: e.name, typ: tar.TypeReg, mode: e.mode, data: append(data, []byte("\n"+name+"\n")...)}
+		return entries, nil
+	}
+	return append(entries, entry{name: ".dockerignore", typ: tar.TypeReg, mode: 0o644, data: []byte(".dockerignore\n" + name + "\n")}), nil
 }
 
 // excluded reports whether rel stays out of the context; for a directory
@@ -131,7 +168,11 @@ func userEntry(p, rel string, d fs.DirEntry) (entry, bool, error) {
 	case info.Mode()&fs.ModeSymlink != 0:
 		target, err := os.Readlink(p)
 		return entry{name: rel, typ: tar.TypeSymlink, mode: 0o777, link: filepath.ToSlash(target)}, err == nil, err
+	case info.Mode()&fs.ModeNamedPipe != 0:
+		return entry{name: rel, typ: tar.TypeFifo, mode: fileMode(info.Mode())}, true, nil // as docker build sends it
+	case info.Mode()&fs.ModeSocket != 0:
+		return entry{}, false, nil // docker build leaves sockets out (a tar cannot hold one)
 	default:
-		return entry{}, false, fmt.Errorf("%s is not a regular file, directory or symlink; add it to .dockerignore", p)
+		return entry{}, false, fmt.Errorf("%s is a device or another special file, which a build context cannot hold; add it to .dockerignore", p)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
@@ -24,11 +25,11 @@ import (
 //
 // A service is on the networks it names, as Compose has it (default when
 // it names none).
-func renderCompose(pl *plan.Plan, s *plan.Service, orig *compose.Config, workingDir string) types.ServiceConfig {
+func renderCompose(pl *plan.Plan, s *plan.Service, orig *compose.Config, opts Options) types.ServiceConfig {
 	c := s.Container
 	svc := orig.Service // copied; every map or slice changed below is a new one
 	svc.Name = s.Name
-	svc.CustomLabels = composeLabels(pl.Project, s.Name, workingDir)
+	svc.CustomLabels = composeLabels(pl, s.Name, opts)
 	svc.ContainerName = c.Name
 	svc.Labels = types.Labels{}
 	maps.Copy(svc.Labels, orig.Service.Labels)
@@ -44,13 +45,34 @@ func renderCompose(pl *plan.Plan, s *plan.Service, orig *compose.Config, working
 }
 
 // composeLabels are what the SDK's own loader puts on every service, so
-// the SDK finds the containers it makes (kept out of the config hash by
-// compose-go).
-func composeLabels(project, service, workingDir string) types.Labels {
-	l := types.Labels(labels.Compose(project, service, workingDir, ""))
+// the SDK finds the containers it makes and `docker compose ls` names the
+// project's files (kept out of the config hash by compose-go: adding one
+// recreates no container).
+func composeLabels(pl *plan.Plan, service string, opts Options) types.Labels {
+	l := types.Labels(labels.Compose(pl.Project, service, opts.WorkingDir, ""))
 	delete(l, labels.ComposeConfigHash)
 	delete(l, labels.ComposeNumber)
+	if opts.ComposeVersion != "" {
+		l[labels.ComposeVersion] = opts.ComposeVersion
+	}
+	if files := configFiles(pl); files != "" {
+		l[labels.ComposeConfigFiles] = files
+	}
 	return l
+}
+
+// configFiles are the project's files as Compose names them in
+// labels.ComposeConfigFiles: its compose files, absolute and comma-joined,
+// or devenv.yaml when it has none; "" for a plan made without its spec.
+func configFiles(pl *plan.Plan) string {
+	p := pl.Project0
+	switch {
+	case p == nil:
+		return ""
+	case len(p.Compose) > 0:
+		return strings.Join(p.Compose, ",")
+	}
+	return p.File
 }
 
 func localPorts(in []types.ServicePortConfig) []types.ServicePortConfig {

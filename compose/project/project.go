@@ -45,6 +45,10 @@ type Options struct {
 	// them (with its ownership checks and repairs) before Compose runs the
 	// project, and Compose uses them as they are.
 	External bool
+	// ComposeVersion is the Compose SDK's version (compose/sdk.Version),
+	// which every service's container carries as Compose's own does in
+	// com.docker.compose.version; "" leaves the label out.
+	ComposeVersion string
 }
 
 // FromPlan renders pl as a Compose project. Every problem is reported at
@@ -66,11 +70,11 @@ func FromPlan(pl *plan.Plan, opts Options) (*types.Project, error) {
 	var errs *multierror.Error
 	for _, s := range pl.Services {
 		if s.Compose != nil && s.Compose.Config != nil {
-			proj.Services[s.Name] = renderCompose(pl, s, s.Compose.Config, opts.WorkingDir)
+			proj.Services[s.Name] = renderCompose(pl, s, s.Compose.Config, opts)
 			composeObjects(proj, pl, s.Compose.Config, opts)
 			continue
 		}
-		svc, configs, err := renderService(pl, s, vols, opts.WorkingDir)
+		svc, configs, err := renderService(pl, s, vols, opts)
 		if err != nil {
 			errs = multierror.Append(errs, fmt.Errorf("service %s: %w", s.Name, err))
 			continue
@@ -116,10 +120,10 @@ func volumeKey(project, name string) string {
 	return name
 }
 
-func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string, workingDir string) (types.ServiceConfig, types.Configs, error) {
+func renderService(pl *plan.Plan, s *plan.Service, vols map[string]string, opts Options) (types.ServiceConfig, types.Configs, error) {
 	c := s.Container
 	svc := types.ServiceConfig{Name: s.Name}
-	svc.CustomLabels = composeLabels(pl.Project, s.Name, workingDir)
+	svc.CustomLabels = composeLabels(pl, s.Name, opts)
 	svc.ContainerName = c.Name
 	svc.DependsOn = dependsOn(s.DependsOn)
 	// compose-go embeds most fields (its container-spec layering): they

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -58,12 +59,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 		applyComposeGPU(ps, &c, cs, h, assignment(place, cs.Name))
 	}
 	if cs.Build != nil {
-		in := composeBuild(p, cs, lf.Service(cs.Name), opts)
-		hash, err := images.Hash(*in)
-		if err == nil {
-			ps.Build, ps.Pull = in, ""
-			ps.Image = images.Tag(p.Name, cs.Name, hash)
-		}
+		planComposeBuild(ps, p, cs, lf.Service(cs.Name), opts)
 	}
 	c.Image = ps.Image
 	ps.Container = c
@@ -91,6 +87,31 @@ func applyComposeGPU(ps *Service, c *engine.ContainerSpec, cs compose.Service, h
 	}
 	c.GPU = req
 	c.Labels[labels.GPUs] = gpuLabel(req)
+}
+
+// planComposeBuild has ps run the image devenv builds for the compose
+// service: tagged by the content hash of its context, read once here
+// (images.Seal) and sent as read. A build that cannot be read (its
+// Dockerfile missing, a device file in its context) is planned as
+// Compose's config plans it, with BuildErr saying why for up and build
+// to refuse it; it is never dropped.
+func planComposeBuild(ps *Service, p *spec.Project, cs compose.Service, ls *lock.Service, opts Options) {
+	in := composeBuild(p, cs, ls, opts)
+	ps.Build, ps.Pull = in, ""
+	hash, err := images.Seal(in)
+	if err != nil {
+		ps.BuildErr = fmt.Errorf("%s: service %s: build: %w", projectRel(p.Dir, cs.File), cs.Name, err)
+		hash = images.UnbuildableTag
+	}
+	ps.Image = images.Tag(p.Name, cs.Name, hash)
+}
+
+// projectRel is file as a path in the project, or as it is outside it.
+func projectRel(dir, file string) string {
+	if rel, err := filepath.Rel(dir, file); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return file
 }
 
 // composeBuild is what a compose service's image is built from, as

@@ -138,6 +138,11 @@ type Service struct {
 	// the container is refused (EnvFileError).
 	MissingEnvFile   string `json:"missing_env_file,omitempty"`
 	MissingEnvFileAt string `json:"-"`
+	// BuildErr says why a compose service's build cannot be sent (its
+	// Dockerfile is missing, its context holds a device file), naming the
+	// compose file: the plan keeps the build, as Compose's config does,
+	// and up and build refuse it with this. nil when it can.
+	BuildErr error `json:"-"`
 }
 
 // ComposeKeys are a compose service's profiles, pull_policy and build:

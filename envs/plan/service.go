@@ -96,7 +96,7 @@ func chooseImage(ps *Service, p *spec.Project, s *spec.Service, ls *lock.Service
 		}
 		return "", err
 	}
-	hash, err := images.Hash(*in)
+	hash, err := images.Seal(in) // read once: the build sends what the tag is of
 	if err != nil {
 		return "", err
 	}

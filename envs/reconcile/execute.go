@@ -33,7 +33,7 @@ func (d decision) change() Change {
 // label (outside Compose's config hash: moving the project changes no
 // container); a compose service with build: runs the image devenv built.
 func (r *Runner) render(pl *plan.Plan) (*types.Project, error) {
-	proj, err := project.FromPlan(pl, project.Options{WorkingDir: r.projectDir(), External: true})
+	proj, err := project.FromPlan(pl, project.Options{WorkingDir: r.projectDir(), External: true, ComposeVersion: r.ComposeVersion})
 	if err != nil {
 		return nil, err
 	}
@@ -186,28 +186,37 @@ func (r *Runner) checkCreate(ctx context.Context, d decision) error {
 	return fmt.Errorf("service %s: %w", s.Name, foreignName(s.Container.Name, s.Container.Labels[labels.Project], st))
 }
 
-// failed is the executor's error, after removing the containers of the
-// services it ran that never started (a port taken since the preflight, a
-// refused GPU): a container is not left behind in "created", and the next
-// up makes it again.
+// failed is the executor's error, saying how to see the containers of
+// the services it ran that never started (a port taken since the
+// preflight, a refused GPU, a command that is not in the image): they
+// are kept, as Compose keeps them, so that their logs and state can be
+// read; the next up starts them again, or recreates a changed one.
 func (r *Runner) failed(ctx context.Context, project string, ran []string, err error) error {
 	objs, lerr := r.projectObjects(context.WithoutCancel(ctx), engine.Containers, project)
 	if lerr != nil {
 		return err
 	}
-	var errs *multierror.Error
+	var svcs, names []string
 	for _, o := range objs {
-		if o.State != "created" || !slices.Contains(ran, o.Labels[labels.Service]) {
-			continue
-		}
-		if rerr := r.Eng.Remove(context.WithoutCancel(ctx), engine.Containers, o.ID, false); rerr != nil && !isNotFound(rerr) {
-			errs = multierror.Append(errs, rerr)
+		if svc := o.Labels[labels.Service]; o.State == "created" && slices.Contains(ran, svc) {
+			svcs, names = append(svcs, svc), append(names, o.Name)
 		}
 	}
-	if rerr := errs.ErrorOrNil(); rerr != nil {
-		return fmt.Errorf("%w (and removing the containers that could not start: %w)", err, rerr)
+	if len(svcs) == 0 {
+		return err
 	}
-	return err
+	slices.Sort(svcs)
+	slices.Sort(names)
+	logs := make([]string, len(svcs))
+	for i, s := range svcs {
+		logs[i] = "`devenv logs " + s + "`"
+	}
+	what := "the container that could not start is kept"
+	if len(names) > 1 {
+		what = "the containers that could not start are kept"
+	}
+	return fmt.Errorf("%w\n\thint: %s, as Compose keeps it (%s): %s shows its output "+
+		"and `docker inspect %s` its state; `devenv up` tries again", err, what, strings.Join(names, ", "), strings.Join(logs, ", "), strings.Join(names, " "))
 }
 
 // executor is Exec, or an engine that runs projects itself (the fake).

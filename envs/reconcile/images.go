@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // BuildOptions force work that is normally skipped.
@@ -85,6 +86,9 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 	if s.Build == nil {
 		return r.pull(ctx, s.Name, s.Image, opts)
 	}
+	if s.BuildErr != nil {
+		return nil, s.BuildErr
+	}
 	if !opts.NoCache && !opts.Pull {
 		ok, err := r.Eng.ImageExists(ctx, s.Image)
 		if err != nil || ok {
@@ -108,7 +112,7 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 	}
 	task := "build " + s.Name
 	r.Out.Step(task, "building "+s.Image)
-	res, err := images.Build(ctx, r.Eng, in, images.Options{NoCache: opts.NoCache, Proxies: r.Proxies},
+	res, err := images.Build(ctx, r.Eng, in, images.Options{NoCache: opts.NoCache, Proxies: r.Proxies, Labels: r.composeImageLabels(s)},
 		func(p engine.Progress) { r.Out.Progress(task, p) })
 	if err != nil {
 		return nil, err
@@ -118,6 +122,28 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 	}
 	r.Out.Step(task, "built "+res.Tag)
 	return &Change{Service: s.Name, Action: Built, Detail: res.Tag}, nil
+}
+
+// composeImageLabels are the labels Compose gives the image of a compose
+// service's build: the file's build.labels, then its builder (the
+// engine's classic one, which devenv uses), version, project and service;
+// nil for devenv's own services. They are not in the image's tag: an
+// image built before keeps its tag and is not built again.
+func (r *Runner) composeImageLabels(s *plan.Service) map[string]string {
+	if s.Compose == nil {
+		return nil
+	}
+	out := map[string]string{}
+	if c := s.Compose.Config; c != nil && c.Service.Build != nil {
+		maps.Copy(out, c.Service.Build.Labels)
+	}
+	out[labels.ComposeImageBuilder] = "classic"
+	if r.ComposeVersion != "" {
+		out[labels.ComposeVersion] = r.ComposeVersion
+	}
+	out[labels.ComposeProject] = s.Build.Project
+	out[labels.ComposeService] = s.Name
+	return out
 }
 
 // buildBases makes the images a compose service's Dockerfile builds FROM

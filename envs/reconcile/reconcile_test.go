@@ -190,19 +190,32 @@ func TestWaitReportsAnExitedServiceWithItsLogs(t *testing.T) {
 	}
 }
 
-// TestFailedStartLeavesNoCreatedContainer: a container up created but could
-// not start (a port taken since the preflight) is removed, and the error
-// is the engine's.
-func TestFailedStartLeavesNoCreatedContainer(t *testing.T) {
+// TestFailedStartKeepsTheContainer: a container up created but could not
+// start (a port taken since the preflight) is kept, as Compose keeps it,
+// so that its logs and its inspect can be read; the error is the
+// engine's and says how to see them. The next up starts it again.
+func TestFailedStartKeepsTheContainer(t *testing.T) {
 	f := enginetest.New()
 	f.Fail = map[string]error{"Start": errors.New("Bind for 127.0.0.1:5432 failed: port is already allocated")}
-	_, err := newRunner(t, f).Up(t.Context(), testPlan(), UpOptions{Services: []string{"db"}})
+	r := newRunner(t, f)
+	_, err := r.Up(t.Context(), testPlan(), UpOptions{Services: []string{"db"}})
 	if err == nil || !strings.Contains(err.Error(), "port is already allocated") {
 		t.Fatalf("want the engine's port error, got %v", err)
 	}
+	if !strings.Contains(err.Error(), "devenv logs db") {
+		t.Errorf("the error does not say how to see the container's logs: %v", err)
+	}
 	left, _ := f.List(t.Context(), engine.Containers, map[string]string{labels.Project: "p"})
-	if len(left) != 0 {
-		t.Errorf("containers left after the failed start: %+v", left)
+	if len(left) != 1 || left[0].Name != "p-db" || left[0].State != "created" {
+		t.Fatalf("containers after the failed start: %+v, want p-db kept as created", left)
+	}
+	f.Fail = nil
+	ch, err := r.Up(t.Context(), testPlan(), UpOptions{Services: []string{"db"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := actionsOf(ch.Changes); a["db"] != Started {
+		t.Errorf("the next up: %v, want db started", a)
 	}
 }
 

@@ -42,6 +42,10 @@ type Runner struct {
 	// devenv project any more (moved or deleted): its objects are this
 	// directory's to take over (DirGone); nil: none is.
 	Gone func(dir string) bool
+	// ComposeVersion is the Compose SDK's version (compose/sdk.Version),
+	// written in Compose's com.docker.compose.version labels of the
+	// containers and of the images of compose builds; "" leaves it out.
+	ComposeVersion string
 
 	adoptSaid bool // the adoption of a moved project's objects was said
 }

@@ -322,6 +322,8 @@ func (r *Runner) imagePreview(ctx context.Context, s *plan.Service, opts BuildOp
 		return nil, fmt.Errorf("service %s: image %s is not on the engine, and --pull never forbids pulling it: pull or load it, or run up without --pull never", s.Name, s.Image)
 	case s.Build == nil && (!ok || opts.Pull):
 		return &Change{Service: s.Name, Action: Pulled, Detail: s.Image}, nil
+	case s.Build != nil && s.BuildErr != nil:
+		return nil, fmt.Errorf("service %s: %w", s.Name, s.BuildErr)
 	case s.Build != nil && !ok && opts.NoBuild:
 		return nil, fmt.Errorf("service %s: %w", s.Name, errNoBuild(s))
 	case s.Build != nil && (!ok || opts.Pull || opts.NoCache):

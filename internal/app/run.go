@@ -277,7 +277,7 @@ func sweepStateTemps(stateDir string) {
 func (p *Project) runner(lf *lock.File) *reconcile.Runner {
 	cache, _ := p.artifactCache()
 	return &reconcile.Runner{Eng: p.eng, Exec: p.executor(), Out: p.out, Cache: cache, Mirrors: p.Mirrors(), Proxies: p.buildProxies(), StateDir: p.StateDir(), Lock: lf,
-		Gone: reconcile.DirGone(p.eng != nil && engine.EndpointOf(p.eng).Local, filepath.Base(p.StateDir()))}
+		Gone: reconcile.DirGone(p.eng != nil && engine.EndpointOf(p.eng).Local, filepath.Base(p.StateDir())), ComposeVersion: sdk.Version()}
 }
 
 // executor converges the project's containers: the Compose SDK on the

@@ -48,6 +48,18 @@ const (
 	// devenv's own hash (reconcile treats those as unchanged while that
 	// hash is).
 	ComposeConfigHash = "com.docker.compose.config-hash"
+	// ComposeVersion is the version of Compose that made the object: on
+	// containers and on the images of compose builds, the Compose SDK's
+	// that devenv runs (compose/sdk.Version), as Compose writes its own.
+	ComposeVersion = "com.docker.compose.version"
+	// ComposeConfigFiles are the absolute paths of the project's files,
+	// comma-separated, on every container: the compose files, as Compose
+	// writes them, or devenv.yaml for a project that has none.
+	ComposeConfigFiles = "com.docker.compose.project.config_files"
+	// ComposeImageBuilder is the builder of a compose build's image:
+	// "classic", the engine's own builder, which devenv and Compose's
+	// classic build use.
+	ComposeImageBuilder = "com.docker.compose.image.builder"
 )
 
 // Compose are the compose labels of a project's service container whose
