@@ -49,7 +49,9 @@ demo: build ## no network, NGC key or GPU needed: start local stand-in mirrors a
 	$(BINDIR)/devenv-demo -devenv $(abspath $(BINDIR))/devenv $(if $(DEMO_DIR),-dir $(DEMO_DIR))
 
 test: ## unit, integration, then end-to-end tests against the real Docker engine; each tier runs even when an earlier one failed, and the last lines say which failed
-	@failed=; for tier in unit integration e2e; do $(MAKE) --no-print-directory $$tier || failed="$$failed $$tier"; done; \
+	@mkdir -p $(TESTLOG); $(GO) run $(TEST_BUILDFLAGS) ./test/standin/cmd/standin-prepare > $(TESTLOG)/prepare.log 2>&1 & prep=$$!; \
+	failed=; for tier in unit integration e2e; do $(MAKE) --no-print-directory $$tier || failed="$$failed $$tier"; done; \
+	wait $$prep || { echo "make test: making the Debian stand-ins beside the unit tests failed (the e2e tests made them again or said why):"; cat $(TESTLOG)/prepare.log; }; \
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed (each tier's own summary is above)"; exit 1; fi; echo "make test: unit, integration and e2e passed"
 
 unit: ## unit tests: no Docker engine, no cross builds (-short skips TestIntegration*)

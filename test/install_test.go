@@ -49,10 +49,10 @@ func TestInstallOnCleanDebian(t *testing.T) {
 	if err != nil {
 		t.Skip("no docker CLI here to bind into the containers")
 	}
-	for _, suite := range []string{"bookworm", "trixie"} {
+	for _, suite := range standin.InstallSuites {
 		t.Run(suite, func(t *testing.T) {
 			t.Parallel()
-			img := standin.DebianSuite(t, suite, "ca-certificates,bash-completion,zsh,fish,passwd,login")
+			img := standin.DebianSuite(t, suite, standin.InstallPackages)
 			dist := sharedRelease(t).Dist
 			name := uniqueName("install")
 			cmd := exec.Command("docker", "run", "--rm", "--name", name, "--network", "none",

@@ -36,7 +36,9 @@ func TestMakeTestRunsEveryTier(t *testing.T) {
 	if err := os.WriteFile(goPath, []byte(fakeGo), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := exec.Command("make", "--no-print-directory", "test", "GO="+goPath)
+	// TESTLOG of its own: the real make test running this test tees its
+	// streams into the checkout's bin/testlog.
+	c := exec.Command("make", "--no-print-directory", "test", "GO="+goPath, "TESTLOG="+filepath.Join(dir, "testlog"))
 	c.Dir = standin.ModuleRoot(t)
 	c.Env = append(os.Environ(), "CALLS="+calls)
 	out, err := c.CombinedOutput()

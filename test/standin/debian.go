@@ -181,38 +181,49 @@ func importTarball(ctx context.Context, cli *client.Client, tarPath, ref string)
 // cached in CacheDir like Debian's.
 func DebianSuite(t testing.TB, suite, include string) string {
 	t.Helper()
-	cli := Docker(t)
-	ctx := context.Background()
-	ref := "devenv-standin/debian-" + suite + ":" + shortHash(include)
-	if imageExists(ctx, cli, ref) {
-		return ref
-	}
-	dir := CacheDir(t)
-	// Its own lock, not the base's (debianLock): the base, which nearly
-	// every test waits for, is not held up by a debootstrap of this one.
-	lock, err := filelock.Acquire(t.Context(), filepath.Join(dir, "debian-"+suite+"-"+shortHash(include)+".lock"), filelock.Options{Command: "devenv e2e: debootstrap " + suite})
+	ref, err := DebianSuiteImage(t.Context(), Docker(t), CacheDir(t), suite, include, t.Logf)
 	if err != nil {
 		t.Fatalf("standin: %v", err)
 	}
+	return ref
+}
+
+// DebianSuiteImage is DebianSuite for a program (test/standin/cmd/standin-prepare).
+func DebianSuiteImage(ctx context.Context, cli *client.Client, dir, suite, include string, logf func(format string, args ...any)) (string, error) {
+	ref := "devenv-standin/debian-" + suite + ":" + shortHash(include)
+	if imageExists(ctx, cli, ref) {
+		return ref, nil
+	}
+	// Its own lock, not the base's (debianLock): the base, which nearly
+	// every test waits for, is not held up by a debootstrap of this one.
+	lock, err := filelock.Acquire(ctx, filepath.Join(dir, "debian-"+suite+"-"+shortHash(include)+".lock"), filelock.Options{Command: "devenv e2e: debootstrap " + suite})
+	if err != nil {
+		return "", err
+	}
 	defer func() { _ = lock.Release() }()
 	if imageExists(ctx, cli, ref) {
-		return ref
+		return ref, nil
 	}
 	tarPath := filepath.Join(dir, "debian-"+suite+"-"+shortHash(include)+".tar")
 	if _, err := os.Stat(tarPath); err != nil {
 		start := time.Now()
 		if err := buildSuiteTarball(ctx, dir, tarPath, suite, include); err != nil {
-			t.Fatalf("standin: %v", err)
+			return "", err
 		}
-		t.Logf("standin: debootstrap %s (+%s) took %s", suite, include, time.Since(start).Round(time.Millisecond))
+		logf("standin: debootstrap %s (+%s) took %s", suite, include, time.Since(start).Round(time.Millisecond))
 	}
-	if err := importTarball(ctx, cli, tarPath, ref); err != nil {
-		t.Fatalf("standin: %v", err)
-	}
-	return ref
+	return ref, importTarball(ctx, cli, tarPath, ref)
 }
 
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:4])
 }
+
+// InstallSuites are the Debian releases the install test installs the
+// release's .deb and archive on, with InstallPackages: what the install
+// script runs (completions in three shells, a second user).
+var InstallSuites = []string{"bookworm", "trixie"}
+
+// InstallPackages are the install suites' extra packages.
+const InstallPackages = "ca-certificates,bash-completion,zsh,fish,passwd,login"

@@ -115,8 +115,10 @@ func summary(out io.Writer, packages, tests []result, slowest int) {
 	}
 }
 
-// alone prints, per package, the tests that ran alone when their sum is a
-// second or more: the time every parallel test of the package waited.
+// alone prints, per package, how many tests ran alone and their sum, the
+// time every parallel test of the package waited, with the slowest three
+// (top is sorted slowest first); a package whose sum is under aloneFloor
+// is not worth the line.
 func alone(out io.Writer, top []result) {
 	sums := map[string]float64{}
 	names := map[string][]string{}
@@ -133,11 +135,17 @@ func alone(out io.Writer, top []result) {
 		names[pkg] = append(names[pkg], test)
 	}
 	for _, p := range pkgs {
-		if sums[p] >= 1 {
-			fmt.Fprintf(out, "== %s: %d test(s) ran alone (no t.Parallel), %s in sum: %s\n", p, len(names[p]), dur(sums[p]), strings.Join(names[p], ", "))
+		if sums[p] < aloneFloor {
+			continue
 		}
+		slowest := names[p][:min(3, len(names[p]))]
+		fmt.Fprintf(out, "== %s: %d test(s) ran alone (no t.Parallel), %s in sum; the slowest: %s\n", p, len(names[p]), dur(sums[p]), strings.Join(slowest, ", "))
 	}
 }
+
+// aloneFloor is the sum, in seconds, below which the tests that ran alone
+// in a package are not reported.
+const aloneFloor = 30
 
 func dur(s float64) string {
 	return time.Duration(s * float64(time.Second)).Round(100 * time.Millisecond).String()
