@@ -158,10 +158,22 @@ func detectTree(v any) string {
 		m["job_clusters"] != nil || m["tasks"] != nil || asMap(m["settings"]) != nil:
 		return FormatDatabricks
 	case m["workerInfo"] != nil || (m["system"] != nil && m["gpu"] != nil) || m["softwareProperties"] != nil ||
-		asMap(m["config"])["workerConfig"] != nil:
+		asMap(m["config"])["workerConfig"] != nil || isToolsSparkProperties(asMap(m["sparkProperties"])):
 		return FormatToolsCluster
 	}
 	return ""
+}
+
+// isToolsSparkProperties reports whether v is a target cluster's
+// sparkProperties (enforced, preserve, exclude, tuningDefinitions), which
+// a target cluster file may hold alone.
+func isToolsSparkProperties(v map[string]any) bool {
+	for _, k := range []string{"enforced", "preserve", "exclude", "tuningDefinitions"} {
+		if v[k] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // looksLikeSubmit reports whether text is a spark-submit command line: a
