@@ -149,7 +149,7 @@ func detectTree(v any) string {
 		return FormatEMRConfigurations
 	case sparkOperatorKind(m) != "":
 		return FormatSparkOperator
-	case isDataprocBatch(m) || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
+	case isDataprocBatch(m) || dataprocJobKind(m) != "" || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
 		asMap(m["config"])["gceClusterConfig"] != nil:
 		return FormatDataproc
 	case bundleJobs(m) != nil:
