@@ -49,12 +49,16 @@ var (
 // option variables, target clusters of sparkProperties alone, remote
 // shuffle managers); its held-out part, checked once after that, scored
 // 57/69 import (82.6%) and 18/19 config (94.7%), all held-out together
-// 171/188 and 55/57. Raise them as the readers improve.
+// 171/188 and 55/57. The two classes it missed were fixed after that
+// check (an EMR on EKS StartJobRun request JSON; Databricks runtimes 5.5
+// LTS and 6.4), which took the held-out part to 186/188 and 56/57: figures
+// of files no longer unseen, so the next batch's held-out part is what
+// measures the readers again. Raise them as the readers improve.
 var corpusFloors = map[string]float64{
 	"train import":   100.0, // 380/380
 	"train config":   100.0, // 141/141
-	"heldout import": 90.9,  // 171/188 (batch 1: 114/119, batch 2: 57/69)
-	"heldout config": 96.4,  // 55/57 (batch 1: 37/38, batch 2: 18/19)
+	"heldout import": 98.9,  // 186/188 (batch 1: 117/119, batch 2: 69/69; first check 171/188)
+	"heldout config": 98.2,  // 56/57 (batch 1: 37/38, batch 2: 19/19; first check 55/57)
 }
 
 type corpusFile struct {

@@ -143,7 +143,7 @@ func detectTree(v any) string {
 		return ""
 	}
 	switch {
-	case m["Cluster"] != nil:
+	case m["Cluster"] != nil || isStartJobRunRequest(m):
 		return FormatEMR
 	case ciGet(m, "configurations") != nil && len(m) <= 2:
 		return FormatEMRConfigurations

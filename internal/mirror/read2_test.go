@@ -114,3 +114,41 @@ spec:
 	eq(t, "image", p.Conf["spark.kubernetes.container.image"], "apache/spark:4.1.3")
 	kept(t, localFor(p), "spark.sql.shuffle.partitions", "64")
 }
+
+// After the held-out check (these files were scored as held out first):
+// classes the held-out part showed.
+var read2AfterCases = []readCase{
+	// the StartJobRun request body of EMR on EKS, as JSON
+	{"emr-on-eks-request-json", "corpus/heldout/eksemrbel-job.json", func(t *testing.T, p *Profile, l Local) {
+		eq(t, "format", p.Source.Format, FormatEMR)
+		eq(t, "platform", p.Source.Platform, "emr")
+		eq(t, "label", p.Runtime.Label, "emr-6.2.0-latest")
+		eq(t, "spark", p.Runtime.Spark, "3.0.1")
+		eq(t, "executors", p.Topology.Executors, 2)
+		eq(t, "executor cores", p.Topology.ExecutorCores, 2)
+		eq(t, "executor memory", p.Topology.ExecutorMemoryMB, int64(2048))
+	}},
+	// Databricks runtimes below 7.3 LTS still run in prod (6.4, 5.5 LTS)
+	{"databricks-6.4", "corpus/heldout/tfdbx-get-job-16.json", func(t *testing.T, p *Profile, l Local) {
+		eq(t, "label", p.Runtime.Label, "6.4.x-scala2.11")
+		eq(t, "spark", p.Runtime.Spark, "2.4.5")
+		eq(t, "scala", p.Runtime.Scala, "2.11")
+		eq(t, "java", p.Runtime.Java, "8")
+	}},
+	{"databricks-5.5", "corpus/heldout/tfdbx-get-job-17.json", func(t *testing.T, p *Profile, l Local) {
+		eq(t, "spark", p.Runtime.Spark, "2.4.3")
+		eq(t, "java", p.Runtime.Java, "8")
+	}},
+}
+
+func TestReadAfterHeldout(t *testing.T) {
+	for _, tc := range read2AfterCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Import("testdata/"+tc.path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.facts(t, p, localFor(p))
+		})
+	}
+}
