@@ -62,7 +62,12 @@ var thirdParty = []classSource{
 	{"org.apache.iceberg.", "Apache Iceberg", []string{"org.apache.iceberg:iceberg-"}},
 	{"org.apache.spark.sql.hudi.", "Apache Hudi", []string{"org.apache.hudi:hudi-"}},
 	{"org.apache.hudi.", "Apache Hudi", []string{"org.apache.hudi:hudi-"}},
-	{"org.apache.spark.shuffle.celeborn.", "Apache Celeborn", []string{"org.apache.celeborn:"}},
+	// a remote shuffle service's manager needs the service's masters and
+	// workers, which the local stack does not run: its client jar alone
+	// (a package devenv locks) would fail at the first shuffle
+	{"org.apache.spark.shuffle.celeborn.", "Apache Celeborn's client, which needs a Celeborn cluster the local stack does not run", nil},
+	{"org.apache.spark.shuffle.RssShuffleManager", "Apache Uniffle's client, which needs a Uniffle cluster the local stack does not run", nil},
+	{"org.apache.uniffle.", "Apache Uniffle's client, which needs a Uniffle cluster the local stack does not run", nil},
 	{"org.apache.celeborn.", "Apache Celeborn", []string{"org.apache.celeborn:"}},
 	{"org.apache.comet.", "DataFusion Comet", []string{"org.apache.datafusion:comet-"}},
 	{"org.apache.spark.CometPlugin", "DataFusion Comet", []string{"org.apache.datafusion:comet-"}},
@@ -80,6 +85,9 @@ func (p *Profile) localClass(cls string) (bool, string) {
 		}
 		if p.lockedFrom(src.groups) {
 			return true, ""
+		}
+		if src.groups == nil && strings.Contains(src.what, "needs a") {
+			return false, fmt.Sprintf("names %s, %s: the local Spark shuffles with its own sort shuffle", cls, src.what)
 		}
 		if src.groups == nil {
 			return false, fmt.Sprintf("names %s, a class of %s: Spark would stop at start-up with ClassNotFoundException", cls, src.what)

@@ -25,13 +25,17 @@ import (
 // day the corpus was collected), so readers being fixed elsewhere do not
 // break CI; -corpus.target=97 (or DEVENV_CORPUS_TARGET=97) enforces the
 // issue's target on every part. Held-out failures are listed only with
-// -corpus.heldout.details: rule writers read the score, not the facts.
+// -corpus.heldout.details: rule writers read the score, not the facts;
+// -corpus.train.only skips the held-out files altogether while rules are
+// written, and the log gives each batch's parts apart (batch 2: corpus2).
 
 var (
 	corpusTarget = flag.Float64("corpus.target", 0,
 		"fail TestCorpusFacts when a part scores below this percentage (issue 33: 97); 0: only the regression floors apply")
 	corpusHeldoutDetails = flag.Bool("corpus.heldout.details", false,
 		"list the held-out files' failing facts too (for the final check, not for rule writing)")
+	corpusTrainOnly = flag.Bool("corpus.train.only", false,
+		"score the training part alone and skip the held-out files (rule writing: their scores stay unseen)")
 )
 
 // corpusFloors are the scores of main on 2026-12-02 (after the readers'
@@ -40,17 +44,27 @@ var (
 // asset bundles, repeated YAML keys, node selectors, spark.yarn.* confs,
 // Dataproc host names and barrier confs took the training part from 69.3
 // and 80.9 to 100) rounded down to a tenth: one fact fewer right falls
-// under its floor. Raise them as the readers improve.
+// under its floor. The second batch (corpus2, batch: 2) took its training
+// part from 81.0 and 71.0 to 100 (the Apache operator, Dataproc jobs,
+// option variables, target clusters of sparkProperties alone, remote
+// shuffle managers); its held-out part, checked once after that, scored
+// 57/69 import (82.6%) and 18/19 config (94.7%), all held-out together
+// 171/188 and 55/57. The two classes it missed were fixed after that
+// check (an EMR on EKS StartJobRun request JSON; Databricks runtimes 5.5
+// LTS and 6.4), which took the held-out part to 186/188 and 56/57: figures
+// of files no longer unseen, so the next batch's held-out part is what
+// measures the readers again. Raise them as the readers improve.
 var corpusFloors = map[string]float64{
-	"train import":   100.0, // 264/264
-	"train config":   100.0, // 110/110
-	"heldout import": 95.7,  // 114/119
-	"heldout config": 97.3,  // 37/38
+	"train import":   100.0, // 380/380
+	"train config":   100.0, // 141/141
+	"heldout import": 98.9,  // 186/188 (batch 1: 117/119, batch 2: 69/69; first check 171/188)
+	"heldout config": 98.2,  // 56/57 (batch 1: 37/38, batch 2: 19/19; first check 55/57)
 }
 
 type corpusFile struct {
 	File    string            `yaml:"file"`
 	Heldout bool              `yaml:"heldout"`
+	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2)
 	Trimmed string            `yaml:"trimmed"`
 	Source  map[string]string `yaml:"source"`
 	Refused []any             `yaml:"refused"`
@@ -104,6 +118,7 @@ func TestCorpusFacts(t *testing.T) {
 	}
 	c := loadCorpus(t)
 	scores := map[string]*corpusScore{}
+	batches := map[string]*corpusScore{} // "heldout import (batch 2)": one batch's part
 	for _, k := range []string{"train import", "train config", "heldout import", "heldout config"} {
 		scores[k] = &corpusScore{}
 	}
@@ -113,7 +128,12 @@ func TestCorpusFacts(t *testing.T) {
 		if f.Heldout {
 			part = "heldout"
 		}
-		fails, extra := scoreCorpusFile(t.Context(), f, part, scores[part+" import"], scores[part+" config"])
+		if f.Heldout && *corpusTrainOnly {
+			continue
+		}
+		imp, conf := &corpusScore{}, &corpusScore{}
+		fails, extra := scoreCorpusFile(t.Context(), f, part, imp, conf)
+		addBatch(scores, batches, part, f.Batch, imp, conf)
 		filled = append(filled, extra...)
 		if len(fails) == 0 || (f.Heldout && !*corpusHeldoutDetails) {
 			continue
@@ -123,14 +143,41 @@ func TestCorpusFacts(t *testing.T) {
 	if len(filled) > 0 {
 		t.Logf("facts the files do not state but devenv filled (not scored):\n  %s", strings.Join(filled, "\n  "))
 	}
+	for _, k := range sortedKeys(batches) {
+		t.Logf("corpus %s: %s", k, batches[k])
+	}
 	for _, k := range []string{"train import", "train config", "heldout import", "heldout config"} {
 		s := scores[k]
+		if strings.HasPrefix(k, "heldout") && *corpusTrainOnly {
+			continue
+		}
 		t.Logf("corpus %s: %s", k, s)
 		if s.pct() < corpusFloors[k] {
 			t.Errorf("corpus %s: %s is under the regression floor %.1f%%", k, s, corpusFloors[k])
 		}
 		if target > 0 && s.pct() < target {
 			t.Errorf("corpus %s: %s is under the target %.1f%%", k, s, target)
+		}
+	}
+}
+
+// addBatch adds one file's scores to its part and to its batch's part, so
+// the log shows each batch's held-out figures apart as well as together.
+func addBatch(scores, batches map[string]*corpusScore, part string, batch int, imp, conf *corpusScore) {
+	if batch == 0 {
+		batch = 1
+	}
+	for kind, s := range map[string]*corpusScore{"import": imp, "config": conf} {
+		for _, k := range []string{part + " " + kind, fmt.Sprintf("%s %s (batch %d)", part, kind, batch)} {
+			m := scores
+			if strings.Contains(k, "(batch") {
+				m = batches
+			}
+			if m[k] == nil {
+				m[k] = &corpusScore{}
+			}
+			m[k].right += s.right
+			m[k].total += s.total
 		}
 	}
 }

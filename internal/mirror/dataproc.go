@@ -26,6 +26,11 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 		readDataprocBatch(p, root)
 		return p, nil
 	}
+	if k := dataprocJobKind(root); k != "" {
+		p := newProfile(path, FormatDataproc)
+		readDataprocJob(p, root, k)
+		return p, nil
+	}
 	if err := checkTypes(path, data, dataprocDescribe{}, false, "fix the value or export it again with gcloud dataproc clusters describe --format yaml"); err != nil {
 		return nil, err
 	}

@@ -143,13 +143,13 @@ func detectTree(v any) string {
 		return ""
 	}
 	switch {
-	case m["Cluster"] != nil:
+	case m["Cluster"] != nil || isStartJobRunRequest(m):
 		return FormatEMR
 	case ciGet(m, "configurations") != nil && len(m) <= 2:
 		return FormatEMRConfigurations
 	case sparkOperatorKind(m) != "":
 		return FormatSparkOperator
-	case isDataprocBatch(m) || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
+	case isDataprocBatch(m) || dataprocJobKind(m) != "" || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
 		asMap(m["config"])["gceClusterConfig"] != nil:
 		return FormatDataproc
 	case bundleJobs(m) != nil:
@@ -158,10 +158,22 @@ func detectTree(v any) string {
 		m["job_clusters"] != nil || m["tasks"] != nil || asMap(m["settings"]) != nil:
 		return FormatDatabricks
 	case m["workerInfo"] != nil || (m["system"] != nil && m["gpu"] != nil) || m["softwareProperties"] != nil ||
-		asMap(m["config"])["workerConfig"] != nil:
+		asMap(m["config"])["workerConfig"] != nil || isToolsSparkProperties(asMap(m["sparkProperties"])):
 		return FormatToolsCluster
 	}
 	return ""
+}
+
+// isToolsSparkProperties reports whether v is a target cluster's
+// sparkProperties (enforced, preserve, exclude, tuningDefinitions), which
+// a target cluster file may hold alone.
+func isToolsSparkProperties(v map[string]any) bool {
+	for _, k := range []string{"enforced", "preserve", "exclude", "tuningDefinitions"} {
+		if v[k] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // looksLikeSubmit reports whether text is a spark-submit command line: a

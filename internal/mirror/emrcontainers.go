@@ -51,6 +51,11 @@ func readJobDriver(p *Profile, doc string) {
 		p.warn(fmt.Sprintf("%s --job-driver is not JSON (%v); its spark-submit parameters were not read", startJobRun, err))
 		return
 	}
+	readJobDriverValue(p, v)
+}
+
+// readJobDriverValue reads a decoded job driver's spark-submit parameters.
+func readJobDriverValue(p *Profile, v any) {
 	params := str(asMap(asMap(v)["sparkSubmitJobDriver"])["sparkSubmitParameters"])
 	if params == "" {
 		return
@@ -75,4 +80,26 @@ func readConfigurationOverrides(p *Profile, doc string) {
 	}
 	readEMRConfigurations(p, asList(ciGet(asMap(v), "applicationConfiguration")), "")
 	p.applyEMRRapids()
+}
+
+// isStartJobRunRequest reports whether m is the request body of an EMR on
+// EKS StartJobRun (aws emr-containers start-job-run --cli-input-json, or
+// what describe-job-run returns): a virtual cluster, a release label and a
+// sparkSubmitJobDriver.
+func isStartJobRunRequest(m map[string]any) bool {
+	return asMap(asMap(m["jobDriver"])["sparkSubmitJobDriver"]) != nil &&
+		(m["releaseLabel"] != nil || m["virtualClusterId"] != nil)
+}
+
+// readStartJobRunRequest reads that request body as the command's
+// arguments are read: releaseLabel, jobDriver, configurationOverrides.
+func readStartJobRunRequest(p *Profile, m map[string]any) {
+	p.Source.Platform, p.Source.Cloud = "emr", "aws"
+	readJobDriverValue(p, m["jobDriver"])
+	readEMRConfigurations(p, asList(ciGet(asMap(m["configurationOverrides"]), "applicationConfiguration")), "")
+	p.applyEMRRapids()
+	if label := str(m["releaseLabel"]); label != "" {
+		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, label, "emr-containers:releaseLabel", false)
+		p.applyEMRLabel(label)
+	}
 }

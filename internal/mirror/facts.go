@@ -227,12 +227,20 @@ func (p *Profile) versionsFromJarNames() {
 		if m := scalaCoordRe().FindStringSubmatch(c); m != nil {
 			p.setFact("scala", m[1], strings.TrimSuffix(src, ")")+", Scala suffix)", rankInferred)
 		}
+		if m := sparkPackageCoordRe().FindStringSubmatch(c); m != nil {
+			// a Spark Packages build (graphframes:graphframes:0.8.1-spark3.0-s_2.12)
+			// names the Spark line it was built for, not a release
+			p.setFact("spark", m[1], strings.TrimSuffix(src, ")")+", built for the Spark "+m[1]+" line)", rankInferred)
+			p.setFact("scala", m[2], strings.TrimSuffix(src, ")")+", Scala suffix s_"+m[2]+")", rankInferred)
+		}
 	}
 }
 
 var (
 	scalaCoordRe = lazy.Regexp(`^[^:]+:[^:]+_(2\.1[0-9]):[^:]+`)
 	sparkCoordRe = lazy.Regexp(`^org\.apache\.spark:spark-[a-z0-9-]+_(2\.1[0-9]):(\d+\.\d+\.\d+)$`)
+	// the Spark Packages convention: version-sparkX.Y-s_2.1Z
+	sparkPackageCoordRe = lazy.Regexp(`^[^:]+:[^:]+:[^:]*-spark(\d\.\d+)-s_(2\.1[0-9])$`)
 )
 
 // jarNameFacts reads one jar's file name.

@@ -32,10 +32,10 @@ func scriptLines(text string) []scriptLine {
 				cur = cur[:len(cur)-1] + "\n" + phys[i]
 				continue
 			}
-			if openQuote(cur) == 0 {
+			if openQuote(cur) == 0 && !openArray(cur) {
 				break
 			}
-			i++ // a quoted word spans lines: --job-driver '{ ... }'
+			i++ // a quoted word spans lines: --job-driver '{ ... }'; so does NAME=( ... )
 			cur += "\n" + phys[i]
 		}
 		sl.text = cur
@@ -85,6 +85,36 @@ func openQuote(line string) byte {
 		}
 	}
 	return quote
+}
+
+// openArray reports whether a line opens a bash array assignment,
+// NAME=( ..., that it does not close: its elements go on on the next
+// lines until the ")" outside quotes.
+func openArray(line string) bool {
+	start := strings.Index(line, "=(")
+	if start <= 0 || strings.HasPrefix(strings.TrimSpace(line), "#") {
+		return false
+	}
+	if name, _, ok := assignment(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line[:start+1]), "export ")) + "x"); !ok || name == "" {
+		return false
+	}
+	quote := byte(0)
+	for i := start + 2; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ')':
+			return false
+		}
+	}
+	return true
 }
 
 type heredoc struct {
@@ -237,6 +267,10 @@ type submitScript struct {
 	args     []string
 	line     int
 	heredocs []string
+	// optionsVar names the variable whose spark-submit options were read
+	// when the script runs no spark-submit itself (SPARKCONF="--master ...",
+	// SPARK_CONF=("--conf" "k=v" ...)), for another script to pass them
+	optionsVar string
 }
 
 // readScript finds the first spark-submit command of a script, with the
@@ -244,6 +278,7 @@ type submitScript struct {
 func readScript(text string) (submitScript, error) {
 	var out submitScript
 	vars := map[string]string{}
+	var opts optionVars
 	found := false
 	for _, sl := range scriptLines(text) {
 		out.heredocs = append(out.heredocs, sl.heredocs...)
@@ -263,7 +298,16 @@ func readScript(text string) (submitScript, error) {
 			if !ok {
 				break
 			}
+			if elems, n, isArray := arrayElements(value, words[i+1:]); isArray {
+				vars[name] = strings.Join(elems, " ")
+				opts.note(name, elems, sl.line)
+				i += n
+				continue
+			}
 			vars[name] = value
+			if ws, err := shellWords(value); err == nil {
+				opts.note(name, ws, sl.line)
+			}
 		}
 		for j := i; j < len(words); j++ {
 			if isSubmitCommand(words[j]) {
@@ -277,10 +321,61 @@ func readScript(text string) (submitScript, error) {
 			}
 		}
 	}
+	if !found && opts.best != "" {
+		out.command, out.args, out.line, out.optionsVar = "", opts.words, opts.line, opts.best
+		found = true
+	}
 	if !found {
 		return out, errNoSubmit
 	}
 	return out, nil
+}
+
+// arrayElements reads a bash array assignment's elements: value is the
+// first word after NAME= ("(--master" when the array opens there), rest
+// the words after it; n is how many of rest the array took.
+func arrayElements(value string, rest []string) (elems []string, n int, ok bool) {
+	first, isArray := strings.CutPrefix(value, "(")
+	if !isArray {
+		return nil, 0, false
+	}
+	words := append([]string{first}, rest...)
+	for j, w := range words {
+		if last, closed := strings.CutSuffix(w, ")"); closed {
+			return append(elems, nonEmpty(last)...), j, true
+		}
+		elems = append(elems, nonEmpty(w)...)
+	}
+	return elems, len(rest), true
+}
+
+func nonEmpty(w string) []string {
+	if w == "" {
+		return nil
+	}
+	return []string{w}
+}
+
+// optionVars keeps the variable that holds the most spark-submit options
+// (two at least), for a script that runs no spark-submit itself.
+type optionVars struct {
+	best  string
+	words []string
+	line  int
+	count int
+}
+
+func (o *optionVars) note(name string, words []string, line int) {
+	n := 0
+	for _, w := range words {
+		flag, _, _ := strings.Cut(w, "=")
+		if _, ok := submitFlags[flag]; ok && strings.HasPrefix(flag, "--") {
+			n++
+		}
+	}
+	if n >= 2 && n >= o.count {
+		o.best, o.words, o.line, o.count = name, words, line, n
+	}
 }
 
 var errNoSubmit = fmt.Errorf("no spark-submit command")

@@ -14,7 +14,8 @@ import (
 )
 
 // sparkOperatorKinds are the Spark Operator kinds devenv reads.
-var sparkOperatorKinds = []string{"SparkApplication", "ScheduledSparkApplication", "SparkConnect"}
+// SparkCluster is the Apache Spark K8s Operator's (apacheoperator.go).
+var sparkOperatorKinds = []string{"SparkApplication", "ScheduledSparkApplication", "SparkConnect", "SparkCluster"}
 
 // sparkOperatorKind names the supported kind of a decoded document, or "".
 func sparkOperatorKind(m map[string]any) string {
@@ -51,7 +52,11 @@ func importSparkOperator(path string, data []byte) (*Profile, error) {
 			return nil, fmt.Errorf("mirror: %s: %w; fix the YAML", path, err)
 		}
 		m := asMap(v)
-		if err := checkSparkOperatorTypes(path, &node, sparkOperatorKind(m)); err != nil {
+		kind := sparkOperatorKind(m)
+		if isApacheOperator(m) {
+			kind = "" // another schema (apacheoperator.go)
+		}
+		if err := checkSparkOperatorTypes(path, &node, kind); err != nil {
 			return nil, err
 		}
 		p, err := readSparkOperatorDoc(path, m)
@@ -72,7 +77,13 @@ func importSparkOperator(path string, data []byte) (*Profile, error) {
 // readSparkOperatorDoc reads one document of a supported kind (nil, nil
 // for another kind).
 func readSparkOperatorDoc(path string, m map[string]any) (*Profile, error) {
-	switch sparkOperatorKind(m) {
+	kind := sparkOperatorKind(m)
+	if kind == "SparkApplication" || kind == "SparkCluster" {
+		if isApacheOperator(m) {
+			return readApacheOperator(path, m), nil
+		}
+	}
+	switch kind {
 	case "SparkApplication":
 		return readSparkApplication(path, m, asMap(m["spec"]), "spark-operator:spec."), nil
 	case "ScheduledSparkApplication":

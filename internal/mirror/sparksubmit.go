@@ -147,6 +147,9 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 	case err != nil:
 		return nil, fmt.Errorf("mirror: %s: %w; fix the quoting of the command line", path, err)
 	}
+	if sc.optionsVar != "" {
+		p.warn(fmt.Sprintf("the script runs no spark-submit: read the spark-submit options that %s holds (line %d), as the script that passes them would run them", sc.optionsVar, sc.line))
+	}
 	if sc.command == startJobRun {
 		readStartJobRun(p, sc.args)
 	} else if err := readSubmitArgs(p, sc.args); err != nil {
