@@ -48,10 +48,14 @@ demo: build ## no network, NGC key or GPU needed: start local stand-in mirrors a
 	$(GO) build -trimpath -o $(BINDIR)/devenv-demo ./test/standin/cmd/devenv-demo
 	$(BINDIR)/devenv-demo -devenv $(abspath $(BINDIR))/devenv $(if $(DEMO_DIR),-dir $(DEMO_DIR))
 
+# make test prepares what the e2e tier waits for beside the unit tier: the Debian
+# stand-ins (debootstrap waits on the network and the disk) and the release's tools
+# compiled into the build cache (TestReleaseSnapshotIsReproducible then only links them).
 test: ## unit, integration, then end-to-end tests against the real Docker engine; each tier runs even when an earlier one failed, and the last lines say which failed
-	@mkdir -p $(TESTLOG); $(GO) run $(TEST_BUILDFLAGS) ./test/standin/cmd/standin-prepare > $(TESTLOG)/prepare.log 2>&1 & prep=$$!; \
+	@mkdir -p $(TESTLOG); ( $(GO) run $(TEST_BUILDFLAGS) ./test/standin/cmd/standin-prepare; s=$$?; \
+		(cd internal/tools && $(GO) build tool) && (cd internal/tools/actionlint && $(GO) build tool) && exit $$s ) > $(TESTLOG)/prepare.log 2>&1 & prep=$$!; \
 	failed=; for tier in unit integration e2e; do $(MAKE) --no-print-directory $$tier || failed="$$failed $$tier"; done; \
-	wait $$prep || { echo "make test: making the Debian stand-ins beside the unit tests failed (the e2e tests made them again or said why):"; cat $(TESTLOG)/prepare.log; }; \
+	wait $$prep || { echo "make test: preparing the e2e tier beside the unit tests failed (the e2e tests did it again or said why):"; cat $(TESTLOG)/prepare.log; }; \
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed (each tier's own summary is above)"; exit 1; fi; echo "make test: unit, integration and e2e passed"
 
 unit: ## unit tests: no Docker engine, no cross builds (-short skips TestIntegration*)

@@ -24,57 +24,83 @@ type releaseBuild struct {
 }
 
 var releaseShared = struct {
-	once  sync.Once
-	build releaseBuild
-	err   error
+	toolsOnce, distOnce sync.Once
+	build               releaseBuild
+	toolsErr, distErr   error
 }{}
+
+// sharedTools returns the release's tools and HEAD's epoch (Dist empty),
+// building the tools on first use.
+func sharedTools(t *testing.T) releaseBuild {
+	t.Helper()
+	s := &releaseShared
+	s.toolsOnce.Do(func() { s.build, s.toolsErr = buildTools(standin.ModuleRoot(t)) })
+	if s.toolsErr != nil {
+		t.Fatalf("building the release's tools: %v", s.toolsErr)
+	}
+	return releaseBuild{Tools: s.build.Tools, Epoch: s.build.Epoch}
+}
 
 // sharedRelease returns the process's release build, making it on first
 // use; a failed build fails every test that asks for it, with its output.
 func sharedRelease(t *testing.T) releaseBuild {
 	t.Helper()
-	releaseShared.once.Do(func() { releaseShared.build, releaseShared.err = buildRelease(standin.ModuleRoot(t)) })
-	if releaseShared.err != nil {
-		t.Fatalf("building the release: %v", releaseShared.err)
+	b := sharedTools(t)
+	s := &releaseShared
+	s.distOnce.Do(func() {
+		root := standin.ModuleRoot(t)
+		src := filepath.Join(filepath.Dir(b.Tools), "checkout")
+		atExit(func() { removeWorktree(root, src) })
+		b.Dist = filepath.Join(filepath.Dir(b.Tools), "dist")
+		s.distErr = mkrelease(root, src, b.Dist, b)
+		s.build.Dist = b.Dist
+	})
+	if s.distErr != nil {
+		t.Fatalf("building the release: %v", s.distErr)
 	}
-	return releaseShared.build
+	return releaseBuild{Tools: b.Tools, Epoch: b.Epoch, Dist: s.build.Dist}
 }
 
-func buildRelease(root string) (releaseBuild, error) {
+// buildTools builds the release's pinned tools (internal/tools and
+// internal/tools/actionlint) into a directory that lives as long as the
+// test process, and reads HEAD's commit time.
+func buildTools(root string) (releaseBuild, error) {
 	base, err := os.MkdirTemp("", "devenv-e2e-release-")
 	if err != nil {
 		return releaseBuild{}, err
 	}
 	atExit(func() { _ = os.RemoveAll(base) })
-	b := releaseBuild{Tools: filepath.Join(base, "tools"), Dist: filepath.Join(base, "dist")}
+	b := releaseBuild{Tools: filepath.Join(base, "tools")}
 	for _, mod := range []string{"internal/tools", "internal/tools/actionlint"} {
 		if _, err := command(filepath.Join(root, mod), nil, "go", "build", "-o", b.Tools+"/", "tool"); err != nil {
 			return b, err
 		}
 	}
 	epoch, err := command(root, nil, "git", "log", "-1", "--format=%ct")
-	if err != nil {
-		return b, err
-	}
 	b.Epoch = strings.TrimSpace(epoch)
-	src := filepath.Join(base, "checkout")
-	atExit(func() { removeWorktree(root, src) })
-	return b, mkrelease(root, src, b.Dist, b)
+	return b, err
 }
 
 // mkrelease builds the linux/amd64 release of HEAD from a checkout of its
 // own in src (a detached worktree; the caller removes it with
 // removeWorktree).
 func mkrelease(root, src, dist string, b releaseBuild) error {
-	if _, err := command(root, nil, "git", "worktree", "add", "--detach", src, "HEAD"); err != nil {
+	worktrees.Lock() // git worktree add locks the repository's files: one at a time
+	_, err := command(root, nil, "git", "worktree", "add", "--detach", src, "HEAD")
+	worktrees.Unlock()
+	if err != nil {
 		return err
 	}
-	_, err := command(src, []string{"SOURCE_DATE_EPOCH=" + b.Epoch},
+	_, err = command(src, []string{"SOURCE_DATE_EPOCH=" + b.Epoch},
 		"go", "run", "./internal/release/mkrelease", "-out", dist, "-tools", b.Tools, "-targets", "linux/amd64")
 	return err
 }
 
+var worktrees sync.Mutex
+
 func removeWorktree(root, src string) {
+	worktrees.Lock()
+	defer worktrees.Unlock()
 	_ = exec.Command("git", "-C", root, "worktree", "remove", "--force", src).Run()
 }
 
