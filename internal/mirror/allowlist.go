@@ -80,7 +80,17 @@ var portableFamilies = []portableFamily{
 	{prefix: "spark.hadoop.fs.s3a.", what: "S3A semantics"},
 	{prefix: "spark.hadoop.mapreduce.fileoutputcommitter.", what: "output commit semantics"},
 	{prefix: "spark.hadoop.parquet.", what: "Parquet semantics"},
+	// what the driver's console and UI show and keep: the same on any
+	// machine (the UI's port, proxy and filters stay dropped in rules.go)
+	{prefix: "spark.ui.showConsoleProgress", exact: true, what: uiDisplay},
+	{prefix: "spark.ui.consoleProgress.", what: uiDisplay},
+	{prefix: "spark.ui.retained", what: uiDisplay},
+	{prefix: "spark.ui.timeline.", what: uiDisplay},
+	{prefix: "spark.ui.liveUpdate.", what: uiDisplay},
+	{prefix: "spark.ui.dagGraph.", what: uiDisplay},
 }
+
+const uiDisplay = "console and UI display"
 
 // notPortableReason is why a key outside the allow-list is dropped.
 const notPortableReason = "not on devenv's list of portable confs (Spark SQL, execution and memory semantics, RAPIDS, Delta/Iceberg, S3A without credentials); set it in devenv.yaml conf: if the job needs it"

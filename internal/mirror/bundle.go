@@ -74,3 +74,68 @@ func databricksHostCloud(host string) string {
 	}
 	return ""
 }
+
+// A dbx deployment file (conf/deployment.json or .yml of databrickslabs/dbx)
+// names environments, each with jobs (or, in dbx 0.8, workflows) that are
+// Jobs API specs; newer files put the environments under "environments".
+
+// dbxJobs is the jobs of a dbx deployment's environment ("default" when it
+// has one, else the first by name) and the environment's name, or nil.
+func dbxJobs(m map[string]any) ([]any, string) {
+	envs := m
+	if e := asMap(m["environments"]); e != nil {
+		envs = e
+	}
+	names := slices.Sorted(maps.Keys(envs))
+	if i := slices.Index(names, "default"); i > 0 {
+		names[0], names[i] = names[i], names[0]
+	}
+	for _, name := range names {
+		env := asMap(envs[name])
+		for _, key := range []string{"jobs", "workflows"} {
+			jobs := asList(env[key])
+			for _, j := range jobs {
+				if jm := asMap(j); jm["new_cluster"] != nil || jm["job_clusters"] != nil || jm["tasks"] != nil {
+					return jobs, name + "." + key
+				}
+			}
+		}
+	}
+	return nil, ""
+}
+
+// importDBX reads the first job of a dbx deployment that has a cluster.
+func importDBX(path string, jobs []any, where string) (*Profile, error) {
+	p := newProfile(path, FormatDatabricks)
+	p.Source.Platform = "databricks"
+	for i, j := range jobs {
+		job := asMap(j)
+		cluster, at := findDatabricksCluster(job)
+		if cluster == nil {
+			continue
+		}
+		p.warn(fmt.Sprintf("dbx deployment: using the cluster at %s[%d] (%s).%s", where, i, str(job["name"]), at))
+		readDatabricksCluster(p, cluster)
+		readDatabricksLibraries(p, job)
+		if t := p.Topology.WorkerType; strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
+			p.warn(fmt.Sprintf("node_type_id %s is a placeholder; the worker type is unknown", t))
+			p.Topology.WorkerType = ""
+		}
+		return p, nil
+	}
+	return nil, fmt.Errorf("mirror: %s: a dbx deployment (%s) without a cluster: expected new_cluster under its jobs, tasks[] or job_clusters[]", path, where)
+}
+
+func isDBX(m map[string]any) bool {
+	jobs, _ := dbxJobs(m)
+	return jobs != nil
+}
+
+// decodeYAMLMap is the first YAML document of data as a map, or nil.
+func decodeYAMLMap(data []byte) map[string]any {
+	var v any
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&v); err != nil {
+		return nil
+	}
+	return asMap(v)
+}

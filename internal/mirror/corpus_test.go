@@ -53,18 +53,25 @@ var (
 // check (an EMR on EKS StartJobRun request JSON; Databricks runtimes 5.5
 // LTS and 6.4), which took the held-out part to 186/188 and 56/57: figures
 // of files no longer unseen, so the next batch's held-out part is what
-// measures the readers again. Raise them as the readers improve.
+// measures the readers again. The third batch (corpus3, batch: 3) took
+// its training part from 45/101 and 20/21 to 100 (gcloud dataproc and aws
+// emr create-cluster commands in scripts, dbx deployment files, the
+// application jar and EKS master of spark-submit, console and UI display
+// confs); its held-out part, checked once after that, scored 75/91 import
+// (82.4%) and 6/7 config (85.7%): a Dataproc workflow template
+// (placement.managedCluster) and an EMR steps JSON were not read. Raise
+// them as the readers improve.
 var corpusFloors = map[string]float64{
-	"train import":   100.0, // 380/380
-	"train config":   100.0, // 141/141
-	"heldout import": 98.9,  // 186/188 (batch 1: 117/119, batch 2: 69/69; first check 171/188)
-	"heldout config": 98.2,  // 56/57 (batch 1: 37/38, batch 2: 19/19; first check 55/57)
+	"train import":   100.0, // 481/481
+	"train config":   100.0, // 162/162
+	"heldout import": 93.5,  // 261/279 (batch 1: 117/119, batch 2: 69/69, batch 3: 75/91 at its one check)
+	"heldout config": 96.8,  // 62/64 (batch 1: 37/38, batch 2: 19/19, batch 3: 6/7 at its one check)
 }
 
 type corpusFile struct {
 	File    string            `yaml:"file"`
 	Heldout bool              `yaml:"heldout"`
-	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2)
+	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3)
 	Trimmed string            `yaml:"trimmed"`
 	Source  map[string]string `yaml:"source"`
 	Refused []any             `yaml:"refused"`

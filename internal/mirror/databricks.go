@@ -16,10 +16,16 @@ func importDatabricks(path string, data []byte) (*Profile, error) {
 		if b, ok := decodeBundle(data); ok {
 			return importBundle(path, b)
 		}
+		if jobs, where := dbxJobs(decodeYAMLMap(data)); jobs != nil {
+			return importDBX(path, jobs, where)
+		}
 		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the databricks CLI%s", path, err, decodeHint(data))
 	}
 	if b := asMap(v); bundleJobs(b) != nil {
 		return importBundle(path, b)
+	}
+	if jobs, where := dbxJobs(asMap(v)); jobs != nil {
+		return importDBX(path, jobs, where)
 	}
 	root := asMap(v)
 	if root == nil {

@@ -154,6 +154,8 @@ func detectTree(v any) string {
 		return FormatDataproc
 	case bundleJobs(m) != nil:
 		return FormatDatabricks
+	case isDBX(m):
+		return FormatDatabricks
 	case m["spark_version"] != nil || m["node_type_id"] != nil || m["new_cluster"] != nil ||
 		m["job_clusters"] != nil || m["tasks"] != nil || asMap(m["settings"]) != nil:
 		return FormatDatabricks

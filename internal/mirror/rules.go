@@ -244,6 +244,8 @@ func keyDropReason(key string) string {
 			return databricksOnlyReason
 		}
 		return ""
+	case uiDisplay:
+		return ""
 	case "S3A semantics":
 		for _, f := range s3aProdOnly {
 			if strings.Contains(lk, f) {

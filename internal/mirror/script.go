@@ -271,6 +271,8 @@ type submitScript struct {
 	// when the script runs no spark-submit itself (SPARKCONF="--master ...",
 	// SPARK_CONF=("--conf" "k=v" ...)), for another script to pass them
 	optionsVar string
+	// cloud lists the cloud CLI commands of the script (cloudcli.go)
+	cloud []cloudCommand
 }
 
 // readScript finds the first spark-submit command of a script, with the
@@ -282,10 +284,13 @@ func readScript(text string) (submitScript, error) {
 	found := false
 	for _, sl := range scriptLines(text) {
 		out.heredocs = append(out.heredocs, sl.heredocs...)
+		words, err := shellWords(expandVars(sl.text, vars))
 		if found {
+			if err == nil {
+				out.cloud = append(out.cloud, cloudCommands(words, sl.line)...)
+			}
 			continue
 		}
-		words, err := shellWords(expandVars(sl.text, vars))
 		if err != nil {
 			return out, fmt.Errorf("line %d: %w", sl.line, err)
 		}
@@ -309,7 +314,8 @@ func readScript(text string) (submitScript, error) {
 				opts.note(name, ws, sl.line)
 			}
 		}
-		for j := i; j < len(words); j++ {
+		lineCloud := cloudCommands(words[i:], sl.line)
+		for j := i; j < len(words) && len(lineCloud) == 0; j++ { // gcloud's "jobs submit pyspark" is no pyspark shell
 			if isSubmitCommand(words[j]) {
 				out.command, out.args, out.line, found = words[j], words[j+1:], sl.line, true
 				break
@@ -320,6 +326,12 @@ func readScript(text string) (submitScript, error) {
 				out.command, out.args, out.line, found = startJobRun, words[j+3:], sl.line, true
 			}
 		}
+		if !found {
+			out.cloud = append(out.cloud, lineCloud...)
+		}
+	}
+	if !found && len(out.cloud) > 0 {
+		out.line, found = out.cloud[0].line, true // the cloud CLI's commands say what runs
 	}
 	if !found && opts.best != "" {
 		out.command, out.args, out.line, out.optionsVar = "", opts.words, opts.line, opts.best

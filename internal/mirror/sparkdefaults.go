@@ -133,6 +133,9 @@ func (p *Profile) platformFromMaster() {
 	switch {
 	case strings.HasPrefix(m, "k8s://"):
 		p.Source.Platform = "kubernetes"
+		if p.Source.Cloud == "" {
+			p.Source.Cloud = managedKubernetesCloud(m)
+		}
 	case m == "yarn" || strings.HasPrefix(m, "yarn"):
 		p.Source.Platform = "yarn"
 	case strings.HasPrefix(m, "spark://"):
@@ -160,6 +163,23 @@ func platformFromYARNConfs(conf map[string]string) string {
 	}
 	if yarn {
 		return "yarn"
+	}
+	return ""
+}
+
+// managedKubernetesCloud names the cloud of a managed Kubernetes service
+// by its API server's host name (k8s://https://<id>.<region>.eks.amazonaws.com
+// is EKS, *.azmk8s.io AKS); "" for any other host.
+func managedKubernetesCloud(master string) string {
+	u := strings.TrimPrefix(master, "k8s://")
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+	host, _, _ := strings.Cut(u, "/")
+	host, _, _ = strings.Cut(host, ":")
+	switch host = strings.ToLower(host); {
+	case strings.HasSuffix(host, ".eks.amazonaws.com"):
+		return "aws"
+	case strings.HasSuffix(host, ".azmk8s.io"):
+		return "azure"
 	}
 	return ""
 }

@@ -3,6 +3,7 @@ package mirror
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
@@ -155,6 +156,7 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 	} else if err := readSubmitArgs(p, sc.args); err != nil {
 		return nil, fmt.Errorf("mirror: %s: %w", path, err)
 	}
+	p.readCloudCommands(sc.cloud)
 	p.sparkFromSubmitPath(sc.command)
 	p.platformFromMaster()
 	for i, doc := range sc.heredocs {
@@ -237,6 +239,9 @@ func readSubmitArgs(p *Profile, args []string) error {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "-") {
+			if strings.HasSuffix(a, ".jar") { // Spark's own module jar names Spark and Scala
+				p.jarNameFacts(path.Base(a), "spark-submit application jar "+path.Base(a))
+			}
 			if len(args[i+1:]) > 0 {
 				p.warn(fmt.Sprintf("application arguments after %s are not Spark confs and were ignored", a))
 			}

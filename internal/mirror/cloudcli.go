@@ -1,0 +1,254 @@
+package mirror
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The clouds' CLIs create the cluster a job runs on, or submit the job, in
+// the same scripts that run spark-submit: `aws emr create-cluster`
+// (--release-label, --instance-groups, --configurations), `gcloud
+// [beta] dataproc clusters create` (--image-version, --num-workers,
+// --worker-machine-type, --properties spark:k=v) and `gcloud dataproc jobs
+// submit spark|pyspark|spark-sql` (--properties k=v, --jars). Each command
+// a script holds is read; a spark-submit command in it is read as well.
+
+// cloudCommand is one such command: its kind and its arguments.
+type cloudCommand struct {
+	kind string // one of the cli* constants
+	args []string
+	line int
+}
+
+const (
+	cliEMRCreateCluster = "aws emr create-cluster"
+	cliDataprocCluster  = "gcloud dataproc clusters create"
+	cliDataprocJob      = "gcloud dataproc jobs submit"
+)
+
+// cloudCommands finds the cloud CLI commands of one logical line's words.
+func cloudCommands(words []string, line int) []cloudCommand {
+	var out []cloudCommand
+	for j, w := range words {
+		switch strings.TrimPrefix(w, "$(") {
+		case "aws":
+			if j+2 < len(words) && words[j+1] == "emr" && words[j+2] == "create-cluster" {
+				out = append(out, cloudCommand{cliEMRCreateCluster, words[j+3:], line})
+			}
+		case "gcloud":
+			rest := words[j+1:]
+			if len(rest) > 0 && (rest[0] == "beta" || rest[0] == "alpha") {
+				rest = rest[1:]
+			}
+			if len(rest) < 3 || rest[0] != "dataproc" {
+				continue
+			}
+			switch {
+			case rest[1] == "clusters" && rest[2] == "create":
+				out = append(out, cloudCommand{cliDataprocCluster, rest[3:], line})
+			case rest[1] == "jobs" && rest[2] == "submit" && len(rest) > 3:
+				out = append(out, cloudCommand{cliDataprocJob, rest[4:], line})
+			}
+		}
+	}
+	return out
+}
+
+// cliOptions splits a command's arguments into --flag values: --flag=v, or
+// --flag followed by the words up to the next --flag (shorthand lists such
+// as --instance-groups A=1,B=2 C=3,D=4 take several).
+func cliOptions(args []string) map[string][]string {
+	opts := map[string][]string{}
+	cur := ""
+	for _, a := range args {
+		if strings.HasPrefix(a, "--") {
+			name, val, hasEq := strings.Cut(a, "=")
+			cur = name
+			opts[cur] = []string{} // present, even when it takes no value (--single-node)
+			if hasEq {
+				opts[cur] = append(opts[cur], val)
+				cur = ""
+			}
+			continue
+		}
+		if cur != "" {
+			opts[cur] = append(opts[cur], a)
+		}
+	}
+	return opts
+}
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+// readCloudCommands reads every cloud CLI command of a script.
+func (p *Profile) readCloudCommands(cmds []cloudCommand) {
+	for _, c := range cmds {
+		opts := cliOptions(c.args)
+		src := fmt.Sprintf("%s (line %d)", c.kind, c.line)
+		switch c.kind {
+		case cliEMRCreateCluster:
+			p.readEMRCreateCluster(opts, src)
+		case cliDataprocCluster:
+			p.readDataprocClusterCreate(opts, src)
+		case cliDataprocJob:
+			p.readDataprocJobSubmit(opts, src)
+		}
+	}
+}
+
+func (p *Profile) readEMRCreateCluster(opts map[string][]string, src string) {
+	p.Source.Platform, p.Source.Cloud = "emr", "aws"
+	for _, g := range emrCLIGroups(p, opts["--instance-groups"], src) {
+		n, _ := strconv.Atoi(g["InstanceCount"])
+		switch strings.ToUpper(g["InstanceGroupType"]) {
+		case "MASTER":
+			p.Topology.DriverType = g["InstanceType"]
+		case "CORE", "TASK":
+			p.Topology.Workers += n
+			p.Topology.WorkersProvenance = src + " --instance-groups CORE/TASK InstanceCount"
+			if p.Topology.WorkerType == "" {
+				p.Topology.WorkerType = g["InstanceType"]
+			}
+		}
+	}
+	if t := first(opts["--instance-type"]); t != "" && p.Topology.WorkerType == "" {
+		p.Topology.WorkerType, p.Topology.DriverType = t, t
+		if n, err := strconv.Atoi(first(opts["--instance-count"])); err == nil && n > 1 {
+			setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, n-1, src+" --instance-count (less the primary node)", false)
+		}
+	}
+	if len(opts["--instance-fleets"]) > 0 {
+		p.warn(src + ": --instance-fleets count capacity units, not nodes; the workers were not read")
+	}
+	if conf := first(opts["--configurations"]); conf != "" {
+		if v, err := decodeJSON([]byte(conf)); err == nil {
+			readEMRConfigurations(p, asList(v), "")
+		} else {
+			p.warn(fmt.Sprintf("%s: --configurations %s is a file, not read here: import it too to see its confs", src, conf))
+		}
+	}
+	if label := first(opts["--release-label"]); label != "" {
+		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, label, src+" --release-label", false)
+		p.applyEMRLabel(label)
+	}
+}
+
+// emrCLIGroups reads --instance-groups: a JSON array, or the shorthand
+// InstanceGroupType=CORE,InstanceCount=2,InstanceType=m5.xlarge, one word
+// a group.
+func emrCLIGroups(p *Profile, words []string, src string) []map[string]string {
+	if len(words) == 0 {
+		return nil
+	}
+	var out []map[string]string
+	if strings.HasPrefix(strings.TrimSpace(words[0]), "[") {
+		v, err := decodeJSON([]byte(words[0]))
+		if err != nil {
+			p.warn(fmt.Sprintf("%s: --instance-groups is not JSON (%v); the workers were not read", src, err))
+			return nil
+		}
+		for _, g := range asList(v) {
+			gm := asMap(g)
+			out = append(out, map[string]string{"InstanceGroupType": str(gm["InstanceGroupType"]),
+				"InstanceType": str(gm["InstanceType"]), "InstanceCount": strconv.Itoa(num(gm["InstanceCount"]))})
+		}
+		return out
+	}
+	for _, w := range words {
+		g := map[string]string{}
+		for _, kv := range strings.Split(w, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			g[k] = v
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string) {
+	p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
+	if _, ok := opts["--single-node"]; ok {
+		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, 0, src+" --single-node", true)
+	}
+	if n, err := strconv.Atoi(first(opts["--num-workers"])); err == nil {
+		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, n, src+" --num-workers", false)
+	}
+	for _, f := range []string{"--num-secondary-workers", "--num-preemptible-workers"} {
+		if n, err := strconv.Atoi(first(opts[f])); err == nil && n > 0 {
+			p.Topology.Workers += n
+			p.Topology.WorkersProvenance += " + " + f
+		}
+	}
+	setStr(&p.Topology.WorkerType, new(string), first(opts["--worker-machine-type"]), src, false)
+	setStr(&p.Topology.DriverType, new(string), first(opts["--master-machine-type"]), src, false)
+	if acc := first(opts["--worker-accelerator"]); acc != "" {
+		kv := gcloudDict(acc)
+		n, _ := strconv.Atoi(kv["count"])
+		setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, n, src+" --worker-accelerator", false)
+		p.GPU.AcceleratorType = kv["type"]
+		setStr(&p.GPU.Model, &p.GPU.ModelProvenance, gpuModel(kv["type"]), src+" --worker-accelerator", false)
+	}
+	props := map[string]any{}
+	for k, v := range gcloudDict(first(opts["--properties"])) {
+		props[k] = v
+	}
+	readDataprocProperties(p, props)
+	for _, ia := range gcloudList(first(opts["--initialization-actions"])) {
+		if strings.Contains(ia, "spark-rapids") {
+			p.GPU.RapidsEnabled = true
+		}
+		p.warn(fmt.Sprintf("initialization action %s is not run locally; what it adds to spark-defaults.conf shows only in an event log", ia))
+	}
+	if iv := first(opts["--image-version"]); iv != "" {
+		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, iv, src+" --image-version", false)
+		p.applyDataprocImage(iv)
+	}
+}
+
+func (p *Profile) readDataprocJobSubmit(opts map[string][]string, src string) {
+	p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
+	for k, v := range gcloudDict(first(opts["--properties"])) {
+		p.addConf(k, v, src+" --properties")
+	}
+	if jars := gcloudList(first(opts["--jars"])); len(jars) > 0 {
+		p.addConf("spark.jars", strings.Join(jars, ","), src+" --jars")
+	}
+	if pf := first(opts["--properties-file"]); pf != "" {
+		p.warn(fmt.Sprintf("%s: --properties-file %s: import that file too to see its confs", src, pf))
+	}
+}
+
+// gcloudList splits a gcloud list flag: a,b,c, or ^#^a#b#c with an
+// alternate delimiter.
+func gcloudList(v string) []string {
+	sep := ","
+	if len(v) > 2 && v[0] == '^' {
+		if end := strings.IndexByte(v[1:], '^'); end > 0 {
+			sep, v = v[1:end+1], v[end+2:]
+		}
+	}
+	var out []string
+	for _, e := range strings.Split(v, sep) {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// gcloudDict splits a gcloud dict flag: k=v,k2=v2 (or ^#^k=v#k2=v2).
+func gcloudDict(v string) map[string]string {
+	out := map[string]string{}
+	for _, e := range gcloudList(v) {
+		if k, val, ok := strings.Cut(e, "="); ok {
+			out[k] = val
+		}
+	}
+	return out
+}

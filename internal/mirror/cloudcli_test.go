@@ -1,0 +1,158 @@
+package mirror
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCloudCLIScripts reads the cluster and job commands of the clouds'
+// CLIs (aws emr create-cluster, gcloud dataproc clusters create and jobs
+// submit) in job scripts: real files of the corpus and short cases.
+func TestCloudCLIScripts(t *testing.T) {
+	corpus := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "corpus", "train", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	for _, tc := range []struct {
+		name, script                               string
+		platform, cloud, label, spark, scala, java string
+		workers                                    int
+		workerType, confKey, confVal               string
+	}{
+		{"gcloud clusters create, then jobs submit", corpus("benramo-ephemeral-job.sh"),
+			"dataproc", "gcp", "2.0-debian10", "3.1.", "2.12", "8", 2, "n1-standard-2", "", ""},
+		{"gcloud clusters create with variables", corpus("jingk-create-spark-streaming-etl-cluster.sh"),
+			"dataproc", "gcp", "1.5", "2.4.", "2.12", "8", 2, "n1-standard-2", "", ""},
+		{"gcloud jobs submit: properties and jars", corpus("jingk-submit-spark-job-visits.sh"),
+			"dataproc", "gcp", "", "2.4.7", "2.12", "", 0, "", "spark.jars.packages", "org.apache.spark:spark-avro_2.12:2.4.7"},
+		{"gcloud beta, one line, spark: properties", "gcloud beta dataproc clusters create c --image-version 1.5 --num-workers 3 " +
+			"--worker-machine-type n2-standard-8 --properties spark:spark.executor.cores=4,spark:spark.sql.shuffle.partitions=64\n",
+			"dataproc", "gcp", "1.5", "2.4.", "2.12", "8", 3, "n2-standard-8", "spark.sql.shuffle.partitions", "64"},
+		{"aws emr create-cluster, instance groups JSON", corpus("audioval-spinup-cluster.sh"),
+			"emr", "aws", "emr-6.8.0", "3.3.0", "2.12", "8", 3, "m4.large", "", ""},
+		{"aws emr create-cluster, shorthand groups and configurations", "aws emr create-cluster --release-label emr-6.5.0 " +
+			"--instance-groups InstanceGroupType=MASTER,InstanceCount=1,InstanceType=m5.xlarge InstanceGroupType=CORE,InstanceCount=4,InstanceType=r5.2xlarge " +
+			"--configurations '[{\"Classification\":\"spark-defaults\",\"Properties\":{\"spark.sql.adaptive.enabled\":\"true\"}}]'\n",
+			"emr", "aws", "emr-6.5.0", "3.1.2", "2.12", "8", 4, "r5.2xlarge", "spark.sql.adaptive.enabled", "true"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			format := detectBytes([]byte(tc.script))
+			p, err := importBytes("job.sh", format, []byte(tc.script))
+			if err != nil {
+				t.Fatalf("format %q: %v", format, err)
+			}
+			p.factsOutsideConf() // as Import does after the reader
+			r, tp := p.Runtime, p.Topology
+			for _, c := range []struct{ what, got, want string }{
+				{"platform", p.Source.Platform, tc.platform}, {"cloud", p.Source.Cloud, tc.cloud},
+				{"label", r.Label, tc.label}, {"scala", r.Scala, tc.scala}, {"java", r.Java, tc.java},
+				{"worker type", tp.WorkerType, tc.workerType},
+			} {
+				if c.got != c.want {
+					t.Errorf("%s = %q, want %q (warnings %q)", c.what, c.got, c.want, p.Warnings)
+				}
+			}
+			if !factMatches(tc.spark+map[bool]string{true: "x", false: ""}[len(tc.spark) > 0 && tc.spark[len(tc.spark)-1] == '.'], r.Spark) {
+				t.Errorf("spark = %q (%s), want %q", r.Spark, r.SparkProvenance, tc.spark)
+			}
+			if tp.Workers != tc.workers {
+				t.Errorf("workers = %d (%s), want %d", tp.Workers, tp.WorkersProvenance, tc.workers)
+			}
+			if tc.confKey != "" && p.Conf[tc.confKey] != tc.confVal {
+				t.Errorf("conf %s = %q, want %q", tc.confKey, p.Conf[tc.confKey], tc.confVal)
+			}
+		})
+	}
+}
+
+// TestDBXDeployment reads dbx deployment files: environments whose jobs
+// (or workflows) hold Databricks job specs.
+func TestDBXDeployment(t *testing.T) {
+	read := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join("testdata", "corpus", "train", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	const yamlDeployment = "environments:\n  default:\n    workflows:\n      - name: etl\n        job_clusters:\n" +
+		"          - job_cluster_key: basic\n            new_cluster:\n              spark_version: 12.2.x-scala2.12\n" +
+		"              node_type_id: Standard_E8ds_v4\n              num_workers: 3\n"
+	for _, tc := range []struct {
+		name         string
+		data         []byte
+		label, cloud string
+		workers      int
+		workerType   string
+	}{
+		{"JSON, jobs[].new_cluster", read("dbx-gcp-example.json"), "7.3.x-cpu-ml-scala2.12", "gcp", 2, "n1-highmem-4"},
+		{"JSON, jobs[].job_clusters", read("dbx-06-json-jobs-api-2.1-example.json"), "9.1.x-cpu-ml-scala2.12", "", 1, ""}, // node_type_id is a {placeholder},
+		{"YAML, environments.*.workflows", []byte(yamlDeployment), "12.2.x-scala2.12", "azure", 3, "Standard_E8ds_v4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			format := detectBytes(tc.data)
+			if format != FormatDatabricks {
+				t.Fatalf("detected %q, want %q", format, FormatDatabricks)
+			}
+			p, err := importBytes("deployment.json", format, tc.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.factsOutsideConf()
+			if p.Runtime.Label != tc.label || p.Topology.Workers != tc.workers || p.Topology.WorkerType != tc.workerType || p.Source.Cloud != tc.cloud {
+				t.Errorf("label %q workers %d type %q cloud %q, want %q %d %q %q (warnings %q)", p.Runtime.Label, p.Topology.Workers,
+					p.Topology.WorkerType, p.Source.Cloud, tc.label, tc.workers, tc.workerType, tc.cloud, p.Warnings)
+			}
+		})
+	}
+}
+
+// TestSubmitApplicationJarAndEKSMaster: the application jar of a
+// spark-submit line names Spark and Scala when it is one of Spark's own
+// modules (spark-examples_2.12-3.0.0.jar), and a k8s:// master on a managed
+// service's API host names the cloud (EKS: *.eks.amazonaws.com).
+func TestSubmitApplicationJarAndEKSMaster(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, cloud, spark, scala string
+	}{
+		{"EKS, Spark's examples jar", filepath.Join("testdata", "corpus", "train", "eksb-spark-wordcount-shell.sh"), "aws", "3.0.0", "2.12"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ImportContext(t.Context(), tc.file, Options{Full: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := p.Runtime
+			if p.Source.Cloud != tc.cloud || r.Spark != tc.spark || r.Scala != tc.scala {
+				t.Errorf("cloud %q spark %q (%s) scala %q (%s), want %q %q %q", p.Source.Cloud, r.Spark, r.SparkProvenance,
+					r.Scala, r.ScalaProvenance, tc.cloud, tc.spark, tc.scala)
+			}
+		})
+	}
+}
+
+// TestUIDisplayConfsAreKept: what the driver's console and UI show and
+// retain behaves the same on any machine and is kept; the UI's port, proxy
+// and filters are prod's network and are dropped.
+func TestUIDisplayConfsAreKept(t *testing.T) {
+	p := newProfile("spark-defaults.conf", FormatSparkDefaults)
+	for k, v := range map[string]string{"spark.ui.showConsoleProgress": "false", "spark.ui.retainedJobs": "200",
+		"spark.ui.timeline.tasks.maximum": "500", "spark.ui.port": "4050", "spark.ui.proxyRedirectUri": "/", "spark.ui.filters": "a.B"} {
+		p.addConf(k, v, "test")
+	}
+	l := localFor(p)
+	for _, k := range []string{"spark.ui.showConsoleProgress", "spark.ui.retainedJobs", "spark.ui.timeline.tasks.maximum"} {
+		if l.Conf[k] != p.Conf[k] {
+			t.Errorf("%s = %q locally (dropped: %q), want prod's %q kept", k, l.Conf[k], l.Dropped[k], p.Conf[k])
+		}
+	}
+	for _, k := range []string{"spark.ui.port", "spark.ui.proxyRedirectUri", "spark.ui.filters"} {
+		if _, ok := l.Conf[k]; ok {
+			t.Errorf("%s reaches the local conf, want it dropped", k)
+		}
+	}
+}
