@@ -17,10 +17,33 @@ import (
 	"github.com/devenv-dev/devenv/test/standin"
 )
 
-// TestRemoteRigAnswers: the rig's engine is another engine (its own images,
-// its own containers), reached through the docker context over ssh only.
-func TestRemoteRigAnswers(t *testing.T) {
+// TestRemote runs the remote rig's tests one after another, as a group
+// that runs beside the other end-to-end tests: each starts an engine of its
+// own (a dockerd on vfs inside a container), and five of them at once on a
+// loaded 2-core machine starve each other's forwarded services.
+func TestRemote(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("end-to-end: needs the Docker engine")
+	}
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T)
+	}{
+		{"RigAnswers", remoteRigAnswers}, {"UpThroughContext", remoteUpThroughContext}, {"FirstHour", remoteFirstHour},
+		{"BackgroundWatch", remoteBackgroundWatch}, {"DevelopWatch", remoteDevelopWatch},
+	} {
+		t.Run(c.name, c.run)
+	}
+}
+
+// bodyWait bounds how long waitBody waits for a forwarded service to
+// answer: a state it waits for, not a pace it expects.
+const bodyWait = 2 * time.Minute
+
+// remoteRigAnswers: the rig's engine is another engine (its own images,
+// its own containers), reached through the docker context over ssh only.
+func remoteRigAnswers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}
@@ -47,8 +70,7 @@ func remoteProject(t *testing.T, svcs string, files map[string]string) (dir, nam
 	return standin.Project(t, all), name
 }
 
-func TestRemoteUpThroughContext(t *testing.T) {
-	t.Parallel()
+func remoteUpThroughContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}
@@ -83,7 +105,7 @@ func TestRemoteUpThroughContext(t *testing.T) {
 	run("down")
 }
 
-// TestRemoteFirstHour is the first hour of a laptop driving an engine on
+// remoteFirstHour is the first hour of a laptop driving an engine on
 // another machine, through a docker context over ssh: up --watch syncs the
 // project into /workspace there (not .git, not ignored files) and forwards
 // the service's port to this machine over the one SSH connection the
@@ -91,8 +113,7 @@ func TestRemoteUpThroughContext(t *testing.T) {
 // started during the watch gets its port forwarded; a running job whose
 // script changes is cancelled and submitted again; a job's output under
 // /workspace comes back with devenv cp; down.
-func TestRemoteFirstHour(t *testing.T) {
-	t.Parallel()
+func remoteFirstHour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}
@@ -256,7 +277,7 @@ func sshConnections(t *testing.T, port int) int {
 // waitBody waits until url answers with body want.
 func waitBody(t *testing.T, url, want string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(bodyWait)
 	last := ""
 	for time.Now().Before(deadline) {
 		resp, err := http.Get(url)
@@ -272,13 +293,12 @@ func waitBody(t *testing.T, url, want string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("%s did not answer %q in 30 s; last: %s", url, want, last)
+	t.Fatalf("%s did not answer %q in %s; last: %s", url, want, bodyWait, last)
 }
 
-// TestRemoteBackgroundWatch: watch --detach keeps syncing after the command
+// remoteBackgroundWatch: watch --detach keeps syncing after the command
 // that started it returned, until watch --stop.
-func TestRemoteBackgroundWatch(t *testing.T) {
-	t.Parallel()
+func remoteBackgroundWatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}
@@ -310,7 +330,7 @@ func TestRemoteBackgroundWatch(t *testing.T) {
 // waitRemoteFile waits until path in the rig's container holds want.
 func waitRemoteFile(t *testing.T, r *standin.Remote, container, path, want string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(bodyWait)
 	last := ""
 	for time.Now().Before(deadline) {
 		out, err := r.Docker("exec", container, "cat", path)
@@ -323,15 +343,14 @@ func waitRemoteFile(t *testing.T, r *standin.Remote, container, path, want strin
 	t.Fatalf("%s in %s did not become %q in 30 s; last: %q", path, container, want, last)
 }
 
-// TestRemoteDevelopWatch: a compose service's develop.watch rules work on
+// remoteDevelopWatch: a compose service's develop.watch rules work on
 // the remote engine through Compose's Watch (it copies through the Engine
 // API, over the context's ssh): sync copies an edit into the container's
 // target (not the ignored files), sync+restart copies and restarts the
 // service, sync+exec copies and runs its command (user, working_dir,
 // environment), restart restarts, rebuild is devenv's build and up there
 // and recreates the container.
-func TestRemoteDevelopWatch(t *testing.T) {
-	t.Parallel()
+func remoteDevelopWatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: needs the Docker engine")
 	}
