@@ -116,11 +116,13 @@ func projectRel(dir, file string) string {
 
 // composeBuild is what a compose service's image is built from, as
 // Compose builds it (context, Dockerfile or dockerfile_inline, args,
-// target), FROM the images the lock pins for it, through the mirror.
+// target), FROM the images the lock pins for it, through the mirror, and
+// tagged with the names Compose tags it with (image:, build.tags).
 func composeBuild(p *spec.Project, cs compose.Service, ls *lock.Service, opts Options) *images.Input {
 	b := cs.Build
 	in := &images.Input{Project: p.Name, Service: cs.Name, Resolved: profiles.Resolved{Profile: profiles.Image}, ProjectDir: p.Dir,
-		UserContext: b.Context, UserDockerfileInline: b.Inline, BuildArgs: b.Args, Target: b.Target, Pins: ls.BuildPins(opts.Mirrors)}
+		UserContext: b.Context, UserDockerfileInline: b.Inline, BuildArgs: b.Args, Target: b.Target, Tags: slices.Clone(b.Tags),
+		Pins: ls.BuildPins(opts.Mirrors)}
 	if b.Inline == "" {
 		in.UserDockerfile = dockerfileOf(b)
 	}
