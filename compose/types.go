@@ -80,6 +80,9 @@ type Build struct {
 	Inline     string            `json:",omitempty"` // dockerfile_inline: the Dockerfile itself ("" for none)
 	Args       map[string]string // build args with a value
 	Target     string            // build stage, "" for the last
+	// Tags are the other names Compose gives the image: the service's
+	// image: (when it also has build:) and build.tags.
+	Tags []string `json:",omitempty"`
 }
 
 // GPUWant is what a compose service asks of the GPUs, through gpus: or

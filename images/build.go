@@ -43,12 +43,15 @@ type Result struct {
 // cannot be read, in the image name a plan shows for it.
 const UnbuildableTag = "unbuildable"
 
+// TagPrefix begins every name Tag gives.
+const TagPrefix = "devenv/"
+
 // Tag names a service's image: devenv/<project>-<service>:<hash[:12]>.
 func Tag(project, service, hash string) string {
 	if len(hash) > 12 {
 		hash = hash[:12]
 	}
-	return strings.ToLower(fmt.Sprintf("devenv/%s-%s:%s", project, service, hash))
+	return strings.ToLower(fmt.Sprintf(TagPrefix+"%s-%s:%s", project, service, hash))
 }
 
 // Build makes the service's image and returns its tag. It builds only when no
@@ -76,7 +79,7 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 			return Result{}, fmt.Errorf("checking for image %s: %w", tag, err)
 		}
 		if exists {
-			return Result{Tag: tag}, nil
+			return Result{Tag: tag}, TagAs(ctx, eng, tag, in.Tags)
 		}
 	}
 	entries, arts, err := sealed.context(in)
@@ -113,7 +116,19 @@ func Build(ctx context.Context, eng engine.Engine, in Input, opts Options, progr
 		return res, fmt.Errorf("building image %s for service %q: %w", tag, in.Service, err)
 	}
 	res.Built, res.ContextBytes = true, sent
-	return res, nil
+	return res, TagAs(ctx, eng, tag, in.Tags)
+}
+
+// TagAs gives the image tag the other names Compose gives it (image:,
+// build.tags), each every time, so a name another image took meanwhile
+// is the build's again.
+func TagAs(ctx context.Context, eng engine.Engine, tag string, names []string) error {
+	for _, name := range names {
+		if err := eng.TagImage(ctx, tag, name); err != nil {
+			return fmt.Errorf("image %s: %w", tag, err)
+		}
+	}
+	return nil
 }
 
 // withArtifacts makes the artifact images the service's Dockerfile copies

@@ -67,6 +67,10 @@ type Input struct {
 	// and build.target, for the user's Dockerfile.
 	BuildArgs map[string]string
 	Target    string
+	// Tags are the other names Compose gives the built image (a compose
+	// service's image: and build.tags): the image is tagged with each,
+	// and none is part of its content hash or its tag.
+	Tags []string
 	// Pins map each image the user's Dockerfile builds FROM, as the build
 	// resolves it (e.g. "nvcr.io/nvidia/cuda:12.9.1-base-ubuntu22.04"), to
 	// the reference devenv.lock pins it by, through the registry mirror

@@ -151,6 +151,7 @@ func TestComposeBuildHash(t *testing.T) {
 		{"a build arg", func(in *Input) { in.BuildArgs = map[string]string{"X": "1"} }, true},
 		{"a target", func(in *Input) { in.Target = "build" }, true},
 		{"no pins", func(in *Input) { in.Pins = nil }, true},
+		{"image: and build.tags", func(in *Input) { in.Tags = []string{"example/app:1.0", "example/app:latest"} }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

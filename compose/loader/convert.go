@@ -19,7 +19,7 @@ func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) 
 	errs, warns := checkKeys(s, pos)
 	out := compose.Service{Name: s.Name, File: pos.fileOf(s.Name), Image: s.Image, PullPolicy: s.PullPolicy, Warnings: warns,
 		Profiles: slices.Clone(s.Profiles), ContainerName: s.ContainerName}
-	out.Build = build(s.Build)
+	out.Build = build(s.Build, s.Image)
 	if out.Image == "" && out.Build == nil {
 		errs = append(errs, pos.problem(s.Name, "", "has neither image: nor build:; add one"))
 	}
@@ -63,11 +63,19 @@ func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) 
 	return out, errs
 }
 
-func build(b *types.BuildConfig) *compose.Build {
+func build(b *types.BuildConfig, image string) *compose.Build {
 	if b == nil {
 		return nil
 	}
 	out := &compose.Build{Context: b.Context, Dockerfile: b.Dockerfile, Inline: b.DockerfileInline, Target: b.Target}
+	if image != "" {
+		out.Tags = append(out.Tags, image) // Compose tags the build with image: (api.GetImageNameOrDefault)
+	}
+	for _, t := range b.Tags {
+		if !slices.Contains(out.Tags, t) {
+			out.Tags = append(out.Tags, t)
+		}
+	}
 	for k, v := range b.Args {
 		if v == nil {
 			continue

@@ -68,7 +68,6 @@ var buildKeys = []struct {
 	{"extra_hosts", func(b *types.BuildConfig) bool { return len(b.ExtraHosts) > 0 }},
 	{"shm_size", func(b *types.BuildConfig) bool { return b.ShmSize != 0 }},
 	{"ulimits", func(b *types.BuildConfig) bool { return len(b.Ulimits) > 0 }},
-	{"tags", func(b *types.BuildConfig) bool { return len(b.Tags) > 0 }},
 	{"isolation", func(b *types.BuildConfig) bool { return b.Isolation != "" }},
 	{"privileged", func(b *types.BuildConfig) bool { return b.Privileged }},
 	{"entitlements", func(b *types.BuildConfig) bool { return len(b.Entitlements) > 0 }},

@@ -149,7 +149,8 @@ func sameRequest(a, b types.DeviceRequest) bool {
 // secrets a compose service refers to, as Compose has them, devenv's
 // project labels added to the networks and volumes it (through Compose)
 // makes. The project network (default) stays devenv's; a volume devenv
-// makes itself (External, under devenv's name) stays external.
+// makes itself (External: one of the plan's volumes, under Compose's name
+// for it) stays external.
 func composeObjects(proj *types.Project, pl *plan.Plan, orig *compose.Config, opts Options) {
 	own := types.Labels(plan.Labels(pl.Project, ""))
 	for key, n := range orig.Networks {
@@ -164,7 +165,7 @@ func composeObjects(proj *types.Project, pl *plan.Plan, orig *compose.Config, op
 	for key, v := range orig.Volumes {
 		if !bool(v.External) {
 			v.Labels = withLabels(v.Labels, own)
-			v.External = types.External(opts.External && v.Name == plan.VolumeName(pl.Project, key))
+			v.External = types.External(opts.External && slices.Contains(pl.Volumes, v.Name))
 		}
 		if proj.Volumes == nil {
 			proj.Volumes = types.Volumes{}

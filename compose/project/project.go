@@ -106,9 +106,19 @@ func projectNetwork(pl *plan.Plan, opts Options) types.NetworkConfig {
 // volumeKeys maps each named volume's key in the project (its name without
 // the project prefix) to its engine name.
 func volumeKeys(pl *plan.Plan) map[string]string {
+	declared := map[string]bool{} // a compose volume with its own name: composeObjects adds it under its key
+	for _, s := range pl.Services {
+		if s.Compose != nil && s.Compose.Config != nil {
+			for key, v := range s.Compose.Config.Volumes {
+				declared[v.Name] = v.Name != plan.VolumeName(pl.Project, key)
+			}
+		}
+	}
 	out := map[string]string{}
 	for _, name := range pl.Volumes {
-		out[volumeKey(pl.Project, name)] = name
+		if !declared[name] {
+			out[volumeKey(pl.Project, name)] = name
+		}
 	}
 	return out
 }

@@ -505,3 +505,24 @@ func declaresDefault(proj *types.Project) bool {
 	n, ok := proj.Networks[DefaultNetwork]
 	return ok && (bool(n.External) || n.Name != proj.Name+"_"+DefaultNetwork)
 }
+
+// TestComposeRulesAsCompose is the same comparison for small projects
+// written for one Compose rule each (testdata/rules/<rule>, the rule in
+// its compose file's comment); testdata/rules/<rule>.diff is the record.
+func TestComposeRulesAsCompose(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "rules", "*", "compose.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range dirs {
+		dir, err := filepath.Abs(filepath.Dir(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			ref := composeConfig(t, dir, []string{"compose.yaml"}, name)
+			golden(t, filepath.Join("rules", name+".diff"), []byte(compareWithCompose(t, dir, []string{"compose.yaml"}, name, ref)))
+		})
+	}
+}

@@ -29,8 +29,8 @@ type buildSource struct {
 }
 
 // readBuild reads the Dockerfile of compose service cs (build.context and
-// build.dockerfile, or dockerfile_inline) as a bounded regular file inside
-// the project with no link on the way, and the images it builds FROM with
+// build.dockerfile, or dockerfile_inline) as a bounded regular file, as the
+// build sends it (readDockerfile), and the images it builds FROM with
 // cs's build args and target. Every problem names the compose file, the
 // service and the Dockerfile line (a *spec.Error: exit 2).
 func readBuild(p *spec.Project, cs compose.Service) (buildSource, error) {
@@ -47,12 +47,12 @@ func readBuild(p *spec.Project, cs compose.Service) (buildSource, error) {
 		path := dockerfilePath(b)
 		src.file = relTo(p.Dir, path)
 		var err error
-		if data, err = safefile.ReadNoLinks(p.Dir, path, safefile.MaxConfig); errors.Is(err, fs.ErrNotExist) {
+		if data, err = readDockerfile(b.Context, path); errors.Is(err, fs.ErrNotExist) {
 			return src, &spec.Error{File: src.compose, Msg: fmt.Sprintf("compose service %q: its Dockerfile %s does not exist", cs.Name, src.file),
 				Hint: "fix build.context or build.dockerfile in the compose file"}
 		} else if err != nil {
 			return src, &spec.Error{File: src.compose, Msg: fmt.Sprintf("compose service %q: its Dockerfile %s cannot be read: %v", cs.Name, src.file, err),
-				Hint: "build.context and build.dockerfile must name a regular file inside the project, with no symbolic link on the way: devenv pins the images it builds FROM"}
+				Hint: "build.context and build.dockerfile must name a regular file, with no symbolic link on the way from the context to it: devenv pins the images it builds FROM"}
 		}
 	}
 	froms, err := dockerfile.Froms(data, b.Args, b.Target)
@@ -61,6 +61,19 @@ func readBuild(p *spec.Project, cs compose.Service) (buildSource, error) {
 	}
 	src.froms = froms
 	return src, nil
+}
+
+// readDockerfile reads a compose build's Dockerfile as the build sends it
+// (images/): one inside its context with no link on the way from the
+// context (a link would be sent as a link), one outside it (Compose allows
+// it: "../docker/app.Dockerfile", or an absolute path) as the file it
+// names. Either may lie outside the project, as Compose allows; the one
+// link rule for paths written inside it is the compose guard's.
+func readDockerfile(context, path string) ([]byte, error) {
+	if rel, err := filepath.Rel(context, path); err == nil && filepath.IsLocal(rel) {
+		return safefile.ReadNoLinks(context, path, safefile.MaxConfig)
+	}
+	return safefile.ReadFile(path, safefile.MaxConfig)
 }
 
 // dockerfilePath is the Dockerfile of build b, absolute.

@@ -42,7 +42,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	c.Aliases = []string{cs.Name}
 	for i, m := range c.Mounts {
 		if m.Type == engine.MountVolume && slices.Contains(cs.NamedVolumes, m.Source) {
-			c.Mounts[i].Source = VolumeName(p.Name, m.Source)
+			c.Mounts[i].Source, _ = composeVolume(p, cs, m.Source)
 		}
 	}
 	ps := &Service{Name: cs.Name, Profile: lock.ComposeProfile, DependsOn: cs.DependsOn, Image: cs.Image, Pull: cs.Image, Generated: map[string][]byte{},
@@ -116,11 +116,13 @@ func projectRel(dir, file string) string {
 
 // composeBuild is what a compose service's image is built from, as
 // Compose builds it (context, Dockerfile or dockerfile_inline, args,
-// target), FROM the images the lock pins for it, through the mirror.
+// target), FROM the images the lock pins for it, through the mirror, and
+// tagged with the names Compose tags it with (image:, build.tags).
 func composeBuild(p *spec.Project, cs compose.Service, ls *lock.Service, opts Options) *images.Input {
 	b := cs.Build
 	in := &images.Input{Project: p.Name, Service: cs.Name, Resolved: profiles.Resolved{Profile: profiles.Image}, ProjectDir: p.Dir,
-		UserContext: b.Context, UserDockerfileInline: b.Inline, BuildArgs: b.Args, Target: b.Target, Pins: ls.BuildPins(opts.Mirrors)}
+		UserContext: b.Context, UserDockerfileInline: b.Inline, BuildArgs: b.Args, Target: b.Target, Tags: slices.Clone(b.Tags),
+		Pins: ls.BuildPins(opts.Mirrors)}
 	if b.Inline == "" {
 		in.UserDockerfile = dockerfileOf(b)
 	}
@@ -153,11 +155,29 @@ func composeVolumes(p *spec.Project, cs []compose.Service) []string {
 	var out []string
 	for _, s := range cs {
 		for _, v := range s.NamedVolumes {
-			out = append(out, VolumeName(p.Name, v))
+			if name, external := composeVolume(p, s, v); !external {
+				out = append(out, name)
+			}
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// composeVolume is the engine name of the named volume key that compose
+// service s mounts, as Compose names it: the top-level volume's own name:
+// (external ones used as they are, never made by the project), else
+// <project>_<key>.
+func composeVolume(p *spec.Project, s compose.Service, key string) (name string, external bool) {
+	if s.Config != nil {
+		if v, ok := s.Config.Volumes[key]; ok && (bool(v.External) || v.Name != "") {
+			if v.Name == "" {
+				return key, bool(v.External)
+			}
+			return v.Name, bool(v.External)
+		}
+	}
+	return VolumeName(p.Name, key), false
 }
 
 // projectNetwork is the project network as the compose files declare it

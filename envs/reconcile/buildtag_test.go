@@ -104,3 +104,39 @@ func TestBuildRefusesAFileRewrittenSinceThePlan(t *testing.T) {
 		t.Errorf("the plan's tag %s names an image built from other bytes", pl.Service("app").Image)
 	}
 }
+
+// TestComposeBuildCarriesComposesNames: up tags a compose build's image
+// with the service's image: as Compose does, when it builds it and when
+// it finds it built (a name removed or taken since is the build's again).
+func TestComposeBuildCarriesComposesNames(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"devenv.yaml":    "name: p\ncompose: [compose.yaml]\n",
+		"compose.yaml":   "services:\n  app:\n    image: example/app:1.0\n    build: ./app\n",
+		"app/Dockerfile": "FROM scratch\nCOPY . /src\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "devenv.yaml"))
+	must(t, err)
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), data, dir)
+	must(t, err)
+	pl, err := plan.Make(p, &lock.File{}, plan.Host{CPUs: 4, MemoryBytes: 8 << 30}, plan.Options{StateDir: filepath.Join(dir, ".devenv")})
+	must(t, err)
+	f := enginetest.New()
+	r := newRunner(t, f)
+	r.StateDir = filepath.Join(dir, ".devenv")
+	for _, round := range []string{"built", "found built"} {
+		if _, err := r.Up(t.Context(), pl, UpOptions{}); err != nil {
+			t.Fatalf("%s: up: %v", round, err)
+		}
+		id, err := f.ImageID(t.Context(), "example/app:1.0")
+		must(t, err)
+		if want, _ := f.ImageID(t.Context(), pl.Service("app").Image); id == "" || id != want {
+			t.Errorf("%s: example/app:1.0 is image %q; want the build, %q", round, id, want)
+		}
+		must(t, f.RemoveImage(t.Context(), "example/app:1.0"))
+	}
+}

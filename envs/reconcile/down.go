@@ -12,6 +12,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/images"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
@@ -293,7 +294,7 @@ func (r *Runner) removeImages(ctx context.Context, objs []engine.Object) ([]Chan
 	for pass := 0; pass < 2; pass++ {
 		retry = retry[:0]
 		for _, o := range order {
-			err := r.removeObject(ctx, engine.Images, o)
+			err := r.removeImage(ctx, o)
 			switch {
 			case errors.Is(err, engine.ErrConflict):
 				retry = append(retry, o)
@@ -309,6 +310,23 @@ func (r *Runner) removeImages(ctx context.Context, objs []engine.Object) ([]Chan
 		r.Out.Warn("kept image %s (%.19s): it is still in use (another image is built on it or a container uses it)", cmp.Or(o.Name, "<untagged>"), o.ID)
 	}
 	return changes, nil
+}
+
+// removeImage removes an image devenv built. One that also carries the
+// names Compose gives a build (image:, build.tags) loses devenv's own
+// names only: Compose's down --rmi local keeps an image named by image:,
+// and removed by its id, the engine refuses an image of several names.
+func (r *Runner) removeImage(ctx context.Context, o engine.Object) error {
+	own := slices.DeleteFunc(slices.Clone(o.Tags), func(t string) bool { return !strings.HasPrefix(t, images.TagPrefix) })
+	if len(o.Tags) < 2 || len(own) == 0 || len(own) == len(o.Tags) {
+		return r.removeObject(ctx, engine.Images, o)
+	}
+	for _, t := range own {
+		if err := r.Eng.Remove(ctx, engine.Images, t, false); err != nil && !isNotFound(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *Runner) removeObject(ctx context.Context, k engine.Kind, o engine.Object) error {

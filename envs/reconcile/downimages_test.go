@@ -60,3 +60,31 @@ func TestDownRemovesImagesChildrenFirst(t *testing.T) {
 		t.Errorf("the image kept in use is not said:\n%s", errOut.String())
 	}
 }
+
+// TestDownKeepsComposeNames: down --rmi removes devenv's own name of a
+// compose build's image and keeps the names Compose gives it (image:,
+// build.tags), as Compose's down --rmi local keeps an image named by
+// image:; removed by its id, the engine refused it (several names) and
+// down said it was still in use, leaving devenv's name behind.
+func TestDownKeepsComposeNames(t *testing.T) {
+	f := enginetest.New()
+	img := f.AddImage("devenv/p-app:1", map[string]string{labels.Project: "p", labels.Service: "app"})
+	for _, name := range []string{"example/app:1.0", "example/app:latest"} {
+		if err := f.TagImage(t.Context(), img, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var errOut bytes.Buffer
+	r := &Runner{Eng: f, Out: &ui.Printer{Out: &bytes.Buffer{}, Err: &errOut}, StateDir: t.TempDir()}
+	if _, err := r.Down(t.Context(), "p", DownOptions{Images: true}); err != nil {
+		t.Fatalf("down --rmi: %v", err)
+	}
+	for name, want := range map[string]bool{"devenv/p-app:1": false, "example/app:1.0": true, "example/app:latest": true} {
+		if ok, _ := f.ImageExists(t.Context(), name); ok != want {
+			t.Errorf("image %s exists: %v, want %v", name, ok, want)
+		}
+	}
+	if errOut.Len() > 0 {
+		t.Errorf("down warned:\n%s", errOut.String())
+	}
+}

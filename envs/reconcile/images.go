@@ -38,7 +38,14 @@ func (r *Runner) Images(ctx context.Context, svcs []*plan.Service, opts BuildOpt
 	var changes []Change
 	for _, s := range svcs {
 		if present[s.Image] {
-			continue // pinned, local or built: the engine has it, nothing to do
+			// pinned, local or built: the engine has it; a build carries
+			// Compose's names again, in case one was removed or taken since
+			if s.Build != nil {
+				if err := images.TagAs(ctx, r.Eng, s.Image, s.Build.Tags); err != nil {
+					return changes, fmt.Errorf("service %s: %w", s.Name, err)
+				}
+			}
+			continue
 		}
 		c, err := r.image(ctx, s, opts)
 		if err != nil {
@@ -91,8 +98,11 @@ func (r *Runner) image(ctx context.Context, s *plan.Service, opts BuildOptions) 
 	}
 	if !opts.NoCache && !opts.Pull {
 		ok, err := r.Eng.ImageExists(ctx, s.Image)
-		if err != nil || ok {
+		if err != nil {
 			return nil, err
+		}
+		if ok {
+			return nil, images.TagAs(ctx, r.Eng, s.Image, s.Build.Tags)
 		}
 	}
 	if opts.NoBuild {

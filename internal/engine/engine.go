@@ -26,6 +26,9 @@ type Engine interface {
 	Pull(ctx context.Context, ref string, progress func(Progress)) error
 	// Build builds an image from req.Context (a tar stream) and returns its id.
 	Build(ctx context.Context, req BuildRequest, progress func(Progress)) (string, error)
+	// TagImage gives the local image source (a reference or id) the name
+	// target as well, as docker tag does.
+	TagImage(ctx context.Context, source, target string) error
 	// RemoveImage removes an image by reference or id.
 	RemoveImage(ctx context.Context, ref string) error
 	// EnsureNetwork returns the bridge network called name (its id and
@@ -260,12 +263,14 @@ type DeviceRequest struct {
 
 // Object is one engine object returned by List.
 type Object struct {
-	Kind    Kind
-	ID      string
-	Name    string
-	Labels  map[string]string
-	State   string // containers only: created, running, exited, ...
-	Image   string // containers only
+	Kind   Kind
+	ID     string
+	Name   string
+	Labels map[string]string
+	State  string // containers only: created, running, exited, ...
+	Image  string // containers only
+	// Tags are an image's names (its repository tags), Name among them.
+	Tags    []string
 	Created time.Time
 	// Ports are a container's published ports and NetworkIDs the id of
 	// the network it refers to under each attached network's name, as the

@@ -25,6 +25,14 @@ func (d *docker) ImageExists(ctx context.Context, ref string) (bool, error) {
 	}
 }
 
+// TagImage names the local image source target too (docker tag).
+func (d *docker) TagImage(ctx context.Context, source, target string) error {
+	if err := d.cli.ImageTag(ctx, source, target); err != nil {
+		return d.wrap(fmt.Sprintf("tag image %q as %q", source, target), err)
+	}
+	return nil
+}
+
 // ImageID is the id of the local image ref; "" when there is none.
 func (d *docker) ImageID(ctx context.Context, ref string) (string, error) {
 	img, err := d.cli.ImageInspect(ctx, ref)

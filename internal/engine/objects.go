@@ -177,7 +177,7 @@ func (d *docker) listImages(ctx context.Context, f filters.Args) ([]Object, erro
 		if len(i.RepoTags) > 0 {
 			name = i.RepoTags[0]
 		}
-		objs = append(objs, Object{Kind: Images, ID: i.ID, Name: name, Labels: i.Labels, Created: time.Unix(i.Created, 0)})
+		objs = append(objs, Object{Kind: Images, ID: i.ID, Name: name, Tags: i.RepoTags, Labels: i.Labels, Created: time.Unix(i.Created, 0)})
 	}
 	return objs, err
 }

@@ -109,6 +109,14 @@ func (f *Fake) Remove(ctx context.Context, kind engine.Kind, id string, removeVo
 	if err != nil {
 		return err
 	}
+	if names := o.names(); kind == engine.Images && len(names) > 1 {
+		if !slices.Contains(names, id) {
+			// as the engine answers docker rmi of an image id with several names
+			return fmt.Errorf("image %s is referenced in multiple repositories: %w", id, engine.ErrConflict)
+		}
+		o.untag(id)
+		return nil
+	}
 	delete(f.objects[kind], o.obj.ID)
 	return nil
 }

@@ -51,6 +51,7 @@ type Fake struct {
 
 type object struct {
 	obj         engine.Object
+	tags        []string // an image's other names (TagImage)
 	state       engine.ContainerState
 	healthcheck bool
 }
@@ -115,7 +116,7 @@ func (f *Fake) add(kind engine.Kind, name string, labels map[string]string) *obj
 // find looks an object up by id, unique id prefix or name.
 func (f *Fake) find(kind engine.Kind, ref string) (*object, error) {
 	for id, o := range f.objects[kind] {
-		if id == ref || o.obj.Name == ref || (len(ref) >= 12 && strings.HasPrefix(id, ref)) {
+		if id == ref || o.obj.Name == ref || slices.Contains(o.tags, ref) || (len(ref) >= 12 && strings.HasPrefix(id, ref)) {
 			return o, nil
 		}
 	}
@@ -138,6 +139,46 @@ func (f *Fake) ImageExists(ctx context.Context, ref string) (bool, error) {
 	}
 	_, err := f.find(engine.Images, ref)
 	return err == nil, nil
+}
+
+// TagImage gives the image source the name target too (an error when
+// source does not exist); a name another image had moves to it.
+func (f *Fake) TagImage(ctx context.Context, source, target string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.record("TagImage", [2]string{source, target}); err != nil {
+		return err
+	}
+	o, err := f.find(engine.Images, source)
+	if err != nil {
+		return err
+	}
+	if old, err := f.find(engine.Images, target); err == nil {
+		if old == o {
+			return nil
+		}
+		old.untag(target)
+	}
+	o.tags = append(o.tags, target)
+	return nil
+}
+
+// names are an image's names, its Name first.
+func (o *object) names() []string {
+	if o.obj.Name == "" {
+		return slices.Clone(o.tags)
+	}
+	return append([]string{o.obj.Name}, o.tags...)
+}
+
+// untag takes the name away from the image, as docker rmi of a name the
+// image shares with others does.
+func (o *object) untag(name string) {
+	names := slices.DeleteFunc(o.names(), func(n string) bool { return n == name })
+	o.obj.Name, o.tags = "", nil
+	if len(names) > 0 {
+		o.obj.Name, o.tags = names[0], names[1:]
+	}
 }
 
 // ImageID is the id of a fake image ("" when there is none).
@@ -280,6 +321,9 @@ func (f *Fake) List(ctx context.Context, kind engine.Kind, labels map[string]str
 // ports it publishes while running and its networks' ids.
 func (o *object) listed() engine.Object {
 	obj := o.obj
+	if obj.Kind == engine.Images {
+		obj.Tags = o.names()
+	}
 	if obj.Kind != engine.Containers {
 		return obj
 	}

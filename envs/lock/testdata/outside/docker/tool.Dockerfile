@@ -1,0 +1,1 @@
+FROM python:3.12-slim

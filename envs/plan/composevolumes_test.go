@@ -1,0 +1,55 @@
+package plan
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/profiles"
+)
+
+// TestComposeVolumesAsComposeNamesThem: a compose service's named volume is
+// mounted by the name Compose gives it (<project>_<key>, or its own name:),
+// and the project makes only the volumes that are not external: an external
+// volume is used as it is, as Compose uses it (docker compose config of
+// testdata/volumes names them so).
+func TestComposeVolumesAsComposeNamesThem(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "volumes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte("name: demo\ncompose: [compose.yaml]\n"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := Make(p, lf, Host{CPUs: 4, MemoryBytes: 8 << 30}, opts(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"demo_data", "my-data"}; !slices.Equal(pl.Volumes, want) {
+		t.Errorf("the project makes volumes %q; want %q (external ones are not made)", pl.Volumes, want)
+	}
+	sources := map[string]string{}
+	for _, m := range pl.Service("app").Container.Mounts {
+		if m.Type == engine.MountVolume {
+			sources[m.Target] = m.Source
+		}
+	}
+	for _, tt := range []struct{ target, source string }{
+		{"/data", "demo_data"},
+		{"/named", "my-data"},
+		{"/ext", "ext"},
+		{"/extnamed", "shared-cache"},
+	} {
+		if got := sources[tt.target]; got != tt.source {
+			t.Errorf("%s is mounted from volume %q; want %q", tt.target, got, tt.source)
+		}
+	}
+}
