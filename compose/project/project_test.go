@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -234,6 +236,9 @@ func fixedFixture(t *testing.T) string {
 		t.Skipf("cannot make %s for the fixture: %v", root, err)
 	}
 	l, err := filelock.Acquire(t.Context(), filepath.Join(root, "lock"), filelock.Options{Timeout: time.Minute})
+	if errors.Is(err, fs.ErrPermission) {
+		t.Skipf("the recorded hashes are of the fixture at %s/project, and another user made %s (%v): remove it, or run as that user", root, root, err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

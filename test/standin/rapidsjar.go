@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/devenv-dev/devenv/profiles"
@@ -73,7 +74,9 @@ func RapidsJarFor(url string) (string, error) {
 		return "", err
 	}
 	sum := sha256.Sum256(data)
-	dir := filepath.Join(os.TempDir(), "devenv-standin-jars")
+	// One directory per user: the files are written 0600, and a directory
+	// that root made first is not another user's to write in.
+	dir := filepath.Join(os.TempDir(), "devenv-standin-jars-"+strconv.Itoa(os.Getuid()))
 	p := filepath.Join(dir, hex.EncodeToString(sum[:])+".jar")
 	if _, err := os.Stat(p); err == nil {
 		return p, nil
