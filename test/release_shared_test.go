@@ -112,7 +112,7 @@ func command(dir string, env []string, name string, args ...string) (string, err
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return string(out), fmt.Errorf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
+		return string(out), fmt.Errorf("%s %s in %s: %w\n%s", name, strings.Join(args, " "), dir, err, out)
 	}
 	return string(out), nil
 }

@@ -297,34 +297,13 @@ func readScript(text string) (submitScript, error) {
 		if len(words) > 0 && (words[0] == "export" || words[0] == "readonly" || words[0] == "local" || words[0] == "declare") {
 			words = words[1:]
 		}
-		i := 0
-		for ; i < len(words); i++ {
-			name, value, ok := assignment(words[i])
-			if !ok {
-				break
-			}
-			if elems, n, isArray := arrayElements(value, words[i+1:]); isArray {
-				vars[name] = strings.Join(elems, " ")
-				opts.note(name, elems, sl.line)
-				i += n
-				continue
-			}
-			vars[name] = value
-			if ws, err := shellWords(value); err == nil {
-				opts.note(name, ws, sl.line)
-			}
-		}
+		i := readAssignments(words, sl.line, vars, &opts)
 		lineCloud := cloudCommands(words[i:], sl.line)
-		for j := i; j < len(words) && len(lineCloud) == 0; j++ { // gcloud's "jobs submit pyspark" is no pyspark shell
-			if isSubmitCommand(words[j]) {
-				out.command, out.args, out.line, found = words[j], words[j+1:], sl.line, true
-				break
-			}
+		if len(lineCloud) == 0 { // gcloud's "jobs submit pyspark" is no pyspark shell
+			found = findSubmit(words, i, sl.line, &out)
 		}
-		for j := 0; j < len(words) && !found; j++ {
-			if isStartJobRun(words, j) {
-				out.command, out.args, out.line, found = startJobRun, words[j+3:], sl.line, true
-			}
+		if !found {
+			found = findStartJobRun(words, sl.line, &out)
 		}
 		if !found {
 			out.cloud = append(out.cloud, lineCloud...)
@@ -341,6 +320,54 @@ func readScript(text string) (submitScript, error) {
 		return out, errNoSubmit
 	}
 	return out, nil
+}
+
+// readAssignments reads the NAME=value words that open words (bash arrays
+// included) into vars, noting spark-submit options kept in them, and
+// returns the index of the first word that is no assignment.
+func readAssignments(words []string, line int, vars map[string]string, opts *optionVars) int {
+	i := 0
+	for ; i < len(words); i++ {
+		name, value, ok := assignment(words[i])
+		if !ok {
+			break
+		}
+		if elems, n, isArray := arrayElements(value, words[i+1:]); isArray {
+			vars[name] = strings.Join(elems, " ")
+			opts.note(name, elems, line)
+			i += n
+			continue
+		}
+		vars[name] = value
+		if ws, err := shellWords(value); err == nil {
+			opts.note(name, ws, line)
+		}
+	}
+	return i
+}
+
+// findSubmit records in out the first spark-submit-like command of words
+// from index from on, with its arguments.
+func findSubmit(words []string, from, line int, out *submitScript) bool {
+	for j := from; j < len(words); j++ {
+		if isSubmitCommand(words[j]) {
+			out.command, out.args, out.line = words[j], words[j+1:], line
+			return true
+		}
+	}
+	return false
+}
+
+// findStartJobRun records in out an `aws emr-containers start-job-run`
+// of words, with the words after it.
+func findStartJobRun(words []string, line int, out *submitScript) bool {
+	for j := range words {
+		if isStartJobRun(words, j) {
+			out.command, out.args, out.line = startJobRun, words[j+3:], line
+			return true
+		}
+	}
+	return false
 }
 
 // arrayElements reads a bash array assignment's elements: value is the
