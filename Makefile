@@ -5,6 +5,9 @@ export CGO_CFLAGS ?= -Wno-deprecated-declarations
 # ./test/gpu holds the GPU suite's transcript parser: a unit test, no engine needed.
 # ./test/testsum summarises go test -json for CI: closing lines, failures, time per package.
 UNIT_PKGS    = $(shell $(GO) list ./... | grep -v '/test$$' | grep -v '/test/') ./test/gpu ./test/testsum
+# The integration tier builds only the packages that have a TestIntegration* test:
+# linking a test binary for each of the others costs a minute on a 2-core machine.
+INTEGRATION_PKGS = $(patsubst %/,%,$(sort $(dir $(shell grep -rl --include='*_test.go' --exclude-dir=test --exclude-dir=.git --exclude-dir=bin '^func TestIntegration' .))))
 E2E_TIMEOUT ?= 45m
 # End-to-end tests run side by side (t.Parallel, each on its own project and ports);
 # they mostly wait on the engine, so more of them than cores.
@@ -64,7 +67,7 @@ unit: ## unit tests: no Docker engine, no cross builds (-short skips TestIntegra
 
 integration: ## the packages' TestIntegration* tests against the real Docker engine
 	mkdir -p $(TESTLOG)
-	$(GO) test $(TEST_BUILDFLAGS) -count=1 -json -run '^TestIntegration' $(UNIT_PKGS) | tee $(TESTLOG)/integration.json | $(TESTSUM)
+	$(GO) test $(TEST_BUILDFLAGS) -count=1 -json -run '^TestIntegration' $(INTEGRATION_PKGS) | tee $(TESTLOG)/integration.json | $(TESTSUM)
 
 e2e: ## end-to-end tests: the built binary against the real Docker engine
 	mkdir -p $(TESTLOG)
