@@ -1,0 +1,58 @@
+package mirror
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Dataproc workflow templates and EMR steps files (issue 33, batch 3's
+// held-out misses), on real public files (testdata/read/SOURCES.md); the
+// facts were read by hand from each file before devenv ran on it.
+func TestReadWorkflowsAndSteps(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []readCase{
+		// gcloud dataproc workflow-templates import accepts the proto's
+		// snake_case names; the template names no image version
+		{"workflow snake_case", "read/batch-gcs-bq-workflow.yaml", func(t *testing.T, p *Profile, _ Local) {
+			eq(t, "format", p.Source.Format, FormatDataproc)
+			eq(t, "platform", p.Source.Platform, "dataproc")
+			eq(t, "cloud", p.Source.Cloud, "gcp")
+			eq(t, "workers", p.Topology.Workers, 3)
+			eq(t, "workers provenance", p.Topology.WorkersProvenance, "dataproc:workerConfig.numInstances")
+			eq(t, "spark", p.Runtime.Spark, "")
+			warned(t, p, "names no softwareConfig.imageVersion")
+		}},
+		// aws emr add-steps --steps file://: Type Spark, Args are
+		// spark-submit's options (EMR runs spark-submit with them)
+		{"steps Type Spark", "read/commoncrawl-emr_steps.json", func(t *testing.T, p *Profile, _ Local) {
+			eq(t, "format", p.Source.Format, FormatEMR)
+			eq(t, "platform", p.Source.Platform, "emr")
+			eq(t, "cloud", p.Source.Cloud, "aws")
+			eq(t, "executor cores", p.Topology.ExecutorCores, 15)
+			eq(t, "deploy mode", p.Conf["spark.submit.deployMode"], "cluster")
+			eq(t, "spark", p.Runtime.Spark, "")
+			warned(t, p, "name no release label")
+		}},
+		// Type CUSTOM_JAR, Jar command-runner.jar, Args spark-submit ...
+		{"steps command-runner", "read/spark_emr_dev-step.json", func(t *testing.T, p *Profile, _ Local) {
+			eq(t, "format", p.Source.Format, FormatEMR)
+			eq(t, "platform", p.Source.Platform, "emr")
+			eq(t, "deploy mode", p.Conf["spark.submit.deployMode"], "cluster")
+			eq(t, "deploy mode provenance", p.ConfProvenance["spark.submit.deployMode"], "emr:steps[0] (Sample AWS EMR Spark Job) spark-submit:--deploy-mode")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join("testdata", tc.path)
+			if _, err := os.Stat(path); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Import(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.facts(t, p, localFor(p))
+		})
+	}
+}
