@@ -132,6 +132,9 @@ func detectYAML(data []byte) string {
 
 // detectTree names the format of a decoded JSON or YAML document.
 func detectTree(v any) string {
+	if emrSteps(v) != nil {
+		return FormatEMR
+	}
 	if arr, ok := v.([]any); ok {
 		if len(arr) > 0 && ciGet(asMap(arr[0]), "classification") != nil {
 			return FormatEMRConfigurations
@@ -149,7 +152,7 @@ func detectTree(v any) string {
 		return FormatEMRConfigurations
 	case sparkOperatorKind(m) != "":
 		return FormatSparkOperator
-	case isDataprocBatch(m) || dataprocJobKind(m) != "" || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
+	case isDataprocWorkflow(m) || isDataprocBatch(m) || dataprocJobKind(m) != "" || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
 		asMap(m["config"])["gceClusterConfig"] != nil:
 		return FormatDataproc
 	case bundleJobs(m) != nil:
