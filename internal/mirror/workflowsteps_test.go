@@ -41,6 +41,18 @@ func TestReadWorkflowsAndSteps(t *testing.T) {
 			eq(t, "deploy mode", p.Conf["spark.submit.deployMode"], "cluster")
 			eq(t, "deploy mode provenance", p.ConfProvenance["spark.submit.deployMode"], "emr:steps[0] (Sample AWS EMR Spark Job) spark-submit:--deploy-mode")
 		}},
+		// aws emr-serverless start-job-run: --job-driver's sparkSubmit
+		// (not EMR on EKS's sparkSubmitJobDriver); the application,
+		// not the job, has the release label
+		{"emr-serverless start-job-run", "read/dw-prototyping-emr-job2.sh", func(t *testing.T, p *Profile, _ Local) {
+			eq(t, "platform", p.Source.Platform, "emr-serverless")
+			eq(t, "cloud", p.Source.Cloud, "aws")
+			eq(t, "executor cores", p.Topology.ExecutorCores, 4)
+			eq(t, "executor memory", p.Topology.ExecutorMemoryMB, int64(3072))
+			eq(t, "driver cores", p.Conf["spark.driver.cores"], "1")
+			eq(t, "jars", p.Conf["spark.jars"], "s3://spark-sql-test-nov23rd/mysql-connector-j-8.2.0.jar")
+			warned(t, p, "get-application")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
