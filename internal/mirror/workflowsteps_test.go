@@ -3,6 +3,7 @@ package mirror
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -67,4 +68,53 @@ func TestReadWorkflowsAndSteps(t *testing.T) {
 			tc.facts(t, p, localFor(p))
 		})
 	}
+}
+
+// The --steps shorthand of aws emr add-steps and create-cluster: one word
+// a step, k=v pairs split at commas outside Args=[...].
+func TestEMRStepsShorthand(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		word string
+		want map[string]string
+		args []string
+	}{
+		{"Type=spark,Name=SparkifyEtl,Args=[--deploy-mode,cluster,--master,yarn,s3://b/etl.py],ActionOnFailure=CONTINUE",
+			map[string]string{"Type": "spark", "Name": "SparkifyEtl", "ActionOnFailure": "CONTINUE"},
+			[]string{"--deploy-mode", "cluster", "--master", "yarn", "s3://b/etl.py"}},
+		{"Type=CUSTOM_JAR,Name=x,Jar=command-runner.jar,Args=[spark-submit,--conf,spark.a=1]",
+			map[string]string{"Type": "CUSTOM_JAR", "Name": "x", "Jar": "command-runner.jar"},
+			[]string{"spark-submit", "--conf", "spark.a=1"}},
+		{"Name=nobrackets", map[string]string{"Name": "nobrackets"}, nil},
+	} {
+		m := emrShorthandStep(tc.word)
+		for k, v := range tc.want {
+			eq(t, tc.word+" "+k, str(m[k]), v)
+		}
+		var args []string
+		for _, a := range asList(m["Args"]) {
+			args = append(args, str(a))
+		}
+		if !slices.Equal(args, tc.args) {
+			t.Errorf("%s: Args %q, want %q", tc.word, args, tc.args)
+		}
+	}
+}
+
+// aws emr add-steps in a script (corpus file udacity-add_emr_step.sh has
+// one; this is the same command with the cluster's and bucket's names
+// changed): the step's spark-submit options are read, the platform is
+// EMR although spark.master is yarn.
+func TestEMRAddStepsScript(t *testing.T) {
+	t.Parallel()
+	script := "aws emr add-steps \\\n--cluster-id j-XXXX \\\n--steps Type=spark,Name=Etl,Args=[--deploy-mode,cluster,--master,yarn,--conf,spark.sql.shuffle.partitions=64,s3://b/etl.py],ActionOnFailure=CONTINUE\n"
+	p, err := importBytes("add.sh", detectBytes([]byte(script)), []byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.finish()
+	eq(t, "platform", p.Source.Platform, "emr")
+	eq(t, "cloud", p.Source.Cloud, "aws")
+	eq(t, "partitions", p.Conf["spark.sql.shuffle.partitions"], "64")
+	eq(t, "provenance", p.ConfProvenance["spark.sql.shuffle.partitions"], "emr:steps[0] (Etl) spark-submit:--conf")
 }
