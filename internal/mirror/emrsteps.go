@@ -82,13 +82,88 @@ func readEMRStep(p *Profile, i int, s map[string]any) bool {
 		p.warn(fmt.Sprintf("%s runs %s, not spark-submit; skipped", src, firstNonEmpty(strings.Join(args[:min(1, len(args))], ""), jar)))
 		return false
 	}
+	before := map[string]string{} // a script's own spark-submit confs keep their provenance
+	for k, prov := range p.ConfProvenance {
+		if strings.HasPrefix(prov, "spark-submit:") {
+			before[k] = p.Conf[k]
+		}
+	}
 	if err := readSubmitArgs(p, args); err != nil {
 		p.warn(fmt.Sprintf("%s: %v", src, err))
 	}
 	for k, prov := range p.ConfProvenance {
-		if strings.HasPrefix(prov, "spark-submit:") {
+		if v, ok := before[k]; strings.HasPrefix(prov, "spark-submit:") && (!ok || v != p.Conf[k]) {
 			p.ConfProvenance[k] = src + " " + prov
 		}
 	}
 	return true
+}
+
+// readEMRCLISteps reads the --steps of aws emr add-steps or create-cluster:
+// a JSON list, file://steps.json (not read here: import it too), or the
+// shorthand, one word a step.
+func (p *Profile) readEMRCLISteps(words []string, src string) {
+	if len(words) == 0 {
+		return
+	}
+	w := strings.TrimSpace(words[0])
+	switch {
+	case strings.HasPrefix(w, "file://"):
+		p.warn(fmt.Sprintf("%s: --steps %s is a file, not read here: import it too to see its spark-submit options", src, w))
+		return
+	case strings.HasPrefix(w, "["):
+		v, err := decodeJSON([]byte(w))
+		if err != nil {
+			p.warn(fmt.Sprintf("%s: --steps is not JSON (%v); its steps were not read", src, err))
+			return
+		}
+		for i, s := range asList(v) {
+			readEMRStep(p, i, asMap(s))
+		}
+		return
+	}
+	for i, w := range words {
+		readEMRStep(p, i, emrShorthandStep(w))
+	}
+}
+
+// emrShorthandStep reads one step of the CLI's shorthand,
+// Type=Spark,Name=x,Args=[a,b,c],ActionOnFailure=CONTINUE: k=v pairs split
+// at commas outside the brackets; Args is a list.
+func emrShorthandStep(word string) map[string]any {
+	m := map[string]any{}
+	for _, kv := range splitOutsideBrackets(word) {
+		k, v, _ := strings.Cut(kv, "=")
+		inner, isList := strings.CutPrefix(v, "[")
+		if inner, ok := strings.CutSuffix(inner, "]"); isList && ok {
+			var l []any
+			for _, a := range splitOutsideBrackets(inner) {
+				l = append(l, a)
+			}
+			m[k] = l
+			continue
+		}
+		m[k] = v
+	}
+	return m
+}
+
+// splitOutsideBrackets splits s at the commas that no [...] encloses.
+func splitOutsideBrackets(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }

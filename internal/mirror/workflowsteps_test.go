@@ -54,6 +54,17 @@ func TestReadWorkflowsAndSteps(t *testing.T) {
 			eq(t, "jars", p.Conf["spark.jars"], "s3://spark-sql-test-nov23rd/mysql-connector-j-8.2.0.jar")
 			warned(t, p, "get-application")
 		}},
+		// a CreateClusterRequest's cluster (the Python client's request;
+		// dataproc-mcp writes its clusters so): the cluster is under
+		// "cluster", its config as a describe's (corpus batch 4, train)
+		{"clusters.create request", "corpus/train/dpmcp-test-cluster.yaml", func(t *testing.T, p *Profile, _ Local) {
+			eq(t, "format", p.Source.Format, FormatDataproc)
+			eq(t, "platform", p.Source.Platform, "dataproc")
+			eq(t, "label", p.Runtime.Label, "2.0-debian10")
+			eq(t, "spark", p.Runtime.Spark, "3.1.3")
+			eq(t, "workers", p.Topology.Workers, 2)
+			eq(t, "worker type", p.Topology.WorkerType, "n1-standard-2")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
