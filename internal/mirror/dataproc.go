@@ -21,6 +21,9 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 	if root == nil {
 		return nil, fmt.Errorf("mirror: %s: a Dataproc cluster description is a YAML or JSON object", path)
 	}
+	if c := createClusterRequest(root); c != nil {
+		root = c
+	}
 	if isDataprocWorkflow(root) {
 		p := newProfile(path, FormatDataproc)
 		readDataprocWorkflow(p, root)
@@ -52,6 +55,18 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 	}
 	readDataprocClusterConfig(p, asMap(root["config"]))
 	return p, nil
+}
+
+// createClusterRequest is the cluster of a clusters.create request
+// ({projectId, region, cluster: {clusterName, config}}, as the client
+// libraries take it), or nil.
+func createClusterRequest(m map[string]any) map[string]any {
+	c := asMap(m["cluster"])
+	cfg := asMap(c["config"])
+	if cfg["softwareConfig"] == nil && cfg["gceClusterConfig"] == nil && cfg["workerConfig"] == nil {
+		return nil
+	}
+	return c
 }
 
 // readDataprocClusterConfig reads a cluster's config (of a describe, or of

@@ -152,7 +152,7 @@ func detectTree(v any) string {
 		return FormatEMRConfigurations
 	case sparkOperatorKind(m) != "":
 		return FormatSparkOperator
-	case isDataprocWorkflow(m) || isDataprocBatch(m) || dataprocJobKind(m) != "" || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
+	case isDataprocWorkflow(m) || isDataprocBatch(m) || createClusterRequest(m) != nil || dataprocJobKind(m) != "" || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
 		asMap(m["config"])["gceClusterConfig"] != nil:
 		return FormatDataproc
 	case bundleJobs(m) != nil:
