@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -128,4 +129,32 @@ func TestEMRAddStepsScript(t *testing.T) {
 	eq(t, "cloud", p.Source.Cloud, "aws")
 	eq(t, "partitions", p.Conf["spark.sql.shuffle.partitions"], "64")
 	eq(t, "provenance", p.ConfProvenance["spark.sql.shuffle.partitions"], "emr:steps[0] (Etl) spark-submit:--conf")
+}
+
+// Held-out classes of batch 4, fixed after its one check, on other real
+// files of the same repositories: a SparkApplication whose hadoopConf
+// holds unquoted {{ placeholders }} (a template that is no YAML until
+// filled), and a YAML file that is no cluster.
+func TestTemplatesAndUnknownYAML(t *testing.T) {
+	t.Parallel()
+	p, err := Import(filepath.Join("testdata", "read", "s3-tpcds-datagen.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "format", p.Source.Format, FormatSparkOperator)
+	eq(t, "spark", p.Runtime.Spark, "2.4.1")
+	eq(t, "executors", p.Topology.Executors, 1)
+	eq(t, "executor memory", p.Topology.ExecutorMemoryMB, int64(2000))
+	warned(t, p, "{{ endpoint }}")
+	kept(t, localFor(p), "spark.network.timeout", "1200")
+
+	_, err = Import(filepath.Join("testdata", "read", "docker-compose.qdrant.yml"), Options{})
+	if err == nil {
+		t.Fatal("a compose file was imported")
+	}
+	for _, want := range []string{"a YAML mapping", "services", "version"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q does not say %q", err, want)
+		}
+	}
 }
