@@ -68,13 +68,15 @@ var (
 // after that, scored 36/46 import (78.3%) and 10/13 config (76.9%): a
 // SparkApplication whose hadoopConf holds {{ placeholders }} does not
 // parse as YAML, and a YAML file that is no cluster (an editor's custom
-// modes) is refused without saying what it holds. Raise them as the
-// readers improve.
+// modes) is refused without saying what it holds. Both were fixed after
+// that check, on other real files of the same repositories (template.go,
+// yamlShape), which took it to 46/46 and 13/13: figures of files no
+// longer unseen. Raise them as the readers improve.
 var corpusFloors = map[string]float64{
 	"train import":   100.0, // 571/571
 	"train config":   100.0, // 182/182
-	"heldout import": 96.3,  // 313/325 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 36/46 at its one check)
-	"heldout config": 94.8,  // 73/77 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 10/13 at its one check)
+	"heldout import": 99.3,  // 323/325 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46; 36/46 at its one check)
+	"heldout config": 98.7,  // 76/77 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13; 10/13 at its one check)
 }
 
 type corpusFile struct {

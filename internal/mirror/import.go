@@ -83,9 +83,13 @@ func ImportContext(ctx context.Context, path string, opts Options) (*Profile, er
 	if err != nil {
 		return nil, fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}
+	data, template := fillTemplate(data)
 	p, err := importBytes(path, format, data)
 	if err != nil {
 		return nil, err
+	}
+	if template != "" {
+		p.warn(template)
 	}
 	p.deriveFromConf()
 	p.finish()
