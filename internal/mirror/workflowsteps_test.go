@@ -158,3 +158,71 @@ func TestTemplatesAndUnknownYAML(t *testing.T) {
 		}
 	}
 }
+
+// The fields the real files above leave out, each in the shape its API
+// documents: a template's job properties, accelerators, image and
+// parameters; a RunJobFlow request's release label with its Steps; an
+// EMR Serverless StartJobRun request.
+func TestWorkflowAndStepsFields(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, doc, format, platform, label, spark string
+		confs                                     map[string]string
+		gpus                                      int
+		warns                                     string
+	}{
+		{"workflow camelCase", `jobs:
+- stepId: etl
+  sparkJob:
+    mainJarFileUri: gs://b/app.jar
+    properties: {spark.executor.cores: "8", spark.sql.shuffle.partitions: "400"}
+- stepId: report
+  prerequisiteStepIds: [etl]
+  pysparkJob:
+    mainPythonFileUri: gs://b/r.py
+    properties: {spark.sql.shuffle.partitions: "64"}
+placement:
+  managedCluster:
+    clusterName: c
+    config:
+      softwareConfig: {imageVersion: "2.0-debian10", properties: {"spark:spark.executor.memory": 6g}}
+      workerConfig:
+        numInstances: 2
+        machineTypeUri: n1-standard-8
+        accelerators: [{acceleratorTypeUri: nvidia-tesla-t4, acceleratorCount: 1}]
+parameters:
+- name: OUT
+  fields: ["jobs['report'].pysparkJob.args[0]"]
+`, FormatDataproc, "dataproc", "2.0-debian10", "3.1.3",
+			map[string]string{"spark.executor.cores": "8", "spark.sql.shuffle.partitions": "64", "spark.executor.memory": "6g"}, 1,
+			"template parameters OUT"},
+		{"workflow on a cluster selector", "jobs:\n- stepId: a\n  sparkJob: {mainClass: X}\nplacement:\n  clusterSelector: {clusterLabels: {env: prod}}\n",
+			FormatDataproc, "dataproc", "", "", nil, 0, "placement.clusterSelector"},
+		{"RunJobFlow request", `{"Name": "x", "ReleaseLabel": "emr-6.5.0", "Applications": [{"Name": "Spark"}],
+ "Instances": {"InstanceGroups": [{"InstanceRole": "CORE", "InstanceGroupType": "CORE", "InstanceType": "m5.xlarge", "InstanceCount": 2}]},
+ "Steps": [{"Name": "s", "ActionOnFailure": "CONTINUE", "HadoopJarStep": {"Jar": "command-runner.jar",
+   "Args": ["spark-submit", "--num-executors", "4", "s3://b/a.py"]}},
+  {"Name": "copy", "HadoopJarStep": {"Jar": "command-runner.jar", "Args": ["s3-dist-cp", "--src", "s3://a"]}}]}`,
+			FormatEMR, "emr", "emr-6.5.0", "3.1.2", map[string]string{"spark.executor.instances": "4"}, 0, "runs s3-dist-cp, not spark-submit"},
+		{"EMR Serverless request", `{"applicationId": "00f", "executionRoleArn": "arn:aws:iam::1:role/r",
+ "jobDriver": {"sparkSubmit": {"entryPoint": "s3://b/a.py", "sparkSubmitParameters": "--conf spark.executor.cores=2"}}}`,
+			FormatEMR, "emr-serverless", "", "", map[string]string{"spark.executor.cores": "2"}, 0, "get-application"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			eq(t, "detected", detectBytes([]byte(tc.doc)), tc.format)
+			p, err := importBytes("f", tc.format, []byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			eq(t, "platform", p.Source.Platform, tc.platform)
+			eq(t, "label", p.Runtime.Label, tc.label)
+			eq(t, "spark", p.Runtime.Spark, tc.spark)
+			eq(t, "gpus per node", p.GPU.PerNode, tc.gpus)
+			for k, v := range tc.confs {
+				eq(t, k, p.Conf[k], v)
+			}
+			warned(t, p, tc.warns)
+		})
+	}
+}
