@@ -92,6 +92,7 @@ func first(v []string) string {
 
 // readCloudCommands reads every cloud CLI command of a script.
 func (p *Profile) readCloudCommands(cmds []cloudCommand) {
+	addSteps := false
 	for _, c := range cmds {
 		opts := cliOptions(c.args)
 		src := fmt.Sprintf("%s (line %d)", c.kind, c.line)
@@ -100,13 +101,16 @@ func (p *Profile) readCloudCommands(cmds []cloudCommand) {
 			p.readEMRCreateCluster(opts, src)
 			p.readEMRCLISteps(opts["--steps"], src)
 		case cliEMRAddSteps:
-			p.Source.Platform, p.Source.Cloud = "emr", "aws"
+			p.Source.Platform, p.Source.Cloud, addSteps = "emr", "aws", true
 			p.readEMRCLISteps(opts["--steps"], src)
 		case cliDataprocCluster:
 			p.readDataprocClusterCreate(opts, src)
 		case cliDataprocJob:
 			p.readDataprocJobSubmit(opts, src)
 		}
+	}
+	if addSteps && p.Runtime.Label == "" {
+		p.warn(noStepsLabel)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 // a command-runner.jar step runs the command its Args name, spark-submit
 // among them. Steps name no release label: the cluster has it.
 
+const noStepsLabel = "EMR steps name no release label (the cluster has it): mirror the cluster's describe-cluster too, or set spark:, java: in devenv.yaml"
+
 // emrSteps returns the steps of v, or nil when v holds none.
 func emrSteps(v any) []any {
 	if m := asMap(v); m != nil {
@@ -56,7 +58,7 @@ func readEMRSteps(p *Profile, v any) {
 		p.warn(fmt.Sprintf("%d spark-submit steps: their confs were merged, a later step's value winning", n))
 	}
 	if p.Runtime.Label == "" {
-		p.warn("EMR steps name no release label (the cluster has it): mirror the cluster's describe-cluster too, or set spark:, java: in devenv.yaml")
+		p.warn(noStepsLabel)
 	}
 	p.applyEMRRapids()
 }

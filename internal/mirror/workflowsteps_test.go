@@ -129,6 +129,7 @@ func TestEMRAddStepsScript(t *testing.T) {
 	eq(t, "cloud", p.Source.Cloud, "aws")
 	eq(t, "partitions", p.Conf["spark.sql.shuffle.partitions"], "64")
 	eq(t, "provenance", p.ConfProvenance["spark.sql.shuffle.partitions"], "emr:steps[0] (Etl) spark-submit:--conf")
+	warned(t, p, "name no release label")
 }
 
 // Held-out classes of batch 4, fixed after its one check, on other real
