@@ -23,6 +23,7 @@ type cloudCommand struct {
 
 const (
 	cliEMRCreateCluster = "aws emr create-cluster"
+	cliEMRAddSteps      = "aws emr add-steps"
 	cliDataprocCluster  = "gcloud dataproc clusters create"
 	cliDataprocJob      = "gcloud dataproc jobs submit"
 )
@@ -35,6 +36,9 @@ func cloudCommands(words []string, line int) []cloudCommand {
 		case "aws":
 			if j+2 < len(words) && words[j+1] == "emr" && words[j+2] == "create-cluster" {
 				out = append(out, cloudCommand{cliEMRCreateCluster, words[j+3:], line})
+			}
+			if j+2 < len(words) && words[j+1] == "emr" && words[j+2] == "add-steps" {
+				out = append(out, cloudCommand{cliEMRAddSteps, words[j+3:], line})
 			}
 		case "gcloud":
 			rest := words[j+1:]
@@ -88,17 +92,25 @@ func first(v []string) string {
 
 // readCloudCommands reads every cloud CLI command of a script.
 func (p *Profile) readCloudCommands(cmds []cloudCommand) {
+	addSteps := false
 	for _, c := range cmds {
 		opts := cliOptions(c.args)
 		src := fmt.Sprintf("%s (line %d)", c.kind, c.line)
 		switch c.kind {
 		case cliEMRCreateCluster:
 			p.readEMRCreateCluster(opts, src)
+			p.readEMRCLISteps(opts["--steps"], src)
+		case cliEMRAddSteps:
+			p.Source.Platform, p.Source.Cloud, addSteps = "emr", "aws", true
+			p.readEMRCLISteps(opts["--steps"], src)
 		case cliDataprocCluster:
 			p.readDataprocClusterCreate(opts, src)
 		case cliDataprocJob:
 			p.readDataprocJobSubmit(opts, src)
 		}
+	}
+	if addSteps && p.Runtime.Label == "" {
+		p.warn(noStepsLabel)
 	}
 }
 

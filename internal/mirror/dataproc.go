@@ -21,6 +21,14 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 	if root == nil {
 		return nil, fmt.Errorf("mirror: %s: a Dataproc cluster description is a YAML or JSON object", path)
 	}
+	if c := createClusterRequest(root); c != nil {
+		root = c
+	}
+	if isDataprocWorkflow(root) {
+		p := newProfile(path, FormatDataproc)
+		readDataprocWorkflow(p, root)
+		return p, nil
+	}
 	if isDataprocBatch(root) {
 		p := newProfile(path, FormatDataproc)
 		readDataprocBatch(p, root)
@@ -45,7 +53,26 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 		}
 		return p, nil
 	}
-	cfg := asMap(root["config"])
+	readDataprocClusterConfig(p, asMap(root["config"]))
+	return p, nil
+}
+
+// createClusterRequest is the cluster of a clusters.create request
+// ({projectId, region, cluster: {clusterName, config}}, as the client
+// libraries take it), or nil.
+func createClusterRequest(m map[string]any) map[string]any {
+	c := asMap(m["cluster"])
+	cfg := asMap(c["config"])
+	if cfg["softwareConfig"] == nil && cfg["gceClusterConfig"] == nil && cfg["workerConfig"] == nil {
+		return nil
+	}
+	return c
+}
+
+// readDataprocClusterConfig reads a cluster's config (of a describe, or of
+// a workflow template's managed cluster): properties, nodes, RAPIDS
+// metadata, initialization actions, image version.
+func readDataprocClusterConfig(p *Profile, cfg map[string]any) {
 	sw := asMap(cfg["softwareConfig"])
 	readDataprocProperties(p, asMap(sw["properties"]))
 	readDataprocNodes(p, cfg)
@@ -67,7 +94,6 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 	if iv := str(sw["imageVersion"]); iv != "" {
 		p.applyDataprocImage(iv)
 	}
-	return p, nil
 }
 
 // readDataprocProperties splits prefixed properties: spark: -> confs,

@@ -48,6 +48,9 @@ func sniffFile(path string) (string, error) {
 	if f := detectBytes(data); f != "" {
 		return f, nil
 	}
+	if filled, note := fillTemplate(data); note != "" {
+		return detectBytes(filled), nil
+	}
 	if why := yamlProblem(data); why != "" {
 		return "", unsupported(path, why)
 	}
@@ -132,6 +135,9 @@ func detectYAML(data []byte) string {
 
 // detectTree names the format of a decoded JSON or YAML document.
 func detectTree(v any) string {
+	if emrSteps(v) != nil {
+		return FormatEMR
+	}
 	if arr, ok := v.([]any); ok {
 		if len(arr) > 0 && ciGet(asMap(arr[0]), "classification") != nil {
 			return FormatEMRConfigurations
@@ -149,7 +155,7 @@ func detectTree(v any) string {
 		return FormatEMRConfigurations
 	case sparkOperatorKind(m) != "":
 		return FormatSparkOperator
-	case isDataprocBatch(m) || dataprocJobKind(m) != "" || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
+	case isDataprocWorkflow(m) || isDataprocBatch(m) || createClusterRequest(m) != nil || dataprocJobKind(m) != "" || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
 		asMap(m["config"])["gceClusterConfig"] != nil:
 		return FormatDataproc
 	case bundleJobs(m) != nil:
@@ -221,12 +227,17 @@ func yamlProblem(data []byte) string {
 	if !strings.Contains(text, "kind:") && !strings.Contains(text, "apiVersion:") && !strings.Contains(text, "clusterName:") {
 		return ""
 	}
-	var v any
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
-		err := dec.Decode(&v)
+		var node yaml.Node
+		err := dec.Decode(&node)
 		if errors.Is(err, io.EOF) {
 			return ""
+		}
+		if err == nil { // a repeated key is no error here (the readers drop the earlier)
+			dropDuplicateKeys(&node)
+			var v any
+			err = node.Decode(&v)
 		}
 		if err != nil {
 			return fmt.Sprintf("it looks like YAML but does not parse (%v): is it a template whose placeholders were not filled in? fill them, then mirror it again", err)

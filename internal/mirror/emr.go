@@ -14,6 +14,11 @@ func importEMR(path, format string, data []byte) (*Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the aws CLI", path, err)
 	}
+	if format == FormatEMR && emrSteps(v) != nil {
+		p := newProfile(path, format)
+		readEMRSteps(p, v)
+		return p, nil
+	}
 	if m := asMap(v); format == FormatEMR && isStartJobRunRequest(m) {
 		p := newProfile(path, format)
 		readStartJobRunRequest(p, m)

@@ -6,12 +6,16 @@ import (
 )
 
 // readStartJobRun reads the arguments of `aws emr-containers start-job-run`
+// (or `aws emr-serverless start-job-run`, whose job driver is sparkSubmit)
 // (EMR on EKS): --release-label declares the release, --job-driver's
 // sparkSubmitJobDriver.sparkSubmitParameters holds spark-submit options
 // (--conf k=v, --num-executors ...), and --configuration-overrides'
 // applicationConfiguration holds EMR classifications (spark-defaults).
-func readStartJobRun(p *Profile, args []string) {
+func readStartJobRun(p *Profile, args []string, serverless bool) {
 	p.Source.Platform, p.Source.Cloud = "emr", "aws"
+	if serverless {
+		p.Source.Platform = "emr-serverless"
+	}
 	label := ""
 	for i := 0; i < len(args); i++ {
 		name, val, hasEq := strings.Cut(args[i], "=")
@@ -41,7 +45,14 @@ func readStartJobRun(p *Profile, args []string) {
 	if label != "" {
 		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, label, "emr-containers:--release-label", false)
 		p.applyEMRLabel(label)
+	} else if serverless {
+		p.warnServerlessLabel()
 	}
+}
+
+// warnServerlessLabel says where an EMR Serverless job's release is.
+func (p *Profile) warnServerlessLabel() {
+	p.warn("an EMR Serverless job run names no release label: its application has it (aws emr-serverless get-application); set spark:, java: in devenv.yaml, or mirror a file that names it")
 }
 
 // readJobDriver reads --job-driver's spark-submit parameters.
@@ -56,7 +67,11 @@ func readJobDriver(p *Profile, doc string) {
 
 // readJobDriverValue reads a decoded job driver's spark-submit parameters.
 func readJobDriverValue(p *Profile, v any) {
-	params := str(asMap(asMap(v)["sparkSubmitJobDriver"])["sparkSubmitParameters"])
+	d := asMap(asMap(v)["sparkSubmitJobDriver"]) // EMR on EKS
+	if d == nil {
+		d = asMap(asMap(v)["sparkSubmit"]) // EMR Serverless
+	}
+	params := str(d["sparkSubmitParameters"])
 	if params == "" {
 		return
 	}
@@ -88,13 +103,26 @@ func readConfigurationOverrides(p *Profile, doc string) {
 // sparkSubmitJobDriver.
 func isStartJobRunRequest(m map[string]any) bool {
 	return asMap(asMap(m["jobDriver"])["sparkSubmitJobDriver"]) != nil &&
-		(m["releaseLabel"] != nil || m["virtualClusterId"] != nil)
+		(m["releaseLabel"] != nil || m["virtualClusterId"] != nil) || isServerlessJobRun(m)
+}
+
+// isServerlessJobRun reports whether m is an EMR Serverless StartJobRun
+// request (aws emr-serverless start-job-run --cli-input-json, or
+// get-job-run's jobRun): an application and a sparkSubmit job driver.
+func isServerlessJobRun(m map[string]any) bool {
+	return asMap(asMap(m["jobDriver"])["sparkSubmit"]) != nil && (m["applicationId"] != nil || m["releaseLabel"] != nil)
 }
 
 // readStartJobRunRequest reads that request body as the command's
 // arguments are read: releaseLabel, jobDriver, configurationOverrides.
 func readStartJobRunRequest(p *Profile, m map[string]any) {
 	p.Source.Platform, p.Source.Cloud = "emr", "aws"
+	if isServerlessJobRun(m) {
+		p.Source.Platform = "emr-serverless"
+		if m["releaseLabel"] == nil {
+			p.warnServerlessLabel()
+		}
+	}
 	readJobDriverValue(p, m["jobDriver"])
 	readEMRConfigurations(p, asList(ciGet(asMap(m["configurationOverrides"]), "applicationConfiguration")), "")
 	p.applyEMRRapids()

@@ -12,9 +12,9 @@ import (
 // Format names accepted by Options.Format.
 const (
 	FormatDatabricks        = "databricks"         // clusters get/create JSON, jobs JSON with new_cluster
-	FormatEMR               = "emr"                // aws emr describe-cluster JSON
+	FormatEMR               = "emr"                // aws emr describe-cluster JSON, EMR steps (add-steps --steps file, RunJobFlow), EMR on EKS / Serverless StartJobRun JSON
 	FormatEMRConfigurations = "emr-configurations" // EMR Configurations JSON
-	FormatDataproc          = "dataproc"           // gcloud dataproc clusters describe (YAML/JSON), GCE or GKE
+	FormatDataproc          = "dataproc"           // gcloud dataproc clusters describe (YAML/JSON), GCE or GKE; clusters.create requests, jobs, batches, workflow templates
 	FormatSparkOperator     = "spark-operator"     // SparkApplication v1beta2 YAML
 	FormatSparkDefaults     = "spark-defaults"     // spark-defaults.conf
 	FormatSparkSubmit       = "spark-submit"       // a spark-submit command line in a file
@@ -83,9 +83,13 @@ func ImportContext(ctx context.Context, path string, opts Options) (*Profile, er
 	if err != nil {
 		return nil, fmt.Errorf("mirror: cannot read %s: %w", path, err)
 	}
+	data, template := fillTemplate(data)
 	p, err := importBytes(path, format, data)
 	if err != nil {
 		return nil, err
+	}
+	if template != "" {
+		p.warn(template)
 	}
 	p.deriveFromConf()
 	p.finish()
@@ -124,8 +128,8 @@ func importBytes(path, format string, data []byte) (*Profile, error) {
 
 // unsupported is the error for content no importer recognizes.
 func unsupported(path, why string) error {
-	return fmt.Errorf("mirror: %s: %s; supported: Databricks cluster/job JSON, EMR describe-cluster or Configurations JSON, "+
-		"Dataproc clusters, batches and jobs describe YAML/JSON, Spark Operator YAML (SparkApplication, ScheduledSparkApplication, SparkConnect; the Apache operator's SparkApplication and SparkCluster), spark-defaults.conf, a spark-submit command line, "+
+	return fmt.Errorf("mirror: %s: %s; supported: Databricks cluster/job JSON, EMR describe-cluster, Configurations or steps JSON, "+
+		"Dataproc clusters, batches, jobs and workflow templates YAML/JSON, Spark Operator YAML (SparkApplication, ScheduledSparkApplication, SparkConnect; the Apache operator's SparkApplication and SparkCluster), spark-defaults.conf, a spark-submit command line, "+
 		"Spark event logs (plain, zstd, lz4, snappy, gzip, or an eventlog_v2_* directory), spark-rapids-tools worker/target cluster YAML; "+
 		"force one with --format (%s)", path, why, strings.Join(Formats, ", "))
 }

@@ -90,13 +90,14 @@ func TestUnknownRuntimeSaysWhatToSet(t *testing.T) {
 
 // TestRealRuntimesInTables: every runtime named in the repository's real
 // files (Databricks labels, EMR release labels and images, Dataproc image
-// versions) is in the tables.
+// versions) is in the tables; the corpus and testdata/read files count.
 func TestRealRuntimesInTables(t *testing.T) {
+	t.Parallel()
 	dbx := regexp.MustCompile(`\b(\d+\.\d+)\.x-[a-z0-9-]*scala2\.1\d`)
 	emr := regexp.MustCompile(`\bemr-(\d+\.\d+\.\d+)`)
 	dp := regexp.MustCompile(`imageVersion["']?\s*[:=]\s*["']?(\d+\.\d+)`)
 	seen := 0
-	for _, dir := range []string{"testdata/real", "testdata/public"} {
+	for _, dir := range []string{"testdata/real", "testdata/public", "testdata/read", "testdata/corpus"} {
 		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err

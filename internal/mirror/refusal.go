@@ -25,6 +25,9 @@ func describeUnknown(data []byte) string {
 	if j := jsonShape(data); j != "" {
 		return j
 	}
+	if y := yamlShape(data); y != "" {
+		return y
+	}
 	return "the content matches no supported format"
 }
 
@@ -97,13 +100,31 @@ func jsonShape(data []byte) string {
 		return ""
 	}
 	if arr, ok := v.([]any); ok {
-		return fmt.Sprintf("a JSON array of %d items, none an EMR classification", len(arr))
+		return fmt.Sprintf("a JSON array of %d items, none an EMR classification or step", len(arr))
 	}
 	keys := slices.Sorted(maps.Keys(asMap(v)))
 	if len(keys) > 8 {
 		keys = append(keys[:8], "...")
 	}
 	return "a JSON object with the top-level keys " + strings.Join(keys, ", ") + ", which no reader knows"
+}
+
+// yamlShape describes a YAML mapping no reader recognised by its
+// top-level keys, or "".
+func yamlShape(data []byte) string {
+	var node yaml.Node
+	if err := yaml.Unmarshal(data, &node); err != nil || len(node.Content) == 0 || node.Content[0].Kind != yaml.MappingNode {
+		return ""
+	}
+	var keys []string
+	for i := 0; i < len(node.Content[0].Content); i += 2 {
+		keys = append(keys, node.Content[0].Content[i].Value)
+	}
+	slices.Sort(keys)
+	if len(keys) > 8 {
+		keys = append(keys[:8], "...")
+	}
+	return "a YAML mapping with the top-level keys " + strings.Join(keys, ", ") + ", which no reader knows (no cluster, job or Spark conf)"
 }
 
 // decodeHint adds what a file is to a reader's parse error when the

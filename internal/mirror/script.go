@@ -251,10 +251,16 @@ func isSubmitCommand(w string) bool {
 // classifications.
 const startJobRun = "aws emr-containers start-job-run"
 
+// serverlessJobRun is the command of an EMR Serverless job: its
+// --job-driver's sparkSubmit holds spark-submit's parameters; the
+// application it runs on (--application-id) has the release label.
+const serverlessJobRun = "aws emr-serverless start-job-run"
+
 // isStartJobRun reports whether words[j:] is `aws emr-containers
-// start-job-run`, also inside a command substitution (JOB_ID=$(aws ...).
+// start-job-run` (or emr-serverless), also inside a command substitution
+// (JOB_ID=$(aws ...).
 func isStartJobRun(words []string, j int) bool {
-	if j+2 >= len(words) || words[j+1] != "emr-containers" || words[j+2] != "start-job-run" {
+	if j+2 >= len(words) || (words[j+1] != "emr-containers" && words[j+1] != "emr-serverless") || words[j+2] != "start-job-run" {
 		return false
 	}
 	return words[j] == "aws" || strings.HasSuffix(words[j], "=$(aws") || words[j] == "$(aws"
@@ -363,7 +369,7 @@ func findSubmit(words []string, from, line int, out *submitScript) bool {
 func findStartJobRun(words []string, line int, out *submitScript) bool {
 	for j := range words {
 		if isStartJobRun(words, j) {
-			out.command, out.args, out.line = startJobRun, words[j+3:], line
+			out.command, out.args, out.line = "aws "+words[j+1]+" start-job-run", words[j+3:], line
 			return true
 		}
 	}

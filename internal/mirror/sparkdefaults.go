@@ -137,7 +137,9 @@ func (p *Profile) platformFromMaster() {
 			p.Source.Cloud = managedKubernetesCloud(m)
 		}
 	case m == "yarn" || strings.HasPrefix(m, "yarn"):
-		p.Source.Platform = "yarn"
+		if p.Source.Platform != "emr" && p.Source.Platform != "dataproc" { // YARN clusters of their own
+			p.Source.Platform = "yarn"
+		}
 	case strings.HasPrefix(m, "spark://"):
 		p.Source.Platform = "standalone"
 	case strings.HasPrefix(m, "local"):

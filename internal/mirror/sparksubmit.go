@@ -151,8 +151,8 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 	if sc.optionsVar != "" {
 		p.warn(fmt.Sprintf("the script runs no spark-submit: read the spark-submit options that %s holds (line %d), as the script that passes them would run them", sc.optionsVar, sc.line))
 	}
-	if sc.command == startJobRun {
-		readStartJobRun(p, sc.args)
+	if sc.command == startJobRun || sc.command == serverlessJobRun {
+		readStartJobRun(p, sc.args, sc.command == serverlessJobRun)
 	} else if err := readSubmitArgs(p, sc.args); err != nil {
 		return nil, fmt.Errorf("mirror: %s: %w", path, err)
 	}
