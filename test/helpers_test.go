@@ -145,7 +145,43 @@ func (w *world) project(t testing.TB, yaml string, files map[string]string) (dir
 
 func (w *world) run(t *testing.T, dir string, args ...string) standin.Result {
 	t.Helper()
+	if buildsSpark(dir, args) {
+		defer coldSpark.wait()()
+	}
 	return standin.Run(t, dir, w.env, args...)
+}
+
+// coldSpark makes the run's first build of a Spark image happen alone. From
+// a cold builder cache, tests that build the same Spark layers side by side
+// each run the same apt-get installs (a JDK: minutes each on 2 cores, with
+// the downloads shared between them); the first to come builds, the others
+// wait for it and then take its layers from the engine's cache.
+var coldSpark gate
+
+type gate struct {
+	sync.Mutex
+	open bool
+}
+
+// wait returns at once when the gate is open; else it holds the gate until
+// the returned function, which opens it, is called.
+func (g *gate) wait() (done func()) {
+	g.Lock()
+	if g.open {
+		g.Unlock()
+		return func() {}
+	}
+	return func() { g.open = true; g.Unlock() }
+}
+
+// buildsSpark reports whether devenv args build the image of a spark-rapids
+// service of the project in dir.
+func buildsSpark(dir string, args []string) bool {
+	if len(args) == 0 || (args[0] != "up" && args[0] != "build") {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "devenv.yaml"))
+	return err == nil && strings.Contains(string(b), "profile: spark-rapids")
 }
 
 // mustB is must for benchmarks.
