@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/hashicorp/go-multierror"
 )
 
@@ -134,9 +135,7 @@ func composeConfig(pl *Planned, ps *plan.Service) ComposeServiceConfig {
 			out.Labels[k] = v
 		}
 	}
-	for _, p := range c.Ports {
-		out.Ports = append(out.Ports, PortView(p))
-	}
+	out.Ports = composePorts(ps)
 	for _, m := range c.Mounts {
 		out.Volumes = append(out.Volumes, VolumeView{Source: m.Source, Target: m.Target, ReadOnly: m.ReadOnly, Named: m.Type == engine.MountVolume})
 	}
@@ -156,6 +155,28 @@ func composeConfig(pl *Planned, ps *plan.Service) ComposeServiceConfig {
 		if n == "default" {
 			out.Networks[i] = "default (" + pl.Network + ")"
 		}
+	}
+	return out
+}
+
+// LoopbackNote is config's word on a compose port that the file gives no
+// host address: Compose publishes it on every address, devenv on 127.0.0.1.
+const LoopbackNote = "devenv's default; Compose publishes on every address: write the address (0.0.0.0:...) to have that"
+
+// composePorts are the ports devenv publishes for a compose service, each
+// that the file gives no host address noted as devenv's difference.
+func composePorts(ps *plan.Service) []PortView {
+	var file []types.ServicePortConfig
+	if k := ps.Compose; k != nil && k.Config != nil {
+		file = k.Config.Service.Ports
+	}
+	var out []PortView
+	for i, p := range ps.Container.Ports {
+		v := PortView{HostIP: p.HostIP, HostPort: p.HostPort, ContainerPort: p.ContainerPort, Protocol: p.Protocol}
+		if i < len(file) && file[i].HostIP == "" {
+			v.Note = LoopbackNote
+		}
+		out = append(out, v)
 	}
 	return out
 }

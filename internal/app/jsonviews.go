@@ -23,6 +23,8 @@ type PortView struct {
 	HostPort      int    `json:"host_port"`
 	ContainerPort int    `json:"container_port"`
 	Protocol      string `json:"protocol"`
+	// Note says where devenv publishes it otherwise than Compose would.
+	Note string `json:"note,omitempty"`
 }
 
 // VolumeView is a bind mount or named volume.

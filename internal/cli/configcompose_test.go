@@ -14,7 +14,8 @@ import (
 // TestConfigShowsComposeServices: config shows the compose files'
 // services next to devenv's, as devenv runs them: the image (devenv's tag
 // for a build:), ports on devenv's host address, mounts, networks and the
-// labels devenv adds, in the text and in --json; ServiceNames lists
+// labels devenv adds, in the text and in --json (a port the file gives no
+// address says that Compose would publish it on every one); ServiceNames lists
 // devenv's then compose's.
 func TestConfigShowsComposeServices(t *testing.T) {
 	dir := project(t, `name: demo
@@ -54,7 +55,7 @@ volumes:
 	}
 	for _, want := range []string{
 		"db  compose=compose.yaml", "image:    postgres:16.9-bookworm",
-		"port:     127.0.0.1:5432 -> 5432/tcp", "port:     0.0.0.0:5433 -> 5433/tcp",
+		"port:     127.0.0.1:5432 -> 5432/tcp (" + app.LoopbackNote + ")", "port:     0.0.0.0:5433 -> 5433/tcp\n",
 		"volume:   demo_pg -> /var/lib/postgresql/data", "networks: back",
 		"label:    dev.devenv.project=demo",
 		"app  compose=compose.yaml", "image:    devenv/demo-app:", "(built by devenv from build:)",
@@ -76,8 +77,9 @@ volumes:
 		t.Errorf("ServiceNames = %v, want devenv's then compose's: shell, app, db", got)
 	}
 	for _, s := range cfg.Compose {
-		if s.Name == "db" && (len(s.Ports) != 2 || s.Ports[0].HostIP != "127.0.0.1" || s.Labels["dev.devenv.service"] != "db") {
-			t.Errorf("--json db = %+v; want its two ports (127.0.0.1 where the file names no address) and devenv's labels", s)
+		if s.Name == "db" && (len(s.Ports) != 2 || s.Ports[0].HostIP != "127.0.0.1" || s.Ports[0].Note != app.LoopbackNote ||
+			s.Ports[1].Note != "" || s.Labels["dev.devenv.service"] != "db") {
+			t.Errorf("--json db = %+v; want its two ports (127.0.0.1, noted as devenv's difference, where the file names no address) and devenv's labels", s)
 		}
 	}
 }

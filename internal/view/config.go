@@ -133,7 +133,11 @@ func printCompose(w io.Writer, s app.ComposeServiceConfig) {
 		line("profiles", "%s", strings.Join(s.Profiles, ", "))
 	}
 	for _, pt := range s.Ports {
-		line("port", "%s:%d -> %d/%s", pt.HostIP, pt.HostPort, pt.ContainerPort, pt.Protocol)
+		note := ""
+		if pt.Note != "" {
+			note = " (" + pt.Note + ")"
+		}
+		line("port", "%s:%d -> %d/%s%s", pt.HostIP, pt.HostPort, pt.ContainerPort, pt.Protocol, note)
 	}
 	for _, v := range s.Volumes {
 		line("volume", "%s -> %s%s", v.Source, v.Target, map[bool]string{true: " (read-only)"}[v.ReadOnly])
