@@ -64,15 +64,8 @@ func TestRealComposeFilesAsCompose(t *testing.T) {
 // reason. testdata/repo.diff records the result for all of them.
 func TestRepoComposeFilesAsCompose(t *testing.T) {
 	t.Setenv("JUPYTER_TOKEN", "test-token") // devenv's exports read it from the environment
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, files := composetest.Repo(t)
 	var out []string
-	files, err := composetest.RepoFiles(root)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, file := range files {
 		rel, _ := filepath.Rel(root, file)
 		dir, base := filepath.Dir(file), filepath.Base(file)
