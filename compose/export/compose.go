@@ -273,20 +273,11 @@ func relPath(p, dir string) string { return esc(projectRel(p, dir)) }
 // them as written rather than as variables. Mapping keys are never
 // interpolated and stay as they are.
 func escapeValues(n *yaml.Node) {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		if strings.Contains(n.Value, "$") {
-			n.Value = esc(n.Value)
+	eachValue(n, func(v *yaml.Node) {
+		if strings.Contains(v.Value, "$") {
+			v.Value = esc(v.Value)
 		}
-	case yaml.MappingNode:
-		for i := 1; i < len(n.Content); i += 2 {
-			escapeValues(n.Content[i])
-		}
-	case yaml.SequenceNode, yaml.DocumentNode:
-		for _, c := range n.Content {
-			escapeValues(c)
-		}
-	}
+	})
 }
 
 // keepLeadingNewlines writes each value that starts with a newline
@@ -294,18 +285,27 @@ func escapeValues(n *yaml.Node) {
 // newlines (`|4-` then the text), so Compose would read it without them.
 // compose-go's own YAML (what `docker compose config` prints) keeps them.
 func keepLeadingNewlines(n *yaml.Node) {
+	eachValue(n, func(v *yaml.Node) {
+		if strings.HasPrefix(v.Value, "\n") {
+			v.Style = yaml.DoubleQuotedStyle
+		}
+	})
+}
+
+// eachValue calls fn with every scalar of the tree that is a value: a
+// mapping's keys are left out, a sequence's items and a mapping's values
+// are walked.
+func eachValue(n *yaml.Node, fn func(*yaml.Node)) {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if strings.HasPrefix(n.Value, "\n") {
-			n.Style = yaml.DoubleQuotedStyle
-		}
+		fn(n)
 	case yaml.MappingNode:
 		for i := 1; i < len(n.Content); i += 2 {
-			keepLeadingNewlines(n.Content[i])
+			eachValue(n.Content[i], fn)
 		}
 	case yaml.SequenceNode, yaml.DocumentNode:
 		for _, c := range n.Content {
-			keepLeadingNewlines(c)
+			eachValue(c, fn)
 		}
 	}
 }
