@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -322,18 +321,8 @@ func reload(t *testing.T, proj *types.Project) *types.Project {
 func keyDiff(t *testing.T, a, b types.ServiceConfig) string {
 	t.Helper()
 	am, bm := asMap(t, a), asMap(t, b)
-	var keys []string
-	for k := range am {
-		keys = append(keys, k)
-	}
-	for k := range bm {
-		if _, ok := am[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
 	var out []string
-	for _, k := range keys {
+	for _, k := range sortedKeys(am, bm) {
 		if !reflect.DeepEqual(am[k], bm[k]) {
 			aj, _ := json.Marshal(am[k])
 			bj, _ := json.Marshal(bm[k])

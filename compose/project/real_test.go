@@ -212,19 +212,9 @@ func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) ([
 	t.Helper()
 	g, w := asMap(t, got), asMap(t, want)
 	forgive(project, got.Name, g, w)
-	var keys []string
-	for k := range g {
-		keys = append(keys, k)
-	}
-	for k := range w {
-		if _, ok := g[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
 	var out []string
 	compared := 0
-	for _, k := range keys {
+	for _, k := range sortedKeys(g, w) {
 		gm, gok := g[k].(map[string]any)
 		wm, wok := w[k].(map[string]any)
 		if gok && wok && k != "environment" {
@@ -401,6 +391,7 @@ func asAny(t *testing.T, v any) map[string]any {
 	return m
 }
 
+// sortedKeys are the keys of a and b, each once, sorted.
 func sortedKeys(a, b map[string]any) []string {
 	var out []string
 	for k := range a {
