@@ -16,9 +16,16 @@ var leakCanaries = []string{"leak-canary-s3", "leak-canary-pg", "leak-canary-hf"
 
 func noCanary(t *testing.T, what string, data []byte) {
 	t.Helper()
-	for _, c := range leakCanaries {
+	noneOf(t, what, data, "a value read from an env_file", leakCanaries...)
+}
+
+// noneOf fails the test for each canary that data holds; from says where
+// the canary's value came from.
+func noneOf(t *testing.T, what string, data []byte, from string, canaries ...string) {
+	t.Helper()
+	for _, c := range canaries {
 		if strings.Contains(string(data), c) {
-			t.Errorf("%s holds %q, a value read from an env_file:\n%s", what, c, data)
+			t.Errorf("%s holds %q, %s:\n%s", what, c, from, data)
 		}
 	}
 }
@@ -95,11 +102,7 @@ func TestComposeExportKeepsVariableReferences(t *testing.T) {
 		".env": "DB_PASSWORD=dotenv-canary\n",
 	})
 	data := composeOf(t, pl, nil)
-	for _, canary := range []string{"dotenv-canary", "shell-canary"} {
-		if strings.Contains(string(data), canary) {
-			t.Errorf("the export holds %q, a value read from .env or the shell:\n%s", canary, data)
-		}
-	}
+	noneOf(t, "the export", data, "a value read from .env or the shell", "dotenv-canary", "shell-canary")
 	doc := decodeExport(t, data)
 	want := map[string]string{"DB_PASSWORD": "${DB_PASSWORD}", "FROM_SHELL": "${SHELL_TOKEN:-none}", "PLAIN": "literal"}
 	for k, v := range want {
@@ -164,11 +167,7 @@ func TestComposeExportKeepsBuildArgReferences(t *testing.T) {
 		".env":       "ENV_TOKEN=dotenv-arg-canary\n",
 	})
 	data := composeOf(t, pl, nil)
-	for _, canary := range []string{"dotenv-arg-canary", "shell-arg-canary"} {
-		if strings.Contains(string(data), canary) {
-			t.Errorf("the export holds %q, a build arg's value read from .env or the shell:\n%s", canary, data)
-		}
-	}
+	noneOf(t, "the export", data, "a build arg's value read from .env or the shell", "dotenv-arg-canary", "shell-arg-canary")
 	var doc struct {
 		Services map[string]struct {
 			Build struct {
