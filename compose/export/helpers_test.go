@@ -25,11 +25,7 @@ func golden(t *testing.T, name string, got []byte) {
 // loadProject parses testdata/project/devenv.yaml.
 func loadProject(t *testing.T) *spec.Project {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("testdata", "project"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return locktest.Project(t, dir)
+	return fixture(t, "project")
 }
 
 // fakeLock is a lock as `devenv lock` would write it, with made-up but
