@@ -17,6 +17,7 @@ package compose
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -83,6 +84,20 @@ type Build struct {
 	// Tags are the other names Compose gives the image: the service's
 	// image: (when it also has build:) and build.tags.
 	Tags []string `json:",omitempty"`
+}
+
+// DockerfilePath is the build's Dockerfile, absolute: Dockerfile (the
+// default name) or the one named, relative to the context unless it is
+// absolute.
+func (b *Build) DockerfilePath() string {
+	df := b.Dockerfile
+	if df == "" {
+		df = "Dockerfile"
+	}
+	if filepath.IsAbs(df) {
+		return df
+	}
+	return filepath.Join(b.Context, df)
 }
 
 // GPUWant is what a compose service asks of the GPUs, through gpus: or

@@ -31,11 +31,7 @@ func contextEntries(in Input) ([]entry, []artifactImage, error) {
 		e, err := userEntries(in)
 		return e, nil, err
 	}
-	r, err := newRecipe(in)
-	if err != nil {
-		return nil, nil, err
-	}
-	dockerfile, err := renderRecipe(r, in.Service)
+	r, dockerfile, err := recipeFor(in)
 	if err != nil {
 		return nil, nil, err
 	}

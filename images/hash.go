@@ -101,11 +101,7 @@ func sealGenerated(h *hasher, in Input) (*sealed, error) {
 	canon.Base = baseDigest(in.Base)
 	canon.PipIndexURL = ""
 	canon.AptMirror = ""
-	r, err := newRecipe(canon)
-	if err != nil {
-		return nil, err
-	}
-	dockerfile, err := renderRecipe(r, in.Service)
+	r, dockerfile, err := recipeFor(canon)
 	if err != nil {
 		return nil, err
 	}

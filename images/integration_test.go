@@ -2,11 +2,6 @@ package images
 
 import (
 	"context"
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -19,25 +14,14 @@ import (
 // static Go binary on this machine's Docker Engine: the first Build builds,
 // the second reaches no engine build, and NoCache builds again.
 func TestIntegrationBuildUserDockerfile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped with -short: needs a Docker Engine")
-	}
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	real, err := engine.Connect(ctx)
-	if errors.Is(err, engine.ErrUnreachable) {
-		t.Skipf("no Docker Engine here: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = real.Close() }()
+	real := realEngine(ctx, t)
 
 	in := staticBinaryProject(t)
 	hash := mustHash(t, in)
 	tag := Tag(in.Project, in.Service, hash)
-	_ = real.RemoveImage(ctx, tag)                                                      // left over from an earlier run
-	t.Cleanup(func() { _ = real.RemoveImage(context.WithoutCancel(t.Context()), tag) }) // t.Context() ends before cleanups
+	freshTag(ctx, t, real, tag)
 
 	eng := &countingEngine{Engine: real}
 	var streamed int
@@ -89,13 +73,5 @@ func staticBinaryProject(t *testing.T) Input {
 		"ctx/.git/HEAD":      "ref: refs/heads/main",
 		"ctx/server.key":     "never sent",
 	})
-	cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "ctx", "hello"), ".")
-	cmd.Dir = filepath.Join(dir, "src")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+runtime.GOARCH, "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("compiling the test binary: %v\n%s", err, out)
-	}
-	in := Input{Project: "devenvimagestest", Service: "hello", UserDockerfile: filepath.Join(dir, "ctx", "Dockerfile")}
-	in.Resolved.Profile = "image"
-	return in
+	return staticBinaryInput(t, dir, "hello", "hello")
 }

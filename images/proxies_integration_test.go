@@ -2,16 +2,10 @@ package images
 
 import (
 	"context"
-	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/devenv-dev/devenv/internal/engine"
 )
 
 // TestIntegrationProxiesLeaveNoTrace builds, on this machine's Docker
@@ -20,28 +14,17 @@ import (
 // holds the proxy: the engine's builder keeps its predefined proxy
 // arguments out of both, which is what devenv relies on.
 func TestIntegrationProxiesLeaveNoTrace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped with -short: needs a Docker Engine")
-	}
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	real := realEngine(ctx, t)
 	docker, err := exec.LookPath("docker")
 	if err != nil {
 		t.Skip("no docker CLI to read the image's history with")
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	real, err := engine.Connect(ctx)
-	if errors.Is(err, engine.ErrUnreachable) {
-		t.Skipf("no Docker Engine here: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = real.Close() }()
 
 	in := proxyCheckProject(t)
 	tag := Tag(in.Project, in.Service, mustHash(t, in))
-	_ = real.RemoveImage(ctx, tag)
-	t.Cleanup(func() { _ = real.RemoveImage(context.WithoutCancel(t.Context()), tag) })
+	freshTag(ctx, t, real, tag)
 	if _, err := Build(ctx, real, in, Options{Proxies: testProxies}, nil); err != nil {
 		t.Fatalf("the build did not see the proxies: %v", err)
 	}
@@ -78,13 +61,5 @@ func main() {
 		"src/go.mod":     "module check\n\ngo 1.21\n",
 		"ctx/Dockerfile": "FROM scratch\nCOPY check /check\nRUN [\"/check\"]\n",
 	})
-	cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "ctx", "check"), ".")
-	cmd.Dir = filepath.Join(dir, "src")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+runtime.GOARCH, "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("compiling the test binary: %v\n%s", err, out)
-	}
-	in := Input{Project: "devenvimagestest", Service: "proxies", UserDockerfile: filepath.Join(dir, "ctx", "Dockerfile")}
-	in.Resolved.Profile = "image"
-	return in
+	return staticBinaryInput(t, dir, "proxies", "check")
 }

@@ -38,11 +38,21 @@ func Render(in Input) ([]byte, error) {
 		}
 		return b, nil
 	}
+	_, dockerfile, err := recipeFor(in)
+	return dockerfile, err
+}
+
+// recipeFor is in's template recipe and the Dockerfile it renders.
+func recipeFor(in Input) (*recipe, []byte, error) {
 	r, err := newRecipe(in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return renderRecipe(r, in.Service)
+	dockerfile, err := renderRecipe(r, in.Service)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, dockerfile, nil
 }
 
 func renderRecipe(r *recipe, service string) ([]byte, error) {

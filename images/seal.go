@@ -46,11 +46,7 @@ func (s *sealed) context(in Input) ([]entry, []artifactImage, error) {
 	if in.userBuild() {
 		return slices.Clone(s.entries), nil, nil
 	}
-	r, err := newRecipe(in)
-	if err != nil {
-		return nil, nil, err
-	}
-	dockerfile, err := renderRecipe(r, in.Service)
+	r, dockerfile, err := recipeFor(in)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -16,19 +15,9 @@ import (
 // one whose file was rewritten since is stopped mid-stream, and the
 // engine tags nothing with the sealed tag.
 func TestIntegrationSealedBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped with -short: needs a Docker Engine")
-	}
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	real, err := engine.Connect(ctx)
-	if errors.Is(err, engine.ErrUnreachable) {
-		t.Skipf("no Docker Engine here: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = real.Close() }()
+	real := realEngine(ctx, t)
 	tests := []struct {
 		name    string
 		change  func(t *testing.T, dir string)
@@ -48,8 +37,7 @@ func TestIntegrationSealedBuild(t *testing.T) {
 				t.Fatal(err)
 			}
 			tag := Tag(in.Project, in.Service, hash)
-			_ = real.RemoveImage(ctx, tag)
-			t.Cleanup(func() { _ = real.RemoveImage(context.WithoutCancel(t.Context()), tag) })
+			freshTag(ctx, t, real, tag)
 			tt.change(t, dir)
 			res, err := Build(ctx, real, in, Options{}, nil)
 			has, ierr := real.ImageExists(ctx, tag)

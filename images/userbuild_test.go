@@ -1,11 +1,7 @@
 package images
 
 import (
-	"archive/tar"
-	"bytes"
-	"context"
 	"errors"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,37 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/profiles"
 )
-
-// contextEngine keeps the last build's request and context files.
-type contextEngine struct {
-	engine.Engine
-	req   engine.BuildRequest
-	files map[string]string
-}
-
-func (c *contextEngine) Build(ctx context.Context, req engine.BuildRequest, progress func(engine.Progress)) (string, error) {
-	data, err := io.ReadAll(req.Context)
-	if err != nil {
-		return "", err
-	}
-	c.req, c.files = req, map[string]string{}
-	tr := tar.NewReader(bytes.NewReader(data))
-	for {
-		hdr, err := tr.Next()
-		if err != nil {
-			break
-		}
-		b, _ := io.ReadAll(tr)
-		c.files[hdr.Name] = string(b)
-	}
-	req.Context = bytes.NewReader(data)
-	return c.Engine.Build(ctx, req, progress)
-}
 
 const (
 	composeDockerfile = "ARG BASE=nvcr.io/nvidia/cuda:12.9.1-base-ubuntu22.04\n" +
@@ -95,7 +64,7 @@ func TestComposeBuildSendsWhatComposeWould(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := composeInput(t)
 			tt.edit(&in)
-			eng := &contextEngine{Engine: enginetest.New()}
+			eng := &tarEngine{Engine: enginetest.New()}
 			if _, err := Build(t.Context(), eng, in, Options{}, nil); err != nil {
 				t.Fatal(err)
 			}

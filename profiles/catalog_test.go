@@ -75,6 +75,8 @@ func TestLoadRejects(t *testing.T) {
 		{"unknown triton toolkit", `toolkit: "13.1.1"`, `toolkit: "13.1.9"`, "toolkit 13.1.9 is not in cuda.toolkits"},
 		{"family range", `max_driver_exclusive: "580"`, `max_driver_exclusive: "500"`, "is not above min_driver"},
 		{"rapids tag rule", "tag_cuda: major}", "tag_cuda: minor}", `tag_cuda "minor"`},
+		{"rapids release not YY.MM", `{release: "25.06", cuda: ["11.8.0"`, `{release: "25-06", cuda: ["11.8.0"`, `(25-06): release "25-06" is not YY.MM`},
+		{"triton release not YY.MM", `{release: "24.07", cuda: "12.5.1"`, `{release: "24-07", cuda: "12.5.1"`, `(24-07): release "24-07" is not YY.MM`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

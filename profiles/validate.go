@@ -284,14 +284,21 @@ func (c *Catalog) expandRange(rg string) ([]string, error) {
 	return out, nil
 }
 
+// checkRelease checks that the i-th release of kind's releases is YY.MM
+// and is where its problems are said.
+func checkRelease(p *problems, kind string, i int, release string) string {
+	where := fmt.Sprintf("%s.releases[%d] (%s)", kind, i, release)
+	if _, ok := monthIndex(release); !ok {
+		p.add(where, "release %q is not YY.MM", release)
+	}
+	return where
+}
+
 func (c *Catalog) checkRapids(p *problems) {
 	var rels []string
 	for i, r := range c.file.Rapids.Releases {
-		where := fmt.Sprintf("rapids.releases[%d] (%s)", i, r.Release)
+		where := checkRelease(p, "rapids", i, r.Release)
 		rels = append(rels, r.Release)
-		if _, ok := monthIndex(r.Release); !ok {
-			p.add(where, "release %q is not YY.MM", r.Release)
-		}
 		checkSorted(p, where+".cuda", r.CUDA)
 		for _, cu := range r.CUDA {
 			if c.family[major(cu)] == nil {
@@ -314,11 +321,8 @@ func (c *Catalog) checkRapids(p *problems) {
 func (c *Catalog) checkTriton(p *problems) {
 	var rels []string
 	for i, r := range c.file.Triton.Releases {
-		where := fmt.Sprintf("triton.releases[%d] (%s)", i, r.Release)
+		where := checkRelease(p, "triton", i, r.Release)
 		rels = append(rels, r.Release)
-		if _, ok := monthIndex(r.Release); !ok {
-			p.add(where, "release %q is not YY.MM", r.Release)
-		}
 		if c.toolkit[r.Toolkit] == nil {
 			p.add(where, "toolkit %s is not in cuda.toolkits", r.Toolkit)
 		}

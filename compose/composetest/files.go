@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"testing"
 
 	"gopkg.in/yaml.v3"
 )
@@ -61,4 +62,19 @@ func isComposeFile(p string) bool {
 		}
 	}
 	return true
+}
+
+// Repo is the repository's root, two directories above the running test's
+// package (compose/NAME), with its compose fixtures as RepoFiles finds
+// them. A failure to find them fails the test.
+func Repo(t testing.TB) (root string, files []string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files, err = RepoFiles(root); err != nil {
+		t.Fatal(err)
+	}
+	return root, files
 }

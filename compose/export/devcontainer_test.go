@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 )
@@ -213,15 +214,7 @@ func TestDevcontainerSingleSparkUsesCompose(t *testing.T) {
 func singleProject(t *testing.T) (p *spec.Project, dir string) {
 	t.Helper()
 	dir, _ = filepath.Abs(filepath.Join("testdata", "single"))
-	file := filepath.Join(dir, "devenv.yaml")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p, err = spec.Parse(file, data, dir); err != nil {
-		t.Fatal(err)
-	}
-	return p, dir
+	return locktest.Project(t, dir), dir
 }
 
 // devcontainerFor plans p unlocked on host and exports its

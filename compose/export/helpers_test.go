@@ -1,9 +1,6 @@
 package export
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -14,9 +11,9 @@ import (
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 
 	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/profiles"
 )
 
 // golden compares got with testdata/name, or rewrites it under -update.
@@ -28,20 +25,7 @@ func golden(t *testing.T, name string, got []byte) {
 // loadProject parses testdata/project/devenv.yaml.
 func loadProject(t *testing.T) *spec.Project {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("testdata", "project"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(dir, "devenv.yaml")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := spec.Parse(file, data, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return fixture(t, "project")
 }
 
 // fakeLock is a lock as `devenv lock` would write it, with made-up but
@@ -52,45 +36,7 @@ func fakeLock(t *testing.T, p *spec.Project) *lock.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cache := artifactCache(t)
-	for i := range lf.Services {
-		ls := &lf.Services[i]
-		s := p.Service(ls.Name)
-		res, err := profiles.Builtin().Resolve(s.Request(), p.Profiles)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref := res.BaseImage
-		if res.Profile == profiles.Image {
-			ref = s.Image
-		}
-		ls.Base = &lock.Image{Ref: ref, Digest: "sha256:" + sum(ref)}
-		ls.Artifacts = nil
-		for _, a := range res.Artifacts {
-			ls.Artifacts = append(ls.Artifacts, lock.Artifact{Name: a.Name, URL: a.URL, File: a.File, SHA256: sum(a.URL)})
-			writeArtifact(t, cache, sum(a.URL), a.URL)
-		}
-	}
-	return lf
-}
-
-// artifactCache is a directory standing in for devenv's artifact cache
-// (planning reads no artifact; the files only make the fixture realistic).
-func artifactCache(t *testing.T) string {
-	t.Helper()
-	return t.TempDir()
-}
-
-func writeArtifact(t *testing.T, dir, sha, content string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, sha), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func sum(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
+	return locktest.Stable(t, p, lf)
 }
 
 // makePlan plans the test project on a 16-CPU, 64 GiB machine without NVML.

@@ -15,7 +15,6 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 	"github.com/devenv-dev/devenv/profiles"
-	"gopkg.in/yaml.v3"
 )
 
 // SparkOperatorAPI is the Spark Operator API version the export writes.
@@ -103,12 +102,7 @@ func manifest(pl *plan.Plan, lf *lock.File, s *plan.Service, notes []string, doc
 		if i > 0 {
 			buf.WriteString("---\n")
 		}
-		enc := yaml.NewEncoder(&buf)
-		enc.SetIndent(2)
-		if err := enc.Encode(d); err != nil {
-			return nil, err
-		}
-		if err := enc.Close(); err != nil {
+		if err := writeYAML(&buf, d); err != nil {
 			return nil, err
 		}
 	}

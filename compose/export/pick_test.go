@@ -1,12 +1,12 @@
 package export
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/sources"
@@ -20,15 +20,7 @@ func fixture(t *testing.T, name string) *spec.Project {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "devenv.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), data, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return locktest.Project(t, dir)
 }
 
 // TestDevcontainerPicksAServiceThatMountsTheProject: without --service

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"gopkg.in/yaml.v3"
 )
@@ -15,9 +16,16 @@ var leakCanaries = []string{"leak-canary-s3", "leak-canary-pg", "leak-canary-hf"
 
 func noCanary(t *testing.T, what string, data []byte) {
 	t.Helper()
-	for _, c := range leakCanaries {
+	noneOf(t, what, data, "a value read from an env_file", leakCanaries...)
+}
+
+// noneOf fails the test for each canary that data holds; from says where
+// the canary's value came from.
+func noneOf(t *testing.T, what string, data []byte, from string, canaries ...string) {
+	t.Helper()
+	for _, c := range canaries {
 		if strings.Contains(string(data), c) {
-			t.Errorf("%s holds %q, a value read from an env_file:\n%s", what, c, data)
+			t.Errorf("%s holds %q, %s:\n%s", what, c, from, data)
 		}
 	}
 }
@@ -86,34 +94,15 @@ func TestDevcontainerSingleImagePassesEnvFile(t *testing.T) {
 // reads .env and the shell when it runs the export; the values devenv read
 // from them never land in the file.
 func TestComposeExportKeepsVariableReferences(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	t.Setenv("SHELL_TOKEN", "shell-canary")
+	dir, pl := planFiles(t, map[string]string{
 		"devenv.yaml": "name: demo\ncompose: [compose.yaml]\nservices:\n  box:\n    profile: image\n    image: debian:12\n",
 		"compose.yaml": "services:\n  db:\n    image: postgres:16\n    environment:\n" +
 			"      DB_PASSWORD: ${DB_PASSWORD}\n      FROM_SHELL: \"${SHELL_TOKEN:-none}\"\n      PLAIN: literal\n",
 		".env": "DB_PASSWORD=dotenv-canary\n",
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("SHELL_TOKEN", "shell-canary")
-	file := filepath.Join(dir, "devenv.yaml")
-	p, err := spec.Parse(file, []byte(files["devenv.yaml"]), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := PlanUnlocked(p, testHost, testOptions(p))
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	data := composeOf(t, pl, nil)
-	for _, canary := range []string{"dotenv-canary", "shell-canary"} {
-		if strings.Contains(string(data), canary) {
-			t.Errorf("the export holds %q, a value read from .env or the shell:\n%s", canary, data)
-		}
-	}
+	noneOf(t, "the export", data, "a value read from .env or the shell", "dotenv-canary", "shell-canary")
 	doc := decodeExport(t, data)
 	want := map[string]string{"DB_PASSWORD": "${DB_PASSWORD}", "FROM_SHELL": "${SHELL_TOKEN:-none}", "PLAIN": "literal"}
 	for k, v := range want {
@@ -127,6 +116,27 @@ func TestComposeExportKeepsVariableReferences(t *testing.T) {
 		t.Fatalf("docker compose would not load the export: %v\n%s", err, data)
 	}
 	sameProject(t, got, runProject(t, pl))
+}
+
+// planFiles writes files (name: text) into a fresh directory and plans its
+// devenv.yaml, unlocked, on testHost.
+func planFiles(t *testing.T, files map[string]string) (string, *plan.Plan) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(files["devenv.yaml"]), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := PlanUnlocked(p, testHost, testOptions(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, pl
 }
 
 // exported is what the secrets tests read of an exported service.
@@ -148,34 +158,16 @@ func decodeExport(t *testing.T, data []byte) struct{ Services map[string]exporte
 // args written as ${VAR} are exported as ${VAR}, as its environment is
 // (issue 29: `args: {TOKEN: "${TOKEN}"}` came out as the token).
 func TestComposeExportKeepsBuildArgReferences(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	t.Setenv("TOKEN", "shell-arg-canary")
+	_, pl := planFiles(t, map[string]string{
 		"devenv.yaml": "name: demo\ncompose: [compose.yaml]\nservices:\n  box:\n    profile: image\n    image: debian:12\n",
 		"compose.yaml": "services:\n  app:\n    build:\n      context: .\n      args:\n" +
 			"        TOKEN: \"${TOKEN}\"\n        FROM_ENV: ${ENV_TOKEN:-none}\n        PLAIN: literal\n",
 		"Dockerfile": "FROM debian:12\n",
 		".env":       "ENV_TOKEN=dotenv-arg-canary\n",
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("TOKEN", "shell-arg-canary")
-	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(files["devenv.yaml"]), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := PlanUnlocked(p, testHost, testOptions(p))
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	data := composeOf(t, pl, nil)
-	for _, canary := range []string{"dotenv-arg-canary", "shell-arg-canary"} {
-		if strings.Contains(string(data), canary) {
-			t.Errorf("the export holds %q, a build arg's value read from .env or the shell:\n%s", canary, data)
-		}
-	}
+	noneOf(t, "the export", data, "a build arg's value read from .env or the shell", "dotenv-arg-canary", "shell-arg-canary")
 	var doc struct {
 		Services map[string]struct {
 			Build struct {

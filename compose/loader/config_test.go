@@ -19,14 +19,7 @@ import (
 func TestConfigSurvivesJSON(t *testing.T) {
 	// devenv's exports read the Jupyter token from the environment
 	t.Setenv("JUPYTER_TOKEN", "test-token")
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := composetest.RepoFiles(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, files := composetest.Repo(t)
 	for _, file := range files {
 		rel, _ := filepath.Rel(root, file)
 		t.Run(rel, func(t *testing.T) {

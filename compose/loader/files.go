@@ -3,12 +3,13 @@ package loader
 import (
 	"context"
 	"fmt"
-	"github.com/devenv-dev/devenv/internal/exitcode"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/devenv-dev/devenv/internal/exitcode"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
@@ -123,20 +124,18 @@ func (f *Files) Services(ctx context.Context, profiles []string) ([]compose.Serv
 // read without interpolation (the ${VAR} of an entry is gone from the
 // interpolated one), made once.
 func (f *Files) RawEnvironment(ctx context.Context) (map[string]map[string]string, error) {
-	return untilDone(ctx, func() map[string]map[string]string {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		proj, err := f.project(ctx, false, []string{"*"})
-		if err != nil {
-			return nil
-		}
-		return rawEnvironment(proj)
-	})
+	return f.raw(ctx, rawEnvironment)
 }
 
 // RawBuildArgs is each service's build args that refer to variables, as
 // the files write them, from the same read as RawEnvironment.
 func (f *Files) RawBuildArgs(ctx context.Context) (map[string]map[string]string, error) {
+	return f.raw(ctx, rawBuildArgs)
+}
+
+// raw is pick of the files' project read with every profile and without
+// interpolation; files that do not load give nothing.
+func (f *Files) raw(ctx context.Context, pick func(*types.Project) map[string]map[string]string) (map[string]map[string]string, error) {
 	return untilDone(ctx, func() map[string]map[string]string {
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -144,7 +143,7 @@ func (f *Files) RawBuildArgs(ctx context.Context) (map[string]map[string]string,
 		if err != nil {
 			return nil
 		}
-		return rawBuildArgs(proj)
+		return pick(proj)
 	})
 }
 

@@ -76,14 +76,7 @@ func TestModelIsCLILoad(t *testing.T) {
 		})
 	}
 	t.Setenv("JUPYTER_TOKEN", "test-token") // devenv's exports read it from the environment
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := composetest.RepoFiles(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, files := composetest.Repo(t)
 	for _, file := range files {
 		rel, _ := filepath.Rel(root, file)
 		t.Run(rel, func(t *testing.T) { compareSelections(t, []string{file}, filepath.Dir(file)) })

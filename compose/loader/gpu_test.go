@@ -1,8 +1,6 @@
 package loader
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -45,12 +43,7 @@ func TestGPUIdioms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			f := filepath.Join(dir, "compose.yaml")
-			body := "services:\n  app:\n    image: busybox:1\n" + tt.service
-			if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir, f := writeCompose(t, "services:\n  app:\n    image: busybox:1\n"+tt.service)
 			svcs, warns, err := NewFiles([]string{f}, dir, "demo").services(t.Context(), nil)
 			if err != nil {
 				t.Fatal(err)

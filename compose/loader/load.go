@@ -88,31 +88,27 @@ func original(proj *types.Project, s types.ServiceConfig) *compose.Config {
 // rawEnvironment is each service's environment entries that refer to
 // variables, as written, of a project loaded without interpolation.
 func rawEnvironment(proj *types.Project) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	for name, svc := range proj.Services {
-		for k, v := range svc.Environment {
-			if v == nil || !strings.Contains(*v, "$") {
-				continue
-			}
-			if out[name] == nil {
-				out[name] = map[string]string{}
-			}
-			out[name][k] = *v
-		}
-	}
-	return out
+	return rawRefs(proj, func(svc types.ServiceConfig) types.MappingWithEquals { return svc.Environment })
 }
 
 // rawBuildArgs is each service's build args that refer to variables, as
 // written, of a project loaded without interpolation: exports keep ${VAR}
 // wherever the file wrote it, in build args as in environment entries.
 func rawBuildArgs(proj *types.Project) map[string]map[string]string {
+	return rawRefs(proj, func(svc types.ServiceConfig) types.MappingWithEquals {
+		if svc.Build == nil {
+			return nil
+		}
+		return svc.Build.Args
+	})
+}
+
+// rawRefs is, by service and key, the entries that refer to a variable
+// ($ in the value) of the mapping that of picks from each service.
+func rawRefs(proj *types.Project, of func(types.ServiceConfig) types.MappingWithEquals) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for name, svc := range proj.Services {
-		if svc.Build == nil {
-			continue
-		}
-		for k, v := range svc.Build.Args {
+		for k, v := range of(svc) {
 			if v == nil || !strings.Contains(*v, "$") {
 				continue
 			}

@@ -30,6 +30,28 @@ func portable(t *testing.T, v any, dir string) []byte {
 	return []byte(strings.ReplaceAll(string(b), dir, "$PROJECT") + "\n")
 }
 
+// writeCompose writes text as compose.yaml in a fresh directory.
+func writeCompose(t *testing.T, text string) (dir, file string) {
+	t.Helper()
+	dir = t.TempDir()
+	file = filepath.Join(dir, "compose.yaml")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, file
+}
+
+// loadText loads text as a project's one compose file; the load must succeed.
+func loadText(t *testing.T, text string) []compose.Service {
+	t.Helper()
+	dir, file := writeCompose(t, text)
+	svcs, err := Load(t.Context(), []string{file}, dir, "demo", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svcs
+}
+
 func stackDir(t *testing.T) string {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("testdata", "stack"))
@@ -110,11 +132,7 @@ func TestLoadNoFiles(t *testing.T) {
 }
 
 func TestLoadBrokenFileNamesIt(t *testing.T) {
-	dir := t.TempDir()
-	f := filepath.Join(dir, "compose.yaml")
-	if err := os.WriteFile(f, []byte("services:\n  web:\n    image: [not, a, string]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, f := writeCompose(t, "services:\n  web:\n    image: [not, a, string]\n")
 	_, err := Load(t.Context(), []string{f}, dir, "demo", nil)
 	// the file as the project names it, with the line and column
 	if err == nil || !strings.Contains(err.Error(), "compose.yaml:3:5: services.web.image: must be a string") {
@@ -164,16 +182,7 @@ func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
 		{"/:/host:ro", "binds the host's whole filesystem"},
 		{"./data:/data", ""},
 	} {
-		dir := t.TempDir()
-		f := filepath.Join(dir, "compose.yaml")
-		text := "services:\n  agent:\n    image: alpine:3\n    volumes: [\"" + c.volume + "\"]\n"
-		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		svcs := loadText(t, "services:\n  agent:\n    image: alpine:3\n    volumes: [\""+c.volume+"\"]\n")
 		warns := strings.Join(svcs[0].Warnings, "\n")
 		if c.want == "" && warns != "" || !strings.Contains(warns, c.want) || c.want != "" && !strings.Contains(warns, "compose.yaml:4") {
 			t.Errorf("%s: warnings %q, want %q with its line", c.volume, warns, c.want)
@@ -193,16 +202,7 @@ func TestLoadWarnsAboutBuildKeysNotApplied(t *testing.T) {
 		{"{context: ., network: host, shm_size: 1g, extra_hosts: [a=1.2.3.4]}", "build.network is not applied|build.extra_hosts is not applied|build.shm_size is not applied"},
 		{"{context: ., args: {A: b}, target: t, dockerfile: Dockerfile}", ""},
 	} {
-		dir := t.TempDir()
-		f := filepath.Join(dir, "compose.yaml")
-		text := "services:\n  app:\n    image: alpine:3\n    build: " + c.build + "\n"
-		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		svcs := loadText(t, "services:\n  app:\n    image: alpine:3\n    build: "+c.build+"\n")
 		var got []string
 		for _, w := range svcs[0].Warnings {
 			if !strings.HasPrefix(w, `compose.yaml:4:5: service "app": build.`) {
@@ -227,16 +227,7 @@ func TestLoadWarnsAboutDefaultNetworkSettings(t *testing.T) {
 		{"{name: corp}", ""},
 		{"{external: true, name: corp}", ""},
 	} {
-		dir := t.TempDir()
-		f := filepath.Join(dir, "compose.yaml")
-		text := "services:\n  app:\n    image: alpine:3\n  solo:\n    image: alpine:3\n    network_mode: none\nnetworks:\n  default: " + c.network + "\n"
-		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		svcs := loadText(t, "services:\n  app:\n    image: alpine:3\n  solo:\n    image: alpine:3\n    network_mode: none\nnetworks:\n  default: "+c.network+"\n")
 		for _, svc := range svcs {
 			var got []string
 			for _, w := range svc.Warnings {
@@ -335,16 +326,7 @@ func TestLoadWarnsAboutHostAccess(t *testing.T) {
 		{"cap_add: [NET_ADMIN]", ""},
 		{"pid: \"\"", ""},
 	} {
-		dir := t.TempDir()
-		f := filepath.Join(dir, "compose.yaml")
-		text := "services:\n  agent:\n    image: alpine:3\n    " + c.key + "\n"
-		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		svcs, err := Load(t.Context(), []string{f}, dir, "demo", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		svcs := loadText(t, "services:\n  agent:\n    image: alpine:3\n    "+c.key+"\n")
 		warns := strings.Join(svcs[0].Warnings, "\n")
 		if c.want == "" && warns != "" || !strings.Contains(warns, c.want) ||
 			c.want != "" && (!strings.Contains(warns, "compose.yaml:4") || !strings.Contains(warns, "agent") || !strings.Contains(warns, "take over this machine")) {

@@ -32,13 +32,7 @@ type model struct {
 // (cli then names the project from the files or the directory; Files uses
 // cliProject for that).
 func readModel(ctx context.Context, files []string, projectDir, projectName string, interpolate bool) (*model, error) {
-	o, err := cli.NewProjectOptions(files,
-		cli.WithWorkingDirectory(projpath.ComposeDir(files, projectDir)),
-		cli.WithOsEnv,
-		cli.WithEnvFiles(), // the project directory's .env, when there is one
-		cli.WithDotEnv,
-		cli.WithName(projectName),
-	)
+	o, err := cliOptions(files, projectDir, projectName)
 	if err != nil {
 		return nil, err
 	}
@@ -126,16 +120,24 @@ func copyTree(v any) any {
 	return v
 }
 
-// cliProject is compose-go's own one-call load through its cli package:
-// what readModel and project split in two, and what Files uses for a
-// project without a name.
-func cliProject(ctx context.Context, files []string, projectDir, projectName string, profiles []string, interpolate bool) (*types.Project, error) {
-	opts, err := cli.NewProjectOptions(files,
+// cliOptions are the options of compose-go's cli that both readModel and
+// cliProject load with (the same environment, .env, working directory and
+// name), then more.
+func cliOptions(files []string, projectDir, projectName string, more ...cli.ProjectOptionsFn) (*cli.ProjectOptions, error) {
+	return cli.NewProjectOptions(files, append([]cli.ProjectOptionsFn{
 		cli.WithWorkingDirectory(projpath.ComposeDir(files, projectDir)),
 		cli.WithOsEnv,
 		cli.WithEnvFiles(), // the project directory's .env, when there is one
 		cli.WithDotEnv,
 		cli.WithName(projectName),
+	}, more...)...)
+}
+
+// cliProject is compose-go's own one-call load through its cli package:
+// what readModel and project split in two, and what Files uses for a
+// project without a name.
+func cliProject(ctx context.Context, files []string, projectDir, projectName string, profiles []string, interpolate bool) (*types.Project, error) {
+	opts, err := cliOptions(files, projectDir, projectName,
 		// profiles, else COMPOSE_PROFILES from the environment or .env, as compose does
 		cli.WithDefaultProfiles(profiles...),
 		cli.WithInterpolation(interpolate),

@@ -1,8 +1,6 @@
 package loader
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,12 +9,7 @@ import (
 // are refused by name with what to do instead; they were dropped without a
 // word, and the export was then a file Compose refuses.
 func TestModelsRefusedByName(t *testing.T) {
-	dir := t.TempDir()
-	yaml := "services:\n  agent:\n    image: busybox:1\n    models: [llm]\nmodels:\n  llm:\n    model: ai/smollm2\n"
-	file := filepath.Join(dir, "compose.yaml")
-	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, file := writeCompose(t, "services:\n  agent:\n    image: busybox:1\n    models: [llm]\nmodels:\n  llm:\n    model: ai/smollm2\n")
 	_, err := Load(t.Context(), []string{file}, dir, "demo", nil)
 	if err == nil {
 		t.Fatal("loaded; want models refused")

@@ -59,14 +59,7 @@ func TestSchemaProblemsArePlaced(t *testing.T) {
 // for every compose file the repository holds (real projects' among them):
 // no problem made up for a file Compose accepts, none missed.
 func TestSchemaCheckAgreesWithCompose(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := composetest.RepoFiles(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, files := composetest.Repo(t)
 	s, meta, err := composeSchema()
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
@@ -42,7 +43,7 @@ func TestComposeLabelsOnEveryService(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			p := loadSpecAt(t, dir)
+			p := locktest.Project(t, dir)
 			pl, err := plan.Make(p, fakeLock(t, p), cpuHost, plan.Options{StateDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)

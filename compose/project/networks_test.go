@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
@@ -38,7 +39,7 @@ func TestProjectNetworkAsDeclared(t *testing.T) {
 			}
 			write("compose.yaml", compose)
 			write("devenv.yaml", "name: demo\ncompose: [compose.yaml]\nservices:\n  own: {profile: image, image: \"busybox:1\"}\n")
-			p := loadSpecAt(t, dir)
+			p := locktest.Project(t, dir)
 			pl, err := plan.Make(p, fakeLock(t, p), cpuHost, plan.Options{StateDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)

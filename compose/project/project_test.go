@@ -1,8 +1,6 @@
 package project
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -11,7 +9,6 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +17,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/envs/lock"
+	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -27,7 +25,6 @@ import (
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
 	"github.com/devenv-dev/devenv/internal/labels"
-	"github.com/devenv-dev/devenv/profiles"
 	composesdk "github.com/docker/compose/v5/pkg/compose"
 
 	_ "github.com/devenv-dev/devenv/compose/loader" // compose files load in process in tests
@@ -260,7 +257,7 @@ func pinnedLock(t *testing.T, dir string) *lock.File {
 	t.Helper()
 	path := filepath.Join("testdata", "hashes.lock.json") // fake pins: plain JSON, not checked as devenv.lock is
 	if goldenfile.Updating() {
-		b, err := json.MarshalIndent(fakeLock(t, loadSpecAt(t, dir)), "", "  ")
+		b, err := json.MarshalIndent(fakeLock(t, locktest.Project(t, dir)), "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,12 +278,12 @@ func pinnedLock(t *testing.T, dir string) *lock.File {
 
 func renderAt(t *testing.T, dir string, h plan.Host) *types.Project {
 	t.Helper()
-	return renderLocked(t, dir, fakeLock(t, loadSpecAt(t, dir)), h)
+	return renderLocked(t, dir, fakeLock(t, locktest.Project(t, dir)), h)
 }
 
 func renderLocked(t *testing.T, dir string, lf *lock.File, h plan.Host) *types.Project {
 	t.Helper()
-	p := loadSpecAt(t, dir)
+	p := locktest.Project(t, dir)
 	pl, err := plan.Make(p, lf, h, plan.Options{Token: "test-token", StateDir: filepath.Join(p.Dir, ".devenv")})
 	if err != nil {
 		t.Fatal(err)
@@ -324,18 +321,8 @@ func reload(t *testing.T, proj *types.Project) *types.Project {
 func keyDiff(t *testing.T, a, b types.ServiceConfig) string {
 	t.Helper()
 	am, bm := asMap(t, a), asMap(t, b)
-	var keys []string
-	for k := range am {
-		keys = append(keys, k)
-	}
-	for k := range bm {
-		if _, ok := am[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
 	var out []string
-	for _, k := range keys {
+	for _, k := range sortedKeys(am, bm) {
 		if !reflect.DeepEqual(am[k], bm[k]) {
 			aj, _ := json.Marshal(am[k])
 			bj, _ := json.Marshal(bm[k])
@@ -372,20 +359,6 @@ func asMap(t *testing.T, s types.ServiceConfig) map[string]any {
 	return m
 }
 
-func loadSpecAt(t *testing.T, dir string) *spec.Project {
-	t.Helper()
-	file := filepath.Join(dir, "devenv.yaml")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := spec.Parse(file, data, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // fakeLock is a lock as `devenv lock` would write it, with stable made-up
 // digests and checksums (sha256 of the reference or URL).
 func fakeLock(t *testing.T, p *spec.Project) *lock.File {
@@ -394,30 +367,5 @@ func fakeLock(t *testing.T, p *spec.Project) *lock.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range lf.Services {
-		ls := &lf.Services[i]
-		s := p.Service(ls.Name)
-		if s == nil {
-			continue // a compose service
-		}
-		res, err := profiles.Builtin().Resolve(s.Request(), p.Profiles)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref := res.BaseImage
-		if res.Profile == profiles.Image {
-			ref = s.Image
-		}
-		ls.Base = &lock.Image{Ref: ref, Digest: "sha256:" + sum(ref)}
-		ls.Artifacts = nil
-		for _, a := range res.Artifacts {
-			ls.Artifacts = append(ls.Artifacts, lock.Artifact{Name: a.Name, URL: a.URL, File: a.File, SHA256: sum(a.URL)})
-		}
-	}
-	return lf
-}
-
-func sum(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
+	return locktest.Stable(t, p, lf)
 }

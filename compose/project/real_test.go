@@ -64,15 +64,8 @@ func TestRealComposeFilesAsCompose(t *testing.T) {
 // reason. testdata/repo.diff records the result for all of them.
 func TestRepoComposeFilesAsCompose(t *testing.T) {
 	t.Setenv("JUPYTER_TOKEN", "test-token") // devenv's exports read it from the environment
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, files := composetest.Repo(t)
 	var out []string
-	files, err := composetest.RepoFiles(root)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, file := range files {
 		rel, _ := filepath.Rel(root, file)
 		dir, base := filepath.Dir(file), filepath.Base(file)
@@ -219,19 +212,9 @@ func serviceDiff(t *testing.T, project string, got, want types.ServiceConfig) ([
 	t.Helper()
 	g, w := asMap(t, got), asMap(t, want)
 	forgive(project, got.Name, g, w)
-	var keys []string
-	for k := range g {
-		keys = append(keys, k)
-	}
-	for k := range w {
-		if _, ok := g[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
 	var out []string
 	compared := 0
-	for _, k := range keys {
+	for _, k := range sortedKeys(g, w) {
 		gm, gok := g[k].(map[string]any)
 		wm, wok := w[k].(map[string]any)
 		if gok && wok && k != "environment" {
@@ -408,6 +391,7 @@ func asAny(t *testing.T, v any) map[string]any {
 	return m
 }
 
+// sortedKeys are the keys of a and b, each once, sorted.
 func sortedKeys(a, b map[string]any) []string {
 	var out []string
 	for k := range a {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/endpoint/dockercli"
@@ -252,7 +253,7 @@ networks:
 			t.Fatal(err)
 		}
 	}
-	p := loadSpecAt(t, dir)
+	p := locktest.Project(t, dir)
 	pl, err := plan.Make(p, fakeLock(t, p), cpuHost, plan.Options{StateDir: filepath.Join(dir, ".devenv")})
 	if err != nil {
 		t.Fatal(err)

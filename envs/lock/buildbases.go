@@ -44,7 +44,7 @@ func readBuild(p *spec.Project, cs compose.Service) (buildSource, error) {
 		return src, &spec.Error{File: src.compose, Msg: fmt.Sprintf("compose service %q: build.context %q is not a directory on this machine, and devenv builds from one", cs.Name, b.Context),
 			Hint: "clone or copy the sources into the project and point build.context at that directory"}
 	default:
-		path := dockerfilePath(b)
+		path := b.DockerfilePath()
 		src.file = relTo(p.Dir, path)
 		var err error
 		if data, err = readDockerfile(b.Context, path); errors.Is(err, fs.ErrNotExist) {
@@ -74,18 +74,6 @@ func readDockerfile(context, path string) ([]byte, error) {
 		return safefile.ReadNoLinks(context, path, safefile.MaxConfig)
 	}
 	return safefile.ReadFile(path, safefile.MaxConfig)
-}
-
-// dockerfilePath is the Dockerfile of build b, absolute.
-func dockerfilePath(b *compose.Build) string {
-	df := b.Dockerfile
-	if df == "" {
-		df = "Dockerfile"
-	}
-	if filepath.IsAbs(df) {
-		return df
-	}
-	return filepath.Join(b.Context, df)
 }
 
 func relTo(dir, p string) string {

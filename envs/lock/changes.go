@@ -66,24 +66,39 @@ func serviceDiff(o, n *Service) []string {
 // buildBaseDiff says which images a compose build service builds FROM
 // were added, dropped or pinned again.
 func buildBaseDiff(service string, was, now []Image) []string {
+	return keyedDiff(was, now, func(b Image) string { return b.Ref },
+		func(b Image) string { return fmt.Sprintf("service %s: builds FROM %s", service, b.Pinned()) },
+		func(o, b Image) string {
+			if o.Digest != b.Digest {
+				return fmt.Sprintf("service %s: build base %s digest %s -> %s", service, b.Ref, short(o.Digest), short(b.Digest))
+			}
+			return ""
+		},
+		func(b Image) string { return fmt.Sprintf("service %s: no longer builds FROM %s", service, b.Ref) })
+}
+
+// keyedDiff pairs the entries of was and now by key: in now's order, a
+// line from added for each entry was lacks and one from changed (none
+// when it says "") for each both hold, then, in was's order, a line from
+// dropped for each entry now lacks.
+func keyedDiff[T any](was, now []T, key func(T) string, added func(T) string, changed func(was, now T) string, dropped func(T) string) []string {
 	var out []string
-	old := map[string]Image{}
-	for _, b := range was {
-		old[b.Ref] = b
+	old := map[string]T{}
+	for _, e := range was {
+		old[key(e)] = e
 	}
-	for _, b := range now {
-		o, ok := old[b.Ref]
-		delete(old, b.Ref)
-		switch {
-		case !ok:
-			out = append(out, fmt.Sprintf("service %s: builds FROM %s", service, b.Pinned()))
-		case o.Digest != b.Digest:
-			out = append(out, fmt.Sprintf("service %s: build base %s digest %s -> %s", service, b.Ref, short(o.Digest), short(b.Digest)))
+	for _, e := range now {
+		o, ok := old[key(e)]
+		delete(old, key(e))
+		if !ok {
+			out = append(out, added(e))
+		} else if line := changed(o, e); line != "" {
+			out = append(out, line)
 		}
 	}
-	for _, b := range was {
-		if _, gone := old[b.Ref]; gone {
-			out = append(out, fmt.Sprintf("service %s: no longer builds FROM %s", service, b.Ref))
+	for _, e := range was {
+		if _, gone := old[key(e)]; gone {
+			out = append(out, dropped(e))
 		}
 	}
 	return out
@@ -96,29 +111,20 @@ func versionList(v Versions) [][2]string {
 }
 
 func artifactDiff(service string, was, now []Artifact) []string {
-	var out []string
-	byName := map[string]Artifact{}
-	for _, a := range was {
-		byName[a.Name] = a
-	}
-	for _, a := range now {
-		o, ok := byName[a.Name]
-		delete(byName, a.Name)
-		switch {
-		case !ok:
-			out = append(out, fmt.Sprintf("service %s: artifact %s added (%s)", service, a.Name, a.File))
-		case o.File != a.File || o.URL != a.URL:
-			out = append(out, fmt.Sprintf("service %s: artifact %s %s -> %s", service, a.Name, o.File, a.File))
-		case o.SHA256 != a.SHA256:
-			out = append(out, fmt.Sprintf("service %s: artifact %s sha256 %s -> %s", service, a.Name, short(o.SHA256), short(a.SHA256)))
-		}
-	}
-	for _, a := range was {
-		if _, gone := byName[a.Name]; gone {
-			out = append(out, fmt.Sprintf("service %s: artifact %s removed", service, a.Name))
-		}
-	}
-	return out
+	return keyedDiff(was, now, func(a Artifact) string { return a.Name },
+		func(a Artifact) string {
+			return fmt.Sprintf("service %s: artifact %s added (%s)", service, a.Name, a.File)
+		},
+		func(o, a Artifact) string {
+			switch {
+			case o.File != a.File || o.URL != a.URL:
+				return fmt.Sprintf("service %s: artifact %s %s -> %s", service, a.Name, o.File, a.File)
+			case o.SHA256 != a.SHA256:
+				return fmt.Sprintf("service %s: artifact %s sha256 %s -> %s", service, a.Name, short(o.SHA256), short(a.SHA256))
+			}
+			return ""
+		},
+		func(a Artifact) string { return fmt.Sprintf("service %s: artifact %s removed", service, a.Name) })
 }
 
 func orNoneVer(s string) string {

@@ -124,21 +124,9 @@ func composeBuild(p *spec.Project, cs compose.Service, ls *lock.Service, opts Op
 		UserContext: b.Context, UserDockerfileInline: b.Inline, BuildArgs: b.Args, Target: b.Target, Tags: slices.Clone(b.Tags),
 		Pins: ls.BuildPins(opts.Mirrors)}
 	if b.Inline == "" {
-		in.UserDockerfile = dockerfileOf(b)
+		in.UserDockerfile = b.DockerfilePath()
 	}
 	return in
-}
-
-// dockerfileOf is the absolute path of build b's Dockerfile.
-func dockerfileOf(b *compose.Build) string {
-	df := b.Dockerfile
-	if df == "" {
-		df = "Dockerfile"
-	}
-	if filepath.IsAbs(df) {
-		return df
-	}
-	return filepath.Join(b.Context, df)
 }
 
 func composeNeeds(cs []compose.Service) []gpu.Need {

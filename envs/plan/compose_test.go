@@ -40,10 +40,7 @@ func TestComposeImagePins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := Make(p, lf, Host{CPUs: 4, MemoryBytes: 8 << 30}, opts(p))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := planSmall(t, p, lf)
 	tests := []struct {
 		service, image, pull string
 	}{
@@ -85,10 +82,7 @@ func TestComposeBuildFromLockedBases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := Make(p, lf, Host{CPUs: 4, MemoryBytes: 8 << 30}, opts(p))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := planSmall(t, p, lf)
 	s := pl.Service("app")
 	if s.Build == nil {
 		t.Fatalf("app is not built: %+v", s)

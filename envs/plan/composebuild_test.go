@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/envs/lock"
-	"github.com/devenv-dev/devenv/envs/spec"
 )
 
 // TestComposeBuildIsKept: a compose service keeps its build, and runs the
@@ -59,14 +58,7 @@ func TestComposeBuildIsKept(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(t, dir)
 			}
-			p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte("name: demo\ncompose: [compose.yaml]\n"), dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pl, err := Make(p, &lock.File{}, Host{CPUs: 4, MemoryBytes: 8 << 30}, opts(p))
-			if err != nil {
-				t.Fatal(err)
-			}
+			pl := planSmall(t, composeProject(t, dir), &lock.File{})
 			s := pl.Service("app")
 			if s.Build == nil || !strings.HasPrefix(s.Image, "devenv/demo-app:") || s.Image != s.Container.Image || s.Pull != "" {
 				t.Fatalf("app: build %v, image %q (container %q), pull %q; want devenv's build and its tag", s.Build != nil, s.Image, s.Container.Image, s.Pull)
@@ -86,14 +78,7 @@ func TestComposeBuildThatCannotBeReadSaysWhy(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "compose.yaml"), "services:\n  app:\n    build: {context: ./app, dockerfile: missing.Dockerfile}\n")
 	writeFile(t, filepath.Join(dir, "app", "main.txt"), "hello\n")
-	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte("name: demo\ncompose: [compose.yaml]\n"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := Make(p, &lock.File{}, Host{CPUs: 4, MemoryBytes: 8 << 30}, opts(p))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := planSmall(t, composeProject(t, dir), &lock.File{})
 	s := pl.Service("app")
 	if s.Build == nil || !strings.HasPrefix(s.Image, "devenv/demo-app:") {
 		t.Fatalf("app: build %v, image %q; want devenv's build kept", s.Build != nil, s.Image)

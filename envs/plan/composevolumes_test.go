@@ -1,14 +1,10 @@
 package plan
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/devenv-dev/devenv/envs/lock"
-	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
-	"github.com/devenv-dev/devenv/profiles"
 )
 
 // TestComposeVolumesAsComposeNamesThem: a compose service's named volume is
@@ -17,22 +13,7 @@ import (
 // volume is used as it is, as Compose uses it (docker compose config of
 // testdata/volumes names them so).
 func TestComposeVolumesAsComposeNamesThem(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("testdata", "volumes"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte("name: demo\ncompose: [compose.yaml]\n"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lf, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := Make(p, lf, Host{CPUs: 4, MemoryBytes: 8 << 30}, opts(p))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := planFixture(t, "volumes")
 	if want := []string{"demo_data", "my-data"}; !slices.Equal(pl.Volumes, want) {
 		t.Errorf("the project makes volumes %q; want %q (external ones are not made)", pl.Volumes, want)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
-	"github.com/devenv-dev/devenv/profiles"
 )
 
 // TestNeedsHost: a project says it needs the machine's facts exactly when
@@ -82,11 +81,7 @@ func loadWith(t *testing.T, yaml, compose string) (*spec.Project, *lock.File) {
 		t.Fatal(err)
 	}
 	if !NeedsHost(p, Options{}) && compose != "" {
-		lf, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p, lf
+		return p, lockStandIn(t, p)
 	}
 	return p, nil
 }

@@ -3,13 +3,14 @@ package plan
 import (
 	"context"
 	"encoding/json"
-	"github.com/devenv-dev/devenv/test/standin"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/test/standin"
 
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 
@@ -85,11 +86,7 @@ func load(t *testing.T, text string) (*spec.Project, *lock.File) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf, err := lock.Generate(t.Context(), p, nil, profiles.Builtin(), pinner{}, fetcher{}, lock.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, lf
+	return p, lockStandIn(t, p)
 }
 
 func opts(p *spec.Project) Options {

@@ -63,55 +63,62 @@ func quietEngine(t *testing.T, quiet time.Duration, freezeAfter int32) *docker {
 	return &docker{cli: cli, host: srv.URL}
 }
 
-func TestBuildWatchdog(t *testing.T) {
+// TestWatchdog: a build, logs -f and an exec that stay quiet while the
+// engine answers its pings go on; when the engine stops answering, each
+// ends with ErrUnreachable.
+func TestWatchdog(t *testing.T) {
 	t.Setenv("DEVENV_ENGINE_TIMEOUT", "600ms")
-	tests := []struct {
-		name        string
-		quiet       time.Duration
-		freezeAfter int32
-		unreachable bool
+	ops := []struct {
+		name string
+		// run does the operation against d: what it printed, its exit code
+		run    func(t *testing.T, d *docker) (printed string, code int, err error)
+		prints bool // the engine's one line reaches the caller
+		fast   bool // a hung engine's error says it stopped answering, within 10 s
 	}{
-		{"a quiet step with the engine answering is no failure", 2 * time.Second, 1 << 30, false},
-		{"an engine that stops answering mid-build fails the build", time.Minute, 1, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := quietEngine(t, tt.quiet, tt.freezeAfter)
-			start := time.Now()
+		{"build", func(t *testing.T, d *docker) (string, int, error) {
 			id, err := d.Build(t.Context(), BuildRequest{Context: strings.NewReader(""), Tags: []string{"x"}}, nil)
-			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
-				t.Fatalf("Build = %q, %v; unreachable %v, want %v", id, err, got, tt.unreachable)
-			}
-			if tt.unreachable && (time.Since(start) > 10*time.Second || !strings.Contains(err.Error(), "stopped answering")) {
-				t.Errorf("after %s: %v", time.Since(start), err)
-			}
-		})
-	}
-}
-
-func TestFollowLogsWatchdog(t *testing.T) {
-	t.Setenv("DEVENV_ENGINE_TIMEOUT", "600ms")
-	tests := []struct {
-		name        string
-		quiet       time.Duration
-		freezeAfter int32
-		unreachable bool
-	}{
-		{"a quiet container is no failure", 2 * time.Second, 1 << 30, false},
-		{"a hung engine ends logs -F", time.Minute, 1, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := quietEngine(t, tt.quiet, tt.freezeAfter)
+			return id, 0, err
+		}, false, true},
+		{"logs -f", func(t *testing.T, d *docker) (string, int, error) {
 			var out strings.Builder
 			err := d.Logs(t.Context(), "c1", LogOptions{Follow: true}, &out, io.Discard)
-			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
-				t.Fatalf("Logs = %v; unreachable %v, want %v", err, got, tt.unreachable)
-			}
-			if !strings.Contains(out.String(), "a line") {
-				t.Errorf("logs printed %q", out.String())
-			}
-		})
+			return out.String(), 0, err
+		}, true, false},
+		{"exec", func(t *testing.T, d *docker) (string, int, error) {
+			var out strings.Builder
+			code, err := d.Exec(t.Context(), "c1", ExecOptions{Cmd: []string{"sleep", "600"}, TTY: true, Stdout: &out})
+			return out.String(), code, err
+		}, true, true},
+	}
+	cases := []struct {
+		name        string
+		quiet       time.Duration
+		freezeAfter int32
+		unreachable bool
+	}{
+		{"quiet with the engine answering is no failure", 2 * time.Second, 1 << 30, false},
+		{"a hung engine ends it", time.Minute, 1, true},
+	}
+	for _, op := range ops {
+		for _, tt := range cases {
+			t.Run(op.name+": "+tt.name, func(t *testing.T) {
+				d := quietEngine(t, tt.quiet, tt.freezeAfter)
+				start := time.Now()
+				printed, code, err := op.run(t, d)
+				if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
+					t.Fatalf("%s = %q, %d, %v; unreachable %v, want %v", op.name, printed, code, err, got, tt.unreachable)
+				}
+				if op.fast && tt.unreachable && (time.Since(start) > 10*time.Second || !strings.Contains(err.Error(), "stopped answering")) {
+					t.Errorf("after %s: %v", time.Since(start), err)
+				}
+				if !tt.unreachable && code != 0 {
+					t.Errorf("exit code %d, want 0", code)
+				}
+				if op.prints && !strings.Contains(printed, "a line") {
+					t.Errorf("%s printed %q", op.name, printed)
+				}
+			})
+		}
 	}
 }
 
@@ -129,37 +136,4 @@ func hijackedExec(t *testing.T, w http.ResponseWriter, quiet time.Duration) {
 	_ = buf.Flush()
 	_ = conn.SetReadDeadline(time.Now().Add(quiet))
 	_, _ = io.Copy(io.Discard, conn) // until quiet passes or the client hangs up
-}
-
-func TestExecWatchdog(t *testing.T) {
-	t.Setenv("DEVENV_ENGINE_TIMEOUT", "600ms")
-	tests := []struct {
-		name        string
-		quiet       time.Duration
-		freezeAfter int32
-		unreachable bool
-	}{
-		{"a quiet command with the engine answering is no failure", 2 * time.Second, 1 << 30, false},
-		{"a hung engine ends exec", time.Minute, 1, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := quietEngine(t, tt.quiet, tt.freezeAfter)
-			var out strings.Builder
-			start := time.Now()
-			code, err := d.Exec(t.Context(), "c1", ExecOptions{Cmd: []string{"sleep", "600"}, TTY: true, Stdout: &out})
-			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
-				t.Fatalf("Exec = %d, %v; unreachable %v, want %v", code, err, got, tt.unreachable)
-			}
-			if tt.unreachable && (time.Since(start) > 10*time.Second || !strings.Contains(err.Error(), "stopped answering")) {
-				t.Errorf("after %s: %v", time.Since(start), err)
-			}
-			if !tt.unreachable && code != 0 {
-				t.Errorf("exit code %d, want 0", code)
-			}
-			if !strings.Contains(out.String(), "a line") {
-				t.Errorf("exec printed %q", out.String())
-			}
-		})
-	}
 }

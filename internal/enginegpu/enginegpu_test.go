@@ -10,6 +10,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
+	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
 
@@ -44,16 +45,37 @@ func newProbe(t *testing.T, fixture string) *probeEngine {
 	return &probeEngine{Fake: f, out: string(b)}
 }
 
-func TestHostFromProbe(t *testing.T) {
-	e := newProbe(t, "h200x2-procs.txt")
+// open opens the inventory on e with the default options.
+func open(t *testing.T, e engine.Engine) *Inventory {
+	t.Helper()
 	inv, err := Open(t.Context(), e, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := inv.Host(t.Context())
+	return inv
+}
+
+// hostOf is the host e's probe answers.
+func hostOf(t *testing.T, e engine.Engine) *gpu.Host {
+	t.Helper()
+	h, err := open(t, e).Host(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return h
+}
+
+// noProbeLeft fails the test when a probe container is still on e.
+func noProbeLeft(t *testing.T, e engine.Engine) {
+	t.Helper()
+	if left, _ := e.List(t.Context(), engine.Containers, map[string]string{ProbeLabel: ""}); len(left) != 0 {
+		t.Errorf("the probe container was left behind: %v", left)
+	}
+}
+
+func TestHostFromProbe(t *testing.T) {
+	e := newProbe(t, "h200x2-procs.txt")
+	h := hostOf(t, e)
 	if h.DriverVersion != "580.159.04" || h.CUDADriverVersion != "13.0" || len(h.GPUs) != 2 {
 		t.Fatalf("host %+v", h)
 	}
@@ -66,21 +88,12 @@ func TestHostFromProbe(t *testing.T) {
 	if s.GPU == nil || !s.GPU.All || s.Labels[ProbeLabel] != "gpu" || s.PidMode != "" || s.Image != "devenv/demo-spark:0123456789ab" {
 		t.Errorf("probe spec %+v", s)
 	}
-	if left, _ := e.List(t.Context(), engine.Containers, map[string]string{ProbeLabel: ""}); len(left) != 0 {
-		t.Errorf("the probe container was left behind: %v", left)
-	}
+	noProbeLeft(t, e)
 }
 
 func TestRealH200Answer(t *testing.T) {
 	e := newProbe(t, "h200-real.txt")
-	inv, err := Open(t.Context(), e, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := inv.Host(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := hostOf(t, e)
 	g := h.GPUs[0]
 	if len(h.GPUs) != 1 || g.UUID != "GPU-fdbbf206-3e91-9a7b-3d5c-5e1da5ad4e21" || g.MemoryTotal != 150754820096 ||
 		g.MemoryFree != 143156<<20 || g.PowerLimitW != 700 || h.CUDADriverVersion != "13.0" || h.DriverVersion != "580.159.04" {
@@ -90,10 +103,7 @@ func TestRealH200Answer(t *testing.T) {
 
 func TestSamplesMapProcessesToContainers(t *testing.T) {
 	e := newProbe(t, "h200x2-procs.txt")
-	inv, err := Open(t.Context(), e, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inv := open(t, e)
 	ss, err := inv.Sample(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -124,11 +134,7 @@ func TestProbeFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newProbe(t, "h200x2-procs.txt")
 			e.out = tt.out
-			inv, err := Open(t.Context(), e, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = inv.Host(t.Context())
+			_, err := open(t, e).Host(t.Context())
 			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) || !strings.Contains(err.Error(), tt.text) {
 				t.Fatalf("error %v, want %v / %q", err, tt.want, tt.text)
 			}
@@ -139,16 +145,11 @@ func TestProbeFailures(t *testing.T) {
 func TestNoGPURuntimeIsTheEnginesRefusal(t *testing.T) {
 	e := newProbe(t, "h200x2-procs.txt")
 	e.GPUs = false
-	inv, err := Open(t.Context(), e, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inv := open(t, e)
 	if _, err := inv.Host(t.Context()); !errors.Is(err, engine.ErrNoGPURuntime) {
 		t.Fatalf("error %v, want engine.ErrNoGPURuntime", err)
 	}
-	if left, _ := e.List(t.Context(), engine.Containers, map[string]string{ProbeLabel: ""}); len(left) != 0 {
-		t.Errorf("the probe container was left behind: %v", left)
-	}
+	noProbeLeft(t, e)
 }
 
 func TestProbeImageChoice(t *testing.T) {

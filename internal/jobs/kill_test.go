@@ -13,20 +13,7 @@ func TestCancelEscalatesToSIGKILL(t *testing.T) {
 	submit(t, s, "a", "stubborn")
 	fx := newFake(0)
 	r := &Runner{Store: s, Exec: fx, Poll: 5 * time.Millisecond, KillGrace: 50 * time.Millisecond}
-	errc := make(chan error, 1)
-	go func() { errc <- r.Run(t.Context()) }()
-	waitFor(t, func() bool { return get(t, s, "1").State == Running })
-	if _, err := s.Cancel("1"); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-errc:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("a job that ignores SIGTERM was never killed")
-	}
+	cancelWhileRunning(t, r, s, "a job that ignores SIGTERM was never killed")
 	checkJobs(t, s, map[string]State{"1": Cancelled}, map[string]int{"1": 137})
 	if j := get(t, s, "1"); !strings.Contains(j.Reason, "SIGKILL") || !strings.Contains(j.Reason, "cancelled by the user") {
 		t.Errorf("reason %q does not say it was cancelled and then killed", j.Reason)

@@ -273,6 +273,27 @@ func TestCancelRunningJobOfDeadRunner(t *testing.T) {
 	}
 }
 
+// cancelWhileRunning runs r, cancels job 1 once it runs and waits, 30 s at
+// most, for Run to end without an error; hung says what it means that Run
+// did not end.
+func cancelWhileRunning(t *testing.T, r *Runner, s *Store, hung string) {
+	t.Helper()
+	errc := make(chan error, 1)
+	go func() { errc <- r.Run(t.Context()) }()
+	waitFor(t, func() bool { return get(t, s, "1").State == Running })
+	if _, err := s.Cancel("1"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal(hung)
+	}
+}
+
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -327,20 +348,7 @@ func TestCancelBeforeTheProcessExists(t *testing.T) {
 		}
 	}
 	r := &Runner{Store: s, Exec: fx, Poll: 5 * time.Millisecond, KillGrace: time.Minute}
-	errc := make(chan error, 1)
-	go func() { errc <- r.Run(t.Context()) }()
-	waitFor(t, func() bool { return get(t, s, "1").State == Running })
-	if _, err := s.Cancel("1"); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-errc:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the job was not killed: the runner waited for KillGrace")
-	}
+	cancelWhileRunning(t, r, s, "the job was not killed: the runner waited for KillGrace")
 	checkJobs(t, s, map[string]State{"1": Cancelled}, map[string]int{"1": 143})
 }
 

@@ -3,7 +3,7 @@ package registry
 import (
 	"io"
 	"log"
-	"net"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/registry"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/random"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 
@@ -22,18 +23,7 @@ import (
 // TestDigestAgainstRealRegistry pushes a random image to an in-process
 // registry and checks Digest returns what the registry serves.
 func TestDigestAgainstRealRegistry(t *testing.T) {
-	srv := httptest.NewServer(registry.New())
-	defer srv.Close()
-	host := strings.TrimPrefix(srv.URL, "http://")
-	img, err := random.Image(256, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, _ := name.ParseReference(host + "/nvidia/cuda:12.9.1-runtime-ubuntu22.04")
-	if err := remote.Write(ref, img); err != nil {
-		t.Fatal(err)
-	}
-	want, _ := img.Digest()
+	host, ref, want := pushRandom(t, registry.New())
 	got, err := Pinner{}.Digest(t.Context(), ref.String())
 	if err != nil {
 		t.Fatal(err)
@@ -50,30 +40,33 @@ func TestDigestAgainstRealRegistry(t *testing.T) {
 	}
 }
 
-// TestDigestFromAStalledRegistryIsBounded: a registry that accepts and
-// never answers fails Digest within the shared budget, naming the registry.
-func TestDigestFromAStalledRegistryIsBounded(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// pushRandom serves a registry with h for the test and pushes a random
+// image to it as nvidia/cuda:12.9.1-runtime-ubuntu22.04: the registry's
+// host, the image's reference and its digest.
+func pushRandom(t *testing.T, h http.Handler) (string, name.Reference, v1.Hash) {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	host := strings.TrimPrefix(srv.URL, "http://")
+	img, err := random.Image(256, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = ln.Close() }()
-	go func() {
-		var held []net.Conn
-		defer func() {
-			for _, c := range held {
-				_ = c.Close()
-			}
-		}()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
-	host := ln.Addr().String()
+	ref, _ := name.ParseReference(host + "/nvidia/cuda:12.9.1-runtime-ubuntu22.04")
+	if err := remote.Write(ref, img); err != nil {
+		t.Fatal(err)
+	}
+	digest, err := img.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return host, ref, digest
+}
+
+// TestDigestFromAStalledRegistryIsBounded: a registry that accepts and
+// never answers fails Digest within the shared budget, naming the registry.
+func TestDigestFromAStalledRegistryIsBounded(t *testing.T) {
+	host := stalled(t)
 	budget := httpx.NewBudget(500 * time.Millisecond)
 	tr := httpx.Transport(httpx.Limits{Connect: time.Second, Header: 300 * time.Millisecond, Idle: 300 * time.Millisecond, Attempts: 3, Backoff: 20 * time.Millisecond, Budget: budget})
 	start := time.Now()
@@ -92,18 +85,7 @@ func TestDigestFromAStalledRegistryIsBounded(t *testing.T) {
 // its manifest's bytes do not hash to is refused, naming the registry and
 // both digests, so devenv.lock never pins a digest the pull cannot verify.
 func TestDigestFromALyingRegistryIsRefused(t *testing.T) {
-	srv := httptest.NewServer(standin.Liar(registry.New(registry.Logger(log.New(io.Discard, "", 0)))))
-	defer srv.Close()
-	host := strings.TrimPrefix(srv.URL, "http://")
-	img, err := random.Image(256, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, _ := name.ParseReference(host + "/nvidia/cuda:12.9.1-runtime-ubuntu22.04")
-	if err := remote.Write(ref, img); err != nil {
-		t.Fatal(err)
-	}
-	real, _ := img.Digest()
+	host, ref, real := pushRandom(t, standin.Liar(registry.New(registry.Logger(log.New(io.Discard, "", 0)))))
 	got, err := Pinner{}.Digest(t.Context(), ref.String())
 	if err == nil {
 		t.Fatalf("pinned %s from a lying registry (the bytes hash to %s)", got, real)
