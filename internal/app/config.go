@@ -6,13 +6,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
-	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/hashicorp/go-multierror"
 )
 
