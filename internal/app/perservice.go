@@ -161,31 +161,18 @@ func checkDown(o DownOptions) error {
 	return nil
 }
 
-// previewUp is up --dry-run: the changes up would make from what the
-// engine has now. It writes nothing: no lock (a stale one is refused as
-// with --frozen), no Jupyter token, no project lock, no engine object.
-func (p *Project) previewUp(ctx context.Context, o UpOptions) (*Result, error) {
-	if err := p.CheckServices(o.Services); err != nil {
-		return nil, err
-	}
-	lf, err := p.FreshLock(ctx, true)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.connect(ctx); err != nil {
-		return nil, err
-	}
-	pl, err := p.Plan(ctx, PlanOptions{Lock: lf})
-	if err != nil {
-		return nil, err
-	}
-	res, err := p.runner(lf).Up(ctx, pl.Plan, reconcile.UpOptions{Services: o.Services, NoStart: o.NoStart, DryRun: true,
+// previewUp is up --dry-run after up's checks (Up): the changes up would
+// make from what the engine has now, on the plan up would run. It writes
+// nothing: no lock (a stale one is refused as with --frozen), no Jupyter
+// token, no project lock, no engine object.
+func (p *Project) previewUp(ctx context.Context, r *run, o UpOptions) (*Result, error) {
+	res, err := r.runner.Up(ctx, r.plan.Plan, reconcile.UpOptions{Services: o.Services, NoStart: o.NoStart, DryRun: true,
 		Build:         reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull, NeverPull: o.NeverPull, NoBuild: o.NoBuild},
 		ForceRecreate: o.ForceRecreate, NoDeps: o.NoDeps, RemoveOrphans: o.RemoveOrphans})
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: pl.Warnings, DryRun: true}, nil
+	return &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: r.plan.Warnings, DryRun: true}, nil
 }
 
 // OnlyService is the project's one service, for commands that need a
