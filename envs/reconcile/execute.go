@@ -125,9 +125,11 @@ func attached(cur engine.Object, network string, net projectNet) bool {
 // Unchanged, and only those (the rest of the project is left as it is),
 // after devenv's checks on the containers it will make.
 func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan, ds []decision, opts UpOptions) ([]Change, error) {
+	if err := r.checkCreates(ctx, ds); err != nil {
+		return nil, err
+	}
 	var run, forced []string
 	specs := map[string]engine.ContainerSpec{}
-	var errs *multierror.Error
 	for _, d := range ds {
 		if d.action == Unchanged {
 			continue
@@ -137,12 +139,6 @@ func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan
 		if d.action == Recreated {
 			forced = append(forced, d.svc.Name)
 		}
-		if d.action == Created || d.action == Recreated {
-			errs = multierror.Append(errs, r.checkCreate(ctx, d))
-		}
-	}
-	if err := errs.ErrorOrNil(); err != nil {
-		return nil, err
 	}
 	changes := make([]Change, 0, len(ds))
 	for _, d := range ds {
@@ -160,6 +156,19 @@ func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan
 		return nil, r.failed(ctx, pl.Project, run, err)
 	}
 	return changes, nil
+}
+
+// checkCreates runs checkCreate on every decision that makes a container
+// (created or recreated), all problems at once: up runs it before the
+// executor is called, its dry run after deciding.
+func (r *Runner) checkCreates(ctx context.Context, ds []decision) error {
+	var errs *multierror.Error
+	for _, d := range ds {
+		if d.action == Created || d.action == Recreated {
+			errs = multierror.Append(errs, r.checkCreate(ctx, d))
+		}
+	}
+	return errs.ErrorOrNil()
 }
 
 // checkCreate is what devenv checks before a container is made: state

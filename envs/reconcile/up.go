@@ -52,10 +52,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkOwned(pl.Project, listed); err != nil {
-		return nil, err
-	}
-	if err := envFilesPresent(svcs); err != nil {
+	if err := r.containerGuards(pl, svcs, listed); err != nil {
 		return nil, err
 	}
 	res := &UpResult{}
@@ -265,7 +262,17 @@ func envFilesPresent(svcs []*plan.Service) error {
 
 // preview is Up with DryRun: the changes Up would make, from what the
 // engine has now, making none (no pull, build, network, file or container).
+// It refuses what Up refuses, in Up's order: the project's containers
+// (containerGuards), the images, the shared network and volumes
+// (sharedGuards), then the containers to create (checkCreates).
 func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Service, opts UpOptions) (*UpResult, error) {
+	listed, err := r.projectObjects(ctx, engine.Containers, pl.Project)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.containerGuards(pl, svcs, listed); err != nil {
+		return nil, err
+	}
 	res := &UpResult{}
 	for _, s := range svcs {
 		c, err := r.imagePreview(ctx, s, opts.Build)
@@ -276,15 +283,14 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 			res.Changes = append(res.Changes, *c)
 		}
 	}
+	if err := r.sharedGuards(ctx, pl); err != nil {
+		return nil, err
+	}
 	shared, listedNetworks, err := r.sharedPreview(ctx, pl)
 	if err != nil {
 		return nil, err
 	}
 	res.Changes = append(res.Changes, shared...)
-	listed, err := r.projectObjects(ctx, engine.Containers, pl.Project)
-	if err != nil {
-		return nil, err
-	}
 	orphans, err := orphansOf(ctx, pl, listed)
 	if err != nil {
 		return nil, err
@@ -304,6 +310,9 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 	}
 	ds, err := r.decide(proj, svcs, byName(listed), net, opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.checkCreates(ctx, ds); err != nil {
 		return nil, err
 	}
 	for _, d := range ds {
