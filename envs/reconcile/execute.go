@@ -113,12 +113,15 @@ func legacyHash(cur engine.Object) bool {
 
 // attached reports whether container cur, planned on network, refers to
 // the project network's current id (a network removed behind devenv's
-// back leaves a container on the old id, or on none).
+// back leaves a container on the old id, or on none). A container never
+// started has no endpoint yet, so the engine lists it on the network with
+// no id: it is attached, and up starts it, as Compose does.
 func attached(cur engine.Object, network string, net projectNet) bool {
 	if network == "" || network != net.name || net.id == "" || cur.NetworkIDs == nil {
 		return true
 	}
-	return cur.NetworkIDs[network] == net.id
+	id, listed := cur.NetworkIDs[network]
+	return (listed && id == "") || id == net.id
 }
 
 // execute has the executor converge the services whose decision is not

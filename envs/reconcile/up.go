@@ -260,6 +260,11 @@ func envFilesPresent(svcs []*plan.Service) error {
 	return errs.ErrorOrNil()
 }
 
+// networkUpCreates stands, in a dry run, for the id of the project
+// network up will create: no container refers to it yet, so a container
+// left on a network removed since is recreated, as up recreates it.
+const networkUpCreates = "(the network up creates)"
+
 // preview is Up with DryRun: the changes Up would make, from what the
 // engine has now, making none (no pull, build, network, file or container).
 // It refuses what Up refuses, in Up's order: the project's containers
@@ -304,9 +309,14 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 	if err != nil {
 		return nil, err
 	}
-	net := projectNet{name: pl.Network}
+	net := projectNet{name: pl.Network, id: networkUpCreates}
 	if n := namedObject(listedNetworks, pl.Network); n != nil {
 		net.id = n.ID
+	}
+	if pl.NetworkExternal { // there (sharedGuards), and not the project's to label
+		if net.id, err = r.externalNetwork(ctx, pl.Network); err != nil {
+			return nil, err
+		}
 	}
 	ds, err := r.decide(proj, svcs, byName(listed), net, opts)
 	if err != nil {
