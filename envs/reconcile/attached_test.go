@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/docker/compose/v5/pkg/api"
 )
 
 // TestAttached: a container is on the project network when it refers to
@@ -28,6 +30,34 @@ func TestAttached(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := attached(engine.Object{NetworkIDs: tt.ids}, "p", projectNet{name: "p", id: tt.netID}); got != tt.want {
 				t.Errorf("attached = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestImageChanged: a container is made again when its service's image is
+// another one now than the one Compose labelled it with, as Compose has it.
+func TestImageChanged(t *testing.T) {
+	if composeImageLabel != api.ImageDigestLabel {
+		t.Fatalf("composeImageLabel %q is not Compose's %q", composeImageLabel, api.ImageDigestLabel)
+	}
+	made := func(l map[string]string) engine.Object { return engine.Object{Labels: l} }
+	tests := []struct {
+		name string
+		cur  engine.Object
+		id   string
+		want bool
+	}{
+		{"the same image", made(map[string]string{composeImageLabel: "sha256:a"}), "sha256:a", false},
+		{"another image under the name", made(map[string]string{composeImageLabel: "sha256:a"}), "sha256:b", true},
+		{"the image not there yet (to be pulled or built)", made(map[string]string{composeImageLabel: "sha256:a"}), "", false},
+		{"no label (not made by Compose)", made(map[string]string{}), "sha256:b", false},
+		{"made by an earlier devenv", made(map[string]string{composeImageLabel: "sha256:a", labels.ComposeConfigHash: "devenv-h"}), "sha256:b", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := imageChanged(tt.cur, tt.id); got != tt.want {
+				t.Errorf("imageChanged = %v, want %v", got, tt.want)
 			}
 		})
 	}

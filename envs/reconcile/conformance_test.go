@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -33,6 +34,10 @@ type conformanceEngine struct {
 	// duplicateNetwork makes a second network of that name, as racing
 	// creators on an engine before API 1.44 could.
 	duplicateNetwork func(t *testing.T, name string, labels map[string]string)
+	// retag gives the name ref to an image of its own for rev (a tag
+	// pulled or built again names another image); nil: the engine does
+	// not label containers with their image's id, as Compose does.
+	retag func(t *testing.T, ref string, rev int)
 }
 
 var conformanceScenarios = []struct {
@@ -109,6 +114,23 @@ var conformanceScenarios = []struct {
 		}
 		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Recreated})
 		wantStates(t, ce.eng, project, map[string]string{"db": "running"})
+	}},
+	{"recreates a container whose image is another one under its name now", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		if ce.retag == nil {
+			t.Skip("the fake engine's Compose stand-in (enginetest) does not label containers with their image's id (com.docker.compose.image), so it cannot see an image change")
+		}
+		ref := project + "-img:1"
+		ce.retag(t, ref, 1)
+		pl := conformancePlan(project, ref, "1", "db", "app")
+		pl.Service("app").Image, pl.Service("app").Container.Image = ce.image, ce.image
+		up(t, r, pl, UpOptions{})
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Unchanged, "app": Unchanged})
+		ce.retag(t, ref, 2)
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Recreated, "app": Unchanged})
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Unchanged, "app": Unchanged})
+		if _, err := r.Down(t.Context(), project, DownOptions{}); err != nil { // before the images go
+			t.Fatal(err)
+		}
 	}},
 	{"names orphans and removes them when asked", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
 		up(t, r, conformancePlan(project, ce.image, "1", "db", "old"), UpOptions{})
@@ -275,7 +297,7 @@ func TestIntegrationConformance(t *testing.T) {
 					t.Skip("DOCKER_HOST is not a unix socket: the duplicate network is made over the socket")
 				}
 				rawNetworkCreate(t, socket, name, l)
-			}}
+			}, retag: func(t *testing.T, ref string, rev int) { buildRevision(t, eng, image, ref, rev) }}
 			out := &ui.Printer{Out: io.Discard, Err: io.Discard}
 			x := newComposeJudge(t, eng, sdk.New(engine.EndpointOf(eng), endpoint.Options{}, out))
 			r := &Runner{Eng: eng, Exec: x, Out: out, StateDir: t.TempDir() + "/.devenv"}
@@ -481,4 +503,29 @@ func rawNetworkCreate(t *testing.T, socket, name string, l map[string]string) {
 	if resp.StatusCode/100 != 2 {
 		t.Fatalf("creating a duplicate network: %s %s", resp.Status, msg)
 	}
+}
+
+// buildRevision builds ref as an image of its own for rev: from, with a
+// label saying rev (no layer; another image id). The images go with the
+// test.
+func buildRevision(t *testing.T, eng engine.Engine, from, ref string, rev int) {
+	t.Helper()
+	var ctx bytes.Buffer
+	tw := tar.NewWriter(&ctx)
+	dockerfile := []byte("FROM " + from + "\n")
+	if err := tw.WriteHeader(&tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(dockerfile))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write(dockerfile); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	id, err := eng.Build(t.Context(), engine.BuildRequest{Context: &ctx, Tags: []string{ref},
+		Labels: map[string]string{"dev.devenv.test.revision": fmt.Sprint(rev), "dev.devenv.test.ref": ref}}, nil)
+	if err != nil {
+		t.Fatalf("building %s (revision %d): %v", ref, rev, err)
+	}
+	t.Cleanup(func() { _ = eng.RemoveImage(context.WithoutCancel(t.Context()), id) })
 }

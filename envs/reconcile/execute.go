@@ -65,7 +65,12 @@ func (r *Runner) render(pl *plan.Plan) (*types.Project, error) {
 // started); one made by devenv before Compose ran its projects carries
 // "devenv-" and devenv's own hash, and is unchanged while that hash is
 // the plan's, so an upgrade of devenv recreates no running container.
-func (r *Runner) decide(proj *types.Project, svcs []*plan.Service, existing map[string]engine.Object, net projectNet, opts UpOptions) ([]decision, error) {
+//
+// As Compose does, a container is also recreated when the image its
+// service names is another one now (images: each ref's current id, from
+// currentImages) than the one it was made from (Compose's
+// com.docker.compose.image label): a tag pulled or built again.
+func (r *Runner) decide(proj *types.Project, svcs []*plan.Service, existing map[string]engine.Object, net projectNet, images map[string]string, opts UpOptions) ([]decision, error) {
 	out := make([]decision, 0, len(svcs))
 	for _, s := range svcs {
 		d := decision{svc: s, detail: "container " + s.Container.Name}
@@ -79,6 +84,8 @@ func (r *Runner) decide(proj *types.Project, svcs []*plan.Service, existing map[
 			d.action = Created
 		case opts.ForceRecreate || !same:
 			d.action = Recreated
+		case imageChanged(cur, images[s.Image]):
+			d.action, d.detail = Recreated, "its image "+s.Image+" is another one now ("+shortID(images[s.Image])+"); recreated from it"
 		case !attached(cur, s.Container.Network, net):
 			d.action, d.detail = Recreated, "its network "+s.Container.Network+" was removed or disconnected; recreated on the project's network"
 		case cur.State == "running" || opts.NoStart:
@@ -103,6 +110,42 @@ func (r *Runner) sameConfig(svc types.ServiceConfig, s *plan.Service, cur engine
 		return false, err
 	}
 	return cur.Labels[labels.ComposeConfigHash] == h, nil
+}
+
+// composeImageLabel is Compose's label of the id of the image a container
+// was made from (api.ImageDigestLabel).
+const composeImageLabel = "com.docker.compose.image"
+
+// imageChanged reports whether cur was made from another image than id,
+// its service's image now; "" (not known yet: to be pulled or built) is
+// no change, nor is a container without Compose's label.
+func imageChanged(cur engine.Object, id string) bool {
+	made := cur.Labels[composeImageLabel]
+	return id != "" && made != "" && made != id && !legacyHash(cur)
+}
+
+// currentImages is the current id of the image of each selected service
+// whose container carries Compose's image label (one engine call per
+// image, none for a project without such containers).
+func (r *Runner) currentImages(ctx context.Context, svcs []*plan.Service, existing map[string]engine.Object) (map[string]string, error) {
+	out := map[string]string{}
+	for _, s := range svcs {
+		cur, ok := existing[s.Container.Name]
+		if _, done := out[s.Image]; !ok || done || cur.Labels[composeImageLabel] == "" {
+			continue
+		}
+		id, err := r.Eng.ImageID(ctx, s.Image)
+		if err != nil {
+			return nil, fmt.Errorf("service %s: %w", s.Name, err)
+		}
+		out[s.Image] = id
+	}
+	return out, nil
+}
+
+func shortID(id string) string {
+	id = strings.TrimPrefix(id, "sha256:")
+	return id[:min(12, len(id))]
 }
 
 // legacyHash: the container was made by devenv's own reconciler, before

@@ -96,7 +96,11 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err != nil {
 		return res, err
 	}
-	ds, err := r.decide(proj, svcs, byName(listed), net, opts)
+	images, err := r.currentImages(ctx, svcs, byName(listed))
+	if err != nil {
+		return res, err
+	}
+	ds, err := r.decide(proj, svcs, byName(listed), net, images, opts)
 	if err != nil {
 		return res, err
 	}
@@ -318,7 +322,11 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 			return nil, err
 		}
 	}
-	ds, err := r.decide(proj, svcs, byName(listed), net, opts)
+	images, err := r.currentImages(ctx, svcs, byName(listed))
+	if err != nil {
+		return nil, err
+	}
+	ds, err := r.decide(proj, svcs, byName(listed), net, images, opts)
 	if err != nil {
 		return nil, err
 	}
