@@ -238,3 +238,36 @@ func engineObjects(t *testing.T, w *world) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestDryRunShowsTheLostGPUsRecreate: a GPU container whose log says it
+// lost its GPUs is removed by up and created again; the dry run says so
+// (and removes nothing).
+func TestDryRunShowsTheLostGPUsRecreate(t *testing.T) {
+	w := newWorld(t, gpuImage, map[string]string{})
+	w.eng.GPUs = true
+	w.eng.InfoValue.NvidiaRuntime = true
+	w.lock(t)
+	ctx := t.Context()
+	if _, err := w.open(t).Up(ctx, UpOptions{SkipGPUCheck: true}); err != nil {
+		t.Fatal(err)
+	}
+	w.eng.LogOutput = map[string]string{"demo-train": "step 1\nFailed to initialize NVML: Unknown Error\n"}
+	objects := engineObjects(t, w)
+	dry, err := w.open(t).Up(ctx, UpOptions{SkipGPUCheck: true, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := engineObjects(t, w); !slices.Equal(got, objects) {
+		t.Errorf("the dry run changed the engine's objects:\nbefore %v\nafter  %v", objects, got)
+	}
+	up, err := w.open(t).Up(ctx, UpOptions{SkipGPUCheck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := actions(dry.Changes), actions(up.Changes); a != b || a != "train "+reconcile.Created {
+		t.Errorf("dry run said %q, up did %q; want both %q", a, b, "train "+reconcile.Created)
+	}
+	if !strings.Contains(dry.Changes[0].Detail, "lost its GPUs") {
+		t.Errorf("the dry run does not say why: %+v", dry.Changes[0])
+	}
+}

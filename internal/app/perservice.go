@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -172,7 +173,31 @@ func (p *Project) previewUp(ctx context.Context, r *run, o UpOptions) (*Result, 
 	if err != nil {
 		return nil, err
 	}
+	if err := p.previewLostGPUs(ctx, r, o, res.Changes); err != nil {
+		return nil, err
+	}
 	return &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: r.plan.Warnings, DryRun: true}, nil
+}
+
+// previewLostGPUs shows in changes what up does first to a container that
+// lost its GPUs (recreateLostGPUs): it removes it, so the container is
+// created again.
+func (p *Project) previewLostGPUs(ctx context.Context, r *run, o UpOptions, changes []reconcile.Change) error {
+	if !hasGPUService(r.plan.Plan) {
+		return nil
+	}
+	lost, err := p.lostGPUs(ctx, p.dependencyOrder(o.Services))
+	if err != nil {
+		return err
+	}
+	for _, c := range lost {
+		for i := range changes {
+			if ch := &changes[i]; ch.Service == c.Labels[labels.Service] && slices.Contains([]string{reconcile.Unchanged, reconcile.Started, reconcile.Recreated}, ch.Action) {
+				ch.Action, ch.Detail = reconcile.Created, "container "+c.Name+" again: it lost its GPUs (\"Failed to initialize NVML: Unknown Error\" in its log), so up removes it first"
+			}
+		}
+	}
+	return nil
 }
 
 // OnlyService is the project's one service, for commands that need a
