@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,6 +47,15 @@ func TestDryRunRefusesWhatUpRefuses(t *testing.T) {
 			f.AddNetwork("p", plan.Labels("p", ""))
 			f.AddNetwork("p", nil)
 		}, `there are several networks named "p"`},
+		{"a symbolic link on the way to the generated files", func(t *testing.T, _ *enginetest.Fake, r *Runner, pl *plan.Plan) {
+			if err := os.MkdirAll(r.StateDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(t.TempDir(), filepath.Join(r.StateDir, "generated")); err != nil {
+				t.Fatal(err)
+			}
+			pl.Services[0].Generated = map[string][]byte{"spark-defaults.conf": []byte("spark.x 1\n")}
+		}, "generated is a symbolic link"},
 		{"a volume of another devenv project", func(t *testing.T, f *enginetest.Fake, _ *Runner, _ *plan.Plan) {
 			if _, err := f.EnsureVolume(t.Context(), "p_cache", map[string]string{labels.Project: "other"}); err != nil {
 				t.Fatal(err)

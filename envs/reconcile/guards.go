@@ -7,6 +7,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/statedir"
 )
 
 // The guards Up runs before it changes anything, as functions of what the
@@ -21,6 +22,20 @@ func (r *Runner) containerGuards(pl *plan.Plan, svcs []*plan.Service, listed []e
 		return err
 	}
 	return envFilesPresent(svcs)
+}
+
+// generatedGuard is what WriteGenerated refuses before it writes: a
+// symbolic link on the way to a service's generated files.
+func (r *Runner) generatedGuard(svcs []*plan.Service) error {
+	for _, s := range svcs {
+		if len(s.Generated) == 0 {
+			continue
+		}
+		if err := statedir.Check(r.StateDir, plan.GeneratedDir(r.StateDir, s.Name)); err != nil {
+			return fmt.Errorf("service %s: %w", s.Name, err)
+		}
+	}
+	return nil
 }
 
 // sharedGuards is what ensureShared refuses, found without making

@@ -272,8 +272,9 @@ const networkUpCreates = "(the network up creates)"
 // preview is Up with DryRun: the changes Up would make, from what the
 // engine has now, making none (no pull, build, network, file or container).
 // It refuses what Up refuses, in Up's order: the project's containers
-// (containerGuards), the images, the shared network and volumes
-// (sharedGuards), then the containers to create (checkCreates).
+// (containerGuards), the images, the generated files (generatedGuard),
+// the shared network and volumes (sharedGuards), then the containers to
+// create (checkCreates).
 func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Service, opts UpOptions) (*UpResult, error) {
 	listed, err := r.projectObjects(ctx, engine.Containers, pl.Project)
 	if err != nil {
@@ -291,6 +292,9 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 		if c != nil {
 			res.Changes = append(res.Changes, *c)
 		}
+	}
+	if err := r.generatedGuard(svcs); err != nil {
+		return nil, err
 	}
 	if err := r.sharedGuards(ctx, pl); err != nil {
 		return nil, err
