@@ -318,8 +318,14 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 		return nil, err
 	}
 	net := projectNet{name: pl.Network, id: networkUpCreates}
-	if n := namedObject(listedNetworks, pl.Network); n != nil {
-		net.id = n.ID
+	var same []engine.Object
+	for _, n := range listedNetworks {
+		if n.Name == pl.Network {
+			same = append(same, n)
+		}
+	}
+	if len(same) > 0 { // of duplicates, the one repairNetwork keeps
+		net.id = keptNetwork(same, listed, pl.Network).ID
 	}
 	if pl.NetworkExternal { // there (sharedGuards), and not the project's to label
 		if net.id, err = r.externalNetwork(ctx, pl.Network); err != nil {
