@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +34,10 @@ type conformanceEngine struct {
 	// duplicateNetwork makes a second network of that name, as racing
 	// creators on an engine before API 1.44 could.
 	duplicateNetwork func(t *testing.T, name string, labels map[string]string)
+	// retag gives the name ref to an image of its own for rev (a tag
+	// pulled or built again names another image); nil: the engine does
+	// not label containers with their image's id, as Compose does.
+	retag func(t *testing.T, ref string, rev int)
 }
 
 var conformanceScenarios = []struct {
@@ -80,6 +86,51 @@ var conformanceScenarios = []struct {
 			t.Errorf("the earlier devenv's running app container was replaced or stopped (%v)", err)
 		}
 		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"app": Unchanged, "db": Unchanged})
+	}},
+	{"starts what is stopped, creates without starting with --no-start", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		pl := conformancePlan(project, ce.image, "1", "db", "app")
+		up(t, r, pl, UpOptions{})
+		if err := ce.eng.Stop(t.Context(), plan.ContainerName(project, "db"), 0); err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Started, "app": Unchanged})
+		more := conformancePlan(project, ce.image, "1", "db", "app", "extra")
+		wantActions(t, up(t, r, more, UpOptions{NoStart: true}), map[string]string{"db": Unchanged, "app": Unchanged, "extra": Created})
+		wantStates(t, ce.eng, project, map[string]string{"db": "running", "app": "running", "extra": "created"})
+		wantActions(t, up(t, r, more, UpOptions{}), map[string]string{"db": Unchanged, "app": Unchanged, "extra": Started})
+	}},
+	{"recreates a stopped container whose network was removed", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		pl := conformancePlan(project, ce.image, "1", "db")
+		up(t, r, pl, UpOptions{})
+		if err := ce.eng.Stop(t.Context(), plan.ContainerName(project, "db"), 0); err != nil {
+			t.Fatal(err)
+		}
+		nets, err := r.projectObjects(t.Context(), engine.Networks, project)
+		if err != nil || len(nets) != 1 {
+			t.Fatalf("networks %+v, %v", nets, err)
+		}
+		if err := ce.eng.Remove(t.Context(), engine.Networks, nets[0].ID, false); err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Recreated})
+		wantStates(t, ce.eng, project, map[string]string{"db": "running"})
+	}},
+	{"recreates a container whose image is another one under its name now", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
+		if ce.retag == nil {
+			t.Skip("the fake engine's Compose stand-in (enginetest) does not label containers with their image's id (com.docker.compose.image), so it cannot see an image change")
+		}
+		ref := project + "-img:1"
+		ce.retag(t, ref, 1)
+		pl := conformancePlan(project, ref, "1", "db", "app")
+		pl.Service("app").Image, pl.Service("app").Container.Image = ce.image, ce.image
+		up(t, r, pl, UpOptions{})
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Unchanged, "app": Unchanged})
+		ce.retag(t, ref, 2)
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Recreated, "app": Unchanged})
+		wantActions(t, up(t, r, pl, UpOptions{}), map[string]string{"db": Unchanged, "app": Unchanged})
+		if _, err := r.Down(t.Context(), project, DownOptions{}); err != nil { // before the images go
+			t.Fatal(err)
+		}
 	}},
 	{"names orphans and removes them when asked", func(t *testing.T, ce conformanceEngine, r *Runner, project string) {
 		up(t, r, conformancePlan(project, ce.image, "1", "db", "old"), UpOptions{})
@@ -222,7 +273,8 @@ func TestConformanceOnTheFake(t *testing.T) {
 }
 
 // TestIntegrationConformance runs the same scenarios against the real
-// engine, with the e2e tests' Debian stand-in image.
+// engine, with the e2e tests' Debian stand-in image; before each up of a
+// scenario, Compose's own dry run judges devenv's decision (composeJudge).
 func TestIntegrationConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test: needs the Docker engine (run without -short)")
@@ -245,9 +297,10 @@ func TestIntegrationConformance(t *testing.T) {
 					t.Skip("DOCKER_HOST is not a unix socket: the duplicate network is made over the socket")
 				}
 				rawNetworkCreate(t, socket, name, l)
-			}}
+			}, retag: func(t *testing.T, ref string, rev int) { buildRevision(t, eng, image, ref, rev) }}
 			out := &ui.Printer{Out: io.Discard, Err: io.Discard}
-			r := &Runner{Eng: eng, Exec: sdk.New(engine.EndpointOf(eng), endpoint.Options{}, out), Out: out, StateDir: t.TempDir() + "/.devenv"}
+			x := newComposeJudge(t, eng, sdk.New(engine.EndpointOf(eng), endpoint.Options{}, out))
+			r := &Runner{Eng: eng, Exec: x, Out: out, StateDir: t.TempDir() + "/.devenv"}
 			t.Cleanup(func() { cleanupProject(eng, project) })
 			sc.run(t, ce, r, project)
 		})
@@ -266,13 +319,41 @@ func conformancePlan(project, image, version string, services ...string) *plan.P
 	return pl
 }
 
+// up runs Up after its dry run, and fails where the two decide
+// differently: what up --dry-run prints is what up does. On the real
+// engine Compose's own dry run judges the decision too (composeJudge).
 func up(t *testing.T, r *Runner, pl *plan.Plan, opts UpOptions) []Change {
 	t.Helper()
+	dry := opts
+	dry.DryRun = true
+	preview, err := r.Up(t.Context(), pl, dry)
+	if err != nil {
+		t.Fatalf("up --dry-run: %v", err)
+	}
+	decided := containerDecisions(preview.Changes)
+	if j := judgeOf(r); j != nil {
+		j.judge(t, r, pl, opts, decided)
+	}
 	res, err := r.Up(t.Context(), pl, opts)
 	if err != nil {
 		t.Fatalf("up: %v", err)
 	}
+	if did := containerDecisions(res.Changes); !maps.Equal(did, decided) {
+		t.Errorf("%s: the dry run decided %v, up did %v", upFlags(opts), decided, did)
+	}
 	return res.Changes
+}
+
+// upFlags is opts as the command line says it.
+func upFlags(o UpOptions) string {
+	out := []string{"up"}
+	for flag, on := range map[string]bool{"--force-recreate": o.ForceRecreate, "--no-deps": o.NoDeps, "--no-start": o.NoStart, "--remove-orphans": o.RemoveOrphans} {
+		if on {
+			out = append(out, flag)
+		}
+	}
+	slices.Sort(out[1:])
+	return strings.Join(append(out, o.Services...), " ")
 }
 
 func wantActions(t *testing.T, ch []Change, want map[string]string) {
@@ -422,4 +503,29 @@ func rawNetworkCreate(t *testing.T, socket, name string, l map[string]string) {
 	if resp.StatusCode/100 != 2 {
 		t.Fatalf("creating a duplicate network: %s %s", resp.Status, msg)
 	}
+}
+
+// buildRevision builds ref as an image of its own for rev: from, with a
+// label saying rev (no layer; another image id). The images go with the
+// test.
+func buildRevision(t *testing.T, eng engine.Engine, from, ref string, rev int) {
+	t.Helper()
+	var ctx bytes.Buffer
+	tw := tar.NewWriter(&ctx)
+	dockerfile := []byte("FROM " + from + "\n")
+	if err := tw.WriteHeader(&tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(dockerfile))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write(dockerfile); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	id, err := eng.Build(t.Context(), engine.BuildRequest{Context: &ctx, Tags: []string{ref},
+		Labels: map[string]string{"dev.devenv.test.revision": fmt.Sprint(rev), "dev.devenv.test.ref": ref}}, nil)
+	if err != nil {
+		t.Fatalf("building %s (revision %d): %v", ref, rev, err)
+	}
+	t.Cleanup(func() { _ = eng.RemoveImage(context.WithoutCancel(t.Context()), id) })
 }

@@ -65,7 +65,12 @@ func (r *Runner) render(pl *plan.Plan) (*types.Project, error) {
 // started); one made by devenv before Compose ran its projects carries
 // "devenv-" and devenv's own hash, and is unchanged while that hash is
 // the plan's, so an upgrade of devenv recreates no running container.
-func (r *Runner) decide(proj *types.Project, svcs []*plan.Service, existing map[string]engine.Object, net projectNet, opts UpOptions) ([]decision, error) {
+//
+// As Compose does, a container is also recreated when the image its
+// service names is another one now (images: each ref's current id, from
+// currentImages) than the one it was made from (Compose's
+// com.docker.compose.image label): a tag pulled or built again.
+func (r *Runner) decide(proj *types.Project, svcs []*plan.Service, existing map[string]engine.Object, net projectNet, images map[string]string, opts UpOptions) ([]decision, error) {
 	out := make([]decision, 0, len(svcs))
 	for _, s := range svcs {
 		d := decision{svc: s, detail: "container " + s.Container.Name}
@@ -79,6 +84,8 @@ func (r *Runner) decide(proj *types.Project, svcs []*plan.Service, existing map[
 			d.action = Created
 		case opts.ForceRecreate || !same:
 			d.action = Recreated
+		case imageChanged(cur, images[s.Image]):
+			d.action, d.detail = Recreated, "its image "+s.Image+" is another one now ("+shortID(images[s.Image])+"); recreated from it"
 		case !attached(cur, s.Container.Network, net):
 			d.action, d.detail = Recreated, "its network "+s.Container.Network+" was removed or disconnected; recreated on the project's network"
 		case cur.State == "running" || opts.NoStart:
@@ -105,6 +112,42 @@ func (r *Runner) sameConfig(svc types.ServiceConfig, s *plan.Service, cur engine
 	return cur.Labels[labels.ComposeConfigHash] == h, nil
 }
 
+// composeImageLabel is Compose's label of the id of the image a container
+// was made from (api.ImageDigestLabel).
+const composeImageLabel = "com.docker.compose.image"
+
+// imageChanged reports whether cur was made from another image than id,
+// its service's image now; "" (not known yet: to be pulled or built) is
+// no change, nor is a container without Compose's label.
+func imageChanged(cur engine.Object, id string) bool {
+	made := cur.Labels[composeImageLabel]
+	return id != "" && made != "" && made != id && !legacyHash(cur)
+}
+
+// currentImages is the current id of the image of each selected service
+// whose container carries Compose's image label (one engine call per
+// image, none for a project without such containers).
+func (r *Runner) currentImages(ctx context.Context, svcs []*plan.Service, existing map[string]engine.Object) (map[string]string, error) {
+	out := map[string]string{}
+	for _, s := range svcs {
+		cur, ok := existing[s.Container.Name]
+		if _, done := out[s.Image]; !ok || done || cur.Labels[composeImageLabel] == "" {
+			continue
+		}
+		id, err := r.Eng.ImageID(ctx, s.Image)
+		if err != nil {
+			return nil, fmt.Errorf("service %s: %w", s.Name, err)
+		}
+		out[s.Image] = id
+	}
+	return out, nil
+}
+
+func shortID(id string) string {
+	id = strings.TrimPrefix(id, "sha256:")
+	return id[:min(12, len(id))]
+}
+
 // legacyHash: the container was made by devenv's own reconciler, before
 // the Compose SDK ran devenv's projects.
 func legacyHash(cur engine.Object) bool {
@@ -113,21 +156,26 @@ func legacyHash(cur engine.Object) bool {
 
 // attached reports whether container cur, planned on network, refers to
 // the project network's current id (a network removed behind devenv's
-// back leaves a container on the old id, or on none).
+// back leaves a container on the old id, or on none). A container never
+// started has no endpoint yet, so the engine lists it on the network with
+// no id: it is attached, and up starts it, as Compose does.
 func attached(cur engine.Object, network string, net projectNet) bool {
 	if network == "" || network != net.name || net.id == "" || cur.NetworkIDs == nil {
 		return true
 	}
-	return cur.NetworkIDs[network] == net.id
+	id, listed := cur.NetworkIDs[network]
+	return (listed && id == "") || id == net.id
 }
 
 // execute has the executor converge the services whose decision is not
 // Unchanged, and only those (the rest of the project is left as it is),
 // after devenv's checks on the containers it will make.
 func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan, ds []decision, opts UpOptions) ([]Change, error) {
+	if err := r.checkCreates(ctx, ds); err != nil {
+		return nil, err
+	}
 	var run, forced []string
 	specs := map[string]engine.ContainerSpec{}
-	var errs *multierror.Error
 	for _, d := range ds {
 		if d.action == Unchanged {
 			continue
@@ -137,12 +185,6 @@ func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan
 		if d.action == Recreated {
 			forced = append(forced, d.svc.Name)
 		}
-		if d.action == Created || d.action == Recreated {
-			errs = multierror.Append(errs, r.checkCreate(ctx, d))
-		}
-	}
-	if err := errs.ErrorOrNil(); err != nil {
-		return nil, err
 	}
 	changes := make([]Change, 0, len(ds))
 	for _, d := range ds {
@@ -160,6 +202,19 @@ func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan
 		return nil, r.failed(ctx, pl.Project, run, err)
 	}
 	return changes, nil
+}
+
+// checkCreates runs checkCreate on every decision that makes a container
+// (created or recreated), all problems at once: up runs it before the
+// executor is called, its dry run after deciding.
+func (r *Runner) checkCreates(ctx context.Context, ds []decision) error {
+	var errs *multierror.Error
+	for _, d := range ds {
+		if d.action == Created || d.action == Recreated {
+			errs = multierror.Append(errs, r.checkCreate(ctx, d))
+		}
+	}
+	return errs.ErrorOrNil()
 }
 
 // checkCreate is what devenv checks before a container is made: state

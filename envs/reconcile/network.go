@@ -7,7 +7,6 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
-	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // repairNetwork leaves one network of the project's name where there are
@@ -24,18 +23,8 @@ func (r *Runner) repairNetwork(ctx context.Context, pl *plan.Plan, containers []
 	if err != nil {
 		return err
 	}
-	var same []engine.Object
-	for _, n := range all {
-		if n.Name != pl.Network {
-			continue
-		}
-		if n.Labels[labels.Project] != pl.Project {
-			return fmt.Errorf("there are several networks named %q and %s was not created by devenv for project %q (labels %v): "+
-				"remove it (`docker network rm %s`) if nothing uses it, or set another `name:` in devenv.yaml", pl.Network, n.ID[:min(12, len(n.ID))], pl.Project, n.Labels, n.ID[:min(12, len(n.ID))])
-		}
-		same = append(same, n)
-	}
-	if err := r.checkOwned(pl.Project, same); err != nil {
+	same, err := r.duplicateNetworks(pl, all)
+	if err != nil {
 		return err
 	}
 	if len(same) < 2 {

@@ -52,10 +52,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkOwned(pl.Project, listed); err != nil {
-		return nil, err
-	}
-	if err := envFilesPresent(svcs); err != nil {
+	if err := r.containerGuards(pl, svcs, listed); err != nil {
 		return nil, err
 	}
 	res := &UpResult{}
@@ -99,7 +96,11 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err != nil {
 		return res, err
 	}
-	ds, err := r.decide(proj, svcs, byName(listed), net, opts)
+	images, err := r.currentImages(ctx, svcs, byName(listed))
+	if err != nil {
+		return res, err
+	}
+	ds, err := r.decide(proj, svcs, byName(listed), net, images, opts)
 	if err != nil {
 		return res, err
 	}
@@ -263,9 +264,25 @@ func envFilesPresent(svcs []*plan.Service) error {
 	return errs.ErrorOrNil()
 }
 
+// networkUpCreates stands, in a dry run, for the id of the project
+// network up will create: no container refers to it yet, so a container
+// left on a network removed since is recreated, as up recreates it.
+const networkUpCreates = "(the network up creates)"
+
 // preview is Up with DryRun: the changes Up would make, from what the
 // engine has now, making none (no pull, build, network, file or container).
+// It refuses what Up refuses, in Up's order: the project's containers
+// (containerGuards), the images, the generated files (generatedGuard),
+// the shared network and volumes (sharedGuards), then the containers to
+// create (checkCreates).
 func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Service, opts UpOptions) (*UpResult, error) {
+	listed, err := r.projectObjects(ctx, engine.Containers, pl.Project)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.containerGuards(pl, svcs, listed); err != nil {
+		return nil, err
+	}
 	res := &UpResult{}
 	for _, s := range svcs {
 		c, err := r.imagePreview(ctx, s, opts.Build)
@@ -276,15 +293,17 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 			res.Changes = append(res.Changes, *c)
 		}
 	}
+	if err := r.generatedGuard(svcs); err != nil {
+		return nil, err
+	}
+	if err := r.sharedGuards(ctx, pl); err != nil {
+		return nil, err
+	}
 	shared, listedNetworks, err := r.sharedPreview(ctx, pl)
 	if err != nil {
 		return nil, err
 	}
 	res.Changes = append(res.Changes, shared...)
-	listed, err := r.projectObjects(ctx, engine.Containers, pl.Project)
-	if err != nil {
-		return nil, err
-	}
 	orphans, err := orphansOf(ctx, pl, listed)
 	if err != nil {
 		return nil, err
@@ -298,12 +317,30 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 	if err != nil {
 		return nil, err
 	}
-	net := projectNet{name: pl.Network}
-	if n := namedObject(listedNetworks, pl.Network); n != nil {
-		net.id = n.ID
+	net := projectNet{name: pl.Network, id: networkUpCreates}
+	var same []engine.Object
+	for _, n := range listedNetworks {
+		if n.Name == pl.Network {
+			same = append(same, n)
+		}
 	}
-	ds, err := r.decide(proj, svcs, byName(listed), net, opts)
+	if len(same) > 0 { // of duplicates, the one repairNetwork keeps
+		net.id = keptNetwork(same, listed, pl.Network).ID
+	}
+	if pl.NetworkExternal { // there (sharedGuards), and not the project's to label
+		if net.id, err = r.externalNetwork(ctx, pl.Network); err != nil {
+			return nil, err
+		}
+	}
+	images, err := r.currentImages(ctx, svcs, byName(listed))
 	if err != nil {
+		return nil, err
+	}
+	ds, err := r.decide(proj, svcs, byName(listed), net, images, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkCreates(ctx, ds); err != nil {
 		return nil, err
 	}
 	for _, d := range ds {

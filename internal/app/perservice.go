@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -161,31 +162,42 @@ func checkDown(o DownOptions) error {
 	return nil
 }
 
-// previewUp is up --dry-run: the changes up would make from what the
-// engine has now. It writes nothing: no lock (a stale one is refused as
-// with --frozen), no Jupyter token, no project lock, no engine object.
-func (p *Project) previewUp(ctx context.Context, o UpOptions) (*Result, error) {
-	if err := p.CheckServices(o.Services); err != nil {
-		return nil, err
-	}
-	lf, err := p.FreshLock(ctx, true)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.connect(ctx); err != nil {
-		return nil, err
-	}
-	pl, err := p.Plan(ctx, PlanOptions{Lock: lf})
-	if err != nil {
-		return nil, err
-	}
-	res, err := p.runner(lf).Up(ctx, pl.Plan, reconcile.UpOptions{Services: o.Services, NoStart: o.NoStart, DryRun: true,
+// previewUp is up --dry-run after up's checks (Up): the changes up would
+// make from what the engine has now, on the plan up would run. It writes
+// nothing: no lock (a stale one is refused as with --frozen), no Jupyter
+// token, no project lock, no engine object.
+func (p *Project) previewUp(ctx context.Context, r *run, o UpOptions) (*Result, error) {
+	res, err := r.runner.Up(ctx, r.plan.Plan, reconcile.UpOptions{Services: o.Services, NoStart: o.NoStart, DryRun: true,
 		Build:         reconcile.BuildOptions{NoCache: o.NoCache, Pull: o.Pull, NeverPull: o.NeverPull, NoBuild: o.NoBuild},
 		ForceRecreate: o.ForceRecreate, NoDeps: o.NoDeps, RemoveOrphans: o.RemoveOrphans})
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: pl.Warnings, DryRun: true}, nil
+	if err := p.previewLostGPUs(ctx, r, o, res.Changes); err != nil {
+		return nil, err
+	}
+	return &Result{Project: p.Spec.Name, Changes: nonNil(res.Changes), Warnings: r.plan.Warnings, DryRun: true}, nil
+}
+
+// previewLostGPUs shows in changes what up does first to a container that
+// lost its GPUs (recreateLostGPUs): it removes it, so the container is
+// created again.
+func (p *Project) previewLostGPUs(ctx context.Context, r *run, o UpOptions, changes []reconcile.Change) error {
+	if !hasGPUService(r.plan.Plan) {
+		return nil
+	}
+	lost, err := p.lostGPUs(ctx, p.dependencyOrder(o.Services))
+	if err != nil {
+		return err
+	}
+	for _, c := range lost {
+		for i := range changes {
+			if ch := &changes[i]; ch.Service == c.Labels[labels.Service] && slices.Contains([]string{reconcile.Unchanged, reconcile.Started, reconcile.Recreated}, ch.Action) {
+				ch.Action, ch.Detail = reconcile.Created, "container "+c.Name+" again: it lost its GPUs (\"Failed to initialize NVML: Unknown Error\" in its log), so up removes it first"
+			}
+		}
+	}
+	return nil
 }
 
 // OnlyService is the project's one service, for commands that need a

@@ -536,10 +536,27 @@ func (p *Project) serviceNames() []string {
 // after a daemon-reload on the engine's host), so up creates them again
 // with their devices; only services in scope (all when none is named).
 func (p *Project) recreateLostGPUs(ctx context.Context, services []string) error {
-	objs, err := p.eng.List(ctx, engine.Containers, map[string]string{labels.Project: p.Spec.Name, labels.GPUs: ""})
+	lost, err := p.lostGPUs(ctx, services)
 	if err != nil {
 		return err
 	}
+	for _, o := range lost {
+		p.out.Warn("%s lost its GPUs (\"Failed to initialize NVML: Unknown Error\" in its log, as after a daemon-reload on the engine's host): recreating its container", o.Labels[labels.Service])
+		if err := p.eng.Remove(ctx, engine.Containers, o.ID, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lostGPUs are the running GPU containers of services (all when empty)
+// whose log says they lost their GPUs: those up removes and creates again.
+func (p *Project) lostGPUs(ctx context.Context, services []string) ([]engine.Object, error) {
+	objs, err := p.eng.List(ctx, engine.Containers, map[string]string{labels.Project: p.Spec.Name, labels.GPUs: ""})
+	if err != nil {
+		return nil, err
+	}
+	var out []engine.Object
 	for _, o := range objs {
 		svc := o.Labels[labels.Service]
 		if o.State != "running" || o.Labels[labels.GPUs] == "" || (len(services) > 0 && !slices.Contains(services, svc)) {
@@ -548,17 +565,13 @@ func (p *Project) recreateLostGPUs(ctx context.Context, services []string) error
 		var logs bytes.Buffer
 		w := &limitWriter{w: &logs, left: 1 << 20}
 		if err := p.eng.Logs(ctx, o.ID, engine.LogOptions{Tail: "200"}, w, w); err != nil {
-			return err
+			return nil, err
 		}
-		if !slices.ContainsFunc(doctor.Diagnose(logs.String()), func(f doctor.Finding) bool { return f.ID == doctor.SignatureNVMLLost }) {
-			continue
-		}
-		p.out.Warn("%s lost its GPUs (\"Failed to initialize NVML: Unknown Error\" in its log, as after a daemon-reload on the engine's host): recreating its container", svc)
-		if err := p.eng.Remove(ctx, engine.Containers, o.ID, false); err != nil {
-			return err
+		if slices.ContainsFunc(doctor.Diagnose(logs.String()), func(f doctor.Finding) bool { return f.ID == doctor.SignatureNVMLLost }) {
+			out = append(out, o)
 		}
 	}
-	return nil
+	return out, nil
 }
 
 // limitWriter keeps at most left bytes and drops the rest.

@@ -89,7 +89,7 @@ type ServiceEndpoint struct {
 // Build builds (or pulls) the images whose inputs changed, holding the
 // project lock like up.
 func (p *Project) Build(ctx context.Context, o BuildOptions) (*Result, error) {
-	run, err := p.begin(ctx, o.Services, o.Frozen, o.LockTimeout)
+	run, err := p.begin(ctx, o.Services, o.Frozen, o.LockTimeout, false)
 	if err != nil {
 		return nil, err
 	}
@@ -111,30 +111,19 @@ func (p *Project) Build(ctx context.Context, o BuildOptions) (*Result, error) {
 }
 
 // Up checks the GPUs, builds what changed and converges the containers.
+// With DryRun it makes the same checks on the same plan, then reports
+// what it would change (previewUp).
 func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
-	if o.DryRun {
-		return p.previewUp(ctx, o)
-	}
-	run, err := p.begin(ctx, o.Services, o.Frozen, o.LockTimeout)
+	run, err := p.begin(ctx, o.Services, o.Frozen || o.DryRun, o.LockTimeout, o.DryRun)
 	if err != nil {
 		return nil, err
 	}
 	defer run.release()
-	if !o.NoStart {
-		// before anything is pulled, built or created, as doctor checks them
-		if err := doctor.PortPreflight(ctx, p.eng, run.plan.Plan, o.Services, p.portFree(), p.portOwner()); err != nil {
-			return nil, err
-		}
+	if err := p.upChecks(ctx, run, o); err != nil {
+		return nil, err
 	}
-	if !o.NoStart && !o.SkipGPUCheck {
-		if err := p.preflight(ctx, run, o.Services); err != nil {
-			return nil, err
-		}
-	}
-	if !o.Force {
-		if err := p.refuseKillingJobs(ctx, run, o); err != nil {
-			return nil, err
-		}
+	if o.DryRun {
+		return p.previewUp(ctx, run, o)
 	}
 	for _, w := range p.warningsToPrint(run.plan.Plan) {
 		p.out.Warn("%s", w)
@@ -210,8 +199,10 @@ type run struct {
 
 // begin checks the service names, makes sure the lock is fresh, connects,
 // takes the project lock and plans; in that order, so a wrong name never
-// locks and a stale lock is refused before the engine is asked.
-func (p *Project) begin(ctx context.Context, services []string, frozen bool, lockTimeout time.Duration) (*run, error) {
+// locks and a stale lock is refused before the engine is asked. A dry run
+// (dryRun) writes nothing: it takes no project lock and mints no Jupyter
+// token, and its caller passes frozen, so that no lock is written either.
+func (p *Project) begin(ctx context.Context, services []string, frozen bool, lockTimeout time.Duration, dryRun bool) (*run, error) {
 	if err := p.CheckServices(services); err != nil {
 		return nil, err
 	}
@@ -219,19 +210,41 @@ func (p *Project) begin(ctx context.Context, services []string, frozen bool, loc
 	if err != nil {
 		return nil, err
 	}
-	if err := p.connect(ctx); err != nil {
-		return nil, err
-	}
-	release, err := p.projectLock(ctx, lockTimeout)
+	release, err := p.connectAndLock(ctx, dryRun, lockTimeout)
 	if err != nil {
 		return nil, err
 	}
-	pl, err := p.Plan(ctx, PlanOptions{Lock: lf, Mint: true})
+	pl, err := p.Plan(ctx, PlanOptions{Lock: lf, Mint: !dryRun})
 	if err != nil {
 		release()
 		return nil, err
 	}
 	return &run{lock: lf, plan: pl, runner: p.runner(lf), release: release}, nil
+}
+
+// upChecks are the preflights and guards of up, in the order up runs
+// them, before anything is pulled, built or created: the host ports, the
+// GPUs (unless --skip-gpu-check), the running jobs a recreate would kill
+// (unless --force). up --dry-run runs exactly these, so a dry run refuses
+// what up refuses, with the same error and exit code.
+func (p *Project) upChecks(ctx context.Context, r *run, o UpOptions) error {
+	if !o.NoStart {
+		// as doctor checks them
+		if err := doctor.PortPreflight(ctx, p.eng, r.plan.Plan, o.Services, p.portFree(), p.portOwner()); err != nil {
+			return err
+		}
+	}
+	if !o.NoStart && !o.SkipGPUCheck {
+		if err := p.preflight(ctx, r, o.Services); err != nil {
+			return err
+		}
+	}
+	if !o.Force {
+		if err := p.refuseKillingJobs(ctx, r, o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // projectLock serialises the devenv runs that change this project; the
