@@ -29,6 +29,7 @@ type fakeExec struct {
 	killed   []string
 	forced   []string
 	kill     map[string]chan struct{}
+	together bool // a meet job saw enough jobs running at once
 }
 
 func newFake(hold time.Duration) *fakeExec {
@@ -65,6 +66,10 @@ func (f *fakeExec) Run(ctx context.Context, j Job, out io.Writer) (int, error) {
 	kill := f.begin(j.ID)
 	defer f.end(j.ID)
 	fmt.Fprintf(out, "output of job %s\n", j.ID)
+	if j.Command[0] == "meet" {
+		n, _ := strconv.Atoi(j.Command[1])
+		return f.meet(ctx, n, kill)
+	}
 	wait := f.hold
 	if j.Command[0] == "block" || j.Command[0] == "stubborn" {
 		wait = time.Hour
@@ -84,6 +89,35 @@ func (f *fakeExec) Run(ctx context.Context, j Job, out io.Writer) (int, error) {
 	}
 	code, _ := strconv.Atoi(j.Command[len(j.Command)-1])
 	return code, nil
+}
+
+// meet is the job `meet N`: it holds until N jobs have run at once (then
+// every meet job ends with 0), so a test that needs two jobs to overlap does
+// not depend on how soon a loaded machine starts the second one. After a
+// minute it ends anyway and the test sees no overlap.
+func (f *fakeExec) meet(ctx context.Context, n int, kill chan struct{}) (int, error) {
+	deadline := time.After(time.Minute)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for !f.met(n) {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			return 0, nil
+		case <-kill:
+			return 143, nil
+		case <-ctx.Done():
+			return -1, ctx.Err()
+		}
+	}
+	return 0, nil
+}
+
+func (f *fakeExec) met(n int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.together = f.together || len(f.running) >= n
+	return f.together
 }
 
 func (f *fakeExec) Kill(ctx context.Context, j Job, force bool) error {

@@ -54,9 +54,11 @@ func TestRunnerSchedules(t *testing.T) {
 			wantCodes:  map[string]int{"1": 0, "2": 3, "3": 0},
 		},
 		{
-			name:        "services on different GPUs run side by side",
-			resources:   map[string]Resources{"a": gpu0, "b": gpu1},
-			jobs:        []jobSpec{{"a", []string{"exit", "0"}}, {"b", []string{"exit", "0"}}},
+			name:      "services on different GPUs run side by side",
+			resources: map[string]Resources{"a": gpu0, "b": gpu1},
+			// each holds until both run: a loaded machine may start the
+			// second one later than a timed job would last
+			jobs:        []jobSpec{{"a", []string{"meet", "2"}}, {"b", []string{"meet", "2"}}},
 			mustOverlap: [][2]string{{"1", "2"}},
 			wantStates:  map[string]State{"1": Done, "2": Done},
 		},
