@@ -33,6 +33,24 @@ services:
 // a running job uses is refused, naming the job and the ways out; an up
 // that changes nothing still runs, and --force recreates.
 func TestUpRefusesToKillARunningJob(t *testing.T) {
+	w := runningJobWorld(t)
+	if _, err := w.open(t).Up(t.Context(), UpOptions{}); err != nil {
+		t.Fatalf("an up that changes nothing was refused: %v", err)
+	}
+	changeJobProject(t, w)
+	_, err := w.open(t).Up(t.Context(), UpOptions{})
+	if err == nil || !strings.Contains(err.Error(), "job 1 (sh -c sleep 600) runs in shell") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("up over a running job: %v", err)
+	}
+	if _, err := w.open(t).Up(t.Context(), UpOptions{Force: true}); err != nil {
+		t.Fatalf("up --force: %v", err)
+	}
+}
+
+// runningJobWorld is jobProject brought up with job 1 running in its shell
+// service under a live runner, which ends with the test.
+func runningJobWorld(t *testing.T) *world {
+	t.Helper()
 	w := newWorld(t, jobProject, map[string]string{})
 	w.eng.AddImage("busybox:1", nil)
 	w.lock(t)
@@ -53,19 +71,15 @@ func TestUpRefusesToKillARunningJob(t *testing.T) {
 	}()
 	t.Cleanup(func() { cancel(); _ = <-errc }) // the runner ends with the test, interrupted
 	waitFor(t, func() bool { j, err := store.Get("1"); return err == nil && j.State == jobs.Running })
+	return w
+}
 
-	if _, err := w.open(t).Up(t.Context(), UpOptions{}); err != nil {
-		t.Fatalf("an up that changes nothing was refused: %v", err)
-	}
+// changeJobProject changes jobProject's shell service so that up would
+// recreate its container.
+func changeJobProject(t *testing.T, w *world) {
+	t.Helper()
 	yaml := strings.Replace(jobProject, `N: "1"`, `N: "2"`, 1)
 	if err := os.WriteFile(filepath.Join(w.dir, "devenv.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
-	}
-	_, err = w.open(t).Up(t.Context(), UpOptions{})
-	if err == nil || !strings.Contains(err.Error(), "job 1 (sh -c sleep 600) runs in shell") || !strings.Contains(err.Error(), "--force") {
-		t.Fatalf("up over a running job: %v", err)
-	}
-	if _, err := w.open(t).Up(t.Context(), UpOptions{Force: true}); err != nil {
-		t.Fatalf("up --force: %v", err)
 	}
 }

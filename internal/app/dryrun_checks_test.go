@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
@@ -11,13 +10,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/jobs"
 )
 
 // TestDryRunChecksAsUpDoes: up --dry-run runs every preflight and guard
@@ -160,30 +157,8 @@ func takenPortGPUWorld(t *testing.T) *world {
 // service, and devenv.yaml then changed so that up would recreate it.
 func busyJobWorld(t *testing.T) *world {
 	t.Helper()
-	w := newWorld(t, jobProject, map[string]string{})
-	w.eng.AddImage("busybox:1", nil)
-	w.lock(t)
-	if _, err := w.open(t).Up(t.Context(), UpOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	store, err := w.open(t).Jobs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Submit(jobs.Job{Service: "shell", Command: []string{"sh", "-c", "sleep 600"}}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	errc := make(chan error, 1)
-	go func() {
-		errc <- (&jobs.Runner{Store: store, Exec: blockingExec{}, Poll: 5 * time.Millisecond, PID: os.Getpid()}).Run(ctx)
-	}()
-	t.Cleanup(func() { cancel(); _ = <-errc })
-	waitFor(t, func() bool { j, err := store.Get("1"); return err == nil && j.State == jobs.Running })
-	yaml := strings.Replace(jobProject, `N: "1"`, `N: "2"`, 1)
-	if err := os.WriteFile(filepath.Join(w.dir, "devenv.yaml"), []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	w := runningJobWorld(t)
+	changeJobProject(t, w)
 	w.lock(t) // the change is locked: the dry run (frozen) plans it
 	return w
 }
