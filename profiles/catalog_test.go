@@ -77,6 +77,7 @@ func TestLoadRejects(t *testing.T) {
 		{"rapids tag rule", "tag_cuda: major}", "tag_cuda: minor}", `tag_cuda "minor"`},
 		{"rapids release not YY.MM", `{release: "25.06", cuda: ["11.8.0"`, `{release: "25-06", cuda: ["11.8.0"`, `(25-06): release "25-06" is not YY.MM`},
 		{"triton release not YY.MM", `{release: "24.07", cuda: "12.5.1"`, `{release: "24-07", cuda: "12.5.1"`, `(24-07): release "24-07" is not YY.MM`},
+		{"rapids release with a four-digit year", `{release: "25.06", cuda: ["11.8.0"`, `{release: "2025.06", cuda: ["11.8.0"`, `(2025.06): release "2025.06" is not YY.MM`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

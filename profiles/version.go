@@ -93,10 +93,11 @@ func maxVersion(a, b string) string {
 }
 
 // monthIndex turns a YY.MM release into a month count for distance
-// comparisons; false when it is not YY.MM.
+// comparisons; false when it is not YY.MM (a four-digit year such as
+// 2025.06 is not: it would sit 166 years after 25.06).
 func monthIndex(rel string) (int, bool) {
 	v, ok := parseVersion(rel)
-	if !ok || len(v) != 2 || v[1] < 1 || v[1] > 12 {
+	if !ok || len(v) != 2 || v[0] > 99 || v[1] < 1 || v[1] > 12 {
 		return 0, false
 	}
 	return v[0]*12 + v[1], true
