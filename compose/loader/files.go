@@ -31,6 +31,7 @@ import (
 type Files struct {
 	files     []string
 	dir, name string
+	profiles  []string // the command's --profile: the active selection where given
 
 	mu       sync.Mutex
 	models   map[bool]*modelResult // by interpolation
@@ -77,12 +78,35 @@ func NewFiles(files []string, projectDir, projectName string) *Files {
 }
 
 // For is f when it holds exactly these files of this project, else a new
-// Files for them: nil (the caller has none) loads now.
+// Files for them with f's profiles: nil (the caller has none) loads now.
 func (f *Files) For(files []string, projectDir, projectName string) *Files {
 	if f != nil && slices.Equal(f.files, files) && f.dir == projectDir && f.name == projectName {
 		return f
 	}
-	return NewFiles(files, projectDir, projectName)
+	n := NewFiles(files, projectDir, projectName)
+	if f != nil {
+		n.profiles = f.profiles
+	}
+	return n
+}
+
+// Selecting is f, unread, for a command that enables these compose
+// profiles (--profile): its active selection is them, where COMPOSE_PROFILES
+// (the environment's, then .env's) picks it otherwise, as Compose does.
+// Nothing process-wide carries the flag.
+func (f *Files) Selecting(profiles []string) *Files {
+	n := NewFiles(f.files, f.dir, f.name)
+	n.profiles = slices.Clone(profiles)
+	return n
+}
+
+// selected is the selection a question asks: profiles where given, else
+// the command's --profile, else nil (COMPOSE_PROFILES).
+func (f *Files) selected(profiles []string) []string {
+	if profiles == nil && len(f.profiles) > 0 {
+		return f.profiles
+	}
+	return profiles
 }
 
 // Stats is what f did so far.
@@ -158,7 +182,7 @@ func (f *Files) ActiveProfiles(ctx context.Context) []string {
 	ps, _ := untilDone(ctx, func() []string {
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		proj, err := f.project(ctx, true, nil)
+		proj, err := f.project(ctx, true, f.selected(nil))
 		if err != nil {
 			return nil
 		}
@@ -177,7 +201,7 @@ func (f *Files) ActiveProfiles(ctx context.Context) []string {
 func (f *Files) services(ctx context.Context, profiles []string) ([]compose.Service, []string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	proj, err := f.project(ctx, true, profiles)
+	proj, err := f.project(ctx, true, f.selected(profiles))
 	if ps := schemaProblems(f.files, f.dir, err); len(ps) > 0 {
 		return nil, ps, nil
 	}

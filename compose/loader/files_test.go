@@ -230,3 +230,52 @@ func TestFilesReadOnce(t *testing.T) {
 		t.Error("For: the same files give f, others (or none) a new Files")
 	}
 }
+
+// TestSelectingIsTheFlag: a Files selecting the command's --profile
+// enables those profiles over COMPOSE_PROFILES (the environment's and
+// .env's), as Compose's flag does, and keeps them when For gives a Files
+// of other files; an explicit selection (the lock's "*") still wins.
+func TestSelectingIsTheFlag(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		".env":         "COMPOSE_PROFILES=other\n",
+		"compose.yaml": "services:\n  app: {image: busybox:1}\n  shell: {image: busybox:1, profiles: [debug]}\n  tools: {image: busybox:1, profiles: [other]}\n",
+		"more.yaml":    "services:\n  side: {image: busybox:1, profiles: [debug]}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("COMPOSE_PROFILES", "other")
+	compose, more := filepath.Join(dir, "compose.yaml"), filepath.Join(dir, "more.yaml")
+	f := NewFiles([]string{compose}, dir, "sel").Selecting([]string{"debug"})
+	for _, tc := range []struct {
+		name     string
+		f        *Files
+		profiles []string
+		want     []string
+	}{
+		{"the flag over the environment", f, nil, []string{"app", "shell"}},
+		{"an explicit selection over the flag", f, []string{"*"}, []string{"app", "shell", "tools"}},
+		{"kept by For", f.For([]string{compose, more}, dir, "sel"), nil, []string{"app", "shell", "side"}},
+		{"without the flag, the environment", NewFiles([]string{compose}, dir, "sel"), nil, []string{"app", "tools"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svcs, err := tc.f.Services(t.Context(), tc.profiles)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range svcs {
+				got = append(got, s.Name)
+			}
+			sort.Strings(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("services %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if got := f.ActiveProfiles(t.Context()); !slices.Equal(got, []string{"debug"}) {
+		t.Errorf("ActiveProfiles %v, want [debug]", got)
+	}
+}

@@ -41,6 +41,9 @@ type Options struct {
 	WorkDir string // where the search starts; empty: the working directory
 	// ProjectName replaces devenv.yaml's name (Compose's -p/--project-name).
 	ProjectName string
+	// Profiles are the compose profiles --profile enables (Compose's
+	// flag): the active selection, before COMPOSE_PROFILES.
+	Profiles []string
 
 	Out *ui.Printer // progress, notes and warnings; nil: discarded
 

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -35,11 +33,11 @@ func composeProfileFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "profile", Usage: "enable the compose `PROFILE` (repeatable; default: $COMPOSE_PROFILES)"}
 }
 
-// applyComposeProfiles hands --profile to the compose loader through
-// COMPOSE_PROFILES, which it reads as compose does (the flag wins). Each
+// composeProfiles are the --profile values for the compose loader, which
+// applies them as compose does (the flag wins over COMPOSE_PROFILES). Each
 // profile is named once, in the order given from the outermost command
 // in: a level of the lineage also sees its parents' values.
-func applyComposeProfiles(c *cli.Context) error {
+func composeProfiles(c *cli.Context) []string {
 	var ps []string
 	lineage := c.Lineage()
 	for i := len(lineage) - 1; i >= 0; i-- {
@@ -49,10 +47,7 @@ func applyComposeProfiles(c *cli.Context) error {
 			}
 		}
 	}
-	if len(ps) == 0 {
-		return nil
-	}
-	return os.Setenv("COMPOSE_PROFILES", strings.Join(ps, ","))
+	return ps
 }
 
 // localCopies are the global flags as a command accepts them after its

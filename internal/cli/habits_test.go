@@ -128,7 +128,6 @@ func TestProfileServicesAreNoOrphans(t *testing.T) {
 	dir := projectWith(t, map[string]string{"devenv.yaml": "name: demo\ncompose: [compose.yaml]\nservices:\n  app:\n    profile: image\n    image: busybox:1\n", "compose.yaml": withDebugProfile + "  old:\n    image: busybox:1\n"})
 	fakeEngine(t)
 	mustRun(t, "--profile", "debug", "up")
-	t.Setenv("COMPOSE_PROFILES", "") // --profile is handed on through the process's environment
 	if err := os.WriteFile("compose.yaml", []byte(withDebugProfile), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -31,8 +31,7 @@ func printer(c *cli.Context) *ui.Printer {
 
 // options turns the global flags into the application layer's options.
 func options(c *cli.Context) app.Options {
-	_ = applyComposeProfiles(c) // Setenv fails only on a malformed name
-	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), ProjectName: projectName(c), Out: printer(c),
+	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), ProjectName: projectName(c), Profiles: composeProfiles(c), Out: printer(c),
 		Engine: engineFor(c), GPUs: openGPUs, LocalHost: localHost}
 }
 
