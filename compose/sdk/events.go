@@ -2,37 +2,28 @@ package sdk
 
 import (
 	"context"
-	"strings"
 
-	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/docker/compose/v5/pkg/api"
 )
 
-// events shows the SDK's progress in devenv's UI: with --json each event,
-// on a terminal (and with --verbose) a line per finished step, warnings
-// and errors always. Quiet otherwise: up prints its summary of changes.
-type events struct{ out *ui.Printer }
+// events hands the SDK's progress to the executor's receiver as typed
+// events (engine.ExecEvent), which the view renders.
+type events struct{ emit engine.ExecEvents }
 
 func (e *events) Start(context.Context, string) {}
 func (e *events) Done(string, bool)             {}
 
 func (e *events) On(rs ...api.Resource) {
-	if e.out == nil {
+	if e.emit == nil {
 		return
 	}
 	for _, r := range rs {
-		e.one(r)
+		e.emit(Event(r))
 	}
 }
 
-func (e *events) one(r api.Resource) {
-	text := strings.TrimSpace(r.Text + " " + r.Details)
-	switch {
-	case e.out.JSON:
-		e.out.Event(map[string]any{"event": "compose", "id": r.ID, "status": r.StatusText(), "text": r.Text, "details": r.Details})
-	case r.Status == api.Error || r.Status == api.Warning:
-		e.out.Warn("%s: %s", r.ID, text)
-	case r.Status == api.Done && (e.out.TTY || e.out.Verbose):
-		e.out.Step(r.ID, strings.ToLower(text))
-	}
+// Event is the SDK's report on one resource as an executor event.
+func Event(r api.Resource) engine.ExecEvent {
+	return engine.ExecEvent{Kind: engine.Step, ID: r.ID, Status: r.StatusText(), Text: r.Text, Details: r.Details}
 }

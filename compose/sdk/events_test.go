@@ -11,6 +11,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/devenv-dev/devenv/internal/view/execview"
 	"github.com/docker/compose/v5/pkg/api"
 )
 
@@ -41,7 +42,7 @@ func TestEventsOutput(t *testing.T) {
 			for _, m := range modes {
 				var stderr, stdout bytes.Buffer
 				p := &ui.Printer{Out: &stdout, Err: &stderr, JSON: m.json, TTY: m.tty, Verbose: m.verbose}
-				(&events{out: p}).On(recorded...)
+				(&events{emit: execview.Render(p)}).On(recorded...)
 				if stdout.Len() > 0 {
 					t.Errorf("%s: SDK events went to stdout, which is the command's result: %q", m.name, stdout.String())
 				}

@@ -17,7 +17,6 @@ import (
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/endpoint/dockercli"
 	"github.com/devenv-dev/devenv/internal/engine"
-	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/docker/compose/v5/pkg/api"
 	composesdk "github.com/docker/compose/v5/pkg/compose"
 )
@@ -28,7 +27,7 @@ import (
 type Executor struct {
 	ep   *endpoint.Endpoint
 	opts endpoint.Options
-	out  *ui.Printer
+	emit engine.ExecEvents
 
 	once    sync.Once
 	service api.Compose
@@ -36,9 +35,10 @@ type Executor struct {
 }
 
 // New is the executor for the engine ep (resolved with opts), reporting
-// the SDK's progress through out.
-func New(ep *endpoint.Endpoint, opts endpoint.Options, out *ui.Printer) *Executor {
-	return &Executor{ep: ep, opts: opts, out: out}
+// the SDK's progress as events to emit (nil: to no one). It prints
+// nothing itself.
+func New(ep *endpoint.Endpoint, opts endpoint.Options, emit engine.ExecEvents) *Executor {
+	return &Executor{ep: ep, opts: opts, emit: emit}
 }
 
 // ServiceHash is Compose's own config hash of a service.
@@ -58,7 +58,7 @@ func (x *Executor) compose() (api.Compose, error) {
 			return
 		}
 		x.service, x.err = composesdk.NewComposeService(cli,
-			composesdk.WithEventProcessor(&events{out: x.out}),
+			composesdk.WithEventProcessor(&events{emit: x.emit}),
 			composesdk.WithPrompt(composesdk.AlwaysOkPrompt()))
 	})
 	return x.service, x.err

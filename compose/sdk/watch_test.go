@@ -17,6 +17,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/devenv-dev/devenv/internal/view/execview"
 	"github.com/docker/compose/v5/pkg/api"
 	"github.com/docker/compose/v5/pkg/watch"
 	"github.com/sirupsen/logrus"
@@ -200,7 +201,7 @@ func TestWatchRebuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out recorder
-	log := &watchLog{out: ui.New(&out, &out, false, false), dir: filepath.Dir(dir)}
+	log := &watchLog{emit: execview.Render(ui.New(&out, &out, false, false)), dir: filepath.Dir(dir)}
 	calls := make(chan []string, 4)
 	fail := make(chan error, 4)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -289,7 +290,7 @@ partial
 `},
 	} {
 		var out recorder
-		l := &watchLog{out: ui.New(&out, &out, c.json, false)}
+		l := &watchLog{emit: execview.Render(ui.New(&out, &out, c.json, false))}
 		l.Log(api.WatchLogger, "Watch enabled")
 		l.Status(api.WatchLogger, `Syncing service "site" after 1 changes were detected`+"\n")
 		w := l.output()
@@ -317,7 +318,7 @@ func TestRouteWarnings(t *testing.T) {
 	format := l.Formatter
 
 	var out recorder
-	restore := routeWarnings(ui.New(&out, &out, false, false))
+	restore := routeWarnings(execview.Render(ui.New(&out, &out, false, false)))
 	f := l.Formatter
 	entry := func(level logrus.Level, fn, msg string) *logrus.Entry {
 		e := logrus.NewEntry(l)
@@ -359,7 +360,7 @@ func TestWatchProjectWithOnlyRebuildRules(t *testing.T) {
 	web := types.ServiceConfig{Name: "web", Develop: &types.DevelopConfig{Watch: []types.Trigger{{Path: dir, Action: types.WatchActionRebuild}}}}
 	web.Build = &types.BuildConfig{Context: dir, Dockerfile: "Dockerfile"}
 	var out recorder
-	x := New(nil, endpoint.Options{}, ui.New(&out, &out, false, false))
+	x := New(nil, endpoint.Options{}, execview.Render(ui.New(&out, &out, false, false)))
 	rebuilt := make(chan []string, 1)
 	watch := engine.ProjectWatch{Project: &types.Project{Name: "demo", WorkingDir: dir, Services: types.Services{"web": web}}, Services: []string{"web"},
 		Rebuild: func(_ context.Context, svcs []string) error { rebuilt <- svcs; return nil }}

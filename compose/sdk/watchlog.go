@@ -6,19 +6,17 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/docker/compose/v5/pkg/api"
 	"github.com/sirupsen/logrus"
 )
 
-// watchLog shows the watch in devenv's UI: the SDK's watch messages (it
-// is the SDK's api.LogConsumer), what sync+exec commands print, and
-// devenv's rebuilds. A line reads "develop.watch: MESSAGE"; with --json
-// each is an event {"event":"watch","message":...} (a command's output
-// {"event":"watch","output":...}), and errors are warnings either way.
+// watchLog reports the watch as executor events: the SDK's watch
+// messages (it is the SDK's api.LogConsumer), what sync+exec commands
+// print line by line, devenv's rebuilds, and errors as warnings.
 type watchLog struct {
-	out *ui.Printer
-	dir string // the project directory, which paths are shown relative to
+	emit engine.ExecEvents
+	dir  string // the project directory, which paths are shown relative to
 
 	mu      sync.Mutex
 	partial bytes.Buffer // output after its last newline
@@ -30,21 +28,11 @@ func (l *watchLog) Log(name, msg string)    { l.message(name, msg) }
 func (l *watchLog) Status(name, msg string) { l.message(name, msg) }
 
 func (l *watchLog) Err(name, msg string) {
-	if l.out != nil {
-		l.out.Warn("develop.watch: %s", prefixed(name, msg))
-	}
+	l.emit.Emit(engine.ExecEvent{Kind: engine.WatchWarning, Text: prefixed(name, msg)})
 }
 
 func (l *watchLog) message(name, msg string) {
-	if l.out == nil {
-		return
-	}
-	msg = prefixed(name, msg)
-	if l.out.JSON {
-		l.out.Event(map[string]any{"event": "watch", "message": msg})
-		return
-	}
-	l.out.Say("develop.watch: %s", msg)
+	l.emit.Emit(engine.ExecEvent{Kind: engine.WatchMessage, Text: prefixed(name, msg)})
 }
 
 // prefixed is msg with the container it is about, unless it is the
@@ -104,18 +92,10 @@ func (l *watchLog) flush() {
 }
 
 func (l *watchLog) line(s string) {
-	if l.out == nil {
-		return
-	}
-	s = strings.TrimRight(s, "\r")
-	if l.out.JSON {
-		l.out.Event(map[string]any{"event": "watch", "output": s})
-		return
-	}
-	l.out.Say("%s", s)
+	l.emit.Emit(engine.ExecEvent{Kind: engine.WatchOutput, Text: strings.TrimRight(s, "\r")})
 }
 
-// routeWarnings shows the Compose SDK's logrus warnings as devenv's
+// routeWarnings reports the Compose SDK's logrus warnings as watch
 // warnings until the returned func is called. The SDK's watch reports a
 // sync, restart or sync+exec command that failed after a change only
 // there ("Error handling changed files: ..."), and devenv keeps logrus at
@@ -123,13 +103,13 @@ func (l *watchLog) line(s string) {
 // watch the level is warnings, and a warning is shown only when the SDK
 // (github.com/docker/compose) logged it. With --debug logrus prints
 // everything itself, as before.
-func routeWarnings(out *ui.Printer) (restore func()) {
+func routeWarnings(emit engine.ExecEvents) (restore func()) {
 	l := logrus.StandardLogger()
-	if out == nil || l.IsLevelEnabled(logrus.WarnLevel) {
+	if emit == nil || l.IsLevelEnabled(logrus.WarnLevel) {
 		return func() {}
 	}
 	level, format, caller := l.GetLevel(), l.Formatter, l.ReportCaller
-	l.SetFormatter(&sdkWarnings{out: out, next: format})
+	l.SetFormatter(&sdkWarnings{emit: emit, next: format})
 	l.SetReportCaller(true)
 	l.SetLevel(logrus.WarnLevel)
 	return func() {
@@ -139,12 +119,12 @@ func routeWarnings(out *ui.Printer) (restore func()) {
 	}
 }
 
-// sdkWarnings is logrus's formatter while watching: the SDK's warnings go
-// to devenv's UI (and nothing to logrus's output), other warnings are
+// sdkWarnings is logrus's formatter while watching: the SDK's warnings are
+// watch warnings (and nothing goes to logrus's output), other warnings are
 // dropped as the error level dropped them, and errors are formatted as
 // before.
 type sdkWarnings struct {
-	out  *ui.Printer
+	emit engine.ExecEvents
 	next logrus.Formatter
 }
 
@@ -158,7 +138,7 @@ func (f *sdkWarnings) Format(e *logrus.Entry) ([]byte, error) {
 		return f.next.Format(&plain)
 	}
 	if e.Level == logrus.WarnLevel && e.Caller != nil && strings.HasPrefix(e.Caller.Function, sdkPackage) {
-		f.out.Warn("develop.watch: %s", sdkWarning(e.Message))
+		f.emit.Emit(engine.ExecEvent{Kind: engine.WatchWarning, Text: sdkWarning(e.Message)})
 	}
 	return nil, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/devenv-dev/devenv/internal/view/execview"
 )
 
 // The read scenarios (ps, logs, exec) run against the fake engine and,
@@ -264,7 +265,7 @@ func TestIntegrationReadConformance(t *testing.T) {
 			t.Parallel()
 			project := fmt.Sprintf("devenvread%d-%d", time.Now().UnixNano()%1e7, i)
 			out := &ui.Printer{Out: io.Discard, Err: io.Discard}
-			r := &Runner{Eng: eng, Exec: sdk.New(engine.EndpointOf(eng), endpoint.Options{}, out), Out: out, StateDir: t.TempDir() + "/.devenv"}
+			r := &Runner{Eng: eng, Exec: sdk.New(engine.EndpointOf(eng), endpoint.Options{}, execview.Render(out)), Out: out, StateDir: t.TempDir() + "/.devenv"}
 			t.Cleanup(func() { cleanupProject(eng, project) })
 			sc.run(t, conformanceEngine{eng: eng, image: image}, r, project)
 		})

@@ -23,6 +23,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/devenv-dev/devenv/internal/view/execview"
 )
 
 // An engine the conformance scenarios run against: the fake (unit tests)
@@ -299,7 +300,7 @@ func TestIntegrationConformance(t *testing.T) {
 				rawNetworkCreate(t, socket, name, l)
 			}, retag: func(t *testing.T, ref string, rev int) { buildRevision(t, eng, image, ref, rev) }}
 			out := &ui.Printer{Out: io.Discard, Err: io.Discard}
-			x := newComposeJudge(t, eng, sdk.New(engine.EndpointOf(eng), endpoint.Options{}, out))
+			x := newComposeJudge(t, eng, sdk.New(engine.EndpointOf(eng), endpoint.Options{}, execview.Render(out)))
 			r := &Runner{Eng: eng, Exec: x, Out: out, StateDir: t.TempDir() + "/.devenv"}
 			t.Cleanup(func() { cleanupProject(eng, project) })
 			sc.run(t, ce, r, project)

@@ -46,6 +46,10 @@ type Options struct {
 	Profiles []string
 
 	Out *ui.Printer // progress, notes and warnings; nil: discarded
+	// ExecEvents receives the Compose executor's events (its progress,
+	// the watch's messages): the CLI hands the view's renderer
+	// (internal/view/execview); nil: dropped.
+	ExecEvents engine.ExecEvents
 
 	// Injected access to the world; nil means the real thing.
 	Engine func(ctx context.Context) (engine.Engine, error) // default engine.Connect

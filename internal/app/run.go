@@ -301,7 +301,7 @@ func (p *Project) executor() engine.Executor {
 		return x
 	}
 	if p.exec == nil {
-		p.exec = sdk.New(engine.EndpointOf(p.eng), endpoint.Options{}, p.out)
+		p.exec = sdk.New(engine.EndpointOf(p.eng), endpoint.Options{}, p.opts.ExecEvents)
 	}
 	return p.exec
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/ui"
+	"github.com/devenv-dev/devenv/internal/view/execview"
 	"github.com/urfave/cli/v2"
 )
 
@@ -31,8 +32,9 @@ func printer(c *cli.Context) *ui.Printer {
 
 // options turns the global flags into the application layer's options.
 func options(c *cli.Context) app.Options {
-	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), ProjectName: projectName(c), Profiles: composeProfiles(c), Out: printer(c),
-		Engine: engineFor(c), GPUs: openGPUs, LocalHost: localHost}
+	out := printer(c)
+	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), ProjectName: projectName(c), Profiles: composeProfiles(c),
+		Out: out, ExecEvents: execview.Render(out), Engine: engineFor(c), GPUs: openGPUs, LocalHost: localHost}
 }
 
 // projectName is the run-time project name as Compose picks it: -p, else
