@@ -37,9 +37,12 @@ func Main(args []string, s Streams) int {
 }
 
 // Run runs devenv and returns its error; it never exits the process.
-func Run(ctx context.Context, args []string, s Streams) error {
+func Run(ctx context.Context, args []string, s Streams) error { return RunIn(ctx, args, s, World{}) }
+
+// RunIn is Run in the world w (a nil field is the real one).
+func RunIn(ctx context.Context, args []string, s Streams, w World) error {
 	app := newApp(s)
-	app.Metadata = map[string]any{wordsKey: args}
+	app.Metadata = map[string]any{wordsKey: args, worldKey: w.withDefaults()}
 	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && argv.FindCommand(app.Commands, args[2]) == nil {
 		return unknownCommand(app.Commands, "", args[2])
 	}

@@ -20,7 +20,7 @@ import (
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := Run(t.Context(), append([]string{"devenv"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	err := RunIn(t.Context(), append([]string{"devenv"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut}, *worldFor(t))
 	code := report(err, &errOut, false, argsHaveFlag(append([]string{"devenv"}, args...), "--json"))
 	return out.String(), errOut.String(), code
 }
@@ -42,6 +42,26 @@ func noNVMLHere(t *testing.T) error {
 }
 
 // replace sets *p to v for the test.
+// testWorlds are the worlds runCLI runs the CLI in, one for each
+// top-level test and its subtests. The CLI's tests change the process's
+// directory and environment (t.Chdir, t.Setenv), so they run one at a
+// time; a test fakes a part of its world with
+// replace(t, &worldFor(t).Connect, ...), undone when it ends.
+var testWorlds = map[string]*World{}
+
+// worldFor is the world of t's top-level test.
+func worldFor(t *testing.T) *World {
+	t.Helper()
+	root, _, _ := strings.Cut(t.Name(), "/")
+	w, ok := testWorlds[root]
+	if !ok {
+		w = &World{}
+		testWorlds[root] = w
+		t.Cleanup(func() { delete(testWorlds, root) })
+	}
+	return w
+}
+
 func replace[T any](t *testing.T, p *T, v T) {
 	t.Helper()
 	old := *p
@@ -49,7 +69,7 @@ func replace[T any](t *testing.T, p *T, v T) {
 	t.Cleanup(func() { *p = old })
 }
 
-// unreachable is connectEngine for a machine without Docker.
+// unreachable is World.Connect for a machine without Docker.
 func unreachable(context.Context, endpoint.Options) (engine.Engine, error) {
 	return nil, &engine.Error{Op: "connect to the Docker Engine", Kind: engine.ErrUnreachable, Err: errors.New("dial unix /var/run/docker.sock: no such file")}
 }
@@ -61,7 +81,7 @@ func goldenText(t *testing.T, path, got string) {
 
 func TestGPUCommandsWithoutNVML(t *testing.T) {
 	nvmlErr := noNVMLHere(t)
-	replace(t, &connectEngine, unreachable)
+	replace(t, &worldFor(t).Connect, unreachable)
 	for _, args := range [][]string{{"gpus"}, {"top", "--once"}} {
 		t.Run(args[0], func(t *testing.T) {
 			out, errOut, code := runCLI(t, args...)

@@ -77,7 +77,7 @@ func TestConfigSaysWhichDriverRuleChose(t *testing.T) {
 			if tc.shape != "" {
 				useShape(t, tc.shape)
 			} else {
-				replace(t, &openGPUs, func() (gpu.Inventory, error) { return nil, gpu.ErrNoNVML })
+				replace(t, &worldFor(t).GPUs, func() (gpu.Inventory, error) { return nil, gpu.ErrNoNVML })
 			}
 			out, errOut, code := runCLI(t, "config")
 			if code != 0 {

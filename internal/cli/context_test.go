@@ -23,7 +23,7 @@ func TestContextAndHostFlagsReachTheEngine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got *endpoint.Options
-		replace(t, &connectEngine, func(_ context.Context, o endpoint.Options) (engine.Engine, error) {
+		replace(t, &worldFor(t).Connect, func(_ context.Context, o endpoint.Options) (engine.Engine, error) {
 			got = &o
 			return unreachable(t.Context(), o)
 		})

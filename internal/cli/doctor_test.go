@@ -125,8 +125,8 @@ func TestDoctorOutsideProject(t *testing.T) {
 			fake := enginetest.New()
 			fake.InfoValue.NvidiaRuntime = tt.nvidia
 			fake.InfoValue.MemTotal = tt.memory
-			replace(t, &connectEngine, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
-			replace(t, &localHost, func() doctor.HostFacts {
+			replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+			replace(t, &worldFor(t).LocalHost, func() doctor.HostFacts {
 				h := doctor.LocalHost()
 				h.MemoryBytes, h.DockerHost, h.WSL = tt.memory, "", false
 				h.PortFree = func(string, int) bool { return true }
@@ -156,7 +156,7 @@ func TestDoctorOutsideProject(t *testing.T) {
 }
 
 func TestDoctorUnknownService(t *testing.T) {
-	replace(t, &connectEngine, unreachable)
+	replace(t, &worldFor(t).Connect, unreachable)
 	_, errOut, code := runCLI(t, "--project-dir", doctorProjectDir(t), "doctor", "nosuch")
 	if code != exitcode.Usage || !strings.Contains(errOut, `no service "nosuch"`) {
 		t.Errorf("exit %d, stderr %q: want 2 naming the service", code, errOut)
@@ -166,7 +166,7 @@ func TestDoctorUnknownService(t *testing.T) {
 // TestDoctorEngineUnreachable: an unreachable engine is exit 3, as for every
 // other command (README "Exit codes"), not the 4 of a failed GPU check.
 func TestDoctorEngineUnreachable(t *testing.T) {
-	replace(t, &connectEngine, unreachable)
+	replace(t, &worldFor(t).Connect, unreachable)
 	out, _, code := runCLI(t, "--project-dir", doctorProjectDir(t), "doctor")
 	if code != exitcode.Engine || !strings.Contains(out, "FAIL Docker engine: unreachable") || !strings.Contains(out, "systemctl start docker") {
 		t.Errorf("exit %d, stdout:\n%s", code, out)

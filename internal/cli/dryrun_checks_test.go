@@ -42,7 +42,7 @@ func TestUpDryRunExitsAsUp(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			project(t, tt.yaml, true)
 			noGPUMachine(t)
-			replace(t, &localHost, func() doctor.HostFacts {
+			replace(t, &worldFor(t).LocalHost, func() doctor.HostFacts {
 				return doctor.HostFacts{MemoryBytes: 32 << 30, LookPath: func(string) (string, error) { return "", os.ErrNotExist },
 					PortFree: doctor.LocalHost().PortFree}
 			})
@@ -50,7 +50,7 @@ func TestUpDryRunExitsAsUp(t *testing.T) {
 			fake := enginetest.New()
 			fake.GPUs = true // the engine could: only devenv's preflight stops a start
 			fake.AddImage("busybox:1@sha256:"+strings.Repeat("e", 64), nil)
-			replace(t, &connectEngine, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+			replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
 			dryOut, dryErr, dryCode := runCLI(t, append([]string{"up", "--dry-run"}, tt.flags...)...)
 			for _, k := range []engine.Kind{engine.Containers, engine.Networks} {
 				if objs, err := fake.List(t.Context(), k, nil); err != nil || len(objs) != 0 {

@@ -22,11 +22,11 @@ import (
 	"github.com/devenv-dev/devenv/internal/labels"
 )
 
-// useShape makes openGPUs read a gputest machine shape through gpu's real
+// useShape makes the world's GPUs read a gputest machine shape through gpu's real
 // NVML adapter.
 func useShape(t *testing.T, shape string) {
 	t.Helper()
-	replace(t, &openGPUs, func() (gpu.Inventory, error) {
+	replace(t, &worldFor(t).GPUs, func() (gpu.Inventory, error) {
 		lib, err := gputest.NVML(shape)
 		if err != nil {
 			return nil, err
@@ -86,7 +86,7 @@ func TestTopNamesServices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	replace(t, &connectEngine, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+	replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
 	proc := t.TempDir()
 	writeCgroup(t, proc, samples[0].Processes[0].PID, "0::/system.slice/docker-"+id+".scope\n")
 	writeCgroup(t, proc, samples[0].Processes[1].PID, "0::/user.slice/user-1000.slice/session-2.scope\n")
@@ -120,7 +120,7 @@ func TestTopNamesServices(t *testing.T) {
 func TestTopEngineUnreachable(t *testing.T) {
 	useShape(t, "laptop")
 	samples, _ := gputest.SampleOf("laptop")
-	replace(t, &connectEngine, unreachable)
+	replace(t, &worldFor(t).Connect, unreachable)
 	proc := t.TempDir()
 	id := strings.Repeat("ab", 32)
 	writeCgroup(t, proc, samples[0].Processes[0].PID, "12:memory:/docker/"+id+"\n")

@@ -16,13 +16,38 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// The world the application layer reaches, as hooks tests replace: the
-// Docker engine, the machine's NVML and its CPU, memory and tools.
-var (
-	connectEngine = engine.ConnectTo
-	openGPUs      = gpu.Open
-	localHost     = doctor.LocalHost
-)
+// World is what the commands reach outside the process through: the
+// Docker engine, the machine's NVML, and its CPU, memory and tools. Run
+// uses the real ones; tests pass their own to RunIn. A nil field is the
+// real one.
+type World struct {
+	Connect   func(context.Context, endpoint.Options) (engine.Engine, error) // default engine.ConnectTo
+	GPUs      func() (gpu.Inventory, error)                                  // default gpu.Open
+	LocalHost func() doctor.HostFacts                                        // default doctor.LocalHost
+}
+
+// worldKey holds, in the app's Metadata, the World the commands use.
+const worldKey = "devenv.world"
+
+// withDefaults is w with the real world where it names none.
+func (w World) withDefaults() World {
+	if w.Connect == nil {
+		w.Connect = engine.ConnectTo
+	}
+	if w.GPUs == nil {
+		w.GPUs = gpu.Open
+	}
+	if w.LocalHost == nil {
+		w.LocalHost = doctor.LocalHost
+	}
+	return w
+}
+
+// worldOf is the World the command runs in.
+func worldOf(c *cli.Context) World {
+	w, _ := c.App.Metadata[worldKey].(World)
+	return w.withDefaults()
+}
 
 func printer(c *cli.Context) *ui.Printer {
 	p := ui.New(c.App.Writer, c.App.ErrWriter, boolOpt(c, "json"), boolOpt(c, "debug"))
@@ -34,7 +59,7 @@ func printer(c *cli.Context) *ui.Printer {
 func options(c *cli.Context) app.Options {
 	out := printer(c)
 	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), ProjectName: projectName(c), Profiles: composeProfiles(c),
-		Out: out, ExecEvents: execview.Render(out), Engine: engineFor(c), GPUs: openGPUs, LocalHost: localHost}
+		Out: out, ExecEvents: execview.Render(out), Engine: engineFor(c), GPUs: worldOf(c).GPUs, LocalHost: worldOf(c).LocalHost}
 }
 
 // projectName is the run-time project name as Compose picks it: -p, else
@@ -54,7 +79,8 @@ func projectName(c *cli.Context) string {
 // `docker context use` otherwise).
 func engineFor(c *cli.Context) func(context.Context) (engine.Engine, error) {
 	o := endpoint.Options{Context: stringOpt(c, "context"), Host: stringOpt(c, "host")}
-	return func(ctx context.Context) (engine.Engine, error) { return connectEngine(ctx, o) }
+	connect := worldOf(c).Connect
+	return func(ctx context.Context) (engine.Engine, error) { return connect(ctx, o) }
 }
 
 // openProject opens the project the flags name.

@@ -45,7 +45,7 @@ func TestUpPullPolicy(t *testing.T) {
 			if !tt.missing {
 				fake.AddImage("busybox:1"+pinned, nil)
 			}
-			replace(t, &connectEngine, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+			replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
 			_, errOut, code := runCLI(t, tt.args...)
 			if code != tt.code || !strings.Contains(errOut, tt.errHas) {
 				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, errOut, tt.code, tt.errHas)

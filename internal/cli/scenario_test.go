@@ -23,8 +23,8 @@ import (
 // noGPUMachine makes this a machine whose engine cannot give GPUs: no
 // NVML, no NVIDIA toolkit hook, a local engine.
 func noGPUMachine(t *testing.T) {
-	replace(t, &openGPUs, func() (gpu.Inventory, error) { return nil, errors.New("NVML: not found") })
-	replace(t, &localHost, func() doctor.HostFacts {
+	replace(t, &worldFor(t).GPUs, func() (gpu.Inventory, error) { return nil, errors.New("NVML: not found") })
+	replace(t, &worldFor(t).LocalHost, func() doctor.HostFacts {
 		return doctor.HostFacts{MemoryBytes: 32 << 30, LookPath: func(string) (string, error) { return "", os.ErrNotExist }}
 	})
 }
@@ -75,7 +75,7 @@ func TestUpPrintsOnlyWhatCanBeOpened(t *testing.T) {
 	}
 	t.Setenv("DEVENV_CACHE", t.TempDir())
 	noGPUMachine(t)
-	p, err := app.Open(t.Context(), app.Options{Dir: dir, GPUs: openGPUs, LocalHost: localHost})
+	p, err := app.Open(t.Context(), app.Options{Dir: dir, GPUs: worldFor(t).withDefaults().GPUs, LocalHost: worldFor(t).withDefaults().LocalHost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestUpPrintsOnlyWhatCanBeOpened(t *testing.T) {
 	}
 	fake := enginetest.New()
 	fake.AddImage(pl.Service("spark").Image, nil) // built already
-	replace(t, &connectEngine, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+	replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
 	out, errOut, code := runCLI(t, "up")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -51,7 +51,7 @@ func versionCommand() *cli.Command {
 
 func printVersion(c *cli.Context) error {
 	r := VersionReport{Build: buildinfo.Read()}
-	r.NVML = nvmlFacts(c.Context, openGPUs)
+	r.NVML = nvmlFacts(c.Context, worldOf(c).GPUs)
 	r.Engine = engineFacts(endpoint.Options{Context: stringOpt(c, "context"), Host: stringOpt(c, "host")})
 	return printer(c).Result(r, func(w io.Writer) { writeVersion(w, r) })
 }
