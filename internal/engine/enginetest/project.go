@@ -210,4 +210,3 @@ func envList(env types.MappingWithEquals) []string {
 	sort.Strings(out)
 	return out
 }
-
