@@ -175,13 +175,11 @@ func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan
 		return nil, err
 	}
 	var run, forced []string
-	specs := map[string]engine.ContainerSpec{}
 	for _, d := range ds {
 		if d.action == Unchanged {
 			continue
 		}
 		run = append(run, d.svc.Name)
-		specs[d.svc.Name] = d.svc.Container
 		if d.action == Recreated {
 			forced = append(forced, d.svc.Name)
 		}
@@ -197,7 +195,7 @@ func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan
 	if err != nil {
 		return nil, err
 	}
-	err = r.executor().RunProject(ctx, engine.ProjectRun{Project: sel, Forced: forced, NoStart: opts.NoStart, StopTimeout: r.stopTimeout(), Specs: specs})
+	err = r.executor().RunProject(ctx, engine.ProjectRun{Project: sel, Forced: forced, NoStart: opts.NoStart, StopTimeout: r.stopTimeout()})
 	if err != nil {
 		return nil, r.failed(ctx, pl.Project, run, err)
 	}

@@ -94,8 +94,4 @@ type ProjectRun struct {
 	NoStart bool
 	// StopTimeout is how long a container being recreated has to stop.
 	StopTimeout time.Duration
-	// Specs are the plan's containers by service, for an executor that
-	// runs container specs rather than a Compose project (the fake
-	// engine); the Compose SDK reads only Project.
-	Specs map[string]ContainerSpec
 }

@@ -20,7 +20,7 @@ var _ engine.Executor = (*Fake)(nil)
 func (f *Fake) ServiceHash(s types.ServiceConfig) (string, error) { return composesdk.ServiceHash(s) }
 
 // RunProject converges the project's containers as the Compose SDK does,
-// from the plan's container specs (run.Specs): in dependency order, a
+// from the project alone (containerOf): in dependency order, a
 // service whose container is missing is created, one whose config hash
 // differs (or that is forced, or whose project network went away) is
 // removed and created again, a stopped one is started, and a running one
@@ -30,16 +30,14 @@ func (f *Fake) ServiceHash(s types.ServiceConfig) (string, error) { return compo
 func (f *Fake) RunProject(ctx context.Context, run engine.ProjectRun) error {
 	for _, name := range dependencyOrder(run.Project) {
 		svc := run.Project.Services[name]
-		spec, ok := run.Specs[name]
-		if !ok {
-			return fmt.Errorf("service %s: the fake engine runs container specs and was given none", name)
+		spec, err := containerOf(run.Project, svc)
+		if err != nil {
+			return err
 		}
 		hash, err := f.ServiceHash(svc)
 		if err != nil {
 			return err
 		}
-		spec.Labels = maps.Clone(spec.Labels)
-		maps.Copy(spec.Labels, svc.CustomLabels)
 		spec.Labels[labels.ComposeConfigHash] = hash
 		spec.Labels[labels.ComposeNumber] = "1"
 		if err := f.converge(ctx, spec, slices.Contains(run.Forced, name), run); err != nil {
