@@ -59,6 +59,7 @@ func (l *loader) guardCompose(files []string) {
 	dir := projpath.ComposeDir(files, l.p.Dir)
 	dotEnv := filepath.Join(dir, ".env")
 	g.envFile(nil, nil, dotEnv, strconv.Quote(g.l.display(dotEnv)))
+	l.reads.File(dotEnv) // read, or looked for: one that appears changes the interpolation
 	g.env = interpolationEnv(root, dotEnv)
 	for _, f := range files {
 		g.file(nil, nil, "include", f, dir, 0)
@@ -124,6 +125,7 @@ func shown(written, expanded string) string {
 func (g *composeGuard) readable(d *decoder, n *yaml.Node, abs, key, written string) ([]byte, bool) {
 	var data []byte
 	var err error
+	g.l.reads.File(abs)
 	if _, within := projpath.Within(g.root.Dir(), abs); within {
 		data, err = g.root.ReadFile(abs, safefile.MaxConfig)
 	} else {
@@ -380,6 +382,7 @@ func (g *composeGuard) envFile(d *decoder, n *yaml.Node, abs, written string) {
 		return
 	}
 	g.seen[abs] = true
+	g.l.reads.File(abs)
 	if _, err := os.Stat(abs); err != nil {
 		return // missing (compose-go reports a required one), or a dangling link (read below)
 	}

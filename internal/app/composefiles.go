@@ -8,6 +8,6 @@ import "github.com/devenv-dev/devenv/compose/loader"
 // per command. It is made on first use, and again only when devenv.yaml
 // now names other files (mirror's edit of the project).
 func (p *Project) composeFiles() *loader.Files {
-	p.compose = p.compose.For(p.Spec.Compose, p.Spec.Dir, p.Spec.Name)
+	p.compose = p.compose.For(p.Spec.Compose, p.Spec.Dir, p.Spec.Name).Recording(p.reads)
 	return p.compose
 }
