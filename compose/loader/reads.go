@@ -9,9 +9,9 @@ import (
 )
 
 // Recording makes f record in rs what compose-go reads for it (the
-// compose files, the project directory's .env, env_file, the Dockerfiles,
-// secret and config files, bind sources); f itself is returned. nil
-// records nothing.
+// compose files, the project directory's .env, env_file, label_file, the
+// Dockerfiles, secret and config files, bind sources); f itself is
+// returned. nil records nothing.
 func (f *Files) Recording(rs *readset.Set) *Files {
 	if f == nil {
 		return nil
@@ -48,6 +48,9 @@ func recordRead(rs *readset.Set, proj *types.Project) {
 func recordService(rs *readset.Set, s types.ServiceConfig) {
 	for _, e := range s.EnvFiles {
 		rs.File(e.Path)
+	}
+	for _, l := range s.LabelFiles {
+		rs.File(l)
 	}
 	if b := s.Build; b != nil && b.Dockerfile != "" && b.DockerfileInline == "" {
 		df := b.Dockerfile
