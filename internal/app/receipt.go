@@ -43,6 +43,9 @@ func (p *Project) Receipt(ctx context.Context, res *Result, text, json string) (
 	if err := receiptable(p, b.plan); err != nil {
 		return nil, err
 	}
+	if p.reads == nil { // New's project: nothing recorded what it read
+		return nil, noReceipt("no record of what it read")
+	}
 	in := p.receiptInputs()
 	st, err := fastup.Fingerprint(in.Files, in.Trees, in.Skip, in.Contexts)
 	if err != nil {
