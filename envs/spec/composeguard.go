@@ -190,42 +190,52 @@ func (g *composeGuard) includes(d *decoder, inc *yaml.Node, workDir string, dept
 		return
 	}
 	for _, item := range inc.Content {
-		item = resolve(item)
-		var paths []*yaml.Node
-		dir := ""
-		switch item.Kind {
-		case yaml.ScalarNode:
-			paths = []*yaml.Node{item}
-		case yaml.MappingNode:
-			paths = scalars(mapGet(item, "path"))
-			for _, e := range scalars(mapGet(item, "env_file")) {
-				g.envFileAt(d, e, workDir)
-			}
-			if pd := mapGet(item, "project_directory"); pd != nil && pd.Kind == yaml.ScalarNode {
-				if v, ok := g.expand(pd.Value); ok {
-					dir = join(workDir, v)
-				}
+		g.include(d, resolve(item), workDir, depth)
+	}
+}
+
+// include checks one item of an include: list: its env files, and each
+// of its files; without env_file, compose-go reads the .env of the
+// included project's directory, which is recorded as read.
+func (g *composeGuard) include(d *decoder, item *yaml.Node, workDir string, depth int) {
+	var paths []*yaml.Node
+	dir, ownEnv := "", true
+	switch item.Kind {
+	case yaml.ScalarNode:
+		paths = []*yaml.Node{item}
+	case yaml.MappingNode:
+		paths = scalars(mapGet(item, "path"))
+		for _, e := range scalars(mapGet(item, "env_file")) {
+			g.envFileAt(d, e, workDir)
+			ownEnv = false
+		}
+		if pd := mapGet(item, "project_directory"); pd != nil && pd.Kind == yaml.ScalarNode {
+			if v, ok := g.expand(pd.Value); ok {
+				dir = join(workDir, v)
 			}
 		}
-		for i, p := range paths {
-			v, ok := g.expand(p.Value)
-			if !ok {
-				continue
-			}
-			abs := join(workDir, v)
-			if !g.allowed(d, p, "include", shown(p.Value, v), abs) {
-				continue
-			}
-			if depth+1 > maxIncludeDepth {
-				d.errAt(p, "flatten the chain of includes", "include %s is more than %d includes deep", shown(p.Value, v), maxIncludeDepth)
-				continue
-			}
-			sub := dir
-			if sub == "" && i == 0 {
-				sub = filepath.Dir(abs)
-			}
-			g.file(d, p, "include", abs, sub, depth+1)
+	}
+	for i, p := range paths {
+		v, ok := g.expand(p.Value)
+		if !ok {
+			continue
 		}
+		abs := join(workDir, v)
+		if !g.allowed(d, p, "include", shown(p.Value, v), abs) {
+			continue
+		}
+		if depth+1 > maxIncludeDepth {
+			d.errAt(p, "flatten the chain of includes", "include %s is more than %d includes deep", shown(p.Value, v), maxIncludeDepth)
+			continue
+		}
+		sub := dir
+		if sub == "" && i == 0 {
+			sub = filepath.Dir(abs)
+		}
+		if i == 0 && ownEnv {
+			g.l.reads.File(filepath.Join(sub, ".env"))
+		}
+		g.file(d, p, "include", abs, sub, depth+1)
 	}
 }
 

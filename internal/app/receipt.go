@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"github.com/devenv-dev/devenv/internal/fastup"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/readset"
-	"github.com/devenv-dev/devenv/internal/safefile"
 )
 
 // receiptBasis is what Up keeps for the receipt the next up checks
@@ -33,8 +31,7 @@ var ErrNoReceipt = errors.New("no receipt")
 // nothing changed). It is ErrNoReceipt, wrapped with the reason, where a
 // no-op up does more than the receipt can stand for: GPU services (their
 // GPUs are checked on every up), a remote or non-unix engine, warnings it
-// would print again, compose files that include or extend other files, a
-// file changed while up ran.
+// would print again, a file changed while up ran.
 func (p *Project) Receipt(ctx context.Context, res *Result, text, json string) (*fastup.Receipt, error) {
 	b := res.basis
 	if b == nil {
@@ -93,12 +90,6 @@ func receiptable(p *Project, pl *plan.Plan) error {
 		return noReceipt("the engine is not a local unix socket")
 	case slices.ContainsFunc(pl.Warnings, func(w string) bool { return !slices.Contains(pl.ComposeWarnings, w) }):
 		return noReceipt("up has warnings to print")
-	}
-	for _, f := range p.Spec.Compose {
-		data, err := safefile.ReadFile(f, safefile.MaxConfig)
-		if err != nil || bytes.Contains(data, []byte("include")) || bytes.Contains(data, []byte("extends")) {
-			return noReceipt("a compose file includes or extends other files")
-		}
 	}
 	return nil
 }

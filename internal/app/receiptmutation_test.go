@@ -17,7 +17,8 @@ import (
 // can stand for: devenv.yaml, a profile file, the services' env_file and
 // bind sources, a devenv build (a hidden file in its context), a compose
 // file with its .env, env_file and label_file (in a hidden directory),
-// and a compose build whose Dockerfile lies outside its context, a
+// an include (with its own .env) whose service extends one of a third
+// file, and a compose build whose Dockerfile lies outside its context, a
 // context with a hidden file and a .dockerignore; devenv.lock, the
 // generated files and the Jupyter token are added by lock and up.
 const mutationFixture = "testdata/receiptmutation"
