@@ -28,6 +28,30 @@ const mutationFixture = "testdata/receiptmutation"
 // changes nothing, and the fast path must not hand over for them.
 var notSent = []string{"web/debug.log", "web/ignored/note.txt"}
 
+// linked are the fixture's files that the test turns into links to a
+// copy under conf/, as a project that keeps its files elsewhere in the
+// tree does.
+var linked = []string{"compose.yaml", "web.env"}
+
+// linkTo moves dir/name to dir/target and leaves a link in its place.
+func linkTo(t *testing.T, dir, name, target string) {
+	t.Helper()
+	from, to := filepath.Join(dir, name), filepath.Join(dir, target)
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(filepath.Dir(from), to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(rel, from); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // mutation changes one file in place; restore puts it back.
 type mutation struct {
 	name   string
@@ -75,6 +99,9 @@ func TestReceiptMutation(t *testing.T) {
 	files := readFixture(t, mutationFixture)
 	yaml := files["devenv.yaml"]
 	w := newWorld(t, yaml, files)
+	for _, f := range linked { // read through a link: the target is the input
+		linkTo(t, w.dir, f, "conf/"+f)
+	}
 	w.lock(t)
 	if _, err := w.open(t).Up(t.Context(), UpOptions{}); err != nil { // mints the token, writes the generated files
 		t.Fatal(err)
