@@ -77,6 +77,7 @@ func generatedEntries(in Input, r *recipe, dockerfile []byte) ([]entry, error) {
 		out = append(out, entry{name: extraDir + "/" + name, typ: tar.TypeReg, mode: mode, data: data})
 	}
 	if in.RequirementsPath != "" {
+		in.Reads.File(projectPath(in, in.RequirementsPath))
 		data, err := safefile.ReadFile(projectPath(in, in.RequirementsPath), safefile.MaxConfig)
 		if err != nil {
 			errs = multierror.Append(errs, fmt.Errorf("service %q: requirements file: %w; fix requirements: in devenv.yaml", in.Service, err))
@@ -87,6 +88,7 @@ func generatedEntries(in Input, r *recipe, dockerfile []byte) ([]entry, error) {
 		out = append(out, entry{name: requirementsName, typ: tar.TypeReg, mode: 0o644, data: data})
 	}
 	for i, c := range in.Resolved.CACerts {
+		in.Reads.File(projectPath(in, c))
 		data, err := readCert(projectPath(in, c))
 		if err != nil {
 			errs = multierror.Append(errs, fmt.Errorf("service %q: CA certificate: %w", in.Service, err))

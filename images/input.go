@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/devenv-dev/devenv/internal/readset"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -77,6 +78,10 @@ type Input struct {
 	// ("127.0.0.1:5055/nvidia/cuda@sha256:..."): the Dockerfile the engine
 	// gets names those, and the file on disk is left as it is.
 	Pins map[string]string
+	// Reads records what sealing reads: the context as it is sent, the
+	// Dockerfile, the requirements and certificate files; nil records
+	// nothing.
+	Reads *readset.Set `json:"-"`
 
 	// sealed is what Seal read of the build's inputs; nil: Build reads them.
 	sealed *sealed

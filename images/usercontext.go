@@ -29,6 +29,8 @@ var alwaysExcluded = []string{"**/.git", "**/.env*", "**/*.pem", "**/*.key", "**
 func userEntries(in Input) ([]entry, error) {
 	dir := in.userContext()
 	dfName := in.userDockerfileName()
+	in.Reads.Context(dir)
+	in.Reads.File(in.UserDockerfile)
 	var out []entry
 	switch {
 	case in.UserDockerfileInline != "":

@@ -51,7 +51,8 @@ func (w *world) settle(t *testing.T, dir string) {
 // TestFastUpAnswersOnlyWhenNothingChanged: on an unchanged running
 // project, the front program answers `devenv up` from the receipt, and
 // prints exactly what devenv in full prints (text and --json). Each kind
-// of change, to a file devenv plans from, to the environment, or on the
+// of change, to a file devenv plans from (one compose-go reads for a
+// label_file in a hidden directory too), to the environment, or on the
 // engine, makes the next up run devenv in full, which does what the change
 // calls for; then the fast up answers again.
 func TestFastUpAnswersOnlyWhenNothingChanged(t *testing.T) {
@@ -70,8 +71,9 @@ services:
     command: [sleep, infinity]
     init: true
     env_file: [side.env]
+    label_file: [.meta/side.labels]
     environment: {FROM_ENV: "${FASTUP_TEST_VALUE:-unset}"}
-`, "side.env": "SIDE=1\n"})
+`, "side.env": "SIDE=1\n", ".meta/side.labels": "team=one\n"})
 	w.must(t, dir, "lock")
 	w.must(t, dir, "up")
 	w.settle(t, dir)
@@ -96,6 +98,8 @@ services:
 			writeFile(t, dir, "devenv.yaml", strings.Replace(readFile(t, dir+"/devenv.yaml"), "GREETING: hello", "GREETING: bye", 1))
 		}, nil, "1 recreated"},
 		{"env_file edited", func(t *testing.T) { writeFile(t, dir, "side.env", "SIDE=2\n") }, nil, "1 recreated"},
+		// compose-go reads it; a list of inputs kept by hand missed it
+		{"label_file in a hidden directory edited", func(t *testing.T) { writeFile(t, dir, ".meta/side.labels", "team=two\n") }, nil, "1 recreated"},
 		{"an interpolated variable set", nil, []string{"FASTUP_TEST_VALUE=set"}, "1 recreated"},
 		{"a container stopped", func(t *testing.T) { docker(t, "stop", "-t", "0", app) }, nil, "1 started"},
 		{"a container removed", func(t *testing.T) { docker(t, "rm", "-f", side) }, nil, "1 created"},

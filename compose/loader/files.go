@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/readset"
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
@@ -38,6 +39,7 @@ type Files struct {
 	projects map[string]*projectResult
 	pos      *positions
 	stats    Stats
+	reads    *readset.Set // Recording
 }
 
 // Stats count the work a Files did: tests hold a command to one read of
@@ -236,6 +238,7 @@ func (f *Files) project(ctx context.Context, interpolate bool, profiles []string
 		f.stats.Selections++
 		reads.Add(1)
 		proj, err := cliProject(ctx, f.files, f.dir, f.name, profiles, interpolate)
+		recordRead(f.reads, proj)
 		f.projects[key] = &projectResult{proj, err}
 		return proj, err
 	}
@@ -257,6 +260,7 @@ func (f *Files) project(ctx context.Context, interpolate bool, profiles []string
 	}
 	f.stats.Selections++
 	proj, err := mr.m.project(selected)
+	recordRead(f.reads, proj)
 	f.projects[key] = &projectResult{proj, err}
 	return proj, err
 }

@@ -122,7 +122,7 @@ func composeBuild(p *spec.Project, cs compose.Service, ls *lock.Service, opts Op
 	b := cs.Build
 	in := &images.Input{Project: p.Name, Service: cs.Name, Resolved: profiles.Resolved{Profile: profiles.Image}, ProjectDir: p.Dir,
 		UserContext: b.Context, UserDockerfileInline: b.Inline, BuildArgs: b.Args, Target: b.Target, Tags: slices.Clone(b.Tags),
-		Pins: ls.BuildPins(opts.Mirrors)}
+		Pins: ls.BuildPins(opts.Mirrors), Reads: opts.Reads}
 	if b.Inline == "" {
 		in.UserDockerfile = b.DockerfilePath()
 	}

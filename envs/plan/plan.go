@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/devenv-dev/devenv/compose"
+	"path/filepath"
 	"sort"
 
 	"github.com/devenv-dev/devenv/compose/loader"
@@ -21,6 +22,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/readset"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/profiles"
 	"github.com/hashicorp/go-multierror"
@@ -64,6 +66,9 @@ type Options struct {
 	// shared with the lock check and the port checks; nil reads them for
 	// this plan. The plan keeps it (Plan.Compose) for the exports.
 	Compose *loader.Files
+	// Reads records what the plan reads (image builds' inputs as they
+	// are sealed); nil records nothing.
+	Reads *readset.Set
 
 	// network is the project network the services join (MakeFor sets it).
 	network string
@@ -247,6 +252,9 @@ func MakeFor(p *spec.Project, lf *lock.File, host func() (Host, error), opts Opt
 		if s.MissingEnvFile != "" && s.Replica == "" {
 			pl.Warnings = append(pl.Warnings, fmt.Sprintf("%s: env_file %s does not exist (%s); its variables are left out here, and up needs it",
 				s.Name, s.MissingEnvFile, s.MissingEnvFileAt))
+		}
+		for name := range s.Generated { // up compares the host copy with it, and writes it when it differs
+			opts.Reads.File(filepath.Join(GeneratedDir(opts.StateDir, s.Name), name))
 		}
 	}
 	return pl, nil

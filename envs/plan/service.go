@@ -130,7 +130,7 @@ func imageInput(p *spec.Project, s *spec.Service, ls *lock.Service, res profiles
 	}
 	in := &images.Input{Project: p.Name, Service: s.Name, Resolved: res, ProjectDir: p.Dir,
 		RequirementsPath: s.Requirements, Jupyter: jupyter(s), JupyterLab: ls.Versions.JupyterLab, PipIndexURL: opts.Mirrors.PipIndex(),
-		AptMirror: opts.Mirrors.APT, UserDockerfile: s.Build, User: opts.ImageUser}
+		AptMirror: opts.Mirrors.APT, UserDockerfile: s.Build, User: opts.ImageUser, Reads: opts.Reads}
 	if ls.Base != nil {
 		in.Base = opts.Mirrors.Image(ls.Base.Pinned())
 	}

@@ -59,6 +59,7 @@ func (l *loader) guardCompose(files []string) {
 	dir := projpath.ComposeDir(files, l.p.Dir)
 	dotEnv := filepath.Join(dir, ".env")
 	g.envFile(nil, nil, dotEnv, strconv.Quote(g.l.display(dotEnv)))
+	l.reads.File(dotEnv) // read, or looked for: one that appears changes the interpolation
 	g.env = interpolationEnv(root, dotEnv)
 	for _, f := range files {
 		g.file(nil, nil, "include", f, dir, 0)
@@ -124,6 +125,7 @@ func shown(written, expanded string) string {
 func (g *composeGuard) readable(d *decoder, n *yaml.Node, abs, key, written string) ([]byte, bool) {
 	var data []byte
 	var err error
+	g.l.reads.File(abs)
 	if _, within := projpath.Within(g.root.Dir(), abs); within {
 		data, err = g.root.ReadFile(abs, safefile.MaxConfig)
 	} else {
@@ -188,42 +190,52 @@ func (g *composeGuard) includes(d *decoder, inc *yaml.Node, workDir string, dept
 		return
 	}
 	for _, item := range inc.Content {
-		item = resolve(item)
-		var paths []*yaml.Node
-		dir := ""
-		switch item.Kind {
-		case yaml.ScalarNode:
-			paths = []*yaml.Node{item}
-		case yaml.MappingNode:
-			paths = scalars(mapGet(item, "path"))
-			for _, e := range scalars(mapGet(item, "env_file")) {
-				g.envFileAt(d, e, workDir)
-			}
-			if pd := mapGet(item, "project_directory"); pd != nil && pd.Kind == yaml.ScalarNode {
-				if v, ok := g.expand(pd.Value); ok {
-					dir = join(workDir, v)
-				}
+		g.include(d, resolve(item), workDir, depth)
+	}
+}
+
+// include checks one item of an include: list: its env files, and each
+// of its files; without env_file, compose-go reads the .env of the
+// included project's directory, which is recorded as read.
+func (g *composeGuard) include(d *decoder, item *yaml.Node, workDir string, depth int) {
+	var paths []*yaml.Node
+	dir, ownEnv := "", true
+	switch item.Kind {
+	case yaml.ScalarNode:
+		paths = []*yaml.Node{item}
+	case yaml.MappingNode:
+		paths = scalars(mapGet(item, "path"))
+		for _, e := range scalars(mapGet(item, "env_file")) {
+			g.envFileAt(d, e, workDir)
+			ownEnv = false
+		}
+		if pd := mapGet(item, "project_directory"); pd != nil && pd.Kind == yaml.ScalarNode {
+			if v, ok := g.expand(pd.Value); ok {
+				dir = join(workDir, v)
 			}
 		}
-		for i, p := range paths {
-			v, ok := g.expand(p.Value)
-			if !ok {
-				continue
-			}
-			abs := join(workDir, v)
-			if !g.allowed(d, p, "include", shown(p.Value, v), abs) {
-				continue
-			}
-			if depth+1 > maxIncludeDepth {
-				d.errAt(p, "flatten the chain of includes", "include %s is more than %d includes deep", shown(p.Value, v), maxIncludeDepth)
-				continue
-			}
-			sub := dir
-			if sub == "" && i == 0 {
-				sub = filepath.Dir(abs)
-			}
-			g.file(d, p, "include", abs, sub, depth+1)
+	}
+	for i, p := range paths {
+		v, ok := g.expand(p.Value)
+		if !ok {
+			continue
 		}
+		abs := join(workDir, v)
+		if !g.allowed(d, p, "include", shown(p.Value, v), abs) {
+			continue
+		}
+		if depth+1 > maxIncludeDepth {
+			d.errAt(p, "flatten the chain of includes", "include %s is more than %d includes deep", shown(p.Value, v), maxIncludeDepth)
+			continue
+		}
+		sub := dir
+		if sub == "" && i == 0 {
+			sub = filepath.Dir(abs)
+		}
+		if i == 0 && ownEnv {
+			g.l.reads.File(filepath.Join(sub, ".env"))
+		}
+		g.file(d, p, "include", abs, sub, depth+1)
 	}
 }
 
@@ -380,6 +392,7 @@ func (g *composeGuard) envFile(d *decoder, n *yaml.Node, abs, written string) {
 		return
 	}
 	g.seen[abs] = true
+	g.l.reads.File(abs)
 	if _, err := os.Stat(abs); err != nil {
 		return // missing (compose-go reports a required one), or a dangling link (read below)
 	}

@@ -29,6 +29,7 @@ func (d *decoder) projectPath(n *yaml.Node, key, rel string, mayBeMissing bool) 
 	abs = filepath.Clean(abs)
 	_, within := projpath.Within(d.dir, abs)
 	_, inside := projpath.Inside(d.dir, abs)
+	d.reads.File(abs) // looked at: its appearance or its content changes the load
 	if !within && !inside {
 		d.errAt(n, "devenv reads only files inside the project directory, so that every teammate gets the same result; copy the file into it", "%s %q is outside the project directory", key, rel)
 		return "", false
@@ -44,6 +45,7 @@ func (d *decoder) projectPath(n *yaml.Node, key, rel string, mayBeMissing bool) 
 		d.errAt(n, "check its permissions", "%s %q cannot be read: %v", key, rel, err)
 		return "", false
 	case key == "mirror" && info.IsDir():
+		d.reads.Tree(abs) // listed here, read whole by the mirror
 		if !holdsEventLog(abs) {
 			d.errAt(n, "name a file, or an eventlog_v2_* directory (events_<n>_<app id> files) or a Databricks eventlog directory", "mirror %q is a directory without event log files", rel)
 			return "", false
@@ -99,7 +101,8 @@ func decodeCompose(d *decoder, l *loader, f field) {
 		}
 		seen[abs] = true
 		l.p.Compose = append(l.p.Compose, abs)
-		names, err := composeServices(abs)
+		names, err := composeServices(abs) // recorded by projectFile
+
 		if err != nil {
 			d.errAt(nodes[i], "fix the compose file; devenv reads its top-level services: keys", "cannot read compose file %q: %v", rel, err)
 			continue

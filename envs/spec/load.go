@@ -14,6 +14,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/internal/projpath"
+	"github.com/devenv-dev/devenv/internal/readset"
 	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/profiles"
 	"gopkg.in/yaml.v3"
@@ -44,6 +45,19 @@ func Load(path string) (*Project, error) {
 // or relative to projectDir) and projectDir is where relative paths in it
 // point; both are used for error messages and file checks.
 func Parse(file string, data []byte, projectDir string) (*Project, error) {
+	return ParseWith(file, data, projectDir, ParseOptions{})
+}
+
+// ParseOptions steer ParseWith.
+type ParseOptions struct {
+	// Reads records every file the load reads or looks at beside
+	// devenv.yaml itself (profile files, compose files and their .env,
+	// the files services name, bind sources); nil records nothing.
+	Reads *readset.Set
+}
+
+// ParseWith is Parse, recording what it reads in o.Reads.
+func ParseWith(file string, data []byte, projectDir string, o ParseOptions) (*Project, error) {
 	dir, err := filepath.Abs(projectDir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot resolve project directory %s: %w", projectDir, err)
@@ -52,6 +66,8 @@ func Parse(file string, data []byte, projectDir string) (*Project, error) {
 		file = filepath.Join(dir, file)
 	}
 	l := newLoader(file, dir, data)
+	l.reads = o.Reads
+	l.d.reads = o.Reads
 	l.run(data)
 	if err := joinErrors(l.d.file, l.errs); err != nil {
 		return nil, err
@@ -73,6 +89,7 @@ type loader struct {
 	emptyServices bool
 	// customAt is where each custom profile was defined.
 	customAt map[string]Location
+	reads    *readset.Set
 }
 
 func newLoader(file, dir string, data []byte) *loader {
@@ -88,7 +105,7 @@ func newLoader(file, dir string, data []byte) *loader {
 
 // decoderFor returns a decoder that reports into this load's problems.
 func (l *loader) decoderFor(abs string) *decoder {
-	return &decoder{file: l.display(abs), dir: l.p.Dir, errs: &l.errs}
+	return &decoder{file: l.display(abs), dir: l.p.Dir, errs: &l.errs, reads: l.reads}
 }
 
 // display shows abs relative to the project when it is inside it.

@@ -7,13 +7,16 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/devenv-dev/devenv/internal/readset"
 )
 
 // decoder walks yaml.v3 nodes of one file and collects every problem.
 type decoder struct {
-	file string // display name, relative to the project
-	dir  string // absolute project directory
-	errs *[]*Error
+	file  string // display name, relative to the project
+	dir   string // absolute project directory
+	errs  *[]*Error
+	reads *readset.Set // what the load read (ParseOptions.Reads)
 }
 
 func posOf(n *yaml.Node) Pos { return Pos{Line: n.Line, Col: n.Column} }

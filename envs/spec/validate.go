@@ -111,6 +111,7 @@ func (l *loader) checkBinds(t *svcNodes) {
 			continue
 		}
 		abs := filepath.Join(l.p.Dir, v.Source)
+		l.reads.File(abs)
 		if _, ok := projpath.Within(l.p.Dir, abs); !ok {
 			l.d.errAt(t.volumes[i], "bind a path inside the project, or write an absolute path if you mean to share a host directory", "volume source %q of %s is outside the project directory", v.Source, t.what)
 			continue

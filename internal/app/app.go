@@ -25,6 +25,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/fastup"
 	"github.com/devenv-dev/devenv/internal/fetch"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/readset"
 	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/internal/ui"
@@ -85,6 +86,11 @@ type Project struct {
 	fileName string
 	// nameFrom says where Spec.Name came from (projectName), for config.
 	nameFrom string
+	// reads is what this command read (devenv.yaml, the files it names,
+	// compose's, the lock, build inputs, state files, the engine's
+	// configuration), recorded where each is read: the inputs of the
+	// receipt an up leaves.
+	reads *readset.Set
 	// opened is the file system's clock in the state directory before
 	// devenv.yaml was read (fastup.FSNow): what a receipt's freshness is
 	// judged by; zero when there is no state directory yet.
@@ -98,6 +104,8 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 		return nil, err
 	}
 	opened := fastup.FSNow(filepath.Join(dir, ".devenv"))
+	reads := readset.New()
+	reads.File(file)
 	data, err := safefile.ReadFile(file, safefile.MaxConfig)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, exitcode.Newf(exitcode.Usage, "%s does not exist: run `devenv init` to write one", file)
@@ -105,7 +113,7 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 	if err != nil {
 		return nil, exitcode.With(exitcode.Usage, err) // a FIFO, a device, a directory, too large: not a devenv.yaml
 	}
-	p, err := spec.Parse(file, data, dir)
+	p, err := spec.ParseWith(file, data, dir, spec.ParseOptions{Reads: reads})
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +126,7 @@ func Open(ctx context.Context, opts Options) (*Project, error) {
 	proj.fileName = fileName
 	proj.nameFrom = from
 	proj.opened = opened
+	proj.reads = reads
 	return proj, nil
 }
 
@@ -265,6 +274,9 @@ func (p *Project) connect(ctx context.Context) error {
 	if p.eng != nil {
 		return nil
 	}
+	cfg, meta := fastup.DockerConfigInputs(os.Getenv) // what docker/cli reads to pick the engine
+	p.reads.File(cfg)
+	p.reads.Tree(meta)
 	eng, err := p.opts.Engine(ctx)
 	if err != nil {
 		return err

@@ -12,6 +12,6 @@ func (p *Project) composeFiles() *loader.Files {
 	if p.compose == nil {
 		p.compose = loader.NewFiles(p.Spec.Compose, p.Spec.Dir, p.Spec.Name).Selecting(p.opts.Profiles)
 	}
-	p.compose = p.compose.For(p.Spec.Compose, p.Spec.Dir, p.Spec.Name)
+	p.compose = p.compose.For(p.Spec.Compose, p.Spec.Dir, p.Spec.Name).Recording(p.reads)
 	return p.compose
 }

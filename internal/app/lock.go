@@ -37,6 +37,7 @@ type LockResult struct {
 
 // ReadLock reads devenv.lock; a missing lock is (nil, nil).
 func (p *Project) ReadLock() (*lock.File, error) {
+	p.reads.File(p.LockPath())
 	f, err := lock.Read(p.LockPath())
 	if errors.Is(err, lock.ErrNoLock) {
 		return nil, nil

@@ -127,7 +127,7 @@ func (p *Project) RemoteEngine() bool { return p.eng != nil && !engine.EndpointO
 func (p *Project) planOptions(mint bool) (plan.Options, error) {
 	remote := p.RemoteEngine()
 	opts := plan.Options{Mirrors: p.Mirrors(), StateDir: p.StateDir(), Remote: remote, ImageUser: images.HostUser(!remote),
-		Compose: p.composeFiles()}
+		Compose: p.composeFiles(), Reads: p.reads}
 	if cache, err := p.artifactCache(); err == nil {
 		opts.ArtifactPath = cache.Path
 	}
@@ -141,6 +141,7 @@ func (p *Project) planOptions(mint bool) (plan.Options, error) {
 // a missing token is "".
 func (p *Project) JupyterToken(mint bool) (string, error) {
 	path := filepath.Join(p.StateDir(), "jupyter-token")
+	p.reads.File(path)
 	b, err := statedir.ReadFile(p.StateDir(), path, safefile.MaxState)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		// a link (to any file), a FIFO, a directory: never read, never replaced

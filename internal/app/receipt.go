@@ -1,22 +1,19 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
-	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/fastup"
 	"github.com/devenv-dev/devenv/internal/labels"
-	"github.com/devenv-dev/devenv/internal/safefile"
+	"github.com/devenv-dev/devenv/internal/readset"
 )
 
 // receiptBasis is what Up keeps for the receipt the next up checks
@@ -34,8 +31,7 @@ var ErrNoReceipt = errors.New("no receipt")
 // nothing changed). It is ErrNoReceipt, wrapped with the reason, where a
 // no-op up does more than the receipt can stand for: GPU services (their
 // GPUs are checked on every up), a remote or non-unix engine, warnings it
-// would print again, compose files that include or extend other files, a
-// file changed while up ran.
+// would print again, a file changed while up ran.
 func (p *Project) Receipt(ctx context.Context, res *Result, text, json string) (*fastup.Receipt, error) {
 	b := res.basis
 	if b == nil {
@@ -44,11 +40,11 @@ func (p *Project) Receipt(ctx context.Context, res *Result, text, json string) (
 	if err := receiptable(p, b.plan); err != nil {
 		return nil, err
 	}
-	files, trees, skip, contexts, err := p.receiptInputs(b.plan)
-	if err != nil {
-		return nil, err
+	if p.reads == nil { // New's project: nothing recorded what it read
+		return nil, noReceipt("no record of what it read")
 	}
-	st, err := fastup.Fingerprint(files, trees, skip, contexts)
+	in := p.receiptInputs()
+	st, err := fastup.Fingerprint(in.Files, in.Trees, in.Skip, in.Contexts)
 	if err != nil {
 		return nil, noReceipt(err.Error())
 	}
@@ -60,7 +56,7 @@ func (p *Project) Receipt(ctx context.Context, res *Result, text, json string) (
 		return nil, noReceipt("a file it planned from changed while it ran")
 	}
 	r := &fastup.Receipt{Project: p.Spec.Name, File: p.Spec.File, WorkDir: p.opts.WorkDir, Env: fastup.EnvDigest(os.Environ()),
-		Socket: socketPath(engine.EndpointOf(p.eng)), Files: files, Trees: trees, Skip: skip, Contexts: contexts, Inputs: st.Digest, Text: text, JSON: json}
+		Socket: socketPath(engine.EndpointOf(p.eng)), Files: in.Files, Trees: in.Trees, Skip: in.Skip, Contexts: in.Contexts, Inputs: st.Digest, Text: text, JSON: json}
 	if r.WorkDir == "" {
 		if r.WorkDir, err = os.Getwd(); err != nil {
 			return nil, err
@@ -95,12 +91,6 @@ func receiptable(p *Project, pl *plan.Plan) error {
 	case slices.ContainsFunc(pl.Warnings, func(w string) bool { return !slices.Contains(pl.ComposeWarnings, w) }):
 		return noReceipt("up has warnings to print")
 	}
-	for _, f := range p.Spec.Compose {
-		data, err := safefile.ReadFile(f, safefile.MaxConfig)
-		if err != nil || bytes.Contains(data, []byte("include")) || bytes.Contains(data, []byte("extends")) {
-			return noReceipt("a compose file includes or extends other files")
-		}
-	}
 	return nil
 }
 
@@ -121,86 +111,13 @@ func cutPrefix(s, prefix string) (string, bool) {
 	return "", false
 }
 
-// receiptInputs are the files and directories the plan was made from:
-// devenv.yaml, the lock, compose files and the .env beside each, env
-// files, profile files, Dockerfiles and build contexts, bind-mount
-// sources, devenv's state files that go into the plan or the output, the
-// docker configuration that picks the engine, and the project directory
-// itself (hidden directories and the containers' writable mounts left
-// out), so that a file devenv reads without naming it is seen too.
-func (p *Project) receiptInputs(pl *plan.Plan) (files, trees, skip, contexts []string, err error) {
-	files = append(files, p.Spec.File, p.LockPath(), filepath.Join(p.Spec.Dir, ".env"),
-		filepath.Join(p.StateDir(), "jupyter-token"), filepath.Join(p.StateDir(), composeWarningsFile))
-	files = append(files, p.Spec.ProfileFiles...)
-	trees = append(trees, p.Spec.Dir)
-	for _, f := range p.Spec.Compose {
-		files = append(files, f, filepath.Join(filepath.Dir(f), ".env"))
-		trees = append(trees, filepath.Dir(f))
-	}
-	f, t, c := specInputs(p.Spec.Services)
-	files, trees, contexts = append(files, f...), append(trees, t...), append(contexts, c...)
-	for _, s := range pl.Services {
-		f, c, k := serviceInputs(p.StateDir(), s)
-		files, contexts, skip = append(files, f...), append(contexts, c...), append(skip, k...)
-	}
-	cfg, meta := fastup.DockerConfigInputs(os.Getenv)
-	return append(files, cfg), append(trees, meta), skip, contexts, nil
-}
-
-func serviceInputs(stateDir string, s *plan.Service) (files, contexts, skip []string) {
-	if s.Compose != nil {
-		if c := s.Compose.Config; c != nil {
-			for _, f := range c.Service.EnvFiles {
-				files = append(files, f.Path)
-			}
-		}
-		if b := s.Compose.Build; b != nil {
-			contexts = append(contexts, b.Context)
-			if b.Dockerfile != "" {
-				files = append(files, join(b.Context, b.Dockerfile)) // one outside the context too
-			}
-		}
-	}
-	for name := range s.Generated {
-		files = append(files, filepath.Join(plan.GeneratedDir(stateDir, s.Name), name))
-	}
-	for _, m := range s.Container.Mounts {
-		if m.Type == engine.MountBind {
-			files = append(files, m.Source)
-			if !m.ReadOnly {
-				skip = append(skip, m.Source)
-			}
-		}
-	}
-	return files, contexts, skip
-}
-
-func join(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(dir, p)
-}
-
-// specInputs are the files devenv.yaml's services name: Dockerfiles (and
-// their directory, the build context), env and requirements files, and
-// the production description a service mirrors (a file or a directory).
-func specInputs(svcs []*spec.Service) (files, trees, contexts []string) {
-	for _, s := range svcs {
-		for _, f := range []string{s.Build, s.EnvFile, s.Requirements, s.Mirror} {
-			if f != "" {
-				files = append(files, f)
-			}
-		}
-		if s.Build != "" {
-			contexts = append(contexts, filepath.Dir(s.Build))
-		}
-		if s.Mirror != "" {
-			trees = append(trees, s.Mirror)
-		}
-	}
-	return files, trees, contexts
-}
+// receiptInputs are what this command read, as the code that read each
+// input recorded it (p.reads): devenv.yaml and its profile files, compose
+// files with their .env and env files, devenv.lock, build inputs as they
+// were sealed (contexts, Dockerfiles, requirements), bind sources,
+// devenv's state files that go into the plan or the output, the docker
+// configuration that picks the engine. No list is kept here.
+func (p *Project) receiptInputs() readset.Inputs { return p.reads.Inputs() }
 
 // receiptEngine records the project's containers and their images as up
 // left them; a container that is not running leaves no receipt.

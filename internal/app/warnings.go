@@ -42,6 +42,7 @@ func (p *Project) composeWarningsChanged(ws []string) bool {
 	sum := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
 	hash := []byte(hex.EncodeToString(sum[:]) + "\n")
 	path := filepath.Join(p.StateDir(), composeWarningsFile)
+	p.reads.File(path)
 	if old, err := statedir.ReadFile(p.StateDir(), path, safefile.MaxState); err == nil && bytes.Equal(old, hash) {
 		return false
 	}

@@ -17,9 +17,10 @@ import (
 	"github.com/moby/patternmatcher/ignorefile"
 )
 
-// MaxEntries bounds a fingerprint's walk: a project tree larger than this
-// (a virtualenv or a data directory checked out inside it) gets no
-// receipt, and its ups always run devenv whole.
+// MaxEntries bounds a fingerprint's walk: inputs larger than this (a
+// build context holding a virtualenv or a data directory that its
+// .dockerignore does not leave out) get no receipt, and their ups always
+// run devenv whole.
 const MaxEntries = 20000
 
 // ErrTooLarge is the walk passing MaxEntries.

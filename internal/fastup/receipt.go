@@ -47,9 +47,10 @@ type Receipt struct {
 	// one, as the endpoint docker/cli resolved from the same environment
 	// and docker configuration (both part of the inputs).
 	Socket string `json:"socket"`
-	// Files and Trees are the inputs: files stat'ed one by one, and
-	// directories walked (hidden ones below the top skipped, except named
-	// in Files), apart from Skip; Inputs is their Fingerprint.
+	// Files, Trees and Contexts are the inputs: what the full up read, as
+	// the code that read each recorded it (internal/readset), no list kept
+	// apart. Files are stat'ed one by one, Trees walked (hidden directories
+	// below the top skipped) apart from Skip; Inputs is their Fingerprint.
 	Files []string `json:"files"`
 	Trees []string `json:"trees"`
 	Skip  []string `json:"skip,omitempty"`

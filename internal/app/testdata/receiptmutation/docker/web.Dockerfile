@@ -1,0 +1,2 @@
+FROM busybox:1
+COPY . /srv
