@@ -11,7 +11,9 @@ import (
 // (--release-label, --instance-groups, --configurations), `gcloud
 // [beta] dataproc clusters create` (--image-version, --num-workers,
 // --worker-machine-type, --properties spark:k=v) and `gcloud dataproc jobs
-// submit spark|pyspark|spark-sql` (--properties k=v, --jars). Each command
+// submit spark|pyspark|spark-sql` (--properties k=v, --jars) and `gcloud
+// dataproc batches submit` (Serverless: --version names the runtime,
+// --properties, --jars). Each command
 // a script holds is read; a spark-submit command in it is read as well.
 
 // cloudCommand is one such command: its kind and its arguments.
@@ -26,6 +28,7 @@ const (
 	cliEMRAddSteps      = "aws emr add-steps"
 	cliDataprocCluster  = "gcloud dataproc clusters create"
 	cliDataprocJob      = "gcloud dataproc jobs submit"
+	cliDataprocBatch    = "gcloud dataproc batches submit"
 )
 
 // cloudCommands finds the cloud CLI commands of one logical line's words.
@@ -53,6 +56,9 @@ func cloudCommands(words []string, line int) []cloudCommand {
 				out = append(out, cloudCommand{cliDataprocCluster, rest[3:], line})
 			case rest[1] == "jobs" && rest[2] == "submit" && len(rest) > 3:
 				out = append(out, cloudCommand{cliDataprocJob, rest[4:], line})
+			case rest[1] == "batches" && rest[2] == "submit":
+				// the workload type (pyspark, spark ...) may follow flags
+				out = append(out, cloudCommand{cliDataprocBatch, rest[3:], line})
 			}
 		}
 	}
@@ -107,6 +113,9 @@ func (p *Profile) readCloudCommands(cmds []cloudCommand) {
 			p.readDataprocClusterCreate(opts, src)
 		case cliDataprocJob:
 			p.readDataprocJobSubmit(opts, src)
+		case cliDataprocBatch:
+			p.readDataprocJobSubmit(opts, src)
+			p.applyServerlessVersion(first(opts["--version"]), src+" --version")
 		}
 	}
 	if addSteps && p.Runtime.Label == "" {
@@ -145,8 +154,15 @@ func (p *Profile) readEMRCreateCluster(opts map[string][]string, src string) {
 			p.warn(fmt.Sprintf("%s: --configurations %s is a file, not read here: import it too to see its confs", src, conf))
 		}
 	}
-	if label := first(opts["--release-label"]); label != "" {
-		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, label, src+" --release-label", false)
+	flag, label := "--release-label", first(opts["--release-label"])
+	if ami := first(opts["--ami-version"]); label == "" && emrLabelRe().MatchString(ami) {
+		// --ami-version names AMIs 2.x/3.x; a release label given to it is
+		// the release the author meant
+		flag, label = "--ami-version", ami
+		p.warn(fmt.Sprintf("%s: --ami-version %s is a release label (the flag takes AMI versions 2.x and 3.x; releases 4.0.0 and later go to --release-label): read as the release", src, ami))
+	}
+	if label != "" {
+		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, label, src+" "+flag, false)
 		p.applyEMRLabel(label)
 	}
 }
