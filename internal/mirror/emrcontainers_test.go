@@ -102,7 +102,7 @@ func TestJSONStringWithLineBreaks(t *testing.T) {
 		t.Errorf("spark.jars = %q: want the whole value, without line breaks", jars)
 	}
 	v, err := decodeJSON([]byte("{\n\"a\": 1,\n\"b\": x}"))
-	if err == nil || !strings.Contains(err.Error(), ":3:") {
+	if err == nil || !strings.HasPrefix(err.Error(), "3:") {
 		t.Errorf("decodeJSON of a bad value: %v (%v); want the error at line 3", err, v)
 	}
 }
