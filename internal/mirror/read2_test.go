@@ -152,3 +152,23 @@ func TestReadAfterHeldout(t *testing.T) {
 		})
 	}
 }
+
+// TestSpark4Scala: Spark 4 builds for Scala 2.13 only, so a real
+// ScheduledSparkApplication that declares sparkVersion 4.0.0 with a custom
+// image runs Scala 2.13; a Spark 3 app is not given a Scala.
+func TestSpark4Scala(t *testing.T) {
+	p, err := Import(filepath.Join("testdata", "corpus", "train", "sparkpoc-ssapp_scala.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Runtime.Spark != "4.0.0" || p.Runtime.Scala != "2.13" {
+		t.Errorf("spark %q scala %q (%s), want 4.0.0 and 2.13", p.Runtime.Spark, p.Runtime.Scala, p.Runtime.ScalaProvenance)
+	}
+	q, err := Import(filepath.Join("testdata", "corpus", "train", "finstream-spark-application.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Runtime.Spark != "3.3.1" || q.Runtime.Scala != "" {
+		t.Errorf("spark %q scala %q, want 3.3.1 and no scala (Spark 3 builds for 2.12 and 2.13)", q.Runtime.Spark, q.Runtime.Scala)
+	}
+}
