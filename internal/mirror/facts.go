@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
@@ -29,6 +30,16 @@ func (p *Profile) factsOutsideConf() {
 	p.platformFromIDs()
 	p.typesFromSelectorConfs()
 	p.cloudFromInstanceTypes()
+	p.scalaFromSpark()
+}
+
+// scalaFromSpark: Spark 4 builds for Scala 2.13 only, so its Scala follows
+// from the version; Spark 3 builds for 2.12 and 2.13 and says nothing.
+func (p *Profile) scalaFromSpark() {
+	major, _, _ := strings.Cut(p.Runtime.Spark, ".")
+	if n, err := strconv.Atoi(major); err == nil && n >= 4 {
+		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, "2.13", "Spark "+p.Runtime.Spark+" builds for Scala 2.13 only", false)
+	}
 }
 
 // fromTable reports whether a fact was looked up in a runtime table rather
