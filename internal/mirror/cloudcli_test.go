@@ -45,6 +45,8 @@ func TestCloudCLIScripts(t *testing.T) {
 			"emr", "aws", "emr-4.2.0", "1.5.2", "2.10", "", 10, "m3.xlarge", "", ""},
 		{"aws emr create-cluster, a release label given to --ami-version, a step continued on the next line", corpus("mlintro-emr_spark_job_submit.sh"),
 			"emr", "aws", "emr-5.6.0", "2.1.1", "2.11", "8", 1, "m4.large", "spark.submit.deployMode", "cluster"},
+		{"gcloud clusters create, every value a variable the script does not set", corpus("sparkgcp-start-dist-gpu-cluster.sh"),
+			"dataproc", "gcp", "", "", "", "", 0, "", "", ""},
 		{"gcloud dataproc batches submit, flags before the type, --version", corpus("dscdc-dataproc-serverless.sh"),
 			"dataproc", "gcp", "2.1", "3.4.", "2.13", "17", 0, "", "", ""},
 	} {
