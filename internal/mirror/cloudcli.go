@@ -89,6 +89,17 @@ func cliOptions(args []string) map[string][]string {
 	return opts
 }
 
+// flagValue is a flag's value, or "" with a warning when it holds a shell
+// variable the script does not set ($IMAGE_VERSION): that is not prod's value.
+func (p *Profile) flagValue(opts map[string][]string, flag, src string) string {
+	v := first(opts[flag])
+	if strings.Contains(v, "$") {
+		p.warn(fmt.Sprintf("%s: %s %s is a shell variable the script does not set; not read (set what it stands for in devenv.yaml)", src, flag, v))
+		return ""
+	}
+	return v
+}
+
 func first(v []string) string {
 	if len(v) == 0 {
 		return ""
@@ -115,7 +126,9 @@ func (p *Profile) readCloudCommands(cmds []cloudCommand) {
 			p.readDataprocJobSubmit(opts, src)
 		case cliDataprocBatch:
 			p.readDataprocJobSubmit(opts, src)
-			p.applyServerlessVersion(first(opts["--version"]), src+" --version")
+			if v := p.flagValue(opts, "--version", src); v != "" || first(opts["--version"]) == "" {
+				p.applyServerlessVersion(v, src+" --version")
+			}
 		}
 	}
 	if addSteps && p.Runtime.Label == "" {
@@ -154,7 +167,7 @@ func (p *Profile) readEMRCreateCluster(opts map[string][]string, src string) {
 			p.warn(fmt.Sprintf("%s: --configurations %s is a file, not read here: import it too to see its confs", src, conf))
 		}
 	}
-	flag, label := "--release-label", first(opts["--release-label"])
+	flag, label := "--release-label", p.flagValue(opts, "--release-label", src)
 	if ami := first(opts["--ami-version"]); label == "" && emrLabelRe().MatchString(ami) {
 		// --ami-version names AMIs 2.x/3.x; a release label given to it is
 		// the release the author meant
@@ -213,14 +226,10 @@ func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string
 			p.Topology.WorkersProvenance += " + " + f
 		}
 	}
-	setStr(&p.Topology.WorkerType, new(string), first(opts["--worker-machine-type"]), src, false)
-	setStr(&p.Topology.DriverType, new(string), first(opts["--master-machine-type"]), src, false)
-	if acc := first(opts["--worker-accelerator"]); acc != "" {
-		kv := gcloudDict(acc)
-		n, _ := strconv.Atoi(kv["count"])
-		setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, n, src+" --worker-accelerator", false)
-		p.GPU.AcceleratorType = kv["type"]
-		setStr(&p.GPU.Model, &p.GPU.ModelProvenance, gpuModel(kv["type"]), src+" --worker-accelerator", false)
+	setStr(&p.Topology.WorkerType, new(string), p.flagValue(opts, "--worker-machine-type", src), src, false)
+	setStr(&p.Topology.DriverType, new(string), p.flagValue(opts, "--master-machine-type", src), src, false)
+	for _, f := range []string{"--worker-accelerator", "--secondary-worker-accelerator", "--preemptible-worker-accelerator"} {
+		p.readGcloudAccelerator(first(opts[f]), src+" "+f)
 	}
 	props := map[string]any{}
 	for k, v := range gcloudDict(first(opts["--properties"])) {
@@ -233,9 +242,29 @@ func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string
 		}
 		p.warn(fmt.Sprintf("initialization action %s is not run locally; what it adds to spark-defaults.conf shows only in an event log", ia))
 	}
-	if iv := first(opts["--image-version"]); iv != "" {
+	if iv := p.flagValue(opts, "--image-version", src); iv != "" {
 		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, iv, src+" --image-version", false)
 		p.applyDataprocImage(iv)
+	}
+}
+
+// readGcloudAccelerator reads type=nvidia-tesla-t4,count=2 of a workers'
+// accelerator flag; the first one read sets the GPUs per node.
+func (p *Profile) readGcloudAccelerator(acc, src string) {
+	if acc == "" {
+		return
+	}
+	kv := gcloudDict(acc)
+	n, err := strconv.Atoi(kv["count"])
+	if err != nil {
+		p.warn(fmt.Sprintf("%s: the workers have GPUs, but their count %q is not a number the script sets; set the GPUs per node in devenv.yaml", src, kv["count"]))
+	}
+	setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, n, src, false)
+	if t := kv["type"]; !strings.Contains(t, "$") {
+		if p.GPU.AcceleratorType == "" {
+			p.GPU.AcceleratorType = t
+		}
+		setStr(&p.GPU.Model, &p.GPU.ModelProvenance, gpuModel(t), src, false)
 	}
 }
 
