@@ -172,3 +172,25 @@ func TestSpark4Scala(t *testing.T) {
 		t.Errorf("spark %q scala %q, want 3.3.1 and no scala (Spark 3 builds for 2.12 and 2.13)", q.Runtime.Spark, q.Runtime.Scala)
 	}
 }
+
+// TestOfficialSpark4ImageJava: the official Spark 4.0 images' default tags
+// (apache/spark:4.0.4, spark:4.0.0) run Java 17, so a real SparkApplication
+// of the Spark Operator's examples with that image runs Java 17. Written
+// after corpus batch 5's held-out check showed the class, on another file.
+func TestOfficialSpark4ImageJava(t *testing.T) {
+	p, err := Import(filepath.Join("testdata", "read", "spark-pi-scheduled.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Runtime.Java != "17" {
+		t.Errorf("java %q (%s), want 17 from the official apache/spark:4.0.4 image", p.Runtime.Java, p.Runtime.JavaProvenance)
+	}
+	for ref, want := range map[string]string{"docker.io/apache/spark:4.0.4": "17", "spark:4.0.0-scala2.13-java21-python3-ubuntu": "21",
+		"apache/spark:3.5.3": "", "myrepo/spark:4.0.0": ""} {
+		q := newProfile("x", FormatSparkOperator)
+		q.versionsFromImage(ref, "test")
+		if q.Runtime.Java != want {
+			t.Errorf("%s: java %q, want %q", ref, q.Runtime.Java, want)
+		}
+	}
+}
