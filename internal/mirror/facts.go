@@ -121,6 +121,8 @@ func (p *Profile) versionsFromImage(ref, src string) {
 	}
 	if j := tagJavaRe().FindStringSubmatch(name); j != nil {
 		p.setFact("java", strings.TrimPrefix(j[1], "1."), src, rankInferred)
+	} else if officialSparkImage(ref) && strings.HasPrefix(spark, "4.0.") {
+		p.setFact("java", "17", src+" (the official Spark 4.0 images' default tags run Java 17)", rankInferred)
 	}
 	if py := tagPythonRe().FindStringSubmatch(name); py != nil {
 		p.setFact("python", py[1], src, rankInferred)
@@ -131,6 +133,14 @@ func (p *Profile) versionsFromImage(ref, src string) {
 	if m := namedCUDARe().FindStringSubmatch(name); m != nil {
 		setStr(&p.GPU.CUDA, &p.GPU.CUDAProvenance, m[1]+"."+m[2], src, false)
 	}
+}
+
+// officialSparkImage reports whether ref is Apache Spark's own image:
+// apache/spark or the Docker official image spark, on Docker Hub.
+func officialSparkImage(ref string) bool {
+	repo, _ := splitImage(ref)
+	repo = strings.TrimPrefix(strings.TrimPrefix(repo, "docker.io/"), "library/")
+	return repo == "apache/spark" || repo == "spark"
 }
 
 // splitImage splits "host/repo:tag@digest" into repository and tag.
