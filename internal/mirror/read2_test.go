@@ -194,3 +194,27 @@ func TestOfficialSpark4ImageJava(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonFromPysparkPython: PYSPARK_PYTHON names the Python: a real EMR
+// Configurations file exports /usr/bin/python3 in spark-env (Python 3);
+// python27, python2.7 and python310 name their minor version too. Written
+// after corpus batch 5's held-out check showed the class (python27), on
+// another file.
+func TestPythonFromPysparkPython(t *testing.T) {
+	p, err := Import(filepath.Join("testdata", "corpus", "train", "awsstudy-spark-configuration-rapid.json"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Runtime.Python != "3" {
+		t.Errorf("python %q (%s), want 3 from spark-env PYSPARK_PYTHON=/usr/bin/python3", p.Runtime.Python, p.Runtime.PythonProvenance)
+	}
+	for path, want := range map[string]string{"python27": "2.7", "/usr/bin/python2.7": "2.7", "/opt/python310/bin/python": "3.10",
+		"/usr/bin/python3.11": "3.11", "/usr/bin/python3": "3", "/usr/bin/python": ""} {
+		q := newProfile("x", FormatSparkDefaults)
+		q.addEnv("PYSPARK_PYTHON", path)
+		q.pythonFromPaths()
+		if q.Runtime.Python != want {
+			t.Errorf("PYSPARK_PYTHON=%s: python %q, want %q", path, q.Runtime.Python, want)
+		}
+	}
+}
