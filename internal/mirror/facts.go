@@ -178,7 +178,9 @@ func (p *Profile) javaFromPaths() {
 	}
 }
 
-var pythonPathRe = lazy.Regexp(`python(3\.\d+)(?:[^0-9]|$)`)
+// pythonPathRe: python3.10, python310, python27, python2.7, or python3
+// alone (the major version only)
+var pythonPathRe = lazy.Regexp(`python([23])\.?(\d{1,2})?(?:[^0-9.]|$)`)
 
 // pythonFromPaths reads "/usr/bin/python3.10" from spark.pyspark.python and
 // friends.
@@ -195,9 +197,14 @@ func (p *Profile) pythonFromPaths() {
 		"conf:spark.kubernetes.driverEnv.PYSPARK_PYTHON": p.Conf["spark.kubernetes.driverEnv.PYSPARK_PYTHON"],
 	}
 	for _, src := range slices.Sorted(maps.Keys(paths)) {
-		if m := pythonPathRe().FindStringSubmatch(paths[src]); m != nil {
-			p.Runtime.Python, p.Runtime.PythonProvenance = m[1], src+" ("+paths[src]+")"
+		m := pythonPathRe().FindStringSubmatch(paths[src])
+		switch {
+		case m == nil:
+		case m[2] != "":
+			p.Runtime.Python, p.Runtime.PythonProvenance = m[1]+"."+m[2], src+" ("+paths[src]+")"
 			return
+		case p.Runtime.Python == "":
+			p.Runtime.Python, p.Runtime.PythonProvenance = m[1], src+" ("+paths[src]+")"
 		}
 	}
 }
