@@ -18,6 +18,13 @@ func TestCloudCLIScripts(t *testing.T) {
 		}
 		return string(data)
 	}
+	real := func(name string) string { // a real file outside the corpus
+		data, err := os.ReadFile(filepath.Join("testdata", "real", "scripts", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
 	for _, tc := range []struct {
 		name, script                               string
 		platform, cloud, label, spark, scala, java string
@@ -47,6 +54,8 @@ func TestCloudCLIScripts(t *testing.T) {
 			"emr", "aws", "emr-5.6.0", "2.1.1", "2.11", "8", 1, "m4.large", "spark.submit.deployMode", "cluster"},
 		{"gcloud clusters create, every value a variable the script does not set", corpus("sparkgcp-start-dist-gpu-cluster.sh"),
 			"dataproc", "gcp", "", "", "", "", 0, "", "", ""},
+		{"gcloud jobs submit, --properties repeated once per property", real("wdqs-munge-execute.sh"),
+			"dataproc", "gcp", "", "", "", "", 0, "", "spark.executor.memory", "25G"},
 		{"gcloud dataproc batches submit, flags before the type, --version", corpus("dscdc-dataproc-serverless.sh"),
 			"dataproc", "gcp", "2.1", "3.4.", "2.13", "17", 0, "", "", ""},
 	} {
