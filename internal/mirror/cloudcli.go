@@ -67,7 +67,9 @@ func cloudCommands(words []string, line int) []cloudCommand {
 
 // cliOptions splits a command's arguments into --flag values: --flag=v, or
 // --flag followed by the words up to the next --flag (shorthand lists such
-// as --instance-groups A=1,B=2 C=3,D=4 take several).
+// as --instance-groups A=1,B=2 C=3,D=4 take several). A repeated flag
+// keeps every occurrence's values, in order (--properties=a=1
+// --properties=b=2 sets both).
 func cliOptions(args []string) map[string][]string {
 	opts := map[string][]string{}
 	cur := ""
@@ -75,7 +77,9 @@ func cliOptions(args []string) map[string][]string {
 		if strings.HasPrefix(a, "--") {
 			name, val, hasEq := strings.Cut(a, "=")
 			cur = name
-			opts[cur] = []string{} // present, even when it takes no value (--single-node)
+			if opts[cur] == nil {
+				opts[cur] = []string{} // present, even when it takes no value (--single-node)
+			}
 			if hasEq {
 				opts[cur] = append(opts[cur], val)
 				cur = ""
@@ -232,8 +236,10 @@ func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string
 		p.readGcloudAccelerator(first(opts[f]), src+" "+f)
 	}
 	props := map[string]any{}
-	for k, v := range gcloudDict(first(opts["--properties"])) {
-		props[k] = v
+	for _, v := range opts["--properties"] {
+		for k, val := range gcloudDict(v) {
+			props[k] = val
+		}
 	}
 	readDataprocProperties(p, props)
 	for _, ia := range gcloudList(first(opts["--initialization-actions"])) {
@@ -270,8 +276,10 @@ func (p *Profile) readGcloudAccelerator(acc, src string) {
 
 func (p *Profile) readDataprocJobSubmit(opts map[string][]string, src string) {
 	p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
-	for k, v := range gcloudDict(first(opts["--properties"])) {
-		p.addConf(k, v, src+" --properties")
+	for _, v := range opts["--properties"] { // repeated --properties add up
+		for k, val := range gcloudDict(v) {
+			p.addConf(k, val, src+" --properties")
+		}
 	}
 	if jars := gcloudList(first(opts["--jars"])); len(jars) > 0 {
 		p.addConf("spark.jars", strings.Join(jars, ","), src+" --jars")
