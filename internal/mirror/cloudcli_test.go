@@ -56,6 +56,8 @@ func TestCloudCLIScripts(t *testing.T) {
 			"dataproc", "gcp", "", "", "", "", 0, "", "", ""},
 		{"gcloud jobs submit, --properties repeated once per property", real("wdqs-munge-execute.sh"),
 			"dataproc", "gcp", "", "", "", "", 0, "", "spark.executor.memory", "25G"},
+		{"aws emr create-cluster in an assignment's $(...)", real("offlinees-create-cluster.sh"),
+			"emr", "aws", "emr-5.21.0", "2.4.0", "2.11", "8", 0, "", "", ""},
 		{"gcloud dataproc batches submit, flags before the type, --version", corpus("dscdc-dataproc-serverless.sh"),
 			"dataproc", "gcp", "2.1", "3.4.", "2.13", "17", 0, "", "", ""},
 	} {
