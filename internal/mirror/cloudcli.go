@@ -35,7 +35,7 @@ const (
 func cloudCommands(words []string, line int) []cloudCommand {
 	var out []cloudCommand
 	for j, w := range words {
-		switch strings.TrimPrefix(w, "$(") {
+		switch commandWord(w) {
 		case "aws":
 			if j+2 < len(words) && words[j+1] == "emr" && words[j+2] == "create-cluster" {
 				out = append(out, cloudCommand{cliEMRCreateCluster, words[j+3:], line})
@@ -63,6 +63,24 @@ func cloudCommands(words []string, line int) []cloudCommand {
 		}
 	}
 	return out
+}
+
+// commandWord is the command a word starts: aws in aws, $(aws, `aws and
+// CLUSTER_ID=$(aws (a command substitution assigned to a variable).
+func commandWord(w string) string {
+	if i := strings.IndexAny(w, "=$`"); i > 0 && w[i] == '=' && isShellName(w[:i]) {
+		w = w[i+1:]
+	}
+	return strings.TrimLeft(strings.TrimPrefix(w, "$("), "`")
+}
+
+func isShellName(s string) bool {
+	for i, c := range s {
+		if c != '_' && !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') && (i == 0 || !('0' <= c && c <= '9')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // cliOptions splits a command's arguments into --flag values: --flag=v, or
