@@ -11,7 +11,9 @@ import (
 // (--release-label, --instance-groups, --configurations), `gcloud
 // [beta] dataproc clusters create` (--image-version, --num-workers,
 // --worker-machine-type, --properties spark:k=v) and `gcloud dataproc jobs
-// submit spark|pyspark|spark-sql` (--properties k=v, --jars). Each command
+// submit spark|pyspark|spark-sql` (--properties k=v, --jars) and `gcloud
+// dataproc batches submit` (Serverless: --version names the runtime,
+// --properties, --jars). Each command
 // a script holds is read; a spark-submit command in it is read as well.
 
 // cloudCommand is one such command: its kind and its arguments.
@@ -26,13 +28,14 @@ const (
 	cliEMRAddSteps      = "aws emr add-steps"
 	cliDataprocCluster  = "gcloud dataproc clusters create"
 	cliDataprocJob      = "gcloud dataproc jobs submit"
+	cliDataprocBatch    = "gcloud dataproc batches submit"
 )
 
 // cloudCommands finds the cloud CLI commands of one logical line's words.
 func cloudCommands(words []string, line int) []cloudCommand {
 	var out []cloudCommand
 	for j, w := range words {
-		switch strings.TrimPrefix(w, "$(") {
+		switch commandWord(w) {
 		case "aws":
 			if j+2 < len(words) && words[j+1] == "emr" && words[j+2] == "create-cluster" {
 				out = append(out, cloudCommand{cliEMRCreateCluster, words[j+3:], line})
@@ -53,15 +56,38 @@ func cloudCommands(words []string, line int) []cloudCommand {
 				out = append(out, cloudCommand{cliDataprocCluster, rest[3:], line})
 			case rest[1] == "jobs" && rest[2] == "submit" && len(rest) > 3:
 				out = append(out, cloudCommand{cliDataprocJob, rest[4:], line})
+			case rest[1] == "batches" && rest[2] == "submit":
+				// the workload type (pyspark, spark ...) may follow flags
+				out = append(out, cloudCommand{cliDataprocBatch, rest[3:], line})
 			}
 		}
 	}
 	return out
 }
 
+// commandWord is the command a word starts: aws in aws, $(aws, `aws and
+// CLUSTER_ID=$(aws (a command substitution assigned to a variable).
+func commandWord(w string) string {
+	if i := strings.IndexAny(w, "=$`"); i > 0 && w[i] == '=' && isShellName(w[:i]) {
+		w = w[i+1:]
+	}
+	return strings.TrimLeft(strings.TrimPrefix(w, "$("), "`")
+}
+
+func isShellName(s string) bool {
+	for i, c := range s {
+		if c != '_' && !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') && (i == 0 || !('0' <= c && c <= '9')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // cliOptions splits a command's arguments into --flag values: --flag=v, or
 // --flag followed by the words up to the next --flag (shorthand lists such
-// as --instance-groups A=1,B=2 C=3,D=4 take several).
+// as --instance-groups A=1,B=2 C=3,D=4 take several). A repeated flag
+// keeps every occurrence's values, in order (--properties=a=1
+// --properties=b=2 sets both).
 func cliOptions(args []string) map[string][]string {
 	opts := map[string][]string{}
 	cur := ""
@@ -69,7 +95,9 @@ func cliOptions(args []string) map[string][]string {
 		if strings.HasPrefix(a, "--") {
 			name, val, hasEq := strings.Cut(a, "=")
 			cur = name
-			opts[cur] = []string{} // present, even when it takes no value (--single-node)
+			if opts[cur] == nil {
+				opts[cur] = []string{} // present, even when it takes no value (--single-node)
+			}
 			if hasEq {
 				opts[cur] = append(opts[cur], val)
 				cur = ""
@@ -81,6 +109,17 @@ func cliOptions(args []string) map[string][]string {
 		}
 	}
 	return opts
+}
+
+// flagValue is a flag's value, or "" with a warning when it holds a shell
+// variable the script does not set ($IMAGE_VERSION): that is not prod's value.
+func (p *Profile) flagValue(opts map[string][]string, flag, src string) string {
+	v := first(opts[flag])
+	if strings.Contains(v, "$") {
+		p.warn(fmt.Sprintf("%s: %s %s is a shell variable the script does not set; not read (set what it stands for in devenv.yaml)", src, flag, v))
+		return ""
+	}
+	return v
 }
 
 func first(v []string) string {
@@ -107,6 +146,11 @@ func (p *Profile) readCloudCommands(cmds []cloudCommand) {
 			p.readDataprocClusterCreate(opts, src)
 		case cliDataprocJob:
 			p.readDataprocJobSubmit(opts, src)
+		case cliDataprocBatch:
+			p.readDataprocJobSubmit(opts, src)
+			if v := p.flagValue(opts, "--version", src); v != "" || first(opts["--version"]) == "" {
+				p.applyServerlessVersion(v, src+" --version")
+			}
 		}
 	}
 	if addSteps && p.Runtime.Label == "" {
@@ -145,8 +189,15 @@ func (p *Profile) readEMRCreateCluster(opts map[string][]string, src string) {
 			p.warn(fmt.Sprintf("%s: --configurations %s is a file, not read here: import it too to see its confs", src, conf))
 		}
 	}
-	if label := first(opts["--release-label"]); label != "" {
-		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, label, src+" --release-label", false)
+	flag, label := "--release-label", p.flagValue(opts, "--release-label", src)
+	if ami := first(opts["--ami-version"]); label == "" && emrLabelRe().MatchString(ami) {
+		// --ami-version names AMIs 2.x/3.x; a release label given to it is
+		// the release the author meant
+		flag, label = "--ami-version", ami
+		p.warn(fmt.Sprintf("%s: --ami-version %s is a release label (the flag takes AMI versions 2.x and 3.x; releases 4.0.0 and later go to --release-label): read as the release", src, ami))
+	}
+	if label != "" {
+		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, label, src+" "+flag, false)
 		p.applyEMRLabel(label)
 	}
 }
@@ -197,18 +248,16 @@ func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string
 			p.Topology.WorkersProvenance += " + " + f
 		}
 	}
-	setStr(&p.Topology.WorkerType, new(string), first(opts["--worker-machine-type"]), src, false)
-	setStr(&p.Topology.DriverType, new(string), first(opts["--master-machine-type"]), src, false)
-	if acc := first(opts["--worker-accelerator"]); acc != "" {
-		kv := gcloudDict(acc)
-		n, _ := strconv.Atoi(kv["count"])
-		setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, n, src+" --worker-accelerator", false)
-		p.GPU.AcceleratorType = kv["type"]
-		setStr(&p.GPU.Model, &p.GPU.ModelProvenance, gpuModel(kv["type"]), src+" --worker-accelerator", false)
+	setStr(&p.Topology.WorkerType, new(string), p.flagValue(opts, "--worker-machine-type", src), src, false)
+	setStr(&p.Topology.DriverType, new(string), p.flagValue(opts, "--master-machine-type", src), src, false)
+	for _, f := range []string{"--worker-accelerator", "--secondary-worker-accelerator", "--preemptible-worker-accelerator"} {
+		p.readGcloudAccelerator(first(opts[f]), src+" "+f)
 	}
 	props := map[string]any{}
-	for k, v := range gcloudDict(first(opts["--properties"])) {
-		props[k] = v
+	for _, v := range opts["--properties"] {
+		for k, val := range gcloudDict(v) {
+			props[k] = val
+		}
 	}
 	readDataprocProperties(p, props)
 	for _, ia := range gcloudList(first(opts["--initialization-actions"])) {
@@ -217,16 +266,38 @@ func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string
 		}
 		p.warn(fmt.Sprintf("initialization action %s is not run locally; what it adds to spark-defaults.conf shows only in an event log", ia))
 	}
-	if iv := first(opts["--image-version"]); iv != "" {
+	if iv := p.flagValue(opts, "--image-version", src); iv != "" {
 		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, iv, src+" --image-version", false)
 		p.applyDataprocImage(iv)
 	}
 }
 
+// readGcloudAccelerator reads type=nvidia-tesla-t4,count=2 of a workers'
+// accelerator flag; the first one read sets the GPUs per node.
+func (p *Profile) readGcloudAccelerator(acc, src string) {
+	if acc == "" {
+		return
+	}
+	kv := gcloudDict(acc)
+	n, err := strconv.Atoi(kv["count"])
+	if err != nil {
+		p.warn(fmt.Sprintf("%s: the workers have GPUs, but their count %q is not a number the script sets; set the GPUs per node in devenv.yaml", src, kv["count"]))
+	}
+	setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, n, src, false)
+	if t := kv["type"]; !strings.Contains(t, "$") {
+		if p.GPU.AcceleratorType == "" {
+			p.GPU.AcceleratorType = t
+		}
+		setStr(&p.GPU.Model, &p.GPU.ModelProvenance, gpuModel(t), src, false)
+	}
+}
+
 func (p *Profile) readDataprocJobSubmit(opts map[string][]string, src string) {
 	p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
-	for k, v := range gcloudDict(first(opts["--properties"])) {
-		p.addConf(k, v, src+" --properties")
+	for _, v := range opts["--properties"] { // repeated --properties add up
+		for k, val := range gcloudDict(v) {
+			p.addConf(k, val, src+" --properties")
+		}
 	}
 	if jars := gcloudList(first(opts["--jars"])); len(jars) > 0 {
 		p.addConf("spark.jars", strings.Join(jars, ","), src+" --jars")

@@ -7,11 +7,19 @@ import (
 )
 
 // TestCloudCLIScripts reads the cluster and job commands of the clouds'
-// CLIs (aws emr create-cluster, gcloud dataproc clusters create and jobs
-// submit) in job scripts: real files of the corpus and short cases.
+// CLIs (aws emr create-cluster, gcloud dataproc clusters create, jobs
+// submit and batches submit) in job scripts: real files of the corpus and
+// short cases.
 func TestCloudCLIScripts(t *testing.T) {
 	corpus := func(name string) string {
 		data, err := os.ReadFile(filepath.Join("testdata", "corpus", "train", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	real := func(name string) string { // a real file outside the corpus
+		data, err := os.ReadFile(filepath.Join("testdata", "real", "scripts", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,6 +46,20 @@ func TestCloudCLIScripts(t *testing.T) {
 			"--instance-groups InstanceGroupType=MASTER,InstanceCount=1,InstanceType=m5.xlarge InstanceGroupType=CORE,InstanceCount=4,InstanceType=r5.2xlarge " +
 			"--configurations '[{\"Classification\":\"spark-defaults\",\"Properties\":{\"spark.sql.adaptive.enabled\":\"true\"}}]'\n",
 			"emr", "aws", "emr-6.5.0", "3.1.2", "2.12", "8", 4, "r5.2xlarge", "spark.sql.adaptive.enabled", "true"},
+		{"aws emr create-cluster, an EMR 5.x release", corpus("zhujun-create_cluster.sh"),
+			"emr", "aws", "emr-5.29.0", "2.4.4", "2.11", "8", 2, "m5.xlarge", "", ""},
+		{"aws emr create-cluster, an EMR 4.x release, CORE and TASK groups", corpus("oamtiler-launch-cluster.sh"),
+			"emr", "aws", "emr-4.2.0", "1.5.2", "2.10", "", 10, "m3.xlarge", "", ""},
+		{"aws emr create-cluster, a release label given to --ami-version, a step continued on the next line", corpus("mlintro-emr_spark_job_submit.sh"),
+			"emr", "aws", "emr-5.6.0", "2.1.1", "2.11", "8", 1, "m4.large", "spark.submit.deployMode", "cluster"},
+		{"gcloud clusters create, every value a variable the script does not set", corpus("sparkgcp-start-dist-gpu-cluster.sh"),
+			"dataproc", "gcp", "", "", "", "", 0, "", "", ""},
+		{"gcloud jobs submit, --properties repeated once per property", real("wdqs-munge-execute.sh"),
+			"dataproc", "gcp", "", "", "", "", 0, "", "spark.executor.memory", "25G"},
+		{"aws emr create-cluster in an assignment's $(...)", real("offlinees-create-cluster.sh"),
+			"emr", "aws", "emr-5.21.0", "2.4.0", "2.11", "8", 0, "", "", ""},
+		{"gcloud dataproc batches submit, flags before the type, --version", corpus("dscdc-dataproc-serverless.sh"),
+			"dataproc", "gcp", "2.1", "3.4.", "2.13", "17", 0, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			format := detectBytes([]byte(tc.script))

@@ -49,12 +49,19 @@ func readDataprocBatch(p *Profile, root map[string]any) {
 			}
 		}
 	}
-	v := strings.TrimSpace(str(rc["version"]))
+	p.applyServerlessVersion(str(rc["version"]), "dataproc:runtimeConfig.version")
+}
+
+// applyServerlessVersion applies a Serverless runtime version (2.2) named
+// by src; none means Serverless's default runtime, which changes over time.
+func (p *Profile) applyServerlessVersion(v, src string) {
+	v = strings.TrimSpace(v)
 	if v == "" {
-		p.warn("the batch names no runtimeConfig.version: Dataproc Serverless then uses its default runtime, which changes over time; set spark:, java: and python: in devenv.yaml")
+		field := src[strings.LastIndexAny(src, ": ")+1:] // runtimeConfig.version, --version
+		p.warn(fmt.Sprintf("the batch names no %s: Dataproc Serverless then uses its default runtime, which changes over time; set spark:, java: and python: in devenv.yaml", field))
 		return
 	}
-	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, v, "dataproc:runtimeConfig.version", false)
+	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, v, src, false)
 	r, ok := lookupRuntime("dataproc", "serverless-"+v)
 	if !ok {
 		p.warn(fmt.Sprintf("Dataproc Serverless runtime %s is not in devenv's table; set spark:, java: and python: in devenv.yaml", v))

@@ -1,6 +1,10 @@
 package mirror
 
-import "testing"
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 func TestOpenQuote(t *testing.T) {
 	for _, tc := range []struct {
@@ -81,4 +85,24 @@ func hasPrefixOrEqual(got, want string) bool {
 		return got == want
 	}
 	return len(got) > len(want) && got[:len(want)] == want
+}
+
+// TestJSONStringWithLineBreaks: a real StartJobRun request whose
+// spark.jars value is broken over lines (raw line breaks inside a JSON
+// string, which JSON does not allow) is read: the breaks are read as spaces.
+func TestJSONStringWithLineBreaks(t *testing.T) {
+	p, err := Import(filepath.Join("testdata", "corpus", "train", "emrtests-request.json"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Source.Platform != "emr" || p.Runtime.Label != "emr-6.2.0-latest" || p.Runtime.Spark != "3.0.1" {
+		t.Errorf("platform %q label %q spark %q, want emr emr-6.2.0-latest 3.0.1", p.Source.Platform, p.Runtime.Label, p.Runtime.Spark)
+	}
+	if jars := p.Conf["spark.jars"]; strings.ContainsAny(jars, "\n\r") || !strings.Contains(jars, "RedshiftJDBC.jar") {
+		t.Errorf("spark.jars = %q: want the whole value, without line breaks", jars)
+	}
+	v, err := decodeJSON([]byte("{\n\"a\": 1,\n\"b\": x}"))
+	if err == nil || !strings.HasPrefix(err.Error(), "3:") {
+		t.Errorf("decodeJSON of a bad value: %v (%v); want the error at line 3", err, v)
+	}
 }

@@ -124,9 +124,23 @@ func (p *Profile) readEMRCLISteps(words []string, src string) {
 		}
 		return
 	}
-	for i, w := range words {
+	for i, w := range joinContinuedSteps(words) {
 		readEMRStep(p, i, emrShorthandStep(w))
 	}
+}
+
+// joinContinuedSteps joins a shorthand step that ends in a comma with the
+// word after it: the step went on after a line break (Name=x, \ Args=[...]).
+func joinContinuedSteps(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if n := len(out); n > 0 && strings.HasSuffix(out[n-1], ",") {
+			out[n-1] += w
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // emrShorthandStep reads one step of the CLI's shorthand,

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
@@ -29,6 +30,16 @@ func (p *Profile) factsOutsideConf() {
 	p.platformFromIDs()
 	p.typesFromSelectorConfs()
 	p.cloudFromInstanceTypes()
+	p.scalaFromSpark()
+}
+
+// scalaFromSpark: Spark 4 builds for Scala 2.13 only, so its Scala follows
+// from the version; Spark 3 builds for 2.12 and 2.13 and says nothing.
+func (p *Profile) scalaFromSpark() {
+	major, _, _ := strings.Cut(p.Runtime.Spark, ".")
+	if n, err := strconv.Atoi(major); err == nil && n >= 4 {
+		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, "2.13", "Spark "+p.Runtime.Spark+" builds for Scala 2.13 only", false)
+	}
 }
 
 // fromTable reports whether a fact was looked up in a runtime table rather
@@ -110,6 +121,8 @@ func (p *Profile) versionsFromImage(ref, src string) {
 	}
 	if j := tagJavaRe().FindStringSubmatch(name); j != nil {
 		p.setFact("java", strings.TrimPrefix(j[1], "1."), src, rankInferred)
+	} else if officialSparkImage(ref) && strings.HasPrefix(spark, "4.0.") {
+		p.setFact("java", "17", src+" (the official Spark 4.0 images' default tags run Java 17)", rankInferred)
 	}
 	if py := tagPythonRe().FindStringSubmatch(name); py != nil {
 		p.setFact("python", py[1], src, rankInferred)
@@ -120,6 +133,14 @@ func (p *Profile) versionsFromImage(ref, src string) {
 	if m := namedCUDARe().FindStringSubmatch(name); m != nil {
 		setStr(&p.GPU.CUDA, &p.GPU.CUDAProvenance, m[1]+"."+m[2], src, false)
 	}
+}
+
+// officialSparkImage reports whether ref is Apache Spark's own image:
+// apache/spark or the Docker official image spark, on Docker Hub.
+func officialSparkImage(ref string) bool {
+	repo, _ := splitImage(ref)
+	repo = strings.TrimPrefix(strings.TrimPrefix(repo, "docker.io/"), "library/")
+	return repo == "apache/spark" || repo == "spark"
 }
 
 // splitImage splits "host/repo:tag@digest" into repository and tag.
@@ -157,7 +178,9 @@ func (p *Profile) javaFromPaths() {
 	}
 }
 
-var pythonPathRe = lazy.Regexp(`python(3\.\d+)(?:[^0-9]|$)`)
+// pythonPathRe: python3.10, python310, python27, python2.7, or python3
+// alone (the major version only)
+var pythonPathRe = lazy.Regexp(`python([23])\.?(\d{1,2})?(?:[^0-9.]|$)`)
 
 // pythonFromPaths reads "/usr/bin/python3.10" from spark.pyspark.python and
 // friends.
@@ -174,9 +197,14 @@ func (p *Profile) pythonFromPaths() {
 		"conf:spark.kubernetes.driverEnv.PYSPARK_PYTHON": p.Conf["spark.kubernetes.driverEnv.PYSPARK_PYTHON"],
 	}
 	for _, src := range slices.Sorted(maps.Keys(paths)) {
-		if m := pythonPathRe().FindStringSubmatch(paths[src]); m != nil {
-			p.Runtime.Python, p.Runtime.PythonProvenance = m[1], src+" ("+paths[src]+")"
+		m := pythonPathRe().FindStringSubmatch(paths[src])
+		switch {
+		case m == nil:
+		case m[2] != "":
+			p.Runtime.Python, p.Runtime.PythonProvenance = m[1]+"."+m[2], src+" ("+paths[src]+")"
 			return
+		case p.Runtime.Python == "":
+			p.Runtime.Python, p.Runtime.PythonProvenance = m[1], src+" ("+paths[src]+")"
 		}
 	}
 }

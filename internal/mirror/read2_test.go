@@ -152,3 +152,69 @@ func TestReadAfterHeldout(t *testing.T) {
 		})
 	}
 }
+
+// TestSpark4Scala: Spark 4 builds for Scala 2.13 only, so a real
+// ScheduledSparkApplication that declares sparkVersion 4.0.0 with a custom
+// image runs Scala 2.13; a Spark 3 app is not given a Scala.
+func TestSpark4Scala(t *testing.T) {
+	p, err := Import(filepath.Join("testdata", "corpus", "train", "sparkpoc-ssapp_scala.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Runtime.Spark != "4.0.0" || p.Runtime.Scala != "2.13" {
+		t.Errorf("spark %q scala %q (%s), want 4.0.0 and 2.13", p.Runtime.Spark, p.Runtime.Scala, p.Runtime.ScalaProvenance)
+	}
+	q, err := Import(filepath.Join("testdata", "corpus", "train", "finstream-spark-application.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Runtime.Spark != "3.3.1" || q.Runtime.Scala != "" {
+		t.Errorf("spark %q scala %q, want 3.3.1 and no scala (Spark 3 builds for 2.12 and 2.13)", q.Runtime.Spark, q.Runtime.Scala)
+	}
+}
+
+// TestOfficialSpark4ImageJava: the official Spark 4.0 images' default tags
+// (apache/spark:4.0.4, spark:4.0.0) run Java 17, so a real SparkApplication
+// of the Spark Operator's examples with that image runs Java 17. Written
+// after corpus batch 5's held-out check showed the class, on another file.
+func TestOfficialSpark4ImageJava(t *testing.T) {
+	p, err := Import(filepath.Join("testdata", "read", "spark-pi-scheduled.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Runtime.Java != "17" {
+		t.Errorf("java %q (%s), want 17 from the official apache/spark:4.0.4 image", p.Runtime.Java, p.Runtime.JavaProvenance)
+	}
+	for ref, want := range map[string]string{"docker.io/apache/spark:4.0.4": "17", "spark:4.0.0-scala2.13-java21-python3-ubuntu": "21",
+		"apache/spark:3.5.3": "", "myrepo/spark:4.0.0": ""} {
+		q := newProfile("x", FormatSparkOperator)
+		q.versionsFromImage(ref, "test")
+		if q.Runtime.Java != want {
+			t.Errorf("%s: java %q, want %q", ref, q.Runtime.Java, want)
+		}
+	}
+}
+
+// TestPythonFromPysparkPython: PYSPARK_PYTHON names the Python: a real EMR
+// Configurations file exports /usr/bin/python3 in spark-env (Python 3);
+// python27, python2.7 and python310 name their minor version too. Written
+// after corpus batch 5's held-out check showed the class (python27), on
+// another file.
+func TestPythonFromPysparkPython(t *testing.T) {
+	p, err := Import(filepath.Join("testdata", "corpus", "train", "awsstudy-spark-configuration-rapid.json"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Runtime.Python != "3" {
+		t.Errorf("python %q (%s), want 3 from spark-env PYSPARK_PYTHON=/usr/bin/python3", p.Runtime.Python, p.Runtime.PythonProvenance)
+	}
+	for path, want := range map[string]string{"python27": "2.7", "/usr/bin/python2.7": "2.7", "/opt/python310/bin/python": "3.10",
+		"/usr/bin/python3.11": "3.11", "/usr/bin/python3": "3", "/usr/bin/python": ""} {
+		q := newProfile("x", FormatSparkDefaults)
+		q.addEnv("PYSPARK_PYTHON", path)
+		q.pythonFromPaths()
+		if q.Runtime.Python != want {
+			t.Errorf("PYSPARK_PYTHON=%s: python %q, want %q", path, q.Runtime.Python, want)
+		}
+	}
+}

@@ -305,6 +305,9 @@ func readScript(text string) (submitScript, error) {
 		}
 		i := readAssignments(words, sl.line, vars, &opts)
 		lineCloud := cloudCommands(words[i:], sl.line)
+		if len(lineCloud) == 0 && i > 0 { // ID=$(aws emr create-cluster ...): the assignment runs it
+			lineCloud = cloudCommands(words[i-1:], sl.line)
+		}
 		if len(lineCloud) == 0 { // gcloud's "jobs submit pyspark" is no pyspark shell
 			found = findSubmit(words, i, sl.line, &out)
 		}

@@ -10,14 +10,17 @@ import (
 )
 
 // decodeJSON decodes JSON leniently: trailing commas before } or ] are
-// accepted (hand-edited cluster specs have them).
+// accepted (hand-edited cluster specs have them), and so are raw line
+// breaks and tabs inside strings (a long value broken over lines by hand),
+// read as spaces: no Spark conf value holds a line break. The cleaning keeps
+// every byte's offset, so errors name the line and column of data.
 func decodeJSON(data []byte) (any, error) {
 	clean := stripTrailingCommas(data)
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(clean))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
-		return nil, jsonError(clean, err)
+		return nil, jsonError(data, err)
 	}
 	return v, nil
 }
@@ -49,15 +52,18 @@ func lineCol(data []byte, off int) (line, col int) {
 	return line, col
 }
 
-// stripTrailingCommas removes commas that are followed (after whitespace) by
-// } or ], outside strings. Offsets of later bytes shift by the removed commas,
-// which is acceptable for error positions (one column per removed comma).
+// stripTrailingCommas blanks commas that are followed (after whitespace) by
+// } or ], outside strings, and raw line breaks and tabs inside strings: each
+// becomes a space, so every byte keeps its offset.
 func stripTrailingCommas(data []byte) []byte {
 	out := make([]byte, 0, len(data))
 	inStr, esc := false, false
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		if inStr {
+			if c == '\n' || c == '\r' || c == '\t' {
+				c = ' '
+			}
 			out = append(out, c)
 			switch {
 			case esc:
