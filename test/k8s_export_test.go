@@ -42,7 +42,7 @@ var exportProjects = []struct {
     env_file: secrets.env
     conf: {spark.executor.memory: "24g", spark.executor.cores: "4", spark.sql.adaptive.enabled: "true"}
 `, files: map[string]string{"secrets.env": "AWS_SECRET_ACCESS_KEY=canary-aws-secret\n"}},
-	{name: "spark-rapids scala, no GPU needed", prefix: "e2e", yaml: `services:
+	{name: "spark-rapids scala with gpu optional", prefix: "e2e", yaml: `services:
   batch:
     profile: spark-rapids
     spark: "` + sparkVersion + `"
@@ -58,13 +58,13 @@ var exportProjects = []struct {
     gpus: 1
 `},
 	// a project name may start with a digit; a Service name may not
-	{name: "triton, project named from a digit", prefix: "7lives", yaml: `services:
+	{name: "triton project named from a digit", prefix: "7lives", yaml: `services:
   serve:
     profile: triton
     release: "25.01"
 `},
 	// a project name of about 60 characters: with "-serve", too long for a Service name
-	{name: "triton, long project name", prefix: "e2e-a-long-project-name-for-the-shared-gpu-cluster", yaml: `services:
+	{name: "triton with a long project name", prefix: "e2e-a-long-project-name-for-the-shared-gpu-cluster", yaml: `services:
   serve:
     profile: triton
     release: "25.01"
@@ -79,7 +79,9 @@ var exportProjects = []struct {
 // refused, naming the field: the check can fail.
 func TestK8sExportAcceptedByAPIServer(t *testing.T) {
 	c := k8s.Start(t)
-	installCRD(t, c, sparkOperatorCRD, "sparkapplications.sparkoperator.k8s.io")
+	if err := c.InstallCRD(t.Context(), sparkOperatorCRD, "sparkapplications.sparkoperator.k8s.io"); err != nil {
+		t.Fatal(err)
+	}
 	w := newWorld(t)
 	exported := map[string]string{}
 	for _, p := range exportProjects {
@@ -102,17 +104,6 @@ func TestK8sExportAcceptedByAPIServer(t *testing.T) {
 	t.Run("broken on purpose is refused", func(t *testing.T) {
 		refusesBroken(t, c, exported)
 	})
-}
-
-// installCRD creates the CRD and waits until the API server serves it.
-func installCRD(t *testing.T, c *k8s.Cluster, path, name string) {
-	t.Helper()
-	if out, errOut, err := c.Kubectl(t.Context(), "apply", "--server-side", "-f", path); err != nil {
-		t.Fatalf("kubectl apply of the CRD %s: %v\n%s%s", path, err, out, errOut)
-	}
-	if out, errOut, err := c.Kubectl(t.Context(), "wait", "--for=condition=Established", "--timeout=2m", "crd/"+name); err != nil {
-		t.Fatalf("the CRD %s was not established: %v\n%s%s", name, err, out, errOut)
-	}
 }
 
 // exportK8s writes a project named from prefix, locks it and runs

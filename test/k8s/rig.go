@@ -13,6 +13,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -74,6 +75,9 @@ func (c *Cluster) start(t testing.TB) error {
 	if err := c.startAPIServer(etcdURL, s); err != nil {
 		return err
 	}
+	if err := c.checkVersion(); err != nil {
+		return err
+	}
 	c.Kubeconfig = filepath.Join(c.dir, "kubeconfig")
 	if err := os.WriteFile(c.Kubeconfig, []byte(kubeconfig(c.URL, s.CA, s.Token)), 0o600); err != nil {
 		return err
@@ -118,6 +122,22 @@ func (c *Cluster) startAPIServer(etcdURL string, s secrets) error {
 		return err
 	}
 	return c.waitReady(p, c.URL+"/readyz", "200 ok", c.httpClient())
+}
+
+// checkVersion wants the API server to report the release its module pins
+// (the build stamps it: unstamped, it says v0.0.0).
+func (c *Cluster) checkVersion() error {
+	body, err := get(c.httpClient(), c.URL+"/version")
+	if err != nil {
+		return err
+	}
+	var v struct {
+		GitVersion string `json:"gitVersion"`
+	}
+	if _, js, _ := strings.Cut(body, " "); json.Unmarshal([]byte(js), &v) != nil || v.GitVersion != c.Bins.Kubernetes {
+		return fmt.Errorf("the API server reports version %q at /version (%s), want %s, the release internal/tools/k8s/go.mod pins", v.GitVersion, body, c.Bins.Kubernetes)
+	}
+	return nil
 }
 
 // httpClient trusts the rig's CA and sends its token.
