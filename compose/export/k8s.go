@@ -2,6 +2,8 @@ package export
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -317,7 +319,16 @@ func sparkMem(b, fallback int64) string {
 	return fmt.Sprintf("%dm", (b+(1<<20)-1)>>20)
 }
 
-// k8sName is a DNS-1123 name for a project's service.
+// maxK8sName is the longest DNS-1035 label: a Service's name, and a label
+// value such as app.kubernetes.io/name.
+const maxK8sName = 63
+
+// k8sName names a project's service's objects: a DNS-1035 label, as a
+// Service's name must be (and the pods' app.kubernetes.io/name label
+// holds it too). Other characters become '-'; a name that does not start
+// with a letter (a project may be named "2024-forecast") gets "devenv-" in
+// front; a longer one keeps its first characters and a hash of the whole,
+// so that two long names stay two.
 func k8sName(project, service string) string {
 	n := strings.ToLower(project + "-" + service)
 	var b strings.Builder
@@ -328,7 +339,15 @@ func k8sName(project, service string) string {
 			b.WriteRune('-')
 		}
 	}
-	return strings.Trim(b.String(), "-")
+	n = strings.Trim(b.String(), "-")
+	if n == "" || n[0] < 'a' || n[0] > 'z' {
+		n = strings.TrimSuffix("devenv-"+n, "-")
+	}
+	if len(n) > maxK8sName {
+		sum := sha256.Sum256([]byte(n))
+		n = strings.TrimRight(n[:maxK8sName-9], "-") + "-" + hex.EncodeToString(sum[:4])
+	}
+	return n
 }
 
 // gpuCount is how many GPUs the container asks for as a Kubernetes limit;

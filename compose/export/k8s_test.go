@@ -1,6 +1,7 @@
 package export
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -174,5 +175,42 @@ func TestKubernetesImageNote(t *testing.T) {
 		if !strings.Contains(string(data), "is a local tag") {
 			t.Errorf("%s does not say its image is a local tag", name)
 		}
+	}
+}
+
+// dns1035 is what the API server takes as a Service's name (and what the
+// export's names are used for): lower-case letters, digits and '-',
+// starting with a letter, ending with a letter or digit, at most 63 long.
+var dns1035 = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+
+// TestK8sNameIsADNS1035Label: a project name may start with a digit and
+// be of any length, and a service's may hold '_' and '.', but the Service
+// the triton export writes, and the app.kubernetes.io/name label its pods
+// carry, take only DNS-1035 labels of at most 63 characters (a real
+// kube-apiserver refused "7lives-serve": test/k8s_export_test.go). Names
+// that were valid stay as they were; long ones stay distinct.
+func TestK8sNameIsADNS1035Label(t *testing.T) {
+	long := strings.Repeat("gpu-forecast-", 5)
+	cases := []struct{ project, service, want string }{
+		{"demo", "triton", "demo-triton"},
+		{"my_proj", "Serve.v2", "my-proj-serve-v2"},
+		{"7lives", "serve", ""},
+		{"2024", "9", ""},
+		{long + "a", "serve", ""},
+		{long + "b", "serve", ""},
+	}
+	seen := map[string]string{}
+	for _, c := range cases {
+		got := k8sName(c.project, c.service)
+		if !dns1035.MatchString(got) || len(got) > 63 {
+			t.Errorf("k8sName(%q, %q) = %q (%d characters): not a DNS-1035 label of at most 63", c.project, c.service, got, len(got))
+		}
+		if c.want != "" && got != c.want {
+			t.Errorf("k8sName(%q, %q) = %q, want %q as before", c.project, c.service, got, c.want)
+		}
+		if other, ok := seen[got]; ok {
+			t.Errorf("k8sName gives %q for both %s and %s/%s", got, other, c.project, c.service)
+		}
+		seen[got] = c.project + "/" + c.service
 	}
 }
