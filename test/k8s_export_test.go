@@ -69,6 +69,14 @@ var exportProjects = []struct {
     profile: triton
     release: "25.01"
 `},
+	// longer than a label value may be (63): the dev.devenv.project label
+	{name: "spark-rapids with a project name of 70 characters", prefix: "e2e-a-longer-project-name-for-the-shared-gpu-cluster-of-the-", yaml: `services:
+  spark:
+    profile: spark-rapids
+    spark: "` + sparkVersion + `"
+    rapids: "` + rapidsVersion + `"
+    java: "17"
+`},
 }
 
 // TestK8sExportAcceptedByAPIServer locks real projects, exports them with

@@ -57,6 +57,7 @@ func Start(t testing.TB) *Cluster {
 }
 
 func (c *Cluster) start(t testing.TB) error {
+	began := time.Now()
 	s, err := writeSecrets(c.dir)
 	if err != nil {
 		return err
@@ -82,7 +83,8 @@ func (c *Cluster) start(t testing.TB) error {
 	if err := os.WriteFile(c.Kubeconfig, []byte(kubeconfig(c.URL, s.CA, s.Token)), 0o600); err != nil {
 		return err
 	}
-	t.Logf("k8s rig: Kubernetes %s API server at %s (etcd %s at %s)", c.Bins.Kubernetes, c.URL, c.Bins.EtcdVersion, etcdURL)
+	t.Logf("k8s rig: Kubernetes %s API server at %s (etcd %s at %s), ready after %s",
+		c.Bins.Kubernetes, c.URL, c.Bins.EtcdVersion, etcdURL, time.Since(began).Round(100*time.Millisecond))
 	return nil
 }
 
