@@ -15,6 +15,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 	"github.com/devenv-dev/devenv/profiles"
 )
@@ -64,6 +65,9 @@ func Kubernetes(pl *plan.Plan, lf *lock.File) (map[string][]byte, error) {
 			notes = []string{"Mount your model repository at /models (a PersistentVolumeClaim or an image with the models baked in)."}
 		default:
 			continue
+		}
+		if short := fitK8s(pl.Project); short != pl.Project {
+			notes = append(notes, fmt.Sprintf("The label %s is %s: the project name is longer than the 63 characters a label value holds.", labels.Project, short))
 		}
 		if files, keys := specEnvFile(pl, s); len(files) > 0 {
 			notes = append(notes, envFileNote(files, keys))
@@ -173,7 +177,7 @@ func sparkApplication(pl *plan.Plan, s *plan.Service) (sparkApp, []string, error
 	if s.Spark == nil {
 		return sparkApp{}, nil, fmt.Errorf("the plan has no Spark settings for it")
 	}
-	labels := plan.Labels(pl.Project, s.Name)
+	labels := k8sLabels(pl.Project, s.Name)
 	conf, tuned := clusterConf(s.Spark.Conf)
 	spec := sparkAppSpec{Type: "Python", Mode: "cluster", SparkVersion: sparkVersion(pl, s), Image: s.Image,
 		ImagePullPolicy: "IfNotPresent", MainApplicationFile: MainApplicationPlaceholder + ".py", SparkConf: conf}
@@ -343,11 +347,28 @@ func k8sName(project, service string) string {
 	if n == "" || n[0] < 'a' || n[0] > 'z' {
 		n = strings.TrimSuffix("devenv-"+n, "-")
 	}
-	if len(n) > maxK8sName {
-		sum := sha256.Sum256([]byte(n))
-		n = strings.TrimRight(n[:maxK8sName-9], "-") + "-" + hex.EncodeToString(sum[:4])
+	return fitK8s(n)
+}
+
+// fitK8s is s when it fits a DNS-1035 label or a label value (63
+// characters); else its first 54, less separators at their end, and 8 hex
+// digits of a hash of the whole, so that two long values stay two.
+func fitK8s(s string) string {
+	if len(s) <= maxK8sName {
+		return s
 	}
-	return n
+	sum := sha256.Sum256([]byte(s))
+	return strings.TrimRight(s[:maxK8sName-9], "-_.") + "-" + hex.EncodeToString(sum[:4])
+}
+
+// k8sLabels are the project's and service's labels (plan.Labels) with
+// values that fit a label value: a project name may be longer than 63.
+func k8sLabels(project, service string) map[string]string {
+	out := plan.Labels(project, service)
+	for k, v := range out {
+		out[k] = fitK8s(v)
+	}
+	return out
 }
 
 // gpuCount is how many GPUs the container asks for as a Kubernetes limit;

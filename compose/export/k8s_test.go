@@ -214,3 +214,65 @@ func TestK8sNameIsADNS1035Label(t *testing.T) {
 		seen[got] = c.project + "/" + c.service
 	}
 }
+
+// labelValue is what the API server takes as a label value.
+var labelValue = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`)
+
+// TestK8sLabelValuesFit: a project name may be longer than the 63
+// characters of a label value (the real API server refused the
+// SparkApplication of a 70-character project: test/k8s_export_test.go);
+// every label and selector value the export writes fits, and a short
+// project keeps its name as the dev.devenv.project value.
+func TestK8sLabelValuesFit(t *testing.T) {
+	for _, project := range []string{"demo", strings.Repeat("a-long-project-", 5) + "x"} {
+		pl, lf := lockedK8s(t)
+		pl.Project = project
+		files, err := Kubernetes(pl, lf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range files {
+			dec := yaml.NewDecoder(strings.NewReader(string(data)))
+			for {
+				var doc map[string]any
+				if dec.Decode(&doc) != nil {
+					break
+				}
+				for _, v := range labelValues(doc) {
+					if len(v) > 63 || !labelValue.MatchString(v) {
+						t.Errorf("project %q: %s holds the label value %q (%d characters), which Kubernetes refuses", project, name, v, len(v))
+					}
+				}
+			}
+			if project == "demo" && !strings.Contains(string(data), "dev.devenv.project: demo\n") {
+				t.Errorf("%s does not label the objects dev.devenv.project: demo:\n%s", name, data)
+			}
+			if said := strings.Contains(string(data), "# The label dev.devenv.project is "+fitK8s(project)+": "); said != (project != "demo") {
+				t.Errorf("project %q: %s says the label was shortened: %v, want %v", project, name, said, project != "demo")
+			}
+		}
+	}
+}
+
+// labelValues are the values of every labels: and matchLabels: map in v.
+func labelValues(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if m, ok := e.(map[string]any); ok && (k == "labels" || k == "matchLabels" || k == "selector") {
+				for _, lv := range m {
+					if s, ok := lv.(string); ok {
+						out = append(out, s)
+					}
+				}
+			}
+			out = append(out, labelValues(e)...)
+		}
+	case []any:
+		for _, e := range x {
+			out = append(out, labelValues(e)...)
+		}
+	}
+	return out
+}

@@ -82,7 +82,7 @@ type servicePort struct {
 // with its GPUs as nvidia.com/gpu limits, and a Service for its ports.
 func tritonManifests(pl *plan.Plan, s *plan.Service) []any {
 	name := k8sName(pl.Project, s.Name)
-	labels := plan.Labels(pl.Project, s.Name)
+	labels := k8sLabels(pl.Project, s.Name)
 	selector := map[string]string{"app.kubernetes.io/name": name}
 	podLabels := map[string]string{"app.kubernetes.io/name": name}
 	for k, v := range labels {
