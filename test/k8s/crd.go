@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // InstallCRD creates the CustomResourceDefinition in file (named name)
@@ -20,29 +19,17 @@ func (c *Cluster) InstallCRD(ctx context.Context, file, name string) error {
 		return fmt.Errorf("kubectl apply --server-side -f %s: %w\n%s%s", file, err, out, errOut)
 	}
 	url := c.URL + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name
-	deadline := time.NewTimer(readyWithin)
-	defer deadline.Stop()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	last := "no answer yet"
-	for {
+	last, err := poll(ctx, nil, func() (bool, string) {
 		body, err := get(c.httpClient(), url)
-		switch {
-		case err != nil:
-			last = err.Error()
-		case established(body):
-			return nil
-		default:
-			last = body
+		if err != nil {
+			return false, err.Error()
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-deadline.C:
-			return fmt.Errorf("the CRD %s was not Established within %s; last answer: %.500s", name, readyWithin, last)
-		case <-tick.C:
-		}
+		return established(body), body
+	})
+	if err != nil {
+		return fmt.Errorf("the CRD %s is not Established: %w; last answer: %.500s", name, err, last)
 	}
+	return nil
 }
 
 // established reports whether get's answer for a CRD has the condition

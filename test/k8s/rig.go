@@ -14,6 +14,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -159,27 +160,50 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
-// waitReady polls url until its status and body (get) start with want, the process ends (its
-// log says why) or readyWithin passes.
+// waitReady polls url until its status and body (get) start with want,
+// the process ends (its log says why) or readyWithin passes.
 func (c *Cluster) waitReady(p *proc, url, want string, client *http.Client) error {
+	last, err := poll(context.Background(), p.done, func() (bool, string) {
+		body, err := get(client, url)
+		if err != nil {
+			return false, err.Error()
+		}
+		return strings.HasPrefix(body, want), strings.TrimSpace(body)
+	})
+	switch {
+	case errors.Is(err, errStopped):
+		return fmt.Errorf("%s exited (%w) before %s answered %q; last answer: %s", p.name, p.err, url, want, last)
+	case err != nil:
+		return fmt.Errorf("%s did not answer %q at %s: %w; last answer: %s", p.name, want, url, err, last)
+	}
+	return nil
+}
+
+var (
+	errStopped = errors.New("stopped")
+	errTimeout = fmt.Errorf("not within %s", readyWithin)
+)
+
+// poll calls check every 100 ms until it reports done; it gives up with
+// errStopped when stop is closed, errTimeout after readyWithin, or ctx's
+// error. It returns check's last answer, for the caller's message.
+func poll(ctx context.Context, stop <-chan struct{}, check func() (done bool, answer string)) (string, error) {
 	deadline := time.NewTimer(readyWithin)
 	defer deadline.Stop()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	last := "no answer yet"
 	for {
-		if body, err := get(client, url); err != nil {
-			last = err.Error()
-		} else if strings.HasPrefix(body, want) {
-			return nil
-		} else {
-			last = strings.TrimSpace(body)
+		done, last := check()
+		if done {
+			return last, nil
 		}
 		select {
-		case <-p.done:
-			return fmt.Errorf("%s exited (%w) before %s answered %q; last answer: %s", p.name, p.err, url, want, last)
+		case <-stop:
+			return last, errStopped
+		case <-ctx.Done():
+			return last, ctx.Err()
 		case <-deadline.C:
-			return fmt.Errorf("%s did not answer %q at %s within %s; last answer: %s", p.name, want, url, readyWithin, last)
+			return last, errTimeout
 		case <-tick.C:
 		}
 	}
