@@ -69,6 +69,12 @@ var exportProjects = []struct {
     profile: triton
     release: "25.01"
 `},
+	// a service name may hold upper case, '_' and '.'; a container name may not
+	{name: "triton service named Model_Serve.v2", prefix: "e2e", yaml: `services:
+  Model_Serve.v2:
+    profile: triton
+    release: "25.01"
+`},
 	// longer than a label value may be (63): the dev.devenv.project label
 	{name: "spark-rapids with a project name of 70 characters", prefix: "e2e-a-longer-project-name-for-the-shared-gpu-cluster-of-the-", yaml: `services:
   spark:
