@@ -334,20 +334,26 @@ const maxK8sName = 63
 // front; a longer one keeps its first characters and a hash of the whole,
 // so that two long names stay two.
 func k8sName(project, service string) string {
-	n := strings.ToLower(project + "-" + service)
+	n := dnsLabel(project + "-" + service)
+	if n == "" || n[0] < 'a' || n[0] > 'z' {
+		n = strings.TrimSuffix("devenv-"+n, "-")
+	}
+	return fitK8s(n)
+}
+
+// dnsLabel is s in lower case with '-' for each character a DNS label
+// does not take, without '-' at either end: an RFC 1123 label when it fits
+// in 63 characters (a container's name; a devenv service name does).
+func dnsLabel(s string) string {
 	var b strings.Builder
-	for _, r := range n {
+	for _, r := range strings.ToLower(s) {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '-' {
 			b.WriteRune(r)
 		} else {
 			b.WriteRune('-')
 		}
 	}
-	n = strings.Trim(b.String(), "-")
-	if n == "" || n[0] < 'a' || n[0] > 'z' {
-		n = strings.TrimSuffix("devenv-"+n, "-")
-	}
-	return fitK8s(n)
+	return strings.Trim(b.String(), "-")
 }
 
 // fitK8s is s when it fits a DNS-1035 label or a label value (63

@@ -276,3 +276,43 @@ func labelValues(v any) []string {
 	}
 	return out
 }
+
+// dns1123 is what the API server takes as a container's name.
+var dns1123 = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// TestTritonContainerNameIsADNS1123Label: a devenv service name may hold
+// upper case, '_' and '.'; the Deployment's container name may not (the
+// real API server refused "Model_Serve.v2": test/k8s_export_test.go).
+func TestTritonContainerNameIsADNS1123Label(t *testing.T) {
+	for _, c := range []struct{ service, want string }{
+		{"triton", "triton"},
+		{"Model_Serve.v2", "model-serve-v2"},
+	} {
+		pl, lf := lockedK8s(t)
+		for _, s := range pl.Services {
+			if s.Name == "triton" {
+				s.Name = c.service
+			}
+		}
+		files, err := Kubernetes(pl, lf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dep struct {
+			Spec struct {
+				Template struct {
+					Spec struct {
+						Containers []struct{ Name string } `yaml:"containers"`
+					} `yaml:"spec"`
+				} `yaml:"template"`
+			} `yaml:"spec"`
+		}
+		if err := yaml.NewDecoder(strings.NewReader(string(files[c.service+".yaml"]))).Decode(&dep); err != nil {
+			t.Fatalf("%s.yaml: %v", c.service, err)
+		}
+		cs := dep.Spec.Template.Spec.Containers
+		if len(cs) != 1 || cs[0].Name != c.want || !dns1123.MatchString(cs[0].Name) {
+			t.Errorf("service %q: containers %+v, want one named %q", c.service, cs, c.want)
+		}
+	}
+}

@@ -88,7 +88,7 @@ func tritonManifests(pl *plan.Plan, s *plan.Service) []any {
 	for k, v := range labels {
 		podLabels[k] = v
 	}
-	c := k8sContainer{Name: s.Name, Image: s.Image, Args: s.Container.Cmd,
+	c := k8sContainer{Name: fitK8s(dnsLabel(s.Name)), Image: s.Image, Args: s.Container.Cmd,
 		LivenessProbe: httpProbe("/v2/health/live", 15), ReadinessProbe: httpProbe("/v2/health/ready", 5)}
 	env := envMap(s.Container.Env)
 	_, fromFile := specEnvFile(pl, s)
