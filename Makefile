@@ -27,7 +27,7 @@ BENCH_E2E_TIMES ?= 10
 GOLANGCI_LINT_VERSION ?= v2.15.0
 GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 
-.PHONY: help compose-cli build demo test unit integration e2e e2e-gpu lint lint-tools bench bench-unit bench-e2e cross clean release release-tools actionlint
+.PHONY: help compose-cli build demo test unit integration e2e e2e-gpu e2e-k8s lint lint-tools bench bench-unit bench-e2e cross clean release release-tools actionlint
 
 # What `devenv version` reports (internal/buildinfo); a tree with changes says so.
 BUILDINFO    = github.com/devenv-dev/devenv/internal/buildinfo
@@ -86,6 +86,15 @@ e2e: ## end-to-end tests: the built binary against the real Docker engine
 e2e-gpu: ## GPU suite on a machine with an NVIDIA driver: real engine, real GPUs (skips, saying why, elsewhere)
 	$(GO) test -count=1 ./test/gpu/
 	test/gpu/run.sh
+
+# The Kubernetes rig (test/k8s): kube-apiserver and kubectl of one pinned release in one
+# binary, and etcd, built from internal/tools/k8s (modules of their own, not devenv's go.mod)
+# into the test cache once per pinned version. A cold build takes about 20 minutes on 2
+# cores, so make test leaves it out.
+K8S_E2E_TIMEOUT ?= 60m
+
+e2e-k8s: ## the exports against a real kube-apiserver with the Spark Operator's CRD (test/k8s; not in make test: its cold build takes about 20 min)
+	$(GO) test $(TEST_BUILDFLAGS) -tags k8s -count=1 -v -timeout $(K8S_E2E_TIMEOUT) -run '^TestK8s' ./test/
 
 lint: ## gofmt, go vet and golangci-lint (.golangci.yml; make lint-tools installs the pinned version)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -2,6 +2,8 @@ package export
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -13,6 +15,7 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 	"github.com/devenv-dev/devenv/profiles"
 )
@@ -62,6 +65,9 @@ func Kubernetes(pl *plan.Plan, lf *lock.File) (map[string][]byte, error) {
 			notes = []string{"Mount your model repository at /models (a PersistentVolumeClaim or an image with the models baked in)."}
 		default:
 			continue
+		}
+		if short := fitK8s(pl.Project); short != pl.Project {
+			notes = append(notes, fmt.Sprintf("The label %s is %s: the project name is longer than the 63 characters a label value holds.", labels.Project, short))
 		}
 		if files, keys := specEnvFile(pl, s); len(files) > 0 {
 			notes = append(notes, envFileNote(files, keys))
@@ -171,7 +177,7 @@ func sparkApplication(pl *plan.Plan, s *plan.Service) (sparkApp, []string, error
 	if s.Spark == nil {
 		return sparkApp{}, nil, fmt.Errorf("the plan has no Spark settings for it")
 	}
-	labels := plan.Labels(pl.Project, s.Name)
+	labels := k8sLabels(pl.Project, s.Name)
 	conf, tuned := clusterConf(s.Spark.Conf)
 	spec := sparkAppSpec{Type: "Python", Mode: "cluster", SparkVersion: sparkVersion(pl, s), Image: s.Image,
 		ImagePullPolicy: "IfNotPresent", MainApplicationFile: MainApplicationPlaceholder + ".py", SparkConf: conf}
@@ -317,11 +323,30 @@ func sparkMem(b, fallback int64) string {
 	return fmt.Sprintf("%dm", (b+(1<<20)-1)>>20)
 }
 
-// k8sName is a DNS-1123 name for a project's service.
+// maxK8sName is the longest DNS-1035 label: a Service's name, and a label
+// value such as app.kubernetes.io/name.
+const maxK8sName = 63
+
+// k8sName names a project's service's objects: a DNS-1035 label, as a
+// Service's name must be (and the pods' app.kubernetes.io/name label
+// holds it too). Other characters become '-'; a name that does not start
+// with a letter (a project may be named "2024-forecast") gets "devenv-" in
+// front; a longer one keeps its first characters and a hash of the whole,
+// so that two long names stay two.
 func k8sName(project, service string) string {
-	n := strings.ToLower(project + "-" + service)
+	n := dnsLabel(project + "-" + service)
+	if n == "" || n[0] < 'a' || n[0] > 'z' {
+		n = strings.TrimSuffix("devenv-"+n, "-")
+	}
+	return fitK8s(n)
+}
+
+// dnsLabel is s in lower case with '-' for each character a DNS label
+// does not take, without '-' at either end: an RFC 1123 label when it fits
+// in 63 characters (a container's name; a devenv service name does).
+func dnsLabel(s string) string {
 	var b strings.Builder
-	for _, r := range n {
+	for _, r := range strings.ToLower(s) {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '-' {
 			b.WriteRune(r)
 		} else {
@@ -329,6 +354,27 @@ func k8sName(project, service string) string {
 		}
 	}
 	return strings.Trim(b.String(), "-")
+}
+
+// fitK8s is s when it fits a DNS-1035 label or a label value (63
+// characters); else its first 54, less separators at their end, and 8 hex
+// digits of a hash of the whole, so that two long values stay two.
+func fitK8s(s string) string {
+	if len(s) <= maxK8sName {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	return strings.TrimRight(s[:maxK8sName-9], "-_.") + "-" + hex.EncodeToString(sum[:4])
+}
+
+// k8sLabels are the project's and service's labels (plan.Labels) with
+// values that fit a label value: a project name may be longer than 63.
+func k8sLabels(project, service string) map[string]string {
+	out := plan.Labels(project, service)
+	for k, v := range out {
+		out[k] = fitK8s(v)
+	}
+	return out
 }
 
 // gpuCount is how many GPUs the container asks for as a Kubernetes limit;

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -173,6 +174,145 @@ func TestKubernetesImageNote(t *testing.T) {
 		}
 		if !strings.Contains(string(data), "is a local tag") {
 			t.Errorf("%s does not say its image is a local tag", name)
+		}
+	}
+}
+
+// dns1035 is what the API server takes as a Service's name (and what the
+// export's names are used for): lower-case letters, digits and '-',
+// starting with a letter, ending with a letter or digit, at most 63 long.
+var dns1035 = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+
+// TestK8sNameIsADNS1035Label: a project name may start with a digit and
+// be of any length, and a service's may hold '_' and '.', but the Service
+// the triton export writes, and the app.kubernetes.io/name label its pods
+// carry, take only DNS-1035 labels of at most 63 characters (a real
+// kube-apiserver refused "7lives-serve": test/k8s_export_test.go). Names
+// that were valid stay as they were; long ones stay distinct.
+func TestK8sNameIsADNS1035Label(t *testing.T) {
+	long := strings.Repeat("gpu-forecast-", 5)
+	cases := []struct{ project, service, want string }{
+		{"demo", "triton", "demo-triton"},
+		{"my_proj", "Serve.v2", "my-proj-serve-v2"},
+		{"7lives", "serve", ""},
+		{"2024", "9", ""},
+		{long + "a", "serve", ""},
+		{long + "b", "serve", ""},
+	}
+	seen := map[string]string{}
+	for _, c := range cases {
+		got := k8sName(c.project, c.service)
+		if !dns1035.MatchString(got) || len(got) > 63 {
+			t.Errorf("k8sName(%q, %q) = %q (%d characters): not a DNS-1035 label of at most 63", c.project, c.service, got, len(got))
+		}
+		if c.want != "" && got != c.want {
+			t.Errorf("k8sName(%q, %q) = %q, want %q as before", c.project, c.service, got, c.want)
+		}
+		if other, ok := seen[got]; ok {
+			t.Errorf("k8sName gives %q for both %s and %s/%s", got, other, c.project, c.service)
+		}
+		seen[got] = c.project + "/" + c.service
+	}
+}
+
+// labelValue is what the API server takes as a label value.
+var labelValue = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`)
+
+// TestK8sLabelValuesFit: a project name may be longer than the 63
+// characters of a label value (the real API server refused the
+// SparkApplication of a 70-character project: test/k8s_export_test.go);
+// every label and selector value the export writes fits, and a short
+// project keeps its name as the dev.devenv.project value.
+func TestK8sLabelValuesFit(t *testing.T) {
+	for _, project := range []string{"demo", strings.Repeat("a-long-project-", 5) + "x"} {
+		pl, lf := lockedK8s(t)
+		pl.Project = project
+		files, err := Kubernetes(pl, lf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range files {
+			dec := yaml.NewDecoder(strings.NewReader(string(data)))
+			for {
+				var doc map[string]any
+				if dec.Decode(&doc) != nil {
+					break
+				}
+				for _, v := range labelValues(doc) {
+					if len(v) > 63 || !labelValue.MatchString(v) {
+						t.Errorf("project %q: %s holds the label value %q (%d characters), which Kubernetes refuses", project, name, v, len(v))
+					}
+				}
+			}
+			if project == "demo" && !strings.Contains(string(data), "dev.devenv.project: demo\n") {
+				t.Errorf("%s does not label the objects dev.devenv.project: demo:\n%s", name, data)
+			}
+			if said := strings.Contains(string(data), "# The label dev.devenv.project is "+fitK8s(project)+": "); said != (project != "demo") {
+				t.Errorf("project %q: %s says the label was shortened: %v, want %v", project, name, said, project != "demo")
+			}
+		}
+	}
+}
+
+// labelValues are the values of every labels: and matchLabels: map in v.
+func labelValues(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if m, ok := e.(map[string]any); ok && (k == "labels" || k == "matchLabels" || k == "selector") {
+				for _, lv := range m {
+					if s, ok := lv.(string); ok {
+						out = append(out, s)
+					}
+				}
+			}
+			out = append(out, labelValues(e)...)
+		}
+	case []any:
+		for _, e := range x {
+			out = append(out, labelValues(e)...)
+		}
+	}
+	return out
+}
+
+// dns1123 is what the API server takes as a container's name.
+var dns1123 = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// TestTritonContainerNameIsADNS1123Label: a devenv service name may hold
+// upper case, '_' and '.'; the Deployment's container name may not (the
+// real API server refused "Model_Serve.v2": test/k8s_export_test.go).
+func TestTritonContainerNameIsADNS1123Label(t *testing.T) {
+	for _, c := range []struct{ service, want string }{
+		{"triton", "triton"},
+		{"Model_Serve.v2", "model-serve-v2"},
+	} {
+		pl, lf := lockedK8s(t)
+		for _, s := range pl.Services {
+			if s.Name == "triton" {
+				s.Name = c.service
+			}
+		}
+		files, err := Kubernetes(pl, lf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dep struct {
+			Spec struct {
+				Template struct {
+					Spec struct {
+						Containers []struct{ Name string } `yaml:"containers"`
+					} `yaml:"spec"`
+				} `yaml:"template"`
+			} `yaml:"spec"`
+		}
+		if err := yaml.NewDecoder(strings.NewReader(string(files[c.service+".yaml"]))).Decode(&dep); err != nil {
+			t.Fatalf("%s.yaml: %v", c.service, err)
+		}
+		cs := dep.Spec.Template.Spec.Containers
+		if len(cs) != 1 || cs[0].Name != c.want || !dns1123.MatchString(cs[0].Name) {
+			t.Errorf("service %q: containers %+v, want one named %q", c.service, cs, c.want)
 		}
 	}
 }

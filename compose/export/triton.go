@@ -82,13 +82,13 @@ type servicePort struct {
 // with its GPUs as nvidia.com/gpu limits, and a Service for its ports.
 func tritonManifests(pl *plan.Plan, s *plan.Service) []any {
 	name := k8sName(pl.Project, s.Name)
-	labels := plan.Labels(pl.Project, s.Name)
+	labels := k8sLabels(pl.Project, s.Name)
 	selector := map[string]string{"app.kubernetes.io/name": name}
 	podLabels := map[string]string{"app.kubernetes.io/name": name}
 	for k, v := range labels {
 		podLabels[k] = v
 	}
-	c := k8sContainer{Name: s.Name, Image: s.Image, Args: s.Container.Cmd,
+	c := k8sContainer{Name: fitK8s(dnsLabel(s.Name)), Image: s.Image, Args: s.Container.Cmd,
 		LivenessProbe: httpProbe("/v2/health/live", 15), ReadinessProbe: httpProbe("/v2/health/ready", 5)}
 	env := envMap(s.Container.Env)
 	_, fromFile := specEnvFile(pl, s)
