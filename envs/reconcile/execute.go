@@ -171,7 +171,7 @@ func attached(cur engine.Object, network string, net projectNet) bool {
 // Unchanged, and only those (the rest of the project is left as it is),
 // after devenv's checks on the containers it will make.
 func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan, ds []decision, opts UpOptions) ([]Change, error) {
-	if err := r.checkCreates(ctx, ds); err != nil {
+	if err := r.checkCreates(ctx, proj, ds); err != nil {
 		return nil, err
 	}
 	var run, forced []string
@@ -205,38 +205,43 @@ func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan
 // checkCreates runs checkCreate on every decision that makes a container
 // (created or recreated), all problems at once: up runs it before the
 // executor is called, its dry run after deciding.
-func (r *Runner) checkCreates(ctx context.Context, ds []decision) error {
+func (r *Runner) checkCreates(ctx context.Context, proj *types.Project, ds []decision) error {
 	var errs *multierror.Error
 	for _, d := range ds {
 		if d.action == Created || d.action == Recreated {
-			errs = multierror.Append(errs, r.checkCreate(ctx, d))
+			errs = multierror.Append(errs, r.checkCreate(ctx, proj, d))
 		}
 	}
 	return errs.ErrorOrNil()
 }
 
-// checkCreate is what devenv checks before a container is made: state
+// checkCreate is what devenv checks before a container is made, on the
+// service as the executor will run it (proj, the rendered project): state
 // mounts and bind sources (again: the files may have changed since the
 // plan), and that no container outside the project has its name.
-func (r *Runner) checkCreate(ctx context.Context, d decision) error {
-	s := d.svc
-	if err := r.checkStateMounts(s); err != nil {
-		return fmt.Errorf("service %s: %w", s.Name, err)
+func (r *Runner) checkCreate(ctx context.Context, proj *types.Project, d decision) error {
+	name := d.svc.Name
+	svc, ok := proj.Services[name]
+	if !ok {
+		return fmt.Errorf("service %s: not in the project the executor runs", name)
 	}
-	if err := plan.CheckBindSources(r.projectDir(), r.StateDir, s); err != nil {
-		return fmt.Errorf("service %s: %w", s.Name, err)
+	if err := r.checkStateMounts(svc); err != nil {
+		return fmt.Errorf("service %s: %w", name, err)
+	}
+	if err := plan.CheckBindSources(r.projectDir(), r.StateDir, proj, svc); err != nil {
+		return fmt.Errorf("service %s: %w", name, err)
 	}
 	if d.action != Created {
 		return nil
 	}
-	st, err := r.Eng.Inspect(ctx, s.Container.Name)
+	st, err := r.Eng.Inspect(ctx, svc.ContainerName)
 	switch {
 	case errors.Is(err, engine.ErrNotFound):
 		return nil
 	case err != nil:
-		return fmt.Errorf("service %s: %w", s.Name, err)
+		return fmt.Errorf("service %s: %w", name, err)
 	}
-	return fmt.Errorf("service %s: %w", s.Name, foreignName(s.Container.Name, s.Container.Labels[labels.Project], st))
+	return fmt.Errorf("service %s: %w", name, foreignName(svc.ContainerName, svc.Labels[labels.Project], st))
 }
 
 // failed is the executor's error, saying how to see the containers of

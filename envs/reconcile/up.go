@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/atomicfile"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -213,16 +214,16 @@ func byName(objs []engine.Object) map[string]engine.Object {
 // checkStateMounts refuses to mount a host path under .devenv that is or
 // passes through a symbolic link: the container would see (and with a
 // writable mount change) a directory elsewhere on the host.
-func (r *Runner) checkStateMounts(s *plan.Service) error {
+func (r *Runner) checkStateMounts(svc types.ServiceConfig) error {
 	if r.StateDir == "" {
 		return nil
 	}
-	for _, m := range s.Container.Mounts {
-		if m.Type != engine.MountBind {
+	for _, v := range svc.Volumes {
+		if v.Type != types.VolumeTypeBind {
 			continue
 		}
-		if _, under := projpath.Within(r.StateDir, m.Source); under {
-			if err := statedir.Check(r.StateDir, m.Source); err != nil {
+		if _, under := projpath.Within(r.StateDir, v.Source); under {
+			if err := statedir.Check(r.StateDir, v.Source); err != nil {
 				return err
 			}
 		}
@@ -340,7 +341,7 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkCreates(ctx, ds); err != nil {
+	if err := r.checkCreates(ctx, proj, ds); err != nil {
 		return nil, err
 	}
 	for _, d := range ds {
