@@ -155,19 +155,33 @@ func compareWithCompose(t *testing.T, dir string, files []string, name string, r
 // (a repository's root, dir one of its directories) as $DIR.
 func compareIn(t *testing.T, root, dir string, files []string, name string, ref *types.Project) string {
 	t.Helper()
+	out, _ := compareScored(t, root, dir, files, name, ref)
+	return out
+}
+
+// score is how far devenv's project is Compose's: whether devenv loaded
+// it at all, and how many of the keys compared are equal.
+type score struct {
+	loaded      bool
+	keys, equal int
+}
+
+// compareScored is compareIn with its score.
+func compareScored(t *testing.T, root, dir string, files []string, name string, ref *types.Project) (string, score) {
+	t.Helper()
 	// devenv.yaml needs a service of its own: a plain image, left out of the comparison
 	yaml := fmt.Sprintf("name: %s\ncompose: [%s]\nservices:\n  %s: {profile: image, image: \"busybox:1\"}\n", name, strings.Join(files, ", "), ownService)
 	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(yaml), dir)
 	if err != nil {
-		return "devenv.yaml refused: " + portablePaths(err.Error(), root) + "\n"
+		return "devenv.yaml refused: " + portablePaths(err.Error(), root) + "\n", score{}
 	}
 	pl, err := plan.Make(p, fakeLock(t, p), cpuHost, plan.Options{StateDir: t.TempDir()})
 	if err != nil {
-		return "refused: " + portablePaths(err.Error(), root) + "\n"
+		return "refused: " + portablePaths(err.Error(), root) + "\n", score{}
 	}
 	proj, err := FromPlan(pl, Options{WorkingDir: dir})
 	if err != nil {
-		return "not rendered: " + portablePaths(err.Error(), root) + "\n"
+		return "not rendered: " + portablePaths(err.Error(), root) + "\n", score{}
 	}
 	var lines []string
 	keys, total := 0, 0
@@ -203,7 +217,7 @@ func compareIn(t *testing.T, root, dir string, files []string, name string, ref 
 	}
 	sort.Strings(warnings)
 	head := fmt.Sprintf("%d services; %d of %d keys differ from Compose\n", len(ref.Services), keys, total)
-	return head + strings.Join(append(lines, warnings...), "\n") + "\n"
+	return head + strings.Join(append(lines, warnings...), "\n") + "\n", score{loaded: true, keys: total, equal: total - keys}
 }
 
 // serviceDiff lists the top-level keys whose values differ, after
