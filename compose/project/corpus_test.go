@@ -86,8 +86,10 @@ func compareLayout(t *testing.T, root, casesFile, project string) (string, corpu
 	var out []string
 	var total corpusScore
 	for _, line := range strings.Split(string(data), "\n") {
-		t.Setenv("COMPOSE_PROFILES", "") // restored after the test
-		os.Unsetenv("COMPOSE_PROFILES")  // set only where the case sets it
+		t.Setenv("COMPOSE_PROFILES", "")                        // restored after the test
+		if err := os.Unsetenv("COMPOSE_PROFILES"); err != nil { // set only where the case sets it
+			t.Fatal(err)
+		}
 		fields := strings.Fields(line)
 		if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
 			continue
