@@ -91,7 +91,7 @@ func TestCorpusCreatedAsCompose(t *testing.T) {
 				t.Fatalf("Compose created no container")
 			}
 			var diffs []string
-			for _, svc := range sortedNames(want, got) {
+			for _, svc := range keysOf(want, got) {
 				g, ok := got[svc]
 				if !ok {
 					diffs = append(diffs, svc+": not created by devenv")
@@ -201,15 +201,15 @@ func createdBy(t *testing.T, project string) map[string]container.InspectRespons
 	return out
 }
 
-func sortedNames(a, b map[string]container.InspectResponse) []string {
+// keysOf are the keys of the maps, each once, sorted.
+func keysOf[V any](ms ...map[string]V) []string {
 	seen := map[string]bool{}
-	for k := range a {
-		seen[k] = true
+	for _, m := range ms {
+		for k := range m {
+			seen[k] = true
+		}
 	}
-	for k := range b {
-		seen[k] = true
-	}
-	var out []string
+	out := make([]string, 0, len(seen))
 	for k := range seen {
 		out = append(out, k)
 	}
@@ -287,22 +287,6 @@ const composeWorkingDir = "com.docker.compose.project.working_dir"
 // dependencies.
 const composeDependsOn = "com.docker.compose.depends_on"
 
-func unionKeys(a, b map[string]any) []string {
-	seen := map[string]bool{}
-	for k := range a {
-		seen[k] = true
-	}
-	for k := range b {
-		seen[k] = true
-	}
-	out := make([]string, 0, len(seen))
-	for k := range seen {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // sortAny sorts a JSON list of strings in place.
 func sortAny(v any) {
 	if list, ok := v.([]any); ok {
@@ -323,19 +307,7 @@ func inspectDiff(svc string, got, want map[string]any) []string {
 			}
 			continue
 		}
-		keys := map[string]bool{}
-		for k := range g {
-			keys[k] = true
-		}
-		for k := range w {
-			keys[k] = true
-		}
-		var sorted []string
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		for _, k := range sorted {
+		for _, k := range keysOf(g, w) {
 			if reflect.DeepEqual(g[k], w[k]) {
 				continue
 			}
@@ -345,7 +317,7 @@ func inspectDiff(svc string, got, want map[string]any) []string {
 				out = append(out, fmt.Sprintf("%s %s.%s: devenv %s | compose %s", svc, part, k, shortJSON(g[k]), shortJSON(w[k])))
 				continue
 			}
-			for _, sub := range unionKeys(gm, wm) { // a map (labels): the keys that differ
+			for _, sub := range keysOf(gm, wm) { // a map (labels): the keys that differ
 				if !reflect.DeepEqual(gm[sub], wm[sub]) {
 					out = append(out, fmt.Sprintf("%s %s.%s[%s]: devenv %s | compose %s", svc, part, k, sub, shortJSON(gm[sub]), shortJSON(wm[sub])))
 				}
