@@ -58,7 +58,7 @@ func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) 
 		c.GPU = gpuRequest(gpu)
 	}
 	out.Container = c
-	out.DependsOn, out.Healthy, out.Warnings = dependencies(s, pos, out.Warnings)
+	out.DependsOn, out.Healthy = dependencies(s)
 	out.Networks = networks(s)
 	return out, errs
 }
@@ -202,19 +202,19 @@ func describeVolume(v types.ServiceVolumeConfig) string {
 	return v.Type
 }
 
-func dependencies(s types.ServiceConfig, pos *positions, warns []string) (deps, healthy, outWarns []string) {
+// dependencies are the services s depends on and those it waits healthy
+// for. Every condition is applied as Compose applies it: the SDK's start
+// waits for each one (a one-shot's exit 0 for service_completed_successfully).
+func dependencies(s types.ServiceConfig) (deps, healthy []string) {
 	for name, d := range s.DependsOn {
 		deps = append(deps, name)
-		switch d.Condition {
-		case types.ServiceConditionHealthy:
+		if d.Condition == types.ServiceConditionHealthy {
 			healthy = append(healthy, name)
-		case types.ServiceConditionCompletedSuccessfully:
-			warns = append(warns, pos.problem(s.Name, "depends_on", "depends_on %s: condition service_completed_successfully is treated as service_started: devenv waits for %s to start, not to finish", name, name))
 		}
 	}
 	sort.Strings(deps)
 	sort.Strings(healthy)
-	return deps, healthy, warns
+	return deps, healthy
 }
 
 func networks(s types.ServiceConfig) []string {

@@ -190,6 +190,21 @@ func TestLoadWarnsAboutRiskyBinds(t *testing.T) {
 	}
 }
 
+// TestLoadDependsOnConditionsWithoutWarning: every depends_on condition is
+// Compose's to wait for (the SDK's start waits for it, exit 0 of a one-shot
+// included), so none is warned about; service_healthy is also devenv's own
+// wait.
+func TestLoadDependsOnConditionsWithoutWarning(t *testing.T) {
+	for _, cond := range []string{"service_started", "service_healthy", "service_completed_successfully"} {
+		svcs := loadText(t, "services:\n  app:\n    image: alpine:3\n    depends_on: {init: {condition: "+cond+"}}\n  init:\n    image: alpine:3\n")
+		for _, s := range svcs {
+			if len(s.Warnings) > 0 {
+				t.Errorf("%s: service %s warns %q, want no warning", cond, s.Name, s.Warnings)
+			}
+		}
+	}
+}
+
 // TestLoadWarnsAboutBuildKeysNotApplied: devenv builds a compose service's
 // image itself, from context, dockerfile, args and target; every other
 // build key it is given is named once, at the service's build: line.

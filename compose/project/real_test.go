@@ -68,6 +68,9 @@ func TestRepoComposeFilesAsCompose(t *testing.T) {
 	var out []string
 	for _, file := range files {
 		rel, _ := filepath.Rel(root, file)
+		if inCorpus(rel) {
+			continue
+		}
 		dir, base := filepath.Dir(file), filepath.Base(file)
 		name := projectName(rel)
 		ref, err := loadAsCompose(t, dir, []string{base}, name)
@@ -78,6 +81,15 @@ func TestRepoComposeFilesAsCompose(t *testing.T) {
 		out = append(out, "## "+rel+"\n"+compareWithCompose(t, dir, []string{base}, name, ref))
 	}
 	golden(t, "repo.diff", []byte(strings.Join(out, "\n")))
+}
+
+// inCorpus: rel (from the repository's root) is a file of the corpus
+// (testdata/corpus, testdata/heldout), compared as its repository lays it
+// out by TestCorpusAsCompose and TestHeldOutCorpusAsCompose, where a file
+// alone (an included fragment, an override) is not a project.
+func inCorpus(rel string) bool {
+	rel = filepath.ToSlash(rel)
+	return strings.HasPrefix(rel, "compose/project/testdata/corpus/") || strings.HasPrefix(rel, "compose/project/testdata/heldout/")
 }
 
 // projectName is a project name made of a fixture's path.
@@ -155,19 +167,33 @@ func compareWithCompose(t *testing.T, dir string, files []string, name string, r
 // (a repository's root, dir one of its directories) as $DIR.
 func compareIn(t *testing.T, root, dir string, files []string, name string, ref *types.Project) string {
 	t.Helper()
+	out, _ := compareScored(t, root, dir, files, name, ref)
+	return out
+}
+
+// score is how far devenv's project is Compose's: whether devenv loaded
+// it at all, and how many of the keys compared are equal.
+type score struct {
+	loaded      bool
+	keys, equal int
+}
+
+// compareScored is compareIn with its score.
+func compareScored(t *testing.T, root, dir string, files []string, name string, ref *types.Project) (string, score) {
+	t.Helper()
 	// devenv.yaml needs a service of its own: a plain image, left out of the comparison
 	yaml := fmt.Sprintf("name: %s\ncompose: [%s]\nservices:\n  %s: {profile: image, image: \"busybox:1\"}\n", name, strings.Join(files, ", "), ownService)
 	p, err := spec.Parse(filepath.Join(dir, "devenv.yaml"), []byte(yaml), dir)
 	if err != nil {
-		return "devenv.yaml refused: " + portablePaths(err.Error(), root) + "\n"
+		return "devenv.yaml refused: " + portablePaths(err.Error(), root) + "\n", score{}
 	}
 	pl, err := plan.Make(p, fakeLock(t, p), cpuHost, plan.Options{StateDir: t.TempDir()})
 	if err != nil {
-		return "refused: " + portablePaths(err.Error(), root) + "\n"
+		return "refused: " + portablePaths(err.Error(), root) + "\n", score{}
 	}
 	proj, err := FromPlan(pl, Options{WorkingDir: dir})
 	if err != nil {
-		return "not rendered: " + portablePaths(err.Error(), root) + "\n"
+		return "not rendered: " + portablePaths(err.Error(), root) + "\n", score{}
 	}
 	var lines []string
 	keys, total := 0, 0
@@ -203,7 +229,7 @@ func compareIn(t *testing.T, root, dir string, files []string, name string, ref 
 	}
 	sort.Strings(warnings)
 	head := fmt.Sprintf("%d services; %d of %d keys differ from Compose\n", len(ref.Services), keys, total)
-	return head + strings.Join(append(lines, warnings...), "\n") + "\n"
+	return head + strings.Join(append(lines, warnings...), "\n") + "\n", score{loaded: true, keys: total, equal: total - keys}
 }
 
 // serviceDiff lists the top-level keys whose values differ, after
@@ -448,39 +474,7 @@ func portablePaths(s, dir string) string { return strings.ReplaceAll(s, dir, "$D
 // directory). The record is testdata/layout/<repo>.diff, paths shown
 // from the layout's root as $DIR.
 func TestComposeLayoutsAsCompose(t *testing.T) {
-	dirs, err := filepath.Glob(filepath.Join("testdata", "layout", "*", "cases.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, casesFile := range dirs {
-		root, err := filepath.Abs(filepath.Dir(casesFile))
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Base(root)
-		t.Run(name, func(t *testing.T) {
-			project := "devenv-" + name // not a name the files give a network
-			data, err := os.ReadFile(casesFile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out []string
-			for _, line := range strings.Split(string(data), "\n") {
-				fields := strings.Fields(line)
-				if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
-					continue
-				}
-				dir := filepath.Join(root, fields[0])
-				files := fields[1:]
-				ref, err := loadAsCompose(t, dir, files, project)
-				if err != nil {
-					t.Fatalf("compose refuses %s: %v", line, err)
-				}
-				out = append(out, "## "+line+"\n"+compareIn(t, root, dir, files, project, ref))
-			}
-			golden(t, filepath.Join("layout", name+".diff"), []byte(strings.Join(out, "\n")))
-		})
-	}
+	compareCorpus(t, "layout")
 }
 
 // declaresDefault: the files give the project network (default) its own

@@ -1,0 +1,1 @@
+# stand-in (ours): a bind source the compose file names
