@@ -102,7 +102,7 @@ var corpusFloors = map[string]float64{
 type corpusFile struct {
 	File    string            `yaml:"file"`
 	Heldout bool              `yaml:"heldout"`
-	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5)
+	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6)
 	Trimmed string            `yaml:"trimmed"`
 	Source  map[string]string `yaml:"source"`
 	Refused []any             `yaml:"refused"`
