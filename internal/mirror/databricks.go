@@ -21,7 +21,7 @@ func importDatabricks(path string, data []byte) (*Profile, error) {
 		}
 		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the databricks CLI%s", path, err, decodeHint(data))
 	}
-	if b := asMap(v); bundleJobs(b) != nil {
+	if b := asMap(v); isBundle(b) {
 		return importBundle(path, b)
 	}
 	if jobs, where := dbxJobs(asMap(v)); jobs != nil {
