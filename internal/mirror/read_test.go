@@ -277,3 +277,18 @@ func TestDeltaConfsNotInOSSDelta(t *testing.T) {
 		eq(t, key, keyDropReason(key), want)
 	}
 }
+
+// TestDatabricksJobOnExistingCluster: a real Jobs API job whose task runs
+// on an existing cluster is refused with the cluster it names and how to
+// export that cluster, not with "no cluster found".
+func TestDatabricksJobOnExistingCluster(t *testing.T) {
+	_, err := Import("testdata/real/ucx-job-on-simplest-autoscale.json", Options{})
+	if err == nil {
+		t.Fatal("imported a job that holds no cluster spec")
+	}
+	for _, want := range []string{"existing_cluster_id simplest-autoscale", "settings.tasks[0]", "databricks clusters get"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want it to say %q", err, want)
+		}
+	}
+}
