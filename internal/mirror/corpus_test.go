@@ -101,8 +101,9 @@ var (
 // Databricks-only spark.databricks.delta.formatCheck.enabled is kept as
 // Delta, and one fact was written wrong (12 executors where the file
 // says --num-executors 10: read from a search excerpt of another
-// version of the file). The first three were fixed after that check,
-// with tests on other real files of the same repositories (a databricks/cli
+// version of the file). The bundle and the Delta key were fixed after
+// that check, the refusal made to name the existing cluster, each with a
+// test on another real file of the same repository (a databricks/cli
 // bundle of two clusters, two ucx jobs), and the fact corrected, which took
 // it to 108/110 and 17/17: figures of files no longer unseen. The two facts
 // left are a Jobs API job on an existing cluster, which devenv refuses (now
