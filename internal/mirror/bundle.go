@@ -12,8 +12,9 @@ import (
 
 // A Databricks asset bundle (databricks.yml, resources/*.yml) describes
 // jobs under resources.jobs.<name>, each a jobs spec whose clusters sit at
-// job_clusters[].new_cluster or tasks[].new_cluster, as in the Jobs API;
-// workspace.host names the cloud.
+// job_clusters[].new_cluster or tasks[].new_cluster, as in the Jobs API,
+// and all-purpose clusters under resources.clusters.<name>, each a
+// Clusters API spec; workspace.host names the cloud.
 
 // bundleJobs is a bundle's resources.jobs, or nil when m is no bundle.
 func bundleJobs(m map[string]any) map[string]any {
@@ -26,6 +27,23 @@ func bundleJobs(m map[string]any) map[string]any {
 	return nil
 }
 
+// bundleClusters is a bundle's resources.clusters, or nil when none of
+// them is a cluster spec (a spark_version or a node_type_id).
+func bundleClusters(m map[string]any) map[string]any {
+	clusters := asMap(asMap(m["resources"])["clusters"])
+	for _, c := range clusters {
+		if cm := asMap(c); cm["spark_version"] != nil || cm["node_type_id"] != nil {
+			return clusters
+		}
+	}
+	return nil
+}
+
+// isBundle says whether m is an asset bundle with jobs or clusters.
+func isBundle(m map[string]any) bool {
+	return bundleJobs(m) != nil || bundleClusters(m) != nil
+}
+
 // decodeBundle reads a bundle's YAML (its first document).
 func decodeBundle(data []byte) (map[string]any, bool) {
 	var v any
@@ -33,15 +51,19 @@ func decodeBundle(data []byte) (map[string]any, bool) {
 		return nil, false
 	}
 	m := asMap(v)
-	return m, bundleJobs(m) != nil
+	return m, isBundle(m)
 }
 
-// importBundle reads the first job (by name) that has a cluster.
+// importBundle reads the first job (by name) that has a cluster, else the
+// first all-purpose cluster (by name).
 func importBundle(path string, b map[string]any) (*Profile, error) {
 	jobs := bundleJobs(b)
 	p := newProfile(path, FormatDatabricks)
 	p.Source.Platform = "databricks"
 	p.Source.Cloud = databricksHostCloud(str(asMap(b["workspace"])["host"]))
+	if jobs == nil {
+		return importBundleCluster(p, bundleClusters(b)), nil
+	}
 	names := slices.Sorted(maps.Keys(jobs))
 	for _, name := range names {
 		job := asMap(jobs[name])
@@ -57,7 +79,21 @@ func importBundle(path string, b map[string]any) (*Profile, error) {
 		readDatabricksLibraries(p, job)
 		return p, nil
 	}
+	if clusters := bundleClusters(b); clusters != nil {
+		return importBundleCluster(p, clusters), nil
+	}
 	return nil, fmt.Errorf("mirror: %s: a Databricks asset bundle without a cluster: expected new_cluster under resources.jobs.*.tasks[] or job_clusters[]; a job on an existing cluster (existing_cluster_id) says nothing of its shape", path)
+}
+
+// importBundleCluster reads the first of a bundle's all-purpose clusters.
+func importBundleCluster(p *Profile, clusters map[string]any) *Profile {
+	names := slices.Sorted(maps.Keys(clusters))
+	if len(names) > 1 {
+		p.warn(fmt.Sprintf("the bundle has %d clusters; using resources.clusters.%s", len(names), names[0]))
+	}
+	p.warn(fmt.Sprintf("using the cluster at resources.clusters.%s", names[0]))
+	readDatabricksCluster(p, asMap(clusters[names[0]]))
+	return p
 }
 
 // databricksHostCloud names the cloud of a workspace URL: *.cloud.databricks.com

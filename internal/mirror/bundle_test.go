@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,22 @@ resources:
 				t.Errorf("cloud %q, want %q", p.Source.Cloud, tc.cloud)
 			}
 		})
+	}
+}
+
+// An asset bundle may hold all-purpose clusters alone (resources.clusters),
+// no job: a real one of databricks/cli, two clusters of 13.3 on i3.xlarge.
+func TestDatabricksBundleClusters(t *testing.T) {
+	p, err := Import("testdata/real/bundle-clusters-num-workers-absent.yml", Options{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "format", p.Source.Format, FormatDatabricks)
+	eq(t, "label", p.Runtime.Label, "13.3.x-scala2.12")
+	eq(t, "spark", p.Runtime.Spark, "3.4.1")
+	eq(t, "worker", p.Topology.WorkerType, "i3.xlarge")
+	eq(t, "executor memory", p.Topology.ExecutorMemoryMB, int64(2048))
+	if !slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.Contains(w, "resources.clusters.cluster1") }) {
+		t.Errorf("warnings %q do not say which cluster was read", p.Warnings)
 	}
 }

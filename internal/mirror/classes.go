@@ -154,12 +154,4 @@ func (p *Profile) localClasses(key, value string) (kept string, missing []string
 	return strings.Join(keep, ","), missing, true
 }
 
-// databricksOnlyKeys are spark.databricks.delta.* confs that Databricks'
-// runtime reads and open-source Delta Lake does not.
-var databricksOnlyKeys = map[string]bool{
-	"spark.databricks.delta.preview.enabled":            true,
-	"spark.databricks.delta.multiClusterWrites.enabled": true,
-	"spark.databricks.delta.logStore.crossCloud.fatal":  true,
-}
-
 const databricksOnlyReason = "Databricks-only setting: read by the Databricks runtime, not by open-source Delta Lake"

@@ -91,18 +91,35 @@ var (
 // script added to testdata/real, the Spark Operator's apache/spark:4.0.4
 // example, a training EMR Configurations file), which took it to 119/120
 // and 28/28: figures of files no longer unseen (the one fact left is the
-// workers count, as in training). Raise them as the readers improve.
+// workers count, as in training). The sixth batch (corpus6, batch: 6)
+// took its training part from 196/198 and 60/60 to 198/198 and 60/60
+// (GCE n1-standard-1, -2, -64 and -96 in the instance catalog). Its
+// held-out part, checked once after that, scored 94/110 import (85.5%)
+// and 16/17 config (94.1%), all held-out together 536/555 (96.6%) and
+// 120/122 (98.4%): an asset bundle of resources.clusters (no job) is
+// refused, a Jobs API job on an existing cluster is refused, a
+// Databricks-only spark.databricks.delta.formatCheck.enabled is kept as
+// Delta, and one fact was written wrong (12 executors where the file
+// says --num-executors 10: read from a search excerpt of another
+// version of the file). The bundle and the Delta key were fixed after
+// that check, the refusal made to name the existing cluster, each with a
+// test on another real file of the same repository (a databricks/cli
+// bundle of two clusters, two ucx jobs), and the fact corrected, which took
+// it to 108/110 and 17/17: figures of files no longer unseen. The two facts
+// left are a Jobs API job on an existing cluster, which devenv refuses (now
+// naming the cluster and how to export it) where the facts expect an import
+// of its platform. Raise them as the readers improve.
 var corpusFloors = map[string]float64{
-	"train import":   99.7, // 797/799 (batch 5: 226/228)
-	"train config":   99.6, // 255/256 (batch 5: 73/74)
-	"heldout import": 99.3, // 442/445 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check)
-	"heldout config": 99.0, // 104/105 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check)
+	"train import":   99.7, // 995/997 (batch 5: 226/228, batch 6: 198/198)
+	"train config":   99.6, // 315/316 (batch 5: 73/74, batch 6: 60/60)
+	"heldout import": 99.0, // 550/555 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check)
+	"heldout config": 99.1, // 121/122 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check)
 }
 
 type corpusFile struct {
 	File    string            `yaml:"file"`
 	Heldout bool              `yaml:"heldout"`
-	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5)
+	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6)
 	Trimmed string            `yaml:"trimmed"`
 	Source  map[string]string `yaml:"source"`
 	Refused []any             `yaml:"refused"`

@@ -21,7 +21,7 @@ func importDatabricks(path string, data []byte) (*Profile, error) {
 		}
 		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the databricks CLI%s", path, err, decodeHint(data))
 	}
-	if b := asMap(v); bundleJobs(b) != nil {
+	if b := asMap(v); isBundle(b) {
 		return importBundle(path, b)
 	}
 	if jobs, where := dbxJobs(asMap(v)); jobs != nil {
@@ -38,6 +38,9 @@ func importDatabricks(path string, data []byte) (*Profile, error) {
 	p.Source.Platform = "databricks"
 	cluster, where := findDatabricksCluster(root)
 	if cluster == nil {
+		if id, where := findExistingCluster(root); id != "" {
+			return nil, fmt.Errorf("mirror: %s: a Databricks job whose %s runs on existing_cluster_id %s: the file says nothing of that cluster's runtime or nodes; export it with `databricks clusters get %s` and mirror that", path, where, id, id)
+		}
 		return nil, fmt.Errorf("mirror: %s: no cluster found: expected spark_version at the top, or new_cluster under tasks[] or job_clusters[]", path)
 	}
 	if where != "" {
@@ -71,6 +74,24 @@ func findDatabricksCluster(root map[string]any) (map[string]any, string) {
 		}
 	}
 	return nil, ""
+}
+
+// findExistingCluster is the first existing_cluster_id a job (or its
+// settings) runs on, and where.
+func findExistingCluster(root map[string]any) (string, string) {
+	if s := asMap(root["settings"]); s != nil {
+		id, where := findExistingCluster(s)
+		return id, "settings." + where
+	}
+	if id := str(root["existing_cluster_id"]); id != "" {
+		return id, "job"
+	}
+	for i, t := range asList(root["tasks"]) {
+		if id := str(asMap(t)["existing_cluster_id"]); id != "" {
+			return id, fmt.Sprintf("tasks[%d]", i)
+		}
+	}
+	return "", ""
 }
 
 func readDatabricksCluster(p *Profile, c map[string]any) {

@@ -158,7 +158,7 @@ func detectTree(v any) string {
 	case isDataprocWorkflow(m) || isDataprocBatch(m) || createClusterRequest(m) != nil || dataprocJobKind(m) != "" || m["virtualClusterConfig"] != nil || (m["clusterName"] != nil && asMap(m["config"])["softwareConfig"] != nil) ||
 		asMap(m["config"])["gceClusterConfig"] != nil:
 		return FormatDataproc
-	case bundleJobs(m) != nil:
+	case isBundle(m):
 		return FormatDatabricks
 	case isDBX(m):
 		return FormatDatabricks

@@ -28,6 +28,7 @@ func TestInstanceCatalog(t *testing.T) {
 		{"p4d.24xlarge", "8x A100 40 GB per node"},
 		{"g2-standard-16", "1x L4 24 GB per node"},
 		{"m5.xlarge", "no GPU per node (m5.xlarge)"},
+		{"n1-standard-1", "no GPU per node (n1-standard-1)"}, // corpus6 gcpex-init.sh's workers
 		{"x9.huge", "unknown (x9.huge is not in the instance catalog)"},
 	}
 	for _, tc := range cases {

@@ -254,3 +254,41 @@ func TestExecutorGPUsFollowTheRequest(t *testing.T) {
 	l := p.Localize(h)
 	eq(t, "local executor gpus", l.Conf["spark.executor.resource.gpu.amount"], "1")
 }
+
+// TestDeltaConfsNotInOSSDelta: a spark.databricks.delta.* key that
+// open-source Delta Lake does not define (a real ucx job's
+// formatCheck.enabled) is dropped as Databricks-only; one Delta defines
+// (its table-property defaults included) is kept.
+func TestDeltaConfsNotInOSSDelta(t *testing.T) {
+	p, err := Import("testdata/real/ucx-job-some-spn.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped(t, localFor(p), "spark.databricks.delta.formatCheck.enabled", "Databricks-only")
+	for key, want := range map[string]string{
+		"spark.databricks.delta.formatCheck.enabled":                               databricksOnlyReason,
+		"spark.databricks.delta.preview.enabled":                                   databricksOnlyReason,
+		"spark.databricks.delta.schema.autoMerge.enabled":                          "",
+		"spark.databricks.delta.retentionDurationCheck.enabled":                    "",
+		"spark.databricks.delta.properties.defaults.enableChangeDataFeed":          "",
+		"spark.databricks.delta.snapshotCache.storageLevel.mode":                   "",
+		"spark.databricks.delta.merge.materializeSource.rddStorageLevelFirstRetry": "",
+	} {
+		eq(t, key, keyDropReason(key), want)
+	}
+}
+
+// TestDatabricksJobOnExistingCluster: a real Jobs API job whose task runs
+// on an existing cluster is refused with the cluster it names and how to
+// export that cluster, not with "no cluster found".
+func TestDatabricksJobOnExistingCluster(t *testing.T) {
+	_, err := Import("testdata/real/ucx-job-on-simplest-autoscale.json", Options{})
+	if err == nil {
+		t.Fatal("imported a job that holds no cluster spec")
+	}
+	for _, want := range []string{"existing_cluster_id simplest-autoscale", "settings.tasks[0]", "databricks clusters get"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want it to say %q", err, want)
+		}
+	}
+}

@@ -240,7 +240,7 @@ func keyDropReason(key string) string {
 	lk := strings.ToLower(key)
 	switch portableFamilyOf(key) {
 	case "Delta Lake semantics":
-		if databricksOnlyKeys[key] {
+		if databricksOnlyKey(key) {
 			return databricksOnlyReason
 		}
 		return ""
