@@ -43,10 +43,10 @@ const ComposeFileName = "compose.devenv.yaml"
 //     this file alone makes them (with devenv's labels) when they are missing.
 //
 // proj is project.FromPlan(pl) with the project directory as its working
-// directory and not external (the caller renders it: this package is
-// below compose/project's tests).
+// directory and not external (rendered(pl); the caller renders it once for
+// this export and its own use).
 func Compose(pl *plan.Plan, proj *types.Project, lf *lock.File) ([]byte, error) {
-	es, err := entries(pl)
+	es, err := entries(pl, proj)
 	if err != nil {
 		return nil, err
 	}

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -57,26 +57,31 @@ type customizations struct {
 // read), points at the exported compose file (ComposeFileName, in the
 // project directory) so the editor starts the whole environment.
 func Devcontainer(pl *plan.Plan, service string) ([]byte, error) {
-	s, err := pickService(pl, service)
+	proj, err := rendered(pl)
 	if err != nil {
 		return nil, err
 	}
-	es, err := entries(pl)
+	s, _, err := pickService(pl, proj, service)
 	if err != nil {
 		return nil, err
 	}
+	es, err := entries(pl, proj)
+	if err != nil {
+		return nil, err
+	}
+	e := entryOf(es, s.Name)
 	d := devcontainer{Name: pl.Project + " (devenv)", WorkspaceFolder: plan.Workspace}
-	if at := projectMount(pl, s); at != "" {
+	if at := projectMount(pl, s, e.svc); at != "" {
 		d.WorkspaceFolder = at // where the service sees the project
 	}
 	d.Customizations.VSCode.Extensions = []string{"ms-python.python", "ms-toolsai.jupyter"}
-	if len(es) > 1 || len(s.Container.Files) > 0 {
+	if len(es) > 1 || hasFiles(e.svc) {
 		d.DockerComposeFile, d.Service, d.ShutdownAction = "../"+ComposeFileName, s.Name, "stopCompose"
 	} else {
-		singleImage(&d, s, es[0], projectDir(pl))
+		singleImage(&d, s, e, proj, projectDir(pl))
 	}
-	for _, p := range s.Container.Ports {
-		d.ForwardPorts = append(d.ForwardPorts, p.ContainerPort)
+	for _, p := range e.svc.Ports {
+		d.ForwardPorts = append(d.ForwardPorts, int(p.Target))
 	}
 	if s.WantsGPU {
 		d.HostRequirements = &hostReqs{GPU: true}
@@ -97,11 +102,6 @@ func Devcontainer(pl *plan.Plan, service string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func pickService(pl *plan.Plan, name string) (*plan.Service, error) {
-	s, _, err := PickService(pl, name)
-	return s, err
-}
-
 // PickService is the service a devcontainer attaches to, and why when
 // several could: name when given; else one that mounts the project
 // (devenv's workspace, or a compose service's bind mount of the project
@@ -111,6 +111,16 @@ func pickService(pl *plan.Plan, name string) (*plan.Service, error) {
 // service (its first service when it has only compose services), with a
 // note.
 func PickService(pl *plan.Plan, name string) (*plan.Service, string, error) {
+	proj, err := rendered(pl)
+	if err != nil {
+		return nil, "", err
+	}
+	return pickService(pl, proj, name)
+}
+
+// pickService is PickService with pl rendered as proj.
+func pickService(pl *plan.Plan, proj *types.Project, name string) (*plan.Service, string, error) {
+	mountAt := func(s *plan.Service) string { return projectMount(pl, s, proj.Services[s.Name]) }
 	if name != "" {
 		if s := pl.Service(name); s != nil {
 			return s, "", nil
@@ -119,7 +129,7 @@ func PickService(pl *plan.Plan, name string) (*plan.Service, string, error) {
 	}
 	var mounting []*plan.Service
 	for _, s := range pl.Services {
-		if s.Replica == "" && projectMount(pl, s) != "" {
+		if s.Replica == "" && mountAt(s) != "" {
 			mounting = append(mounting, s)
 		}
 	}
@@ -149,7 +159,7 @@ func PickService(pl *plan.Plan, name string) (*plan.Service, string, error) {
 		verb = "mount"
 	}
 	return s, fmt.Sprintf("%s (%s, mounting the project at %s); %s %s it too: pass --service to pick another",
-		s.Name, rankReason(s), projectMount(pl, s), strings.Join(others, ", "), verb), nil
+		s.Name, rankReason(s), mountAt(s), strings.Join(others, ", "), verb), nil
 }
 
 // pickRank orders the services that mount the project: the notebook
@@ -174,56 +184,69 @@ func rankReason(s *plan.Service) string {
 	return "the first compose service by name"
 }
 
-// projectMount is where s mounts the project directory ("" when it does
-// not): devenv's workspace, or a bind mount of the directory itself.
-func projectMount(pl *plan.Plan, s *plan.Service) string {
+// projectMount is where s (rendered as svc) mounts the project directory
+// ("" when it does not): devenv's workspace, or a bind mount of the
+// directory itself.
+func projectMount(pl *plan.Plan, s *plan.Service, svc types.ServiceConfig) string {
 	dir := projectDir(pl)
-	for _, m := range s.Container.Mounts {
+	for _, m := range mounts(svc) {
 		if s.Profile != lock.ComposeProfile && m.Target == plan.Workspace {
 			return m.Target
 		}
-		if m.Type == engine.MountBind && dir != "" && filepath.Clean(m.Source) == filepath.Clean(dir) {
+		if m.Type == types.VolumeTypeBind && dir != "" && filepath.Clean(m.Source) == filepath.Clean(dir) {
 			return m.Target
 		}
 	}
 	return ""
 }
 
+// mounts are the service's bind mounts and named volumes (anonymous
+// volumes and tmpfs are the container's own, never the project's).
+func mounts(svc types.ServiceConfig) []types.ServiceVolumeConfig {
+	var out []types.ServiceVolumeConfig
+	for _, v := range svc.Volumes {
+		if v.Type == types.VolumeTypeBind || (v.Type == types.VolumeTypeVolume && v.Source != "") {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // singleImage fills the image form: the service's image, its GPUs as
 // runArgs, its environment and mounts. Variables from an env_file are
 // passed with --env-file, never written into the file.
-func singleImage(d *devcontainer, s *plan.Service, e entry, dir string) {
+func singleImage(d *devcontainer, s *plan.Service, e entry, proj *types.Project, dir string) {
 	d.Image = s.Image
-	if s.Container.GPU != nil && s.GPURequired {
+	if g := gpuRequest(e.svc); g != nil && s.GPURequired {
 		// gpu: optional is hostRequirements.gpu "optional" alone: the
 		// editor adds the GPU when the machine has one
-		d.RunArgs = []string{"--gpus", gpusArg(s.Container.GPU)}
+		d.RunArgs = []string{"--gpus", gpusArg(*g)}
 	}
-	if s.Container.ShmSizeBytes > 0 {
-		d.RunArgs = append(d.RunArgs, "--shm-size="+strconv.FormatInt(s.Container.ShmSizeBytes, 10))
+	if e.svc.ShmSize > 0 {
+		d.RunArgs = append(d.RunArgs, "--shm-size="+strconv.FormatInt(int64(e.svc.ShmSize), 10))
 	}
 	d.WorkspaceMount = "source=${localWorkspaceFolder},target=" + plan.Workspace + ",type=bind"
 	for _, f := range e.envFiles {
 		d.RunArgs = append(d.RunArgs, "--env-file", workspacePath(f, dir))
 	}
 	d.ContainerEnv = e.envWithoutFiles()
-	for _, m := range s.Container.Mounts {
+	for _, m := range mounts(e.svc) {
 		if m.Target == plan.Workspace {
 			continue
 		}
-		d.Mounts = append(d.Mounts, mountString(m, dir))
+		d.Mounts = append(d.Mounts, mountString(m, proj, dir))
 	}
 }
 
 // gpusArg is docker run's --gpus value.
-func gpusArg(g *engine.GPURequest) string {
+func gpusArg(g types.DeviceRequest) string {
 	switch {
-	case g.All:
+	case g.Count == -1:
 		return "all"
-	case len(g.DeviceIDs) > 0:
-		return `"device=` + strings.Join(g.DeviceIDs, ",") + `"`
+	case len(g.IDs) > 0:
+		return `"device=` + strings.Join(g.IDs, ",") + `"`
 	}
-	return strconv.Itoa(g.Count)
+	return strconv.Itoa(int(g.Count))
 }
 
 // workspacePath writes a project path under ${localWorkspaceFolder}.
@@ -235,11 +258,17 @@ func workspacePath(p, dir string) string {
 }
 
 // mountString is the devcontainer mount syntax; project paths are written
-// under ${localWorkspaceFolder}.
-func mountString(m engine.Mount, dir string) string {
+// under ${localWorkspaceFolder}, a named volume by its engine name (the
+// project's volume of that key).
+func mountString(m types.ServiceVolumeConfig, proj *types.Project, dir string) string {
 	src := m.Source
-	if m.Type == engine.MountBind {
+	switch m.Type {
+	case types.VolumeTypeBind:
 		src = workspacePath(m.Source, dir)
+	case types.VolumeTypeVolume:
+		if v, ok := proj.Volumes[m.Source]; ok && v.Name != "" {
+			src = v.Name
+		}
 	}
 	s := fmt.Sprintf("source=%s,target=%s,type=%s", src, m.Target, m.Type)
 	if m.ReadOnly {

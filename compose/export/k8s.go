@@ -10,12 +10,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/devenv-dev/devenv/internal/redact"
-
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/redact"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 	"github.com/devenv-dev/devenv/profiles"
 )
@@ -46,6 +45,10 @@ var localOnly = map[string]bool{
 // cluster form and are left out (the README-style header of each file says
 // what to fill in).
 func Kubernetes(pl *plan.Plan, lf *lock.File) (map[string][]byte, error) {
+	proj, err := rendered(pl)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][]byte{}
 	for _, s := range pl.Services {
 		if s.Replica != "" {
@@ -61,7 +64,7 @@ func Kubernetes(pl *plan.Plan, lf *lock.File) (map[string][]byte, error) {
 			}
 			docs, notes = []any{app}, n
 		case profiles.Triton:
-			docs = tritonManifests(pl, s)
+			docs = tritonManifests(pl, s, proj.Services[s.Name])
 			notes = []string{"Mount your model repository at /models (a PersistentVolumeClaim or an image with the models baked in)."}
 		default:
 			continue
@@ -379,14 +382,14 @@ func k8sLabels(project, service string) map[string]string {
 
 // gpuCount is how many GPUs the container asks for as a Kubernetes limit;
 // "all" has no Kubernetes form and becomes 1.
-func gpuCount(g *engine.GPURequest) int {
+func gpuCount(g *types.DeviceRequest) int {
 	switch {
 	case g == nil:
 		return 0
-	case len(g.DeviceIDs) > 0:
-		return len(g.DeviceIDs)
+	case len(g.IDs) > 0:
+		return len(g.IDs)
 	case g.Count > 0:
-		return g.Count
+		return int(g.Count)
 	}
 	return 1
 }

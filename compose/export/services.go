@@ -1,9 +1,12 @@
 // Package export writes a devenv environment in other tools' formats: a
 // compose file `docker compose up` runs the same way, a devcontainer.json
 // for editors, and Kubernetes manifests (Spark Operator SparkApplications,
-// Triton Deployments). Exports read the plan; images are by digest when the
-// plan was made from devenv.lock and by tag otherwise, and each export says
-// which in its header.
+// Triton Deployments). Exports read the Compose project devenv runs
+// (compose/project.FromPlan: each container as a compose-go ServiceConfig,
+// the project's networks, volumes and configs) and devenv's facts of the
+// plan beside it (profiles, Spark settings, placement, the lock); images
+// are by digest when the plan was made from devenv.lock and by tag
+// otherwise, and each export says which in its header.
 package export
 
 import (
@@ -11,10 +14,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
+	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/devenv-dev/devenv/internal/labels"
 )
 
 // entry is one service of the export: a planned devenv service or a
@@ -23,8 +28,8 @@ type entry struct {
 	name     string
 	profile  string // devenv profile; "" for compose services
 	image    string
-	built    bool // devenv builds image (devenv build)
-	c        engine.ContainerSpec
+	built    bool                // devenv builds image (devenv build)
+	svc      types.ServiceConfig // the container, as the project renders it
 	spark    *plan.SparkInfo
 	replica  string
 	fromFile string // compose file of a compose service
@@ -41,10 +46,17 @@ type entry struct {
 	localID string            // a compose image no registry has, locked by this image ID
 }
 
-// entries lists the plan's services (a compose file's among them) with
-// what exports need beyond the plan: env_files, and the environment
-// entries a compose file writes as ${VAR}.
-func entries(pl *plan.Plan) ([]entry, error) {
+// rendered is pl as the Compose project `devenv export compose` writes:
+// the project directory its working directory, nothing external.
+func rendered(pl *plan.Plan) (*types.Project, error) {
+	return project.FromPlan(pl, project.Options{WorkingDir: projectDir(pl)})
+}
+
+// entries lists the plan's services (a compose file's among them), each
+// with its container as proj (pl rendered) has it and what exports need
+// beyond the plan: env_files, and the environment entries a compose file
+// writes as ${VAR}.
+func entries(pl *plan.Plan, proj *types.Project) ([]entry, error) {
 	composed, raw, rawArgs, err := loadCompose(pl)
 	if err != nil {
 		return nil, err
@@ -56,7 +68,7 @@ func entries(pl *plan.Plan) ([]entry, error) {
 	var out []entry
 	for _, s := range pl.Services {
 		e := entry{name: s.Name, profile: s.Profile, image: s.Image, built: s.Build != nil,
-			c: s.Container, spark: s.Spark, replica: s.Replica}
+			svc: proj.Services[s.Name], spark: s.Spark, replica: s.Replica}
 		if s.CPUFallback {
 			e.onCPU = s.Reason
 		}
@@ -138,7 +150,7 @@ func keySet(keys []string) map[string]bool {
 // envWithoutFiles is the container's environment less the variables whose
 // values come from an env_file.
 func (e entry) envWithoutFiles() map[string]string {
-	env := envMap(e.c.Env)
+	env := envMap(e.svc.Environment)
 	for k := range e.fileKeys {
 		delete(env, k)
 	}
@@ -153,14 +165,51 @@ func pinnedHeader(lf *lock.File) string {
 	return "Images are pinned by digest from devenv.lock."
 }
 
-// envMap splits KEY=value pairs.
-func envMap(env []string) map[string]string {
+// envMap is a service's environment as values; a variable passed from
+// the caller's environment (no value) is "".
+func envMap(env types.MappingWithEquals) map[string]string {
 	out := make(map[string]string, len(env))
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		out[k] = v
+	for k, v := range env {
+		out[k] = ""
+		if v != nil {
+			out[k] = *v
+		}
 	}
 	return out
+}
+
+// gpuRequest is the GPU request of a rendered service (its gpus:, or the
+// GPU device of deploy's reservations; project.FromPlan writes devenv's
+// placement there), or nil. A request for every GPU has Count -1.
+func gpuRequest(svc types.ServiceConfig) *types.DeviceRequest {
+	for _, g := range svc.Gpus {
+		return &g
+	}
+	if svc.Deploy == nil || svc.Deploy.Resources.Reservations == nil {
+		return nil
+	}
+	for _, d := range svc.Deploy.Resources.Reservations.Devices {
+		if compose.IsGPURequest(d) {
+			return &d
+		}
+	}
+	return nil
+}
+
+// hasFiles: devenv places generated files in the service's container
+// (project.FromPlan carries them as configs and their digest as a label).
+func hasFiles(svc types.ServiceConfig) bool {
+	return svc.Labels[labels.FilesDigest] != ""
+}
+
+// entryOf is the entry of service name.
+func entryOf(es []entry, name string) entry {
+	for _, e := range es {
+		if e.name == name {
+			return e
+		}
+	}
+	return entry{name: name}
 }
 
 // notInProject is an error for a service name the plan does not hold.

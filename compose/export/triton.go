@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
 )
 
@@ -79,8 +80,9 @@ type servicePort struct {
 }
 
 // tritonManifests is a Deployment running the planned Triton container
-// with its GPUs as nvidia.com/gpu limits, and a Service for its ports.
-func tritonManifests(pl *plan.Plan, s *plan.Service) []any {
+// (svc, as the project renders it) with its GPUs as nvidia.com/gpu
+// limits, and a Service for its ports.
+func tritonManifests(pl *plan.Plan, s *plan.Service, svc types.ServiceConfig) []any {
 	name := k8sName(pl.Project, s.Name)
 	labels := k8sLabels(pl.Project, s.Name)
 	selector := map[string]string{"app.kubernetes.io/name": name}
@@ -88,9 +90,9 @@ func tritonManifests(pl *plan.Plan, s *plan.Service) []any {
 	for k, v := range labels {
 		podLabels[k] = v
 	}
-	c := k8sContainer{Name: fitK8s(dnsLabel(s.Name)), Image: s.Image, Args: s.Container.Cmd,
+	c := k8sContainer{Name: fitK8s(dnsLabel(s.Name)), Image: s.Image, Args: svc.Command,
 		LivenessProbe: httpProbe("/v2/health/live", 15), ReadinessProbe: httpProbe("/v2/health/ready", 5)}
-	env := envMap(s.Container.Env)
+	env := envMap(svc.Environment)
 	_, fromFile := specEnvFile(pl, s)
 	for _, k := range slices.Sorted(maps.Keys(env)) {
 		if k == "NVIDIA_VISIBLE_DEVICES" || fromFile[k] {
@@ -103,7 +105,7 @@ func tritonManifests(pl *plan.Plan, s *plan.Service) []any {
 		c.Ports = append(c.Ports, containerPort{Name: p.name, ContainerPort: p.port})
 		svcPorts = append(svcPorts, servicePort{Name: p.name, Port: p.port, TargetPort: p.name})
 	}
-	if n := gpuCount(s.Container.GPU); n > 0 && !s.CPUFallback {
+	if n := gpuCount(gpuRequest(svc)); n > 0 && !s.CPUFallback {
 		c.Resources.Limits = map[string]int{"nvidia.com/gpu": n}
 	}
 	var dep deploymentSpec

@@ -15,11 +15,11 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/envs/unlocked"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/filelock"
 	"github.com/devenv-dev/devenv/internal/goldenfile"
@@ -363,7 +363,7 @@ func asMap(t *testing.T, s types.ServiceConfig) map[string]any {
 // digests and checksums (sha256 of the reference or URL).
 func fakeLock(t *testing.T, p *spec.Project) *lock.File {
 	t.Helper()
-	lf, err := export.Unlocked(t.Context(), p, "")
+	lf, err := unlocked.Lock(t.Context(), p, "")
 	if err != nil {
 		t.Fatal(err)
 	}
