@@ -37,7 +37,7 @@ func renderCompose(pl *plan.Plan, s *plan.Service, orig *compose.Config, opts Op
 	if s.Build == nil && s.Image != "" {
 		svc.Image = s.Image // pinned by the lock; a build: keeps Compose's image name
 	}
-	svc.Ports = localPorts(orig.Service.Ports)
+	svc.Ports = LocalPorts(orig.Service.Ports)
 	if c.GPU != nil {
 		svc.Gpus, svc.Deploy = placedGPUs(orig.Service, deviceRequest(c.GPU))
 	}
@@ -73,16 +73,6 @@ func configFiles(pl *plan.Plan) string {
 		return strings.Join(p.Compose, ",")
 	}
 	return p.File
-}
-
-func localPorts(in []types.ServicePortConfig) []types.ServicePortConfig {
-	out := slices.Clone(in)
-	for i := range out {
-		if out[i].HostIP == "" {
-			out[i].HostIP = compose.DefaultHostIP
-		}
-	}
-	return out
 }
 
 // placedGPUs are the service's gpus: and deploy with want as its GPU

@@ -73,9 +73,10 @@ func (r *Runner) render(pl *plan.Plan) (*types.Project, error) {
 func (r *Runner) decide(proj *types.Project, svcs []*plan.Service, existing map[string]engine.Object, net projectNet, images map[string]string, opts UpOptions) ([]decision, error) {
 	out := make([]decision, 0, len(svcs))
 	for _, s := range svcs {
-		d := decision{svc: s, detail: "container " + s.Container.Name}
-		cur, ok := existing[s.Container.Name]
-		same, err := r.sameConfig(proj.Services[s.Name], s, cur)
+		svc := proj.Services[s.Name]
+		d := decision{svc: s, detail: "container " + svc.ContainerName}
+		cur, ok := existing[svc.ContainerName]
+		same, err := r.sameConfig(svc, s, cur)
 		if err != nil {
 			return nil, fmt.Errorf("service %s: %w", s.Name, err)
 		}
@@ -86,8 +87,8 @@ func (r *Runner) decide(proj *types.Project, svcs []*plan.Service, existing map[
 			d.action = Recreated
 		case imageChanged(cur, images[s.Image]):
 			d.action, d.detail = Recreated, "its image "+s.Image+" is another one now ("+shortID(images[s.Image])+"); recreated from it"
-		case !attached(cur, s.Container.Network, net):
-			d.action, d.detail = Recreated, "its network "+s.Container.Network+" was removed or disconnected; recreated on the project's network"
+		case !attached(cur, project.NetworkName(proj, svc), net):
+			d.action, d.detail = Recreated, "its network "+net.name+" was removed or disconnected; recreated on the project's network"
 		case cur.State == "running" || opts.NoStart:
 			d.action = Unchanged
 		case legacyHash(cur):
@@ -127,10 +128,10 @@ func imageChanged(cur engine.Object, id string) bool {
 // currentImages is the current id of the image of each selected service
 // whose container carries Compose's image label (one engine call per
 // image, none for a project without such containers).
-func (r *Runner) currentImages(ctx context.Context, svcs []*plan.Service, existing map[string]engine.Object) (map[string]string, error) {
+func (r *Runner) currentImages(ctx context.Context, proj *types.Project, svcs []*plan.Service, existing map[string]engine.Object) (map[string]string, error) {
 	out := map[string]string{}
 	for _, s := range svcs {
-		cur, ok := existing[s.Container.Name]
+		cur, ok := existing[proj.Services[s.Name].ContainerName]
 		if _, done := out[s.Image]; !ok || done || cur.Labels[composeImageLabel] == "" {
 			continue
 		}

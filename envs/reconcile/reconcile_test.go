@@ -183,7 +183,11 @@ func TestWaitReportsAnExitedServiceWithItsLogs(t *testing.T) {
 	if err := f.Stop(ctx, "p-db", time.Second); err != nil {
 		t.Fatal(err)
 	}
-	err := r.WaitHealthy(ctx, pl.Services[:1], 2*time.Second)
+	proj, err := r.render(pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.WaitHealthy(ctx, proj, pl.Services[:1], 2*time.Second)
 	var u *UnhealthyError
 	if !errors.As(err, &u) || u.Service != "db" || !strings.Contains(err.Error(), "FATAL: bad config") {
 		t.Fatalf("want the db's exit with its logs, got %v", err)

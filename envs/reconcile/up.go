@@ -97,7 +97,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 	if err != nil {
 		return res, err
 	}
-	images, err := r.currentImages(ctx, svcs, byName(listed))
+	images, err := r.currentImages(ctx, proj, svcs, byName(listed))
 	if err != nil {
 		return res, err
 	}
@@ -111,7 +111,7 @@ func (r *Runner) Up(ctx context.Context, pl *plan.Plan, opts UpOptions) (*UpResu
 		return res, err
 	}
 	if opts.Wait && !opts.NoStart {
-		return res, r.WaitHealthy(ctx, svcs, opts.WaitTimeout)
+		return res, r.WaitHealthy(ctx, proj, svcs, opts.WaitTimeout)
 	}
 	return res, nil
 }
@@ -333,7 +333,7 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 			return nil, err
 		}
 	}
-	images, err := r.currentImages(ctx, svcs, byName(listed))
+	images, err := r.currentImages(ctx, proj, svcs, byName(listed))
 	if err != nil {
 		return nil, err
 	}

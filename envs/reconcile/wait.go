@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
@@ -33,22 +34,26 @@ func indent(s string) string {
 
 // WaitHealthy waits until every service is running and, where it has a
 // healthcheck, healthy. A service that exits or turns unhealthy, or the
-// timeout, ends the wait with that service's last log lines.
-func (r *Runner) WaitHealthy(ctx context.Context, svcs []*plan.Service, timeout time.Duration) error {
+// timeout, ends the wait with that service's last log lines. Each
+// service's container is the one proj (the plan rendered) names.
+func (r *Runner) WaitHealthy(ctx context.Context, proj *types.Project, svcs []*plan.Service, timeout time.Duration) error {
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
 	}
 	deadline := time.Now().Add(timeout)
-	pending := append([]*plan.Service(nil), svcs...)
+	pending := make([]waited, 0, len(svcs))
+	for _, s := range svcs {
+		pending = append(pending, waited{service: s.Name, container: proj.Services[s.Name].ContainerName})
+	}
 	for len(pending) > 0 {
-		var still []*plan.Service
-		for _, s := range pending {
-			done, err := r.checkHealth(ctx, s)
+		var still []waited
+		for _, w := range pending {
+			done, err := r.checkHealth(ctx, w)
 			if err != nil {
 				return err
 			}
 			if !done {
-				still = append(still, s)
+				still = append(still, w)
 			}
 		}
 		pending = still
@@ -67,16 +72,19 @@ func (r *Runner) WaitHealthy(ctx context.Context, svcs []*plan.Service, timeout 
 	return nil
 }
 
-func (r *Runner) checkHealth(ctx context.Context, s *plan.Service) (bool, error) {
-	st, err := r.Eng.Inspect(ctx, s.Container.Name)
+// waited is a service --wait waits for, and its container.
+type waited struct{ service, container string }
+
+func (r *Runner) checkHealth(ctx context.Context, w waited) (bool, error) {
+	st, err := r.Eng.Inspect(ctx, w.container)
 	if err != nil {
 		return false, err
 	}
 	switch {
 	case !st.Running && st.Status != "created" && st.Status != "restarting":
-		return false, r.unhealthy(ctx, s, fmt.Sprintf("%s (exit code %d)", st.Status, st.ExitCode))
+		return false, r.unhealthy(ctx, w, fmt.Sprintf("%s (exit code %d)", st.Status, st.ExitCode))
 	case st.Health == engine.HealthUnhealthy:
-		return false, r.unhealthy(ctx, s, "unhealthy")
+		return false, r.unhealthy(ctx, w, "unhealthy")
 	case st.Running && st.Health == engine.HealthHealthy:
 		return true, nil
 	case st.Running && st.Health == engine.HealthNone:
@@ -91,10 +99,10 @@ func (r *Runner) checkHealth(ctx context.Context, s *plan.Service) (bool, error)
 // before --wait counts it as up.
 var settle = 2 * time.Second
 
-func (r *Runner) unhealthy(ctx context.Context, s *plan.Service, state string) error {
+func (r *Runner) unhealthy(ctx context.Context, w waited, state string) error {
 	var buf bytes.Buffer
-	_ = r.Eng.Logs(ctx, s.Container.Name, engine.LogOptions{Tail: "20"}, &buf, &buf)
-	return &UnhealthyError{Service: s.Name, State: state, LastLogs: buf.String()}
+	_ = r.Eng.Logs(ctx, w.container, engine.LogOptions{Tail: "20"}, &buf, &buf)
+	return &UnhealthyError{Service: w.service, State: state, LastLogs: buf.String()}
 }
 
 func isConflict(err error) bool { return errors.Is(err, engine.ErrConflict) }

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
@@ -110,35 +110,38 @@ func (p *Project) Config(ctx context.Context, only []string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.addPlan(pl)
-	cfg.addCompose(pl, only)
+	proj, err := project.FromPlan(pl.Plan, project.Options{WorkingDir: p.Spec.Dir})
+	if err != nil {
+		return nil, err
+	}
+	cfg.addPlan(pl, proj)
+	cfg.addCompose(pl, proj, only)
 	return cfg, nil
 }
 
-// addCompose adds the plan's compose services (those named, all when none).
-func (cfg *Config) addCompose(pl *Planned, only []string) {
+// addCompose adds the plan's compose services (those named, all when
+// none), as proj (the plan rendered) runs them.
+func (cfg *Config) addCompose(pl *Planned, proj *types.Project, only []string) {
 	for _, ps := range pl.Services {
 		if ps.Profile != lock.ComposeProfile || (len(only) > 0 && !slices.Contains(only, ps.Name)) {
 			continue
 		}
-		cfg.Compose = append(cfg.Compose, composeConfig(pl, ps))
+		cfg.Compose = append(cfg.Compose, composeConfig(pl, proj, ps))
 	}
 	slices.SortFunc(cfg.Compose, func(a, b ComposeServiceConfig) int { return strings.Compare(a.Name, b.Name) })
 }
 
-func composeConfig(pl *Planned, ps *plan.Service) ComposeServiceConfig {
-	c := ps.Container
-	out := ComposeServiceConfig{Name: ps.Name, File: c.Labels[labels.ComposeFile], Image: ps.Image, Build: ps.Build != nil,
+func composeConfig(pl *Planned, proj *types.Project, ps *plan.Service) ComposeServiceConfig {
+	svc := proj.Services[ps.Name]
+	out := ComposeServiceConfig{Name: ps.Name, File: svc.Labels[labels.ComposeFile], Image: ps.Image, Build: ps.Build != nil,
 		Depends: ps.DependsOn, Labels: map[string]string{}}
-	for k, v := range c.Labels {
+	for k, v := range svc.Labels {
 		if strings.HasPrefix(k, "dev.devenv.") {
 			out.Labels[k] = v
 		}
 	}
-	out.Ports = composePorts(ps)
-	for _, m := range c.Mounts {
-		out.Volumes = append(out.Volumes, VolumeView{Source: m.Source, Target: m.Target, ReadOnly: m.ReadOnly, Named: m.Type == engine.MountVolume})
-	}
+	out.Ports = composePorts(ps, svc)
+	out.Volumes = composeVolumes(proj, svc)
 	if k := ps.Compose; k != nil {
 		out.Profiles = k.Profiles
 		if k.Config != nil {
@@ -163,16 +166,37 @@ func composeConfig(pl *Planned, ps *plan.Service) ComposeServiceConfig {
 // host address: Compose publishes it on every address, devenv on 127.0.0.1.
 const LoopbackNote = "devenv's default; Compose publishes on every address: write the address (0.0.0.0:...) to have that"
 
-// composePorts are the ports devenv publishes for a compose service, each
-// that the file gives no host address noted as devenv's difference.
-func composePorts(ps *plan.Service) []PortView {
+// composeVolumes are the bind mounts and named volumes of a rendered
+// compose service, each named volume by its engine name (anonymous
+// volumes and tmpfs are left out).
+func composeVolumes(proj *types.Project, svc types.ServiceConfig) []VolumeView {
+	var out []VolumeView
+	for _, v := range svc.Volumes {
+		switch {
+		case v.Type == types.VolumeTypeBind:
+			out = append(out, VolumeView{Source: v.Source, Target: v.Target, ReadOnly: v.ReadOnly})
+		case v.Type == types.VolumeTypeVolume && v.Source != "":
+			name := v.Source
+			if tv, ok := proj.Volumes[v.Source]; ok && tv.Name != "" {
+				name = tv.Name
+			}
+			out = append(out, VolumeView{Source: name, Target: v.Target, ReadOnly: v.ReadOnly, Named: true})
+		}
+	}
+	return out
+}
+
+// composePorts are the ports devenv publishes for a compose service (svc,
+// rendered), each that the file gives no host address noted as devenv's
+// difference.
+func composePorts(ps *plan.Service, svc types.ServiceConfig) []PortView {
 	var file []types.ServicePortConfig
 	if k := ps.Compose; k != nil && k.Config != nil {
 		file = k.Config.Service.Ports
 	}
 	var out []PortView
-	for i, p := range ps.Container.Ports {
-		v := PortView{HostIP: p.HostIP, HostPort: p.HostPort, ContainerPort: p.ContainerPort, Protocol: p.Protocol}
+	for i, p := range project.HostPorts(svc.Ports) {
+		v := PortView{HostIP: p.HostIP, HostPort: p.Host, ContainerPort: p.Container, Protocol: p.Protocol}
 		if i < len(file) && file[i].HostIP == "" {
 			v.Note = LoopbackNote
 		}
@@ -235,7 +259,7 @@ func applyLock(r *profiles.Resolved, ls *lock.Service) {
 // addPlan adds what the plan decides on this machine: GPU requests,
 // placement and memory split, CPU fallback, generated Spark confs, and the
 // images when they are pinned.
-func (cfg *Config) addPlan(pl *Planned) {
+func (cfg *Config) addPlan(pl *Planned, proj *types.Project) {
 	cfg.Placement, cfg.Warnings = pl.Placement, pl.Warnings
 	for i := range cfg.Services {
 		sc := &cfg.Services[i]
@@ -246,7 +270,7 @@ func (cfg *Config) addPlan(pl *Planned) {
 		if pl.From == FromLock {
 			sc.Image = ps.Image
 		}
-		sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = gpuRequestOf(ps.Container.GPU), ps.CPUFallback, ps.Reason, ps.Spark
+		sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = gpuRequestOf(project.GPURequest(proj.Services[ps.Name])), ps.CPUFallback, ps.Reason, ps.Spark
 	}
 }
 

@@ -1,8 +1,11 @@
 package app
 
 import (
+	"maps"
+	"slices"
+
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/engine"
 )
 
 // The JSON shapes of devenv.yaml values and engine requests in Config
@@ -67,10 +70,23 @@ func volumesOf(vs []spec.Volume) []VolumeView {
 	return out
 }
 
-func gpuRequestOf(r *engine.GPURequest) *GPURequestView {
+// gpuRequestOf is a rendered service's GPU request (r) as devenv asked
+// for it: all, a count or devices, and the capabilities besides "gpu".
+func gpuRequestOf(r *types.DeviceRequest) *GPURequestView {
 	if r == nil {
 		return nil
 	}
-	v := GPURequestView(*r)
+	v := GPURequestView{All: r.Count == -1, DeviceIDs: slices.Clone(r.IDs), Driver: r.Driver}
+	if r.Count > 0 {
+		v.Count = int(r.Count)
+	}
+	for _, c := range r.Capabilities {
+		if c != "gpu" {
+			v.Capabilities = append(v.Capabilities, c)
+		}
+	}
+	if len(r.Options) > 0 {
+		v.Options = maps.Clone(map[string]string(r.Options))
+	}
 	return &v
 }

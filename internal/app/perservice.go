@@ -183,7 +183,11 @@ func (p *Project) previewUp(ctx context.Context, r *run, o UpOptions) (*Result, 
 // lost its GPUs (recreateLostGPUs): it removes it, so the container is
 // created again.
 func (p *Project) previewLostGPUs(ctx context.Context, r *run, o UpOptions, changes []reconcile.Change) error {
-	if !hasGPUService(r.plan.Plan) {
+	proj, err := r.compose()
+	if err != nil {
+		return err
+	}
+	if !hasGPUService(proj) {
 		return nil
 	}
 	lost, err := p.lostGPUs(ctx, p.dependencyOrder(o.Services))

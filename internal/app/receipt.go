@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/endpoint"
@@ -21,6 +22,7 @@ import (
 // Project.opened, taken before the first read).
 type receiptBasis struct {
 	plan *plan.Plan
+	proj *types.Project // plan rendered, as the executor ran it
 }
 
 // ErrNoReceipt says why an up leaves no receipt: its next up runs in full.
@@ -37,7 +39,7 @@ func (p *Project) Receipt(ctx context.Context, res *Result, text, json string) (
 	if b == nil {
 		return nil, noReceipt("not a whole-project up")
 	}
-	if err := receiptable(p, b.plan); err != nil {
+	if err := receiptable(p, b); err != nil {
 		return nil, err
 	}
 	if p.reads == nil { // New's project: nothing recorded what it read
@@ -80,10 +82,11 @@ func (p *Project) DropReceipt() { _ = fastup.Remove(p.StateDir()) } // a receipt
 
 func noReceipt(why string) error { return fmt.Errorf("%w: %s", ErrNoReceipt, why) }
 
-func receiptable(p *Project, pl *plan.Plan) error {
+func receiptable(p *Project, b *receiptBasis) error {
+	pl := b.plan
 	ep := engine.EndpointOf(p.eng)
 	switch {
-	case hasGPUService(pl) || slices.ContainsFunc(pl.Services, func(s *plan.Service) bool { return s.CPUFallback }):
+	case hasGPUService(b.proj) || slices.ContainsFunc(pl.Services, func(s *plan.Service) bool { return s.CPUFallback }):
 		return noReceipt("GPU services are checked on every up")
 	// compose warnings print once; any other warning on every up
 	case ep.Kind != endpoint.Unix || !ep.Local || socketPath(ep) == "":
@@ -150,7 +153,8 @@ func NoopResult(res *Result) *Result {
 	out.Changes = []reconcile.Change{}
 	if res.basis != nil {
 		for _, s := range res.basis.plan.Services {
-			out.Changes = append(out.Changes, reconcile.Change{Service: s.Name, Action: reconcile.Unchanged, Detail: "container " + s.Container.Name})
+			name := res.basis.proj.Services[s.Name].ContainerName
+			out.Changes = append(out.Changes, reconcile.Change{Service: s.Name, Action: reconcile.Unchanged, Detail: "container " + name})
 		}
 	}
 	return &out

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/endpoint"
@@ -594,8 +596,13 @@ func (l *limitWriter) Write(b []byte) (int, error) {
 	return n, nil
 }
 
-// hasGPUService reports whether a planned container asks for GPUs (only
-// then can one have lost them).
-func hasGPUService(pl *plan.Plan) bool {
-	return slices.ContainsFunc(pl.Services, func(s *plan.Service) bool { return s.Container.GPU != nil })
+// hasGPUService reports whether a service of proj (the plan rendered)
+// asks the engine for GPUs (only then can one have lost them).
+func hasGPUService(proj *types.Project) bool {
+	for _, s := range proj.Services {
+		if project.GPURequest(s) != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/compose/sdk"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -128,7 +130,11 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 	for _, w := range p.warningsToPrint(run.plan.Plan) {
 		p.out.Warn("%s", w)
 	}
-	if hasGPUService(run.plan.Plan) {
+	proj, err := run.compose()
+	if err != nil {
+		return nil, err
+	}
+	if hasGPUService(proj) {
 		if err := p.recreateLostGPUs(ctx, p.dependencyOrder(o.Services)); err != nil {
 			return nil, err
 		}
@@ -148,7 +154,7 @@ func (p *Project) Up(ctx context.Context, o UpOptions) (*Result, error) {
 		out.RemoteEngine = engine.EndpointOf(p.eng).String()
 	}
 	if len(o.Services) == 0 && !o.NoStart && !o.NoDeps {
-		out.basis = &receiptBasis{plan: run.plan.Plan}
+		out.basis = &receiptBasis{plan: run.plan.Plan, proj: proj}
 	}
 	return out, nil
 }
@@ -195,6 +201,21 @@ type run struct {
 	plan    *Planned
 	runner  *reconcile.Runner
 	release func()
+	proj    *types.Project // the plan rendered (project): read it through compose
+}
+
+// compose is the run's plan as the Compose project the executor runs,
+// rendered on first use: what the GPU checks and the receipt read of its
+// services.
+func (r *run) compose() (*types.Project, error) {
+	if r.proj == nil {
+		proj, err := project.FromPlan(r.plan.Plan, project.Options{})
+		if err != nil {
+			return nil, err
+		}
+		r.proj = proj
+	}
+	return r.proj, nil
 }
 
 // begin checks the service names, makes sure the lock is fresh, connects,
@@ -317,12 +338,16 @@ func (p *Project) reader() (engine.ProjectReader, bool) {
 // stops the run (exit 4) before anything is pulled, built or created when a
 // service that must have a GPU cannot get one.
 func (p *Project) preflight(ctx context.Context, r *run, only []string) error {
+	proj, err := r.compose()
+	if err != nil {
+		return err
+	}
 	var names []string
 	gpus := false
 	for _, ps := range r.plan.Services {
 		if len(only) == 0 || slices.Contains(only, ps.Name) {
 			names = append(names, ps.Name)
-			gpus = gpus || ps.Container.GPU != nil || ps.CPUFallback
+			gpus = gpus || project.GPURequest(proj.Services[ps.Name]) != nil || ps.CPUFallback
 		}
 	}
 	if !gpus {

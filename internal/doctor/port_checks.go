@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/compose"
+	cproject "github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
@@ -67,19 +68,21 @@ func (e *env) portWants() ([]string, []PortWant) {
 		}
 	}
 	for _, cs := range e.composeServices() {
-		if len(cs.Container.Ports) == 0 {
+		ports := cproject.HostPorts(cproject.LocalPorts(cs.Config.Service.Ports))
+		if len(ports) == 0 {
 			continue
 		}
 		names = append(names, cs.Name)
-		for _, p := range cs.Container.Ports {
-			wants = append(wants, PortWant{Service: cs.Name, Where: filepath.Base(cs.File), HostIP: p.HostIP, HostPort: p.HostPort, Protocol: p.Protocol})
+		for _, p := range ports {
+			wants = append(wants, PortWant{Service: cs.Name, Where: filepath.Base(cs.File), HostIP: p.HostIP, HostPort: p.Host, Protocol: p.Protocol})
 		}
 	}
 	return names, wants
 }
 
-// composeServices are the project's compose services in scope; none when
-// the compose files do not load (up reports why).
+// composeServices are the project's compose services in scope, each with
+// compose-go's config (what devenv renders and runs); none when the
+// compose files do not load (up reports why).
 func (e *env) composeServices() []compose.Service {
 	p := e.in.Project
 	if p == nil || len(p.Compose) == 0 {
@@ -91,7 +94,7 @@ func (e *env) composeServices() []compose.Service {
 	}
 	var out []compose.Service
 	for _, s := range svcs {
-		if len(e.in.Services) == 0 || slices.Contains(e.in.Services, s.Name) {
+		if s.Config != nil && (len(e.in.Services) == 0 || slices.Contains(e.in.Services, s.Name)) {
 			out = append(out, s)
 		}
 	}

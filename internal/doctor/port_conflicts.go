@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/types"
+	cproject "github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -194,8 +196,8 @@ func suggest(w PortWant, holders map[string][]holder, taken map[string]bool, fre
 
 // PlanPorts lists the host ports the planned services publish (all
 // services when only is empty, else those and what they depend on, as up
-// starts them), in plan order.
-func PlanPorts(pl *plan.Plan, only []string) []PortWant {
+// starts them), in plan order, as proj (the plan rendered) has them.
+func PlanPorts(pl *plan.Plan, proj *types.Project, only []string) []PortWant {
 	keep := map[string]bool{}
 	var add func(n string)
 	add = func(n string) {
@@ -217,12 +219,13 @@ func PlanPorts(pl *plan.Plan, only []string) []PortWant {
 		if len(keep) > 0 && !keep[s.Name] {
 			continue
 		}
+		svc := proj.Services[s.Name]
 		where := "devenv.yaml"
-		if f := s.Container.Labels[labels.ComposeFile]; f != "" {
+		if f := svc.Labels[labels.ComposeFile]; f != "" {
 			where = f
 		}
-		for _, p := range s.Container.Ports {
-			out = append(out, PortWant{Service: s.Name, Where: where, HostIP: p.HostIP, HostPort: p.HostPort, Protocol: p.Protocol})
+		for _, p := range cproject.HostPorts(svc.Ports) {
+			out = append(out, PortWant{Service: s.Name, Where: where, HostIP: p.HostIP, HostPort: p.Host, Protocol: p.Protocol})
 		}
 	}
 	return out
@@ -232,7 +235,11 @@ func PlanPorts(pl *plan.Plan, only []string) []PortWant {
 // plan's fixed host ports (of the services in only; all when empty) that
 // another container or program holds.
 func PortPreflight(ctx context.Context, eng engine.Engine, pl *plan.Plan, only []string, free func(ip string, port int) bool, owner func(port int) string) error {
-	return PortsFree(ctx, eng, pl.Project, PlanPorts(pl, only), free, owner, "nothing was built or created")
+	proj, err := cproject.FromPlan(pl, cproject.Options{})
+	if err != nil {
+		return err
+	}
+	return PortsFree(ctx, eng, pl.Project, PlanPorts(pl, proj, only), free, owner, "nothing was built or created")
 }
 
 // PortsFree returns an error naming, with a fix and a free port, each of

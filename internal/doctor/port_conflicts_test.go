@@ -130,4 +130,8 @@ func TestDoctorChecksComposePorts(t *testing.T) {
 	if got.Status != Fail || !strings.Contains(got.Message, "container other-s3") || !strings.Contains(got.Fix, "compose.yaml") {
 		t.Errorf("minio's port check = %+v; want a failure naming other-s3 and compose.yaml", got)
 	}
+	// the file names no address: devenv publishes on 127.0.0.1 (as up renders it)
+	if !strings.Contains(got.Message, "127.0.0.1:9001") {
+		t.Errorf("minio's port check = %q; want the port as devenv publishes it, 127.0.0.1:9001", got.Message)
+	}
 }
