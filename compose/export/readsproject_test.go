@@ -2,14 +2,12 @@ package export
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/compose/composetest"
 	"github.com/devenv-dev/devenv/envs/spec"
 )
 
@@ -18,27 +16,15 @@ import (
 // container types are the Docker adapter's, and reads no
 // plan.Service.Container (the plan's second description of a container).
 func TestExportsReadTheProject(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); strings.HasSuffix(p, "/internal/engine") {
-				t.Errorf("%s: imports %s; read the rendered project's ServiceConfig instead", fset.Position(imp.Pos()), p)
+	for _, src := range composetest.PackageSources(t) {
+		for _, p := range src.Imports {
+			if strings.HasSuffix(p, "/internal/engine") {
+				t.Errorf("%s: imports %s; read the rendered project's ServiceConfig instead", src.Name, p)
 			}
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
+		ast.Inspect(src.File, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Container" {
-				t.Errorf("%s: reads .Container; read the rendered project's ServiceConfig instead", fset.Position(sel.Sel.Pos()))
+				t.Errorf("%s: reads .Container; read the rendered project's ServiceConfig instead", src.Fset.Position(sel.Sel.Pos()))
 			}
 			return true
 		})

@@ -178,23 +178,10 @@ func envMap(env types.MappingWithEquals) map[string]string {
 	return out
 }
 
-// gpuRequest is the GPU request of a rendered service (its gpus:, or the
-// GPU device of deploy's reservations; project.FromPlan writes devenv's
-// placement there), or nil. A request for every GPU has Count -1.
-func gpuRequest(svc types.ServiceConfig) *types.DeviceRequest {
-	for _, g := range svc.Gpus {
-		return &g
-	}
-	if svc.Deploy == nil || svc.Deploy.Resources.Reservations == nil {
-		return nil
-	}
-	for _, d := range svc.Deploy.Resources.Reservations.Devices {
-		if compose.IsGPURequest(d) {
-			return &d
-		}
-	}
-	return nil
-}
+// gpuRequest is the GPU request of a rendered service (project.FromPlan
+// writes devenv's placement there), or nil. A request for every GPU has
+// Count -1.
+func gpuRequest(svc types.ServiceConfig) *types.DeviceRequest { return project.GPURequest(svc) }
 
 // hasFiles: devenv places generated files in the service's container
 // (project.FromPlan carries them as configs and their digest as a label).

@@ -1,13 +1,10 @@
 package sdk
 
 import (
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/devenv-dev/devenv/compose/composetest"
 )
 
 // TestExecutorDoesNotPrint: the executor emits typed events and the view
@@ -15,34 +12,18 @@ import (
 // the package (tests aside) imports devenv's UI or view, or writes to the
 // process's streams.
 func TestExecutorDoesNotPrint(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	forbidden := []string{"github.com/devenv-dev/devenv/internal/ui", "github.com/devenv-dev/devenv/internal/view"}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range parsed.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
+	for _, src := range composetest.PackageSources(t) {
+		for _, path := range src.Imports {
 			for _, bad := range forbidden {
 				if path == bad || strings.HasPrefix(path, bad+"/") {
-					t.Errorf("%s imports %s: emit an engine.ExecEvent instead", f, path)
+					t.Errorf("%s imports %s: emit an engine.ExecEvent instead", src.Name, path)
 				}
 			}
 		}
 		for _, bad := range []string{"os.Stdout", "os.Stderr", "fmt.Print"} {
-			if strings.Contains(string(src), bad) {
-				t.Errorf("%s uses %s: emit an engine.ExecEvent instead", f, bad)
+			if strings.Contains(src.Text, bad) {
+				t.Errorf("%s uses %s: emit an engine.ExecEvent instead", src.Name, bad)
 			}
 		}
 	}

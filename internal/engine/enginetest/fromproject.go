@@ -65,16 +65,10 @@ func containerOf(p *types.Project, svc types.ServiceConfig) (engine.ContainerSpe
 // without a value is passed as KEY (from the environment of whoever runs
 // the project, as `docker run -e KEY`).
 func environment(env types.MappingWithEquals) []string {
-	var out []string
-	for k, v := range env {
-		if v == nil {
-			out = append(out, k)
-			continue
-		}
-		out = append(out, k+"="+*v)
+	if len(env) == 0 {
+		return nil
 	}
-	sort.Strings(out)
-	return out
+	return envList(env)
 }
 
 func healthcheck(h *types.HealthCheckConfig) *engine.Healthcheck {
