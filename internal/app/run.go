@@ -251,7 +251,11 @@ func (p *Project) begin(ctx context.Context, services []string, frozen bool, loc
 func (p *Project) upChecks(ctx context.Context, r *run, o UpOptions) error {
 	if !o.NoStart {
 		// as doctor checks them
-		if err := doctor.PortPreflight(ctx, p.eng, r.plan.Plan, o.Services, p.portFree(), p.portOwner()); err != nil {
+		proj, err := r.compose()
+		if err != nil {
+			return err
+		}
+		if err := doctor.PortPreflight(ctx, p.eng, r.plan.Plan, proj, o.Services, p.portFree(), p.portOwner()); err != nil {
 			return err
 		}
 	}

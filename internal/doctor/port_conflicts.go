@@ -232,13 +232,9 @@ func PlanPorts(pl *plan.Plan, proj *types.Project, only []string) []PortWant {
 }
 
 // PortPreflight refuses, before up pulls, builds or creates anything, the
-// plan's fixed host ports (of the services in only; all when empty) that
-// another container or program holds.
-func PortPreflight(ctx context.Context, eng engine.Engine, pl *plan.Plan, only []string, free func(ip string, port int) bool, owner func(port int) string) error {
-	proj, err := cproject.FromPlan(pl, cproject.Options{})
-	if err != nil {
-		return err
-	}
+// fixed host ports of pl rendered as proj (of the services in only; all
+// when empty) that another container or program holds.
+func PortPreflight(ctx context.Context, eng engine.Engine, pl *plan.Plan, proj *types.Project, only []string, free func(ip string, port int) bool, owner func(port int) string) error {
 	return PortsFree(ctx, eng, pl.Project, PlanPorts(pl, proj, only), free, owner, "nothing was built or created")
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compose-spec/compose-go/v2/types"
+	cproject "github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
@@ -86,7 +88,7 @@ func TestPortPreflightMessage(t *testing.T) {
 			Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 9000, ContainerPort: 9000}}}},
 		{Name: "spark", Container: engine.ContainerSpec{Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 8888, ContainerPort: 8888}}}},
 	}}
-	err := PortPreflight(t.Context(), f, pl, nil, func(string, int) bool { return true }, nil)
+	err := PortPreflight(t.Context(), f, pl, rendered(t, pl), nil, func(string, int) bool { return true }, nil)
 	if err == nil {
 		t.Fatal("PortPreflight passed with 9000 held by other-web")
 	}
@@ -98,11 +100,11 @@ func TestPortPreflightMessage(t *testing.T) {
 	if strings.Contains(err.Error(), "spark") {
 		t.Errorf("error names spark, whose port is free:\n%v", err)
 	}
-	if err := PortPreflight(t.Context(), f, pl, []string{"spark"}, func(string, int) bool { return true }, nil); err != nil {
+	if err := PortPreflight(t.Context(), f, pl, rendered(t, pl), []string{"spark"}, func(string, int) bool { return true }, nil); err != nil {
 		t.Errorf("up spark alone must not check minio's port: %v", err)
 	}
 	pl.Services[1].DependsOn = []string{"minio"}
-	if err := PortPreflight(t.Context(), f, pl, []string{"spark"}, func(string, int) bool { return true }, nil); err == nil {
+	if err := PortPreflight(t.Context(), f, pl, rendered(t, pl), []string{"spark"}, func(string, int) bool { return true }, nil); err == nil {
 		t.Error("up spark starts minio, its dependency: minio's port must be checked")
 	}
 }
@@ -134,4 +136,14 @@ func TestDoctorChecksComposePorts(t *testing.T) {
 	if !strings.Contains(got.Message, "127.0.0.1:9001") {
 		t.Errorf("minio's port check = %q; want the port as devenv publishes it, 127.0.0.1:9001", got.Message)
 	}
+}
+
+// rendered is pl as the Compose project up runs.
+func rendered(t *testing.T, pl *plan.Plan) *types.Project {
+	t.Helper()
+	proj, err := cproject.FromPlan(pl, cproject.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return proj
 }
