@@ -23,11 +23,14 @@ import (
 // corpusUp are the corpus projects (compose/project/testdata/corpus, see
 // its SOURCES.md) that run from images alone, each with one of its cases:
 // the directory devenv.yaml is in, the compose files, and NAME=VALUE
-// settings of the environment (for both tools).
+// settings of the environment (for both tools). ac-pihole-cloudflared-doh
+// is left out: its network has a fixed subnet (172.20.0.0/24), which the
+// engine refuses ("Pool overlaps") whenever a test running beside it got
+// an address pool there, and tests share the engine; its keys are still
+// compared with Compose's by compose/project's TestCorpusAsCompose.
 var corpusUp = []struct{ project, dir, files string }{
 	{"ac-elasticsearch-logstash-kibana", ".", "compose.yaml"},
 	{"ac-nextcloud-postgres", ".", "compose.yaml"},
-	{"ac-pihole-cloudflared-doh", ".", "compose.yaml"},
 	{"ac-plex", ".", "compose.yaml"},
 	{"ac-portainer", ".", "compose.yaml"},
 	{"ac-postgresql-pgadmin", ".", "compose.yaml"},
