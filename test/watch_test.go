@@ -65,8 +65,8 @@ func TestWatchDevelopThroughCompose(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	done := make(chan standin.Result, 1)
-	enabled, ran := make(chan struct{}), make(chan struct{})
-	var enabledOnce, ranOnce sync.Once
+	enabled, ran, rebuilt := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var enabledOnce, ranOnce, rebuiltOnce sync.Once
 	go func() {
 		done <- standin.RunWatching(ctx, t, dir, w.env, func(stderr string) {
 			if strings.Contains(stderr, "develop.watch: Watch enabled") {
@@ -74,6 +74,9 @@ func TestWatchDevelopThroughCompose(t *testing.T) {
 			}
 			if strings.Contains(stderr, "ran: check 1234") {
 				ranOnce.Do(func() { close(ran) })
+			}
+			if strings.Contains(stderr, "develop.watch: rebuilt site") {
+				rebuiltOnce.Do(func() { close(rebuilt) })
 			}
 		}, "watch")
 	}()
@@ -131,6 +134,13 @@ func TestWatchDevelopThroughCompose(t *testing.T) {
 		}
 		return c.ID != before && c.Config.Labels["rebuilt"] == "1" && c.State.Running, c.ID + " " + c.State.Status
 	})
+	// the container runs before the rebuild's up returns and says so: wait
+	// for its line rather than racing it with Ctrl-C
+	select {
+	case <-rebuilt:
+	case <-time.After(time.Minute):
+		t.Error("the watch did not report the rebuild within a minute of the container running")
+	}
 
 	cancel()
 	res := <-done
