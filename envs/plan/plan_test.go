@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -394,5 +395,38 @@ func TestMissingEnvFilePlansAndRefusesStart(t *testing.T) {
 	}
 	if s := pl.Service("serve"); s.MissingEnvFile != "" || s.EnvFileError() != nil {
 		t.Errorf("serve has no env_file, got %q", s.MissingEnvFile)
+	}
+}
+
+// TestStandaloneWorkerHashIsStable: the same file planned again gives each
+// standalone worker the same config hash and environment. The workers'
+// SPARK_WORKER_* settings come from a map; appended in its order, the
+// environment and so the hash changed from one plan to the next, and a
+// changed hash recreates the worker on up.
+func TestStandaloneWorkerHashIsStable(t *testing.T) {
+	text := strings.Replace(projectYAML, "    gpus: 1\n    ports: [\"4040\"", "    gpus: 2\n    workers: 2\n    ports: [\"4040\"", 1)
+	text = strings.Replace(text, "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 1\n", "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 0\n", 1)
+	p, lf := load(t, text)
+	first := map[string]string{}
+	for i := range 20 {
+		pl, err := Make(p, lf, Host{CPUs: 32, MemoryBytes: 256 << 30, GPUs: gputest.Workstation()}, opts(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []string{"spark-worker-1", "spark-worker-2"} {
+			w := pl.Service(n)
+			if w == nil {
+				t.Fatalf("no %s in %v", n, pl.Services)
+			}
+			got := w.ConfigHash + " " + strings.Join(w.Container.Env, " ")
+			if i == 0 {
+				first[n] = got
+				if !slices.IsSorted(w.Container.Env) {
+					t.Errorf("%s: environment not in order: %v", n, w.Container.Env)
+				}
+			} else if got != first[n] {
+				t.Fatalf("%s: plan %d differs from the first:\n%s\n%s", n, i+1, got, first[n])
+			}
+		}
 	}
 }

@@ -50,11 +50,14 @@ func worker(p *spec.Project, s *spec.Service, master *Service, name string, env 
 	c.Healthcheck = nil
 	c.MemoryBytes = mem
 	c.Cmd = []string{"spark-class", "org.apache.spark.deploy.worker.Worker", "--host", name, "spark://" + s.Name + ":7077"}
-	envs := append([]string(nil), c.Env...)
-	for k, v := range env {
-		envs = append(envs, k+"="+v)
+	vars := map[string]string{}
+	for _, kv := range c.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
 	}
-	c.Env = envs
+	for k, v := range env {
+		vars[k] = v
+	}
 	ws := &Service{Name: name, Profile: master.Profile, Image: master.Image, Build: master.Build, Pull: master.Pull,
 		DependsOn: []string{s.Name}, Replica: s.Name, WantsGPU: len(devices) > 0, GPURequired: master.GPURequired,
 		CPUFallback: master.CPUFallback, Reason: master.Reason, MissingEnvFile: master.MissingEnvFile,
@@ -62,8 +65,9 @@ func worker(p *spec.Project, s *spec.Service, master *Service, name string, env 
 	if len(devices) > 0 {
 		c.GPU = &engine.GPURequest{DeviceIDs: devices}
 		c.Labels[labels.GPUs] = strings.Join(devices, ",")
-		c.Env = append(c.Env, "NVIDIA_VISIBLE_DEVICES="+strings.Join(devices, ","))
+		vars["NVIDIA_VISIBLE_DEVICES"] = strings.Join(devices, ",") // the worker's own share, not the master's
 	}
+	c.Env = envList(vars) // in key order: a map's order would change the hash from one plan to the next
 	ws.Container = c
 	ws.ConfigHash = hashOf(c, master.Generated, master.ConfigHash)
 	ws.Container.Labels[labels.ConfigHash] = ws.ConfigHash
