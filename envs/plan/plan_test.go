@@ -256,10 +256,15 @@ func golden(t *testing.T, name string, got []byte) {
 
 // TestStandaloneWorkers: workers: 2 on a two-GPU workstation gives a master
 // without GPUs and two workers with one GPU each.
-func TestStandaloneWorkers(t *testing.T) {
+// standaloneYAML is projectYAML with its Spark service as a standalone
+// cluster of two workers on two GPUs, and Triton on none.
+func standaloneYAML() string {
 	text := strings.Replace(projectYAML, "    gpus: 1\n    ports: [\"4040\"", "    gpus: 2\n    workers: 2\n    ports: [\"4040\"", 1)
-	text = strings.Replace(text, "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 1\n", "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 0\n", 1)
-	p, lf := load(t, text)
+	return strings.Replace(text, "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 1\n", "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 0\n", 1)
+}
+
+func TestStandaloneWorkers(t *testing.T) {
+	p, lf := load(t, standaloneYAML())
 	pl, err := Make(p, lf, Host{CPUs: 32, MemoryBytes: 256 << 30, GPUs: gputest.Workstation()}, opts(p))
 	if err != nil {
 		t.Fatal(err)
@@ -404,9 +409,7 @@ func TestMissingEnvFilePlansAndRefusesStart(t *testing.T) {
 // environment and so the hash changed from one plan to the next, and a
 // changed hash recreates the worker on up.
 func TestStandaloneWorkerHashIsStable(t *testing.T) {
-	text := strings.Replace(projectYAML, "    gpus: 1\n    ports: [\"4040\"", "    gpus: 2\n    workers: 2\n    ports: [\"4040\"", 1)
-	text = strings.Replace(text, "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 1\n", "  serve:\n    profile: triton\n    release: \"25.01\"\n    gpus: 0\n", 1)
-	p, lf := load(t, text)
+	p, lf := load(t, standaloneYAML())
 	first := map[string]string{}
 	for i := range 20 {
 		pl, err := Make(p, lf, Host{CPUs: 32, MemoryBytes: 256 << 30, GPUs: gputest.Workstation()}, opts(p))
