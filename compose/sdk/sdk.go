@@ -17,6 +17,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/endpoint/dockercli"
 	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/docker/cli/cli/command"
 	"github.com/docker/compose/v5/pkg/api"
 	composesdk "github.com/docker/compose/v5/pkg/compose"
 )
@@ -25,11 +26,12 @@ import (
 // value are made on first use: a command that finds nothing to change
 // never pays for them.
 type Executor struct {
-	ep   *endpoint.Endpoint
-	opts endpoint.Options
-	emit engine.ExecEvents
+	ep     *endpoint.Endpoint
+	opts   endpoint.Options
+	events *events
 
 	once    sync.Once
+	cli     *command.DockerCli
 	service api.Compose
 	err     error
 }
@@ -38,7 +40,7 @@ type Executor struct {
 // the SDK's progress as events to emit (nil: to no one). It prints
 // nothing itself.
 func New(ep *endpoint.Endpoint, opts endpoint.Options, emit engine.ExecEvents) *Executor {
-	return &Executor{ep: ep, opts: opts, emit: emit}
+	return &Executor{ep: ep, opts: opts, events: &events{emit: emit}}
 }
 
 // ServiceHash is Compose's own config hash of a service.
@@ -52,16 +54,26 @@ func (x *Executor) compose() (api.Compose, error) {
 			x.err = fmt.Errorf("the Compose SDK needs the engine's address, and this engine gave none")
 			return
 		}
-		cli, err := dockercli.New(x.ep, x.opts, dockercli.CLIOptions{Answer: engine.AnswerTimeout()})
-		if err != nil {
-			x.err = err
+		if x.cli, x.err = dockercli.New(x.ep, x.opts, dockercli.CLIOptions{Answer: engine.AnswerTimeout()}); x.err != nil {
 			return
 		}
-		x.service, x.err = composesdk.NewComposeService(cli,
-			composesdk.WithEventProcessor(&events{emit: x.emit}),
+		x.service, x.err = composesdk.NewComposeService(x.cli,
+			composesdk.WithEventProcessor(x.events),
 			composesdk.WithPrompt(composesdk.AlwaysOkPrompt()))
 	})
 	return x.service, x.err
+}
+
+// dryRun is the SDK in its own dry-run mode (composesdk.WithDryRun: its
+// reconcile and plan on the engine's containers as they are, every call
+// that would change them faked), its events read by d alone.
+func (x *Executor) dryRun(d *DecisionLog) (api.Compose, error) {
+	if _, err := x.compose(); err != nil {
+		return nil, err
+	}
+	return composesdk.NewComposeService(x.cli, composesdk.WithDryRun,
+		composesdk.WithEventProcessor(&events{rec: d}),
+		composesdk.WithPrompt(composesdk.AlwaysOkPrompt()))
 }
 
 // RunProject converges run.Project's containers with the SDK's Up: the
@@ -69,10 +81,18 @@ func (x *Executor) compose() (api.Compose, error) {
 // hash diverged. Orphans are devenv's to name or remove, images devenv's
 // to build or pull (the SDK never pulls or builds here), and waiting for
 // health devenv's own, so Up returns once the containers are started.
-func (x *Executor) RunProject(ctx context.Context, run engine.ProjectRun) error {
+func (x *Executor) RunProject(ctx context.Context, run engine.ProjectRun) (engine.Decisions, error) {
+	proj := runnable(run.Project)
+	d := NewDecisionLog(proj)
 	c, err := x.compose()
+	if run.DryRun {
+		c, err = x.dryRun(d)
+	} else {
+		x.events.record(d)
+		defer x.events.record(nil)
+	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	create := api.CreateOptions{
 		Recreate: api.RecreateDiverged, RecreateDependencies: api.RecreateDiverged,
@@ -85,11 +105,16 @@ func (x *Executor) RunProject(ctx context.Context, run engine.ProjectRun) error 
 		t := run.StopTimeout
 		create.Timeout = &t
 	}
-	proj := runnable(run.Project)
+	op, err := "start the containers", error(nil)
 	if run.NoStart {
-		return x.classify("create the containers", c.Create(ctx, proj, create))
+		op, err = "create the containers", c.Create(ctx, proj, create)
+	} else {
+		err = c.Up(ctx, proj, api.UpOptions{Create: create, Start: api.StartOptions{Project: proj}})
 	}
-	return x.classify("start the containers", c.Up(ctx, proj, api.UpOptions{Create: create, Start: api.StartOptions{Project: proj}}))
+	if err != nil {
+		return nil, x.classify(op, err)
+	}
+	return d.Result(), nil
 }
 
 // StopProject stops the services' containers with the SDK's Stop, which

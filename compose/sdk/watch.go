@@ -36,8 +36,8 @@ func (x *Executor) WatchProject(ctx context.Context, watch engine.ProjectWatch) 
 	if err != nil {
 		return err
 	}
-	log := &watchLog{emit: x.emit, dir: watch.Project.WorkingDir}
-	defer routeWarnings(x.emit)()
+	log := &watchLog{emit: x.events.emit, dir: watch.Project.WorkingDir}
+	defer routeWarnings(x.events.emit)()
 	var c api.Compose
 	if len(sdkServices) > 0 {
 		var closeSDK func()
@@ -86,7 +86,7 @@ func (x *Executor) watchCompose(log *watchLog) (api.Compose, func(), error) {
 		return nil, nil, err
 	}
 	c, err := composesdk.NewComposeService(cli,
-		composesdk.WithEventProcessor(&events{emit: x.emit}),
+		composesdk.WithEventProcessor(&events{emit: x.events.emit}),
 		composesdk.WithPrompt(composesdk.AlwaysOkPrompt()))
 	if err != nil {
 		_ = cli.Client().Close()

@@ -6,10 +6,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose/sdk"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/endpoint/dockercli"
@@ -164,11 +164,8 @@ func (j *composeJudge) composeDecisions(ctx context.Context, r *Runner, pl *plan
 		return nil, err
 	}
 	proj = asComposeRunsIt(proj, nets)
-	ev := &decisionEvents{byName: map[string]string{}}
-	for _, s := range pl.Services {
-		ev.byName[s.Container.Name] = s.Name
-	}
-	if err := ev.orphanNames(ctx, r, pl.Project); err != nil {
+	ev := sdk.NewDecisionLog(proj)
+	if err := addOrphans(ctx, ev, r, pl); err != nil {
 		return nil, err
 	}
 	c, err := composesdk.NewComposeService(j.cli, composesdk.WithDryRun, composesdk.WithEventProcessor(ev),
@@ -189,7 +186,7 @@ func (j *composeJudge) composeDecisions(ctx context.Context, r *Runner, pl *plan
 	if err != nil {
 		return nil, err
 	}
-	return ev.decisions(), nil
+	return ev.Result(), nil
 }
 
 // asComposeRunsIt is the rendered project as Compose runs it: the images
@@ -240,71 +237,17 @@ func union(a, b map[string]string) map[string]string {
 	return out
 }
 
-// decisionEvents reads Compose's decision per container from the SDK's
-// events ("Container p-db" Creating, Recreate, Starting, Running,
-// Removing): the strongest one seen for each.
-type decisionEvents struct {
-	mu     sync.Mutex
-	byName map[string]string // container name -> service
-	seen   map[string]ranked // service -> its strongest decision
-}
-
-type ranked struct {
-	action string
-	n      int
-}
-
-// orphanNames adds the project's containers of services the plan lacks.
-func (e *decisionEvents) orphanNames(ctx context.Context, r *Runner, project string) error {
-	objs, err := r.projectObjects(ctx, engine.Containers, project)
+// addOrphans has ev read the project's containers of services the plan
+// lacks under their own service's name.
+func addOrphans(ctx context.Context, ev *sdk.DecisionLog, r *Runner, pl *plan.Plan) error {
+	objs, err := r.projectObjects(ctx, engine.Containers, pl.Project)
 	if err != nil {
 		return err
 	}
 	for _, o := range objs {
-		if _, ok := e.byName[o.Name]; !ok {
-			e.byName[o.Name] = o.Labels[labels.Service]
+		if pl.Service(o.Labels[labels.Service]) == nil {
+			ev.Add(o.Name, o.Labels[labels.Service])
 		}
 	}
 	return nil
-}
-
-func (e *decisionEvents) Start(context.Context, string) {}
-func (e *decisionEvents) Done(string, bool)             {}
-
-// rank orders Compose's event texts by how much they change: a created
-// container is also started, a recreated one also stopped and created.
-var rank = map[string]ranked{
-	"Running": {Unchanged, 1}, "Starting": {Started, 2}, "Started": {Started, 2},
-	"Creating": {Created, 3}, "Created": {Created, 3},
-	"Removing": {Removed, 4}, "Removed": {Removed, 4},
-	"Recreate": {Recreated, 5}, "Recreated": {Recreated, 5},
-}
-
-func (e *decisionEvents) On(rs ...api.Resource) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.seen == nil {
-		e.seen = map[string]ranked{}
-	}
-	for _, r := range rs {
-		name, ok := strings.CutPrefix(r.ID, "Container ")
-		svc, known := e.byName[name]
-		k, isDecision := rank[r.Text]
-		if !ok || !known || !isDecision {
-			continue
-		}
-		if e.seen[svc].n < k.n {
-			e.seen[svc] = k
-		}
-	}
-}
-
-func (e *decisionEvents) decisions() map[string]string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := map[string]string{}
-	for svc, k := range e.seen {
-		out[svc] = k.action
-	}
-	return out
 }

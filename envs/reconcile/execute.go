@@ -175,6 +175,23 @@ func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan
 	if err := r.checkCreates(ctx, proj, ds); err != nil {
 		return nil, err
 	}
+	run, names, err := r.projectRun(proj, ds, opts)
+	if err != nil || run.Project == nil {
+		return decidedChanges(ds, nil), err
+	}
+	decided, err := r.executor().RunProject(ctx, run)
+	if err != nil {
+		return nil, r.failed(ctx, pl.Project, names, err)
+	}
+	return decidedChanges(ds, decided), nil
+}
+
+// projectRun is what up hands the executor for the decisions ds, the same
+// for up and its dry run: the services whose containers change (nil
+// Project: none), those devenv recreates forced, the others left to the
+// executor's own reconcile (Compose's: create the missing, start the
+// stopped, recreate what diverged). names are the services it runs.
+func (r *Runner) projectRun(proj *types.Project, ds []decision, opts UpOptions) (engine.ProjectRun, []string, error) {
 	var run, forced []string
 	for _, d := range ds {
 		if d.action == Unchanged {
@@ -185,22 +202,45 @@ func (r *Runner) execute(ctx context.Context, proj *types.Project, pl *plan.Plan
 			forced = append(forced, d.svc.Name)
 		}
 	}
-	changes := make([]Change, 0, len(ds))
-	for _, d := range ds {
-		changes = append(changes, d.change())
-	}
 	if len(run) == 0 {
-		return changes, nil
+		return engine.ProjectRun{}, nil, nil
 	}
 	sel, err := proj.WithSelectedServices(run, types.IgnoreDependencies)
 	if err != nil {
-		return nil, err
+		return engine.ProjectRun{}, nil, err
 	}
-	err = r.executor().RunProject(ctx, engine.ProjectRun{Project: sel, Forced: forced, NoStart: opts.NoStart, StopTimeout: r.stopTimeout()})
-	if err != nil {
-		return nil, r.failed(ctx, pl.Project, run, err)
+	return engine.ProjectRun{Project: sel, Forced: forced, NoStart: opts.NoStart, StopTimeout: r.stopTimeout(), DryRun: opts.DryRun}, run, nil
+}
+
+// decidedChanges are the changes of the decisions ds, each as the executor
+// decided it (decided; nil: as devenv did): the executor's own reconcile
+// may go further than devenv's decision (Compose recreates a stopped
+// container whose image or volumes changed, or whose network parent was
+// recreated), and what it does is what up reports and its dry run says.
+func decidedChanges(ds []decision, decided engine.Decisions) []Change {
+	out := make([]Change, 0, len(ds))
+	for _, d := range ds {
+		c := d.change()
+		if a, ok := decided[d.svc.Name]; ok && a != c.Action {
+			c.Detail = fmt.Sprintf("%s (Compose's decision: devenv found it %s)", c.Detail, devenvWord(c.Action))
+			c.Action = a
+		}
+		out = append(out, c)
 	}
-	return changes, nil
+	return out
+}
+
+// devenvWord is what devenv's own decision a says of the container.
+func devenvWord(a string) string {
+	switch a {
+	case Created:
+		return "missing"
+	case Started:
+		return "stopped and up to date"
+	case Recreated:
+		return "changed"
+	}
+	return "up to date"
 }
 
 // checkCreates runs checkCreate on every decision that makes a container
@@ -296,8 +336,8 @@ type noExecutor struct{}
 var errNoExecutor = errors.New("devenv has no executor for this engine (a bug: the Runner was built without one)")
 
 func (noExecutor) ServiceHash(types.ServiceConfig) (string, error) { return "", errNoExecutor }
-func (noExecutor) RunProject(context.Context, engine.ProjectRun) error {
-	return errNoExecutor
+func (noExecutor) RunProject(context.Context, engine.ProjectRun) (engine.Decisions, error) {
+	return nil, errNoExecutor
 }
 func (noExecutor) StopProject(context.Context, engine.ProjectStop) error {
 	return errNoExecutor

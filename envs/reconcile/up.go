@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -344,10 +345,78 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 	if err := r.checkCreates(ctx, proj, ds); err != nil {
 		return nil, err
 	}
-	for _, d := range ds {
-		res.Changes = append(res.Changes, d.change())
+	decided, err := r.executorPreview(ctx, proj, pl, ds, opts, net, len(same) > 1)
+	if err != nil {
+		return nil, err
 	}
+	res.Changes = append(res.Changes, decidedChanges(ds, decided)...)
 	return res, nil
+}
+
+// executorPreview is the executor's dry run (Compose's own, on a real
+// engine) of the run up hands it for the decisions ds (projectRun): what
+// it would do to each container, which the dry run prints.
+func (r *Runner) executorPreview(ctx context.Context, proj *types.Project, pl *plan.Plan, ds []decision, opts UpOptions, net projectNet, duplicated bool) (engine.Decisions, error) {
+	run, _, err := r.projectRun(proj, ds, opts)
+	if err != nil || run.Project == nil {
+		return nil, err
+	}
+	vols, err := r.projectObjects(ctx, engine.Volumes, pl.Project)
+	if err != nil {
+		return nil, err
+	}
+	run.Project = asUpLeavesIt(run.Project, pl, net, duplicated, vols)
+	decided, err := r.executor().RunProject(ctx, run)
+	if err != nil {
+		return nil, fmt.Errorf("Compose's dry run of up: %w", err)
+	}
+	return decided, nil
+}
+
+// asUpLeavesIt is proj as the executor finds the engine once up has done
+// what it does first: the project network and volumes that do not exist
+// yet are the executor's to make in its dry run (faked there), and of
+// duplicate project networks the one up keeps (repairNetwork) is named by
+// its id. A dependency's condition service_healthy is service_started
+// there: the dry run starts nothing, so waiting for a container's health
+// would wait for one it left stopped (or that is still starting), and the
+// condition is no part of what is decided (Compose keeps depends_on out
+// of its config hash).
+func asUpLeavesIt(proj *types.Project, pl *plan.Plan, net projectNet, duplicated bool, vols []engine.Object) *types.Project {
+	out := *proj
+	out.Services = types.Services{}
+	for name, s := range proj.Services {
+		deps := types.DependsOnConfig{}
+		for d, dep := range s.DependsOn {
+			if dep.Condition == types.ServiceConditionHealthy {
+				dep.Condition = types.ServiceConditionStarted
+			}
+			deps[d] = dep
+		}
+		if s.DependsOn != nil {
+			s.DependsOn = deps
+		}
+		out.Services[name] = s
+	}
+	out.Networks = types.Networks{}
+	for k, n := range proj.Networks {
+		switch {
+		case n.Name != pl.Network || pl.NetworkExternal:
+		case net.id == networkUpCreates:
+			n.External = false
+		case duplicated:
+			n.Name = net.id
+		}
+		out.Networks[k] = n
+	}
+	out.Volumes = types.Volumes{}
+	for k, v := range proj.Volumes {
+		if bool(v.External) && slices.Contains(pl.Volumes, v.Name) && namedObject(vols, v.Name) == nil {
+			v.External = false
+		}
+		out.Volumes[k] = v
+	}
+	return &out
 }
 
 func (r *Runner) imagePreview(ctx context.Context, s *plan.Service, opts BuildOptions) (*Change, error) {

@@ -265,7 +265,7 @@ type stopTimeouts struct {
 	got []time.Duration
 }
 
-func (s *stopTimeouts) RunProject(ctx context.Context, run engine.ProjectRun) error {
+func (s *stopTimeouts) RunProject(ctx context.Context, run engine.ProjectRun) (engine.Decisions, error) {
 	s.got = append(s.got, run.StopTimeout)
 	return s.Fake.RunProject(ctx, run)
 }

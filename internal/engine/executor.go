@@ -17,8 +17,10 @@ type Executor interface {
 	ServiceHash(types.ServiceConfig) (string, error)
 	// RunProject creates, recreates and starts the containers of the
 	// project's services (only those: dependencies left out of the project
-	// are taken as they are), in dependency order.
-	RunProject(ctx context.Context, run ProjectRun) error
+	// are taken as they are), in dependency order, and says what it did to
+	// each one's container; with run.DryRun it changes nothing and says
+	// what it would do.
+	RunProject(ctx context.Context, run ProjectRun) (Decisions, error)
 	// StopProject stops the containers of the project's services named in
 	// stop.Services, dependents first, as Compose's stop does: each
 	// service's pre_stop hooks run first, and a container waits its
@@ -94,4 +96,24 @@ type ProjectRun struct {
 	NoStart bool
 	// StopTimeout is how long a container being recreated has to stop.
 	StopTimeout time.Duration
+	// DryRun decides as a run would, on the engine's containers as they
+	// are, and changes nothing (the Compose SDK's own dry run).
+	DryRun bool
 }
+
+// Decisions are what a run did, or with DryRun would do, to the container
+// of each service it converged: service name -> DecidedCreated,
+// DecidedRecreated, DecidedStarted or DecidedUnchanged (left running, or
+// left stopped with NoStart).
+type Decisions map[string]string
+
+// The decisions of a run, in the words of devenv's changes.
+const (
+	DecidedCreated   = "created"
+	DecidedRecreated = "recreated"
+	DecidedStarted   = "started"
+	DecidedUnchanged = "unchanged"
+	// DecidedRemoved: an orphan's container, removed (Compose's
+	// --remove-orphans; devenv's own runs leave orphans to it).
+	DecidedRemoved = "removed"
+)

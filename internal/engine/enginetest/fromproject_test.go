@@ -35,7 +35,7 @@ func TestRunProjectReadsTheProject(t *testing.T) {
 	proj := &types.Project{Name: "demo", Services: types.Services{"web": web},
 		Networks: types.Networks{"default": {Name: "demo"}}, Volumes: types.Volumes{"cache": {Name: "demo_cache"}},
 		Configs: types.Configs{"web_conf": {Content: "k=v\n"}}}
-	if err := f.RunProject(t.Context(), engine.ProjectRun{Project: proj, NoStart: true}); err != nil {
+	if _, err := f.RunProject(t.Context(), engine.ProjectRun{Project: proj, NoStart: true}); err != nil {
 		t.Fatal(err)
 	}
 	creates := f.CallsTo("Create")
@@ -62,7 +62,60 @@ func TestRunProjectReadsTheProject(t *testing.T) {
 		}
 	}
 	delete(proj.Configs, "web_conf")
-	if err := f.RunProject(t.Context(), engine.ProjectRun{Project: proj, Forced: []string{"web"}}); err == nil {
+	if _, err := f.RunProject(t.Context(), engine.ProjectRun{Project: proj, Forced: []string{"web"}}); err == nil {
 		t.Error("a service naming a config the project lacks was run")
+	}
+}
+
+// TestRunProjectDryRun: a dry run decides as the run does (created,
+// unchanged, started, recreated when forced) and changes nothing: no
+// engine call but reads.
+func TestRunProjectDryRun(t *testing.T) {
+	f := New()
+	f.AddImage("img:1", nil)
+	f.AddNetwork("demo", nil)
+	web := types.ServiceConfig{Name: "web"}
+	web.ContainerName, web.Image = "demo-web", "img:1"
+	proj := &types.Project{Name: "demo", Services: types.Services{"web": web}, Networks: types.Networks{"default": {Name: "demo"}}}
+	writes := func() int {
+		n := 0
+		for _, c := range f.Calls() {
+			if c.Method != "Inspect" && c.Method != "List" {
+				n++
+			}
+		}
+		return n
+	}
+	steps := []struct {
+		what   string
+		run    engine.ProjectRun
+		dryRun string // the dry run's decision
+	}{
+		{"nothing there", engine.ProjectRun{Project: proj, NoStart: true}, engine.DecidedCreated},
+		{"created, stopped", engine.ProjectRun{Project: proj}, engine.DecidedStarted},
+		{"running", engine.ProjectRun{Project: proj}, engine.DecidedUnchanged},
+		{"running, forced", engine.ProjectRun{Project: proj, Forced: []string{"web"}}, engine.DecidedRecreated},
+	}
+	for _, s := range steps {
+		before := writes()
+		dry := s.run
+		dry.DryRun = true
+		got, err := f.RunProject(t.Context(), dry)
+		if err != nil {
+			t.Fatalf("%s: dry run: %v", s.what, err)
+		}
+		if got["web"] != s.dryRun {
+			t.Errorf("%s: the dry run decides %q, want %q", s.what, got["web"], s.dryRun)
+		}
+		if n := writes() - before; n != 0 {
+			t.Errorf("%s: the dry run made %d engine calls that change things: %v", s.what, n, f.Calls()[len(f.Calls())-n:])
+		}
+		did, err := f.RunProject(t.Context(), s.run)
+		if err != nil {
+			t.Fatalf("%s: run: %v", s.what, err)
+		}
+		if did["web"] != s.dryRun {
+			t.Errorf("%s: the run did %q, its dry run said %q", s.what, did["web"], s.dryRun)
+		}
 	}
 }

@@ -25,50 +25,64 @@ func (f *Fake) ServiceHash(s types.ServiceConfig) (string, error) { return compo
 // differs (or that is forced, or whose project network went away) is
 // removed and created again, a stopped one is started, and a running one
 // is left alone. Like the SDK it stops at the first error and leaves a
-// container that failed to start as it is. TestIntegrationConformance
-// holds it to the SDK on the real engine.
-func (f *Fake) RunProject(ctx context.Context, run engine.ProjectRun) error {
+// container that failed to start as it is; with run.DryRun it decides
+// the same and changes nothing. TestIntegrationConformance holds it to
+// the SDK on the real engine.
+func (f *Fake) RunProject(ctx context.Context, run engine.ProjectRun) (engine.Decisions, error) {
+	out := engine.Decisions{}
 	for _, name := range dependencyOrder(run.Project) {
 		svc := run.Project.Services[name]
 		spec, err := containerOf(run.Project, svc)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		hash, err := f.ServiceHash(svc)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		spec.Labels[labels.ComposeConfigHash] = hash
 		spec.Labels[labels.ComposeNumber] = "1"
-		if err := f.converge(ctx, spec, slices.Contains(run.Forced, name), run); err != nil {
-			return fmt.Errorf("service %s: %w", name, err)
+		if out[name], err = f.converge(ctx, spec, slices.Contains(run.Forced, name), run); err != nil {
+			return nil, fmt.Errorf("service %s: %w", name, err)
 		}
 	}
-	return nil
+	return out, nil
 }
 
-func (f *Fake) converge(ctx context.Context, spec engine.ContainerSpec, forced bool, run engine.ProjectRun) error {
+// converge makes the container of spec as RunProject says, and says what
+// it did (with run.DryRun: would do).
+func (f *Fake) converge(ctx context.Context, spec engine.ContainerSpec, forced bool, run engine.ProjectRun) (string, error) {
 	cur, err := f.Inspect(ctx, spec.Name)
 	found := err == nil
-	if found && !forced && cur.Labels[labels.ComposeConfigHash] == spec.Labels[labels.ComposeConfigHash] && f.attached(cur) {
+	decided := engine.DecidedCreated
+	switch {
+	case found && !forced && cur.Labels[labels.ComposeConfigHash] == spec.Labels[labels.ComposeConfigHash] && f.attached(cur):
 		if cur.Running || run.NoStart {
-			return nil
+			return engine.DecidedUnchanged, nil
 		}
-		return f.Start(ctx, cur.ID)
+		if run.DryRun {
+			return engine.DecidedStarted, nil
+		}
+		return engine.DecidedStarted, f.Start(ctx, cur.ID)
+	case found:
+		decided = engine.DecidedRecreated
+	}
+	if run.DryRun {
+		return decided, nil
 	}
 	if found {
 		if err := f.Stop(ctx, cur.ID, run.StopTimeout); err != nil {
-			return err
+			return "", err
 		}
 		if err := f.Remove(ctx, engine.Containers, cur.ID, false); err != nil {
-			return err
+			return "", err
 		}
 	}
 	id, err := f.Create(ctx, spec)
 	if err != nil || run.NoStart {
-		return err
+		return decided, err
 	}
-	return f.Start(ctx, id)
+	return decided, f.Start(ctx, id)
 }
 
 // attached reports whether every network the container refers to still
