@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,6 +23,12 @@ type cloudCommand struct {
 	args []string
 	line int
 }
+
+// dataprocDefaultWorkers is the primary workers of a standard Dataproc
+// cluster created without --num-workers: the API's computed default
+// ("currently 2", the Terraform/Pulumi google provider's
+// cluster_config.worker_config.num_instances reference).
+const dataprocDefaultWorkers = 2
 
 const (
 	cliEMRCreateCluster = "aws emr create-cluster"
@@ -44,9 +51,9 @@ func cloudCommands(words []string, line int) []cloudCommand {
 				out = append(out, cloudCommand{cliEMRAddSteps, words[j+3:], line})
 			}
 		case "gcloud":
-			rest := words[j+1:]
+			rest := skipGcloudFlags(words[j+1:])
 			if len(rest) > 0 && (rest[0] == "beta" || rest[0] == "alpha") {
-				rest = rest[1:]
+				rest = skipGcloudFlags(rest[1:])
 			}
 			if len(rest) < 3 || rest[0] != "dataproc" {
 				continue
@@ -63,6 +70,21 @@ func cloudCommands(words []string, line int) []cloudCommand {
 		}
 	}
 	return out
+}
+
+// skipGcloudFlags drops gcloud's global flags before its command group
+// (gcloud --verbosity=info dataproc ..., gcloud --project p dataproc ...):
+// a flag without = takes the next word as its value unless that word is
+// a command group or another flag (--quiet).
+func skipGcloudFlags(words []string) []string {
+	for len(words) > 0 && strings.HasPrefix(words[0], "--") {
+		_, _, hasEq := strings.Cut(words[0], "=")
+		words = words[1:]
+		if !hasEq && len(words) > 0 && !strings.HasPrefix(words[0], "--") && !slices.Contains([]string{"dataproc", "beta", "alpha"}, words[0]) {
+			words = words[1:]
+		}
+	}
+	return words
 }
 
 // commandWord is the command a word starts: aws in aws, $(aws, `aws and
@@ -236,9 +258,6 @@ func emrCLIGroups(p *Profile, words []string, src string) []map[string]string {
 
 func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string) {
 	p.Source.Platform, p.Source.Cloud = "dataproc", "gcp"
-	if _, ok := opts["--single-node"]; ok {
-		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, 0, src+" --single-node", true)
-	}
 	if n, err := strconv.Atoi(first(opts["--num-workers"])); err == nil {
 		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, n, src+" --num-workers", false)
 	}
@@ -250,6 +269,16 @@ func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string
 	}
 	setStr(&p.Topology.WorkerType, new(string), p.flagValue(opts, "--worker-machine-type", src), src, false)
 	setStr(&p.Topology.DriverType, new(string), p.flagValue(opts, "--master-machine-type", src), src, false)
+	_, single := opts["--single-node"]
+	_, counted := opts["--num-workers"]
+	switch {
+	case single:
+		p.setSingleNode(p.Topology.DriverType, src+" --single-node")
+	case !counted && !unreadCount(opts):
+		// Dataproc's own default: a standard cluster has 2 primary workers
+		p.Topology.Workers += dataprocDefaultWorkers
+		p.Topology.WorkersProvenance = src + " (no --num-workers: Dataproc's default of 2 primary workers)" + p.Topology.WorkersProvenance
+	}
 	for _, f := range []string{"--worker-accelerator", "--secondary-worker-accelerator", "--preemptible-worker-accelerator"} {
 		p.readGcloudAccelerator(first(opts[f]), src+" "+f)
 	}
@@ -270,6 +299,17 @@ func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string
 		setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, iv, src+" --image-version", false)
 		p.applyDataprocImage(iv)
 	}
+}
+
+// unreadCount: a secondary workers' count is a shell variable, so the
+// cluster's size is not known whatever the primary workers' default.
+func unreadCount(opts map[string][]string) bool {
+	for _, f := range []string{"--num-secondary-workers", "--num-preemptible-workers"} {
+		if strings.Contains(first(opts[f]), "$") {
+			return true
+		}
+	}
+	return false
 }
 
 // readGcloudAccelerator reads type=nvidia-tesla-t4,count=2 of a workers'

@@ -178,3 +178,39 @@ func TestUIDisplayConfsAreKept(t *testing.T) {
 		}
 	}
 }
+
+// TestDataprocClusterShape: how many workers a gcloud dataproc clusters
+// create makes, on real training files: --single-node is one node of the
+// master's type and no workers (a known 0, not an unknown); no
+// --num-workers is Dataproc's default of 2 primary workers; a gcloud
+// global flag before the group (--verbosity=info) still reads as gcloud
+// dataproc.
+func TestDataprocClusterShape(t *testing.T) {
+	for _, tc := range []struct {
+		file       string
+		single     bool
+		workers    int
+		workerType string
+		platform   string
+	}{
+		{"splab-b7-create_node.sh", true, 0, "n1-standard-8", "dataproc"},
+		{"rapdp-b7-create-cluster.sh", false, 2, "n1-standard-32", "dataproc"},
+		{"discount-b7-submit-gcloud.sh.template", false, 0, "", "dataproc"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "corpus", "train", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := importBytes(tc.file, detectBytes(data), data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tp := p.Topology
+			if tp.SingleNode != tc.single || tp.Workers != tc.workers || tp.WorkerType != tc.workerType || p.Source.Platform != tc.platform {
+				t.Errorf("single node %v, %d workers (%s) of %q on %q; want %v, %d of %q on %q",
+					tp.SingleNode, tp.Workers, tp.WorkersProvenance, tp.WorkerType, p.Source.Platform, tc.single, tc.workers, tc.workerType, tc.platform)
+			}
+		})
+	}
+}

@@ -386,6 +386,9 @@ func corpusFact(p *Profile, name string) (string, string) {
 	case "executor_memory_mb":
 		return num(tp.ExecutorMemoryMB), tp.ExecutorMemoryMBProvenance
 	case "workers":
+		if tp.SingleNode {
+			return "0", tp.WorkersProvenance
+		}
 		return num(int64(tp.Workers)), tp.WorkersProvenance
 	case "workers_max":
 		return num(int64(tp.WorkersMax)), tp.WorkersProvenance

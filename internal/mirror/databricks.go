@@ -124,6 +124,8 @@ func readDatabricksCluster(p *Profile, c map[string]any) {
 	if as := asMap(c["autoscale"]); as != nil {
 		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, num(as["min_workers"]), "databricks:autoscale", false)
 		p.Topology.WorkersMax = num(as["max_workers"])
+	} else if n, ok := c["num_workers"]; ok && num(n) == 0 {
+		p.setSingleNode(p.Topology.WorkerType, "databricks:num_workers 0 (the driver node runs the executors)")
 	} else {
 		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, num(c["num_workers"]), "databricks:num_workers", false)
 	}

@@ -209,20 +209,30 @@ func (p *Profile) pythonFromPaths() {
 	}
 }
 
-var shimRe = lazy.Regexp(`com\.nvidia\.spark\.rapids\.spark(\d)(\d)(\d)(db\d*|cdh)?\.RapidsShuffleManager`)
+var shimRe = lazy.Regexp(`^com\.nvidia\.spark\.rapids\.(?:shims\.)?spark(\d)(\d)(\d)(db\d*|cdh)?\.[A-Za-z]+$`)
 
-// sparkFromShim reads Spark from the RAPIDS shuffle manager's shim class
+// shimKeys are the confs whose class a RAPIDS jar has per Spark release,
+// in the order their shim is read.
+var shimKeys = []string{"spark.shuffle.manager", "spark.sql.cache.serializer", "spark.rapids.shims-provider-override"}
+
+// sparkFromShim reads Spark from the shim of a RAPIDS class a conf names
 // (com.nvidia.spark.rapids.spark341.RapidsShuffleManager is Spark 3.4.1;
-// spark350db143 is Databricks' 3.5.0).
+// spark350db143 is Databricks' 3.5.0;
+// com.nvidia.spark.rapids.shims.spark311.ParquetCachedBatchSerializer
+// Spark 3.1.1): the class names the release it was built for.
 func (p *Profile) sparkFromShim() {
-	m := shimRe().FindStringSubmatch(p.Conf["spark.shuffle.manager"])
-	if m == nil {
+	for _, k := range shimKeys {
+		v := strings.TrimSpace(p.Conf[k])
+		m := shimRe().FindStringSubmatch(v)
+		if m == nil {
+			continue
+		}
+		shim := "spark" + m[1] + m[2] + m[3] + m[4]
+		p.inferSpark(m[1]+"."+m[2]+"."+m[3], "conf:"+k+" (shim "+shim+" of "+v+")")
+		if strings.HasPrefix(m[4], "db") && p.Source.Platform == "" {
+			p.Source.Platform = "databricks"
+		}
 		return
-	}
-	src := "conf:spark.shuffle.manager (shim " + strings.TrimSuffix(strings.TrimPrefix(m[0], "com.nvidia.spark.rapids."), ".RapidsShuffleManager") + ")"
-	p.inferSpark(m[1]+"."+m[2]+"."+m[3], src)
-	if strings.HasPrefix(m[4], "db") && p.Source.Platform == "" {
-		p.Source.Platform = "databricks"
 	}
 }
 
@@ -233,6 +243,7 @@ var jarKeys = []string{"spark.jars", "spark.driver.extraClassPath", "spark.execu
 var (
 	sparkModuleJarRe = lazy.Regexp(`^spark-(?:examples|core|sql|catalyst|streaming|mllib|hive|yarn|kubernetes|repl|graphx|avro|connect|hadoop-cloud|sql-kafka-0-10|streaming-kafka-0-10)_(2\.1[0-9])-(\d+\.\d+\.\d+)(?:-SNAPSHOT)?\.jar$`)
 	scalaJarRe       = lazy.Regexp(`_(2\.1[0-9])-[0-9][^/]*\.jar$`)
+	sbtTargetRe      = lazy.Regexp(`(?:^|/)target/scala-(2\.1[0-9])$`)
 )
 
 // versionsFromJarNames reads Spark's own module jars
@@ -244,6 +255,10 @@ func (p *Profile) versionsFromJarNames() {
 	for _, k := range jarKeys {
 		for _, entry := range splitList(p.Conf[k]) {
 			p.jarNameFacts(path.Base(entry), "conf:"+k+" ("+path.Base(entry)+")")
+			if m := sbtTargetRe().FindStringSubmatch(path.Dir(entry)); m != nil {
+				// sbt builds into target/scala-2.12/: the directory names the Scala line
+				p.setFact("scala", m[1], "conf:"+k+" ("+entry+", sbt's output directory)", rankInferred)
+			}
 		}
 	}
 	for _, c := range strings.Split(p.Conf["spark.jars.packages"], ",") {

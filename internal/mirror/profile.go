@@ -10,6 +10,7 @@ package mirror
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/devenv-dev/devenv/internal/redact"
 )
@@ -118,9 +119,13 @@ type GPU struct {
 
 // Topology holds the cluster's shape.
 type Topology struct {
-	Workers                    int    `json:"workers,omitempty"`
-	WorkersMax                 int    `json:"workers_max,omitempty"` // autoscaling upper bound
-	WorkersProvenance          string `json:"workers_provenance,omitempty"`
+	Workers           int    `json:"workers,omitempty"`
+	WorkersMax        int    `json:"workers_max,omitempty"` // autoscaling upper bound
+	WorkersProvenance string `json:"workers_provenance,omitempty"`
+	// SingleNode: the cluster is one node that runs the driver and the
+	// executors (no workers: Dataproc --single-node, a Databricks
+	// num_workers 0); WorkerType is that node's type.
+	SingleNode                 bool   `json:"single_node,omitempty"`
 	WorkerType                 string `json:"worker_type,omitempty"`
 	DriverType                 string `json:"driver_type,omitempty"`
 	WorkerVCPUs                int    `json:"worker_vcpus,omitempty"`     // from the instance catalog
@@ -171,6 +176,15 @@ func setInt(dst *int, prov *string, v int, src string, override bool) {
 		return
 	}
 	*dst, *prov = v, src
+}
+
+// setSingleNode records a cluster of one node of type nodeType (when
+// known), which src states.
+func (p *Profile) setSingleNode(nodeType, src string) {
+	p.Topology.Workers, p.Topology.WorkersMax, p.Topology.WorkersProvenance, p.Topology.SingleNode = 0, 0, src, true
+	if nodeType != "" && !strings.Contains(nodeType, "$") {
+		p.Topology.WorkerType = nodeType
+	}
 }
 
 func setFloat(dst *float64, prov *string, v float64, src string, override bool) {

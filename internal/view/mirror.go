@@ -23,7 +23,11 @@ func Profile(w io.Writer, p *mirror.Profile) {
 	if p.GPU.Rapids != "" {
 		fmt.Fprintf(w, "rapids:   RAPIDS Accelerator %s, %s GPU(s) per executor, task share %s\n", p.GPU.Rapids, orUnknownF(p.GPU.ExecutorGPUs), orUnknownF(p.GPU.TaskGPU))
 	}
-	fmt.Fprintf(w, "topology: %s workers%s, %s cores and %s MiB per executor\n", orUnknown(int64(p.Topology.Workers)), workerHardware(p),
+	workers := orUnknown(int64(p.Topology.Workers))
+	if p.Topology.SingleNode {
+		workers = "single node, 0"
+	}
+	fmt.Fprintf(w, "topology: %s workers%s, %s cores and %s MiB per executor\n", workers, workerHardware(p),
 		orUnknown(int64(p.Topology.ExecutorCores)), orUnknown(p.Topology.ExecutorMemoryMB))
 	if len(p.Packages) > 0 {
 		var pk []string
