@@ -68,6 +68,9 @@ var portableFamilies = []portableFamily{
 	{prefix: "spark.rpc.message.maxSize", exact: true, what: "execution"},
 	{prefix: "spark.rpc.askTimeout", exact: true, what: "timeouts"},
 	{prefix: "spark.executor.heartbeatInterval", exact: true, what: "timeouts"},
+	// what the executors measure of themselves for the UI and event log
+	{prefix: "spark.executor.processTreeMetrics.enabled", exact: true, what: "executor metrics"},
+	{prefix: "spark.executor.metrics.", what: "executor metrics"},
 	{prefix: "spark.files.maxPartitionBytes", exact: true, what: "input splits"},
 	{prefix: "spark.files.openCostInBytes", exact: true, what: "input splits"},
 	{prefix: "spark.files.ignoreCorruptFiles", exact: true, what: "input semantics"},

@@ -57,6 +57,11 @@ func TestClassify(t *testing.T) {
 		{"spark.hadoop.fs.s3a.path.style.access", "true", actKeep, ""},
 		{"spark.hadoop.fs.s3a.endpoint", "s3.us-west-2.amazonaws.com", actDrop, "S3A credentials, endpoint"},
 		{"spark.dynamicAllocation.enabled", "true", actDrop, "dynamic allocation"},
+		{"spark.dynamicAllocation.enabled", "false", actKeep, ""},
+		{"spark.dynamicAllocation.maxExecutors", "4", actDrop, "dynamic allocation"},
+		{"spark.sql.hive.metastore.version", "3.1.3", actDrop, "prod's Hive metastore"},
+		{"spark.sql.hive.metastore.jars", "builtin", actKeep, ""},
+		{"spark.executor.processTreeMetrics.enabled", "true", actKeep, ""},
 		{"spark.shuffle.service.enabled", "true", actDrop, "external shuffle service"},
 		{"spark.shuffle.manager", "com.nvidia.spark.rapids.spark321db.RapidsShuffleManager", actKeep, ""},
 		{"spark.task.cpus", "2", actKeep, ""}, // spark-defaults lowers it to the local executor cores

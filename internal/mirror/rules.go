@@ -71,6 +71,7 @@ var droppedKeys = map[string]string{
 	"spark.jars.repositories":                     "devenv lock resolves packages through devenv.yaml mirrors.maven",
 	"spark.jars.ivy":                              "Ivy is not used: devenv lock resolved prod's packages",
 	"spark.jars.ivySettings":                      "Ivy is not used: devenv lock resolved prod's packages",
+	"spark.sql.hive.metastore.version":            "the version of prod's Hive metastore, whose client jars only prod has; the local image talks to its own metastore with Spark's built-in Hive client",
 }
 
 // droppedPrefixes are platform families.
@@ -215,6 +216,9 @@ const placeholderReason = "unresolved template placeholder "
 func dropReason(key, value string) string {
 	if !strings.HasPrefix(key, "spark.") {
 		return "not a Spark conf: spark-defaults.conf only passes spark.* keys"
+	}
+	if key == "spark.dynamicAllocation.enabled" && strings.EqualFold(strings.TrimSpace(value), "false") {
+		return "" // what the local environment does anyway: kept, it says so
 	}
 	if reason := keyDropReason(key); reason != "" {
 		return reason
