@@ -82,6 +82,14 @@ func importBundle(path string, b map[string]any) (*Profile, error) {
 	if clusters := bundleClusters(b); clusters != nil {
 		return importBundleCluster(p, clusters), nil
 	}
+	for _, name := range names {
+		if acc, where := findServerlessGPU(asMap(jobs[name])); acc != "" {
+			if err := readServerlessGPU(p, acc, "resources.jobs."+name+"."+where); err != nil {
+				return nil, fmt.Errorf("mirror: %s: %w", path, err)
+			}
+			return p, nil
+		}
+	}
 	return nil, fmt.Errorf("mirror: %s: a Databricks asset bundle without a cluster: expected new_cluster under resources.jobs.*.tasks[] or job_clusters[]; a job on an existing cluster (existing_cluster_id) says nothing of its shape", path)
 }
 
