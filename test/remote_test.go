@@ -404,8 +404,8 @@ func remoteDevelopWatch(t *testing.T) {
 	defer cancel()
 	done := make(chan standin.Result, 1)
 	started := make(chan struct{})
-	var once, execOnce sync.Once
-	execRan := make(chan struct{})
+	var once, execOnce, rebuiltOnce sync.Once
+	execRan, rebuilt := make(chan struct{}), make(chan struct{})
 	go func() {
 		done <- standin.RunWatching(ctx, t, dir, env, func(stderr string) {
 			if strings.Contains(stderr, "synced the project") && strings.Contains(stderr, "develop.watch: Watch enabled") {
@@ -413,6 +413,9 @@ func remoteDevelopWatch(t *testing.T) {
 			}
 			if strings.Contains(stderr, "ran: check 1234 /srv/jobs") {
 				execOnce.Do(func() { close(execRan) })
+			}
+			if strings.Contains(stderr, "develop.watch: rebuilt site") {
+				rebuiltOnce.Do(func() { close(rebuilt) })
 			}
 		}, "watch", "--no-ports")
 	}()
@@ -462,6 +465,13 @@ func remoteDevelopWatch(t *testing.T) {
 			t.Fatalf("site was not rebuilt and recreated in 2 minutes (it was %s)", before)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+	// the container runs before the rebuild's up returns and says so: wait
+	// for its line rather than racing it with Ctrl-C (as TestWatchDevelopThroughCompose)
+	select {
+	case <-rebuilt:
+	case <-time.After(time.Minute):
+		t.Error("the watch did not report the rebuild within a minute of the container running")
 	}
 	cancel()
 	res := <-done
