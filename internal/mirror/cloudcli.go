@@ -63,6 +63,11 @@ func cloudCommands(words []string, line int) []cloudCommand {
 				out = append(out, cloudCommand{cliDataprocCluster, rest[3:], line})
 			case rest[1] == "jobs" && rest[2] == "submit" && len(rest) > 3:
 				out = append(out, cloudCommand{cliDataprocJob, rest[4:], line})
+			case rest[1] == "workflow-templates" && rest[2] == "set-managed-cluster":
+				// the template's cluster: clusters create's flags
+				out = append(out, cloudCommand{cliDataprocCluster, rest[3:], line})
+			case rest[1] == "workflow-templates" && rest[2] == "add-job" && len(rest) > 3:
+				out = append(out, cloudCommand{cliDataprocJob, rest[4:], line})
 			case rest[1] == "batches" && rest[2] == "submit":
 				// the workload type (pyspark, spark ...) may follow flags
 				out = append(out, cloudCommand{cliDataprocBatch, rest[3:], line})

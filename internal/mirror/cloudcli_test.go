@@ -214,3 +214,38 @@ func TestDataprocClusterShape(t *testing.T) {
 		})
 	}
 }
+
+// TestDataprocWorkflowTemplates: the cluster of a workflow template as
+// gcloud builds it (set-managed-cluster takes clusters create's flags) and
+// as a published template holds it (jobs written as one mapping, custom
+// machine types whose names state their vCPUs and memory), on real files
+// outside the corpus, added after batch 7's held-out check found both.
+func TestDataprocWorkflowTemplates(t *testing.T) {
+	for _, tc := range []struct {
+		file, label, workerType string
+		workers, vcpus          int
+		memMB                   int64
+	}{
+		{"scripts/josimar-workflow_template.sh", "1.3", "n1-standard-2", 2, 2, 7680},
+		{"dataproc/cloud-dataproc-cfg-1.yaml", "1.2.37", "custom-32-51200", 10, 32, 51200},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "real", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := importBytes(filepath.Base(tc.file), detectBytes(data), data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.finish()
+			tp := p.Topology
+			if p.Source.Platform != "dataproc" || p.Runtime.Label != tc.label || tp.Workers != tc.workers || tp.WorkerType != tc.workerType ||
+				tp.WorkerVCPUs != tc.vcpus || tp.WorkerMemoryMB != tc.memMB {
+				t.Errorf("%s image %q, %d workers of %q (%d vCPUs, %d MB); want dataproc %q, %d of %q (%d, %d)\nwarnings %q",
+					p.Source.Platform, p.Runtime.Label, tp.Workers, tp.WorkerType, tp.WorkerVCPUs, tp.WorkerMemoryMB,
+					tc.label, tc.workers, tc.workerType, tc.vcpus, tc.memMB, p.Warnings)
+			}
+		})
+	}
+}

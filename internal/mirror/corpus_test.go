@@ -108,18 +108,41 @@ var (
 // it to 108/110 and 17/17: figures of files no longer unseen. The two facts
 // left are a Jobs API job on an existing cluster, which devenv refuses (now
 // naming the cluster and how to export it) where the facts expect an import
-// of its platform. Raise them as the readers improve.
+// of its platform. The seventh batch (corpus7, batch: 7) took its training
+// part from 194/227 and 72/78 to 223/227 and 76/78 (AWS r4/m4, Azure Ev3
+// and GCE n1-highmem rows; single-node clusters as a known 0 workers;
+// Dataproc's default of 2 workers; gcloud's global flags; Spark from any
+// RAPIDS shim class; Scala from sbt's target/scala-2.x; Databricks jobs on
+// serverless GPU compute; prod's Hive metastore version dropped, dynamic
+// allocation off and executor metrics kept). The facts left there: two
+// Pythons the facts take from a comment or from python3 where devenv's
+// runtime table is more precise (3.6 for Dataproc 1.4), Spark inferred
+// from a Delta release (not a name of Spark's), GPUs of a pod template
+// in another file, and two spark.jars.packages devenv bakes into the image
+// by design. Its held-out part, checked once after that, scored 104/128
+// import (81.2%) and 43/48 config (89.6%), all held-out together 654/683
+// (95.8%) and 164/170 (96.5%): gcloud dataproc workflow-templates
+// set-managed-cluster and add-job were not read, a workflow template whose
+// jobs is one mapping was refused, Compute Engine custom machine types
+// (custom-32-102400) were not read, the vendor-build confs
+// spark.rapids.shims-provider-override and force.caller.classloader were
+// kept, and an empty spark.sql.sources.useV1SourceList was dropped. All
+// five were fixed after that check, each with a test on another real
+// file (a josimar-data-eng workflow script and another cloud-dataproc
+// template in testdata/real) or a classify case, which took it to 128/128
+// and 48/48: figures of files no longer unseen. Raise them as the readers
+// improve.
 var corpusFloors = map[string]float64{
-	"train import":   99.7, // 995/997 (batch 5: 226/228, batch 6: 198/198)
-	"train config":   99.6, // 315/316 (batch 5: 73/74, batch 6: 60/60)
-	"heldout import": 99.0, // 550/555 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check)
-	"heldout config": 99.1, // 121/122 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check)
+	"train import":   99.5, // 1218/1224 (batch 5: 226/228, batch 6: 198/198, batch 7: 223/227)
+	"train config":   99.2, // 391/394 (batch 5: 73/74, batch 6: 60/60, batch 7: 76/78)
+	"heldout import": 99.2, // 678/683 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check, batch 7: 128/128; 104/128 at its one check)
+	"heldout config": 99.4, // 169/170 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check, batch 7: 48/48; 43/48 at its one check)
 }
 
 type corpusFile struct {
 	File    string            `yaml:"file"`
 	Heldout bool              `yaml:"heldout"`
-	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6)
+	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6); 7: the seventh (corpus7)
 	Trimmed string            `yaml:"trimmed"`
 	Source  map[string]string `yaml:"source"`
 	Refused []any             `yaml:"refused"`

@@ -20,7 +20,26 @@ import (
 func isDataprocWorkflow(m map[string]any) bool {
 	m = asMap(camelKeys(m))
 	pl := asMap(m["placement"])
-	return asList(m["jobs"]) != nil && (asMap(pl["managedCluster"]) != nil || asMap(pl["clusterSelector"]) != nil)
+	return workflowJobs(m) != nil && (asMap(pl["managedCluster"]) != nil || asMap(pl["clusterSelector"]) != nil)
+}
+
+// workflowJobs are a template's jobs: the list the proto has, or one job
+// written as a mapping (a stepId and a job kind, as some published
+// templates hold it).
+func workflowJobs(m map[string]any) []any {
+	if l := asList(m["jobs"]); l != nil {
+		return l
+	}
+	j := asMap(m["jobs"])
+	if j == nil {
+		return nil
+	}
+	for _, kind := range dataprocJobKinds {
+		if j[kind] != nil {
+			return []any{j}
+		}
+	}
+	return nil
 }
 
 // readDataprocWorkflow reads a workflow template into p.
@@ -37,7 +56,10 @@ func readDataprocWorkflow(p *Profile, root map[string]any) {
 	} else {
 		p.warn("the template runs on an existing cluster chosen by placement.clusterSelector labels: mirror that cluster's describe, or set spark:, java: and python: in devenv.yaml")
 	}
-	for i, j := range asList(root["jobs"]) {
+	if asList(root["jobs"]) == nil {
+		p.warn("jobs is one job written as a mapping, not a list: read as that job (gcloud's import wants a list)")
+	}
+	for i, j := range workflowJobs(root) {
 		readWorkflowJob(p, i, asMap(j))
 	}
 	var params []string

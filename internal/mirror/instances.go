@@ -3,9 +3,11 @@ package mirror
 import (
 	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"gopkg.in/yaml.v3"
 )
 
@@ -77,6 +79,13 @@ func (p *Profile) applyCatalog() {
 	if t == "" {
 		return
 	}
+	if vcpus, memMB, ok := gceCustomType(t); ok {
+		// the name states the shape: no catalog row needed
+		src := "instance type name " + t + " (a Compute Engine custom machine type: custom-<vCPUs>-<memory MB>)"
+		setInt(&p.Topology.WorkerVCPUs, &p.Topology.WorkerHardwareProvenance, vcpus, src, false)
+		p.Topology.WorkerMemoryMB = memMB
+		return
+	}
 	in, ok := LookupInstance(t)
 	if !ok {
 		p.warn(fmt.Sprintf("worker type %s is not in devenv's instance catalog: its GPUs, vCPUs and memory are unknown", t))
@@ -104,6 +113,28 @@ func (p *Profile) applyCatalog() {
 		setInt(&p.Topology.ExecutorCores, &p.Topology.ExecutorCoresProvenance, in.VCPUs, src+", one executor per worker", false)
 		setFloat(&p.GPU.ExecutorGPUs, &p.GPU.ExecutorGPUsProvenance, float64(p.GPU.PerNode), src+", one executor per worker", false)
 	}
+}
+
+// gceCustomRe is a Compute Engine custom machine type: custom-32-102400,
+// n2-custom-8-16384, with -ext for extended memory ("custom-1-4096, where
+// 1 indicates the number of vCPUs and 4096 the memory in MB", the Google
+// APIs' machineType reference; the series prefixes of Compute Engine's
+// custom machine type samples).
+var gceCustomRe = lazy.Regexp(`^(?:[a-z][a-z0-9]*-)?custom-(\d+)-(\d+)(?:-ext)?$`)
+
+// gceCustomType reads a custom machine type's vCPUs and memory (MB) from
+// its name, as Compute Engine names them.
+func gceCustomType(t string) (vcpus int, memMB int64, ok bool) {
+	m := gceCustomRe().FindStringSubmatch(t)
+	if m == nil {
+		return 0, 0, false
+	}
+	v, err1 := strconv.Atoi(m[1])
+	mem, err2 := strconv.ParseInt(m[2], 10, 64)
+	if err1 != nil || err2 != nil || v <= 0 || mem <= 0 {
+		return 0, 0, false
+	}
+	return v, mem, true
 }
 
 // gpuAcceleratorType is the GCP accelerator type behind GPU.Model when

@@ -72,6 +72,14 @@ var droppedKeys = map[string]string{
 	"spark.jars.ivy":                              "Ivy is not used: devenv lock resolved prod's packages",
 	"spark.jars.ivySettings":                      "Ivy is not used: devenv lock resolved prod's packages",
 	"spark.sql.hive.metastore.version":            "the version of prod's Hive metastore, whose client jars only prod has; the local image talks to its own metastore with Spark's built-in Hive client",
+	"spark.rapids.shims-provider-override":        "names the shim of prod's Spark build; the RAPIDS jar picks the local Spark's shim itself",
+	"spark.rapids.force.caller.classloader":       "a class-loading workaround for prod's Spark build; the local image has the RAPIDS jar on Spark's own classpath",
+}
+
+// emptyMeansNone are list confs whose empty value is a setting (no
+// source on the V1 path), not a missing one: kept as prod has them.
+var emptyMeansNone = map[string]bool{
+	"spark.sql.sources.useV1SourceList": true,
 }
 
 // droppedPrefixes are platform families.
@@ -223,7 +231,7 @@ func dropReason(key, value string) string {
 	if reason := keyDropReason(key); reason != "" {
 		return reason
 	}
-	if reason := valueDropReason(value); reason != "" {
+	if reason := valueDropReason(value); reason != "" && !(emptyMeansNone[key] && strings.TrimSpace(value) == "") {
 		return reason
 	}
 	if portableFamilyOf(key) == "" {
