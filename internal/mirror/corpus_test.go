@@ -130,19 +130,33 @@ var (
 // five were fixed after that check, each with a test on another real
 // file (a josimar-data-eng workflow script and another cloud-dataproc
 // template in testdata/real) or a classify case, which took it to 128/128
-// and 48/48: figures of files no longer unseen. Raise them as the readers
-// improve.
+// and 48/48: figures of files no longer unseen. The eighth batch
+// (corpus8, batch: 8), 30 files collected after batch 7's rules were
+// written and all held out, scored 206/269 import (76.6%) and 74/99 config
+// (74.7%) at its one check, its figures today (no rule written on it yet).
+// What it missed: spark-shell lines with a $(cat ...) command
+// substitution in a --conf (the word splitter cuts it, so the rest reads
+// as the application's arguments); aws emr-containers start-job-run in one
+// script and a DescribeJobRun response ({"jobRun": ...}); a Databricks job
+// on serverless compute with no accelerator; a Jobs API template that is
+// not JSON; Databricks is_single_node; GPUs on a single node's master;
+// the cloud from s3a:// paths; a declared sparkVersion "3.2" made 3.2.0
+// where the image names 3.2.1; a Kubernetes-only shuffle IO plugin class
+// kept; a script of unset variables imported instead of refused; and 10
+// facts written against the corpus's conventions (format dataproc for
+// scripts, gpu_model as the GCE accelerator type). Raise them as the
+// readers improve.
 var corpusFloors = map[string]float64{
 	"train import":   99.5, // 1218/1224 (batch 5: 226/228, batch 6: 198/198, batch 7: 223/227)
 	"train config":   99.2, // 391/394 (batch 5: 73/74, batch 6: 60/60, batch 7: 76/78)
-	"heldout import": 99.2, // 678/683 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check, batch 7: 128/128; 104/128 at its one check)
-	"heldout config": 99.4, // 169/170 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check, batch 7: 48/48; 43/48 at its one check)
+	"heldout import": 92.8, // 884/952 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check, batch 7: 128/128; 104/128 at its one check, batch 8: 206/269 at its one check)
+	"heldout config": 90.3, // 243/269 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check, batch 7: 48/48; 43/48 at its one check, batch 8: 74/99 at its one check)
 }
 
 type corpusFile struct {
 	File    string            `yaml:"file"`
 	Heldout bool              `yaml:"heldout"`
-	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6); 7: the seventh (corpus7)
+	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6); 7: the seventh (corpus7); 8: the eighth (corpus8, all held out)
 	Trimmed string            `yaml:"trimmed"`
 	Source  map[string]string `yaml:"source"`
 	Refused []any             `yaml:"refused"`
