@@ -84,10 +84,12 @@ func (x *Executor) dryRun(d *DecisionLog) (api.Compose, error) {
 func (x *Executor) RunProject(ctx context.Context, run engine.ProjectRun) (engine.Decisions, error) {
 	proj := runnable(run.Project)
 	d := NewDecisionLog(proj)
-	c, err := x.compose()
+	var c api.Compose
+	var err error
 	if run.DryRun {
 		c, err = x.dryRun(d)
 	} else {
+		c, err = x.compose()
 		x.events.record(d)
 		defer x.events.record(nil)
 	}

@@ -301,7 +301,7 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 	if err := r.sharedGuards(ctx, pl); err != nil {
 		return nil, err
 	}
-	shared, listedNetworks, err := r.sharedPreview(ctx, pl)
+	shared, listedShared, err := r.sharedPreview(ctx, pl)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +321,7 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 	}
 	net := projectNet{name: pl.Network, id: networkUpCreates}
 	var same []engine.Object
-	for _, n := range listedNetworks {
+	for _, n := range listedShared[engine.Networks] {
 		if n.Name == pl.Network {
 			same = append(same, n)
 		}
@@ -345,7 +345,7 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 	if err := r.checkCreates(ctx, proj, ds); err != nil {
 		return nil, err
 	}
-	decided, err := r.executorPreview(ctx, proj, pl, ds, opts, net, len(same) > 1)
+	decided, err := r.executorPreview(ctx, proj, pl, ds, opts, net, len(same) > 1, listedShared[engine.Volumes])
 	if err != nil {
 		return nil, err
 	}
@@ -356,13 +356,10 @@ func (r *Runner) preview(ctx context.Context, pl *plan.Plan, svcs []*plan.Servic
 // executorPreview is the executor's dry run (Compose's own, on a real
 // engine) of the run up hands it for the decisions ds (projectRun): what
 // it would do to each container, which the dry run prints.
-func (r *Runner) executorPreview(ctx context.Context, proj *types.Project, pl *plan.Plan, ds []decision, opts UpOptions, net projectNet, duplicated bool) (engine.Decisions, error) {
+// vols are the project's volumes as they are (sharedPreview's listing).
+func (r *Runner) executorPreview(ctx context.Context, proj *types.Project, pl *plan.Plan, ds []decision, opts UpOptions, net projectNet, duplicated bool, vols []engine.Object) (engine.Decisions, error) {
 	run, _, err := r.projectRun(proj, ds, opts)
 	if err != nil || run.Project == nil {
-		return nil, err
-	}
-	vols, err := r.projectObjects(ctx, engine.Volumes, pl.Project)
-	if err != nil {
 		return nil, err
 	}
 	run.Project = asUpLeavesIt(run.Project, pl, net, duplicated, vols)
@@ -439,25 +436,25 @@ func (r *Runner) imagePreview(ctx context.Context, s *plan.Service, opts BuildOp
 	return nil, nil
 }
 
-func (r *Runner) sharedPreview(ctx context.Context, pl *plan.Plan) ([]Change, []engine.Object, error) {
+// sharedPreview is what up makes of the project network and volumes, and
+// the project's networks and volumes as they are, by kind.
+func (r *Runner) sharedPreview(ctx context.Context, pl *plan.Plan) ([]Change, map[engine.Kind][]engine.Object, error) {
 	var out []Change
-	var nets []engine.Object
+	listed := map[engine.Kind][]engine.Object{}
 	want := map[engine.Kind][]string{engine.Networks: {pl.Network}, engine.Volumes: pl.Volumes}
 	for _, k := range []engine.Kind{engine.Networks, engine.Volumes} {
 		have, err := r.projectObjects(ctx, k, pl.Project)
 		if err != nil {
 			return nil, nil, err
 		}
-		if k == engine.Networks {
-			nets = have
-		}
+		listed[k] = have
 		for _, name := range want[k] {
 			if namedObject(have, name) == nil {
 				out = append(out, Change{Action: Created, Detail: string(k) + " " + name})
 			}
 		}
 	}
-	return out, nets, nil
+	return out, listed, nil
 }
 
 // externalNetwork is the id of the network a compose file declares

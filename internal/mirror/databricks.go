@@ -37,13 +37,13 @@ func importDatabricks(path string, data []byte) (*Profile, error) {
 	p := newProfile(path, FormatDatabricks)
 	p.Source.Platform = "databricks"
 	cluster, where := findDatabricksCluster(root)
-	if acc, at := findServerlessGPU(root); cluster == nil && acc != "" {
-		if err := readServerlessGPU(p, acc, at); err != nil {
-			return nil, fmt.Errorf("mirror: %s: %w", path, err)
-		}
-		return p, nil
-	}
 	if cluster == nil {
+		if acc, at := findServerlessGPU(root); acc != "" {
+			if err := readServerlessGPU(p, acc, at); err != nil {
+				return nil, fmt.Errorf("mirror: %s: %w", path, err)
+			}
+			return p, nil
+		}
 		if id, where := findExistingCluster(root); id != "" {
 			return nil, fmt.Errorf("mirror: %s: a Databricks job whose %s runs on existing_cluster_id %s: the file says nothing of that cluster's runtime or nodes; export it with `databricks clusters get %s` and mirror that", path, where, id, id)
 		}

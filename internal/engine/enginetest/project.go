@@ -50,25 +50,16 @@ func (f *Fake) RunProject(ctx context.Context, run engine.ProjectRun) (engine.De
 }
 
 // converge makes the container of spec as RunProject says, and says what
-// it did (with run.DryRun: would do).
+// it did (with run.DryRun: would do, and does nothing).
 func (f *Fake) converge(ctx context.Context, spec engine.ContainerSpec, forced bool, run engine.ProjectRun) (string, error) {
 	cur, err := f.Inspect(ctx, spec.Name)
 	found := err == nil
-	decided := engine.DecidedCreated
-	switch {
-	case found && !forced && cur.Labels[labels.ComposeConfigHash] == spec.Labels[labels.ComposeConfigHash] && f.attached(cur):
-		if cur.Running || run.NoStart {
-			return engine.DecidedUnchanged, nil
-		}
-		if run.DryRun {
-			return engine.DecidedStarted, nil
-		}
-		return engine.DecidedStarted, f.Start(ctx, cur.ID)
-	case found:
-		decided = engine.DecidedRecreated
-	}
-	if run.DryRun {
+	decided := f.decide(cur, found, spec, forced, run)
+	if run.DryRun || decided == engine.DecidedUnchanged {
 		return decided, nil
+	}
+	if decided == engine.DecidedStarted {
+		return decided, f.Start(ctx, cur.ID)
 	}
 	if found {
 		if err := f.Stop(ctx, cur.ID, run.StopTimeout); err != nil {
@@ -83,6 +74,21 @@ func (f *Fake) converge(ctx context.Context, spec engine.ContainerSpec, forced b
 		return decided, err
 	}
 	return decided, f.Start(ctx, id)
+}
+
+// decide is what the SDK does to the container cur (found: it exists) of
+// spec: a missing one is created, one whose config hash differs (or that
+// is forced, or whose network went away) recreated, a stopped one started.
+func (f *Fake) decide(cur engine.ContainerState, found bool, spec engine.ContainerSpec, forced bool, run engine.ProjectRun) string {
+	switch {
+	case !found:
+		return engine.DecidedCreated
+	case forced || cur.Labels[labels.ComposeConfigHash] != spec.Labels[labels.ComposeConfigHash] || !f.attached(cur):
+		return engine.DecidedRecreated
+	case cur.Running || run.NoStart:
+		return engine.DecidedUnchanged
+	}
+	return engine.DecidedStarted
 }
 
 // attached reports whether every network the container refers to still
