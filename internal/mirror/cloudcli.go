@@ -101,6 +101,44 @@ func commandWord(w string) string {
 	return strings.TrimLeft(strings.TrimPrefix(w, "$("), "`")
 }
 
+// substitutedWords are the words of the command an assignment runs in a
+// command substitution (ID=$(aws emr create-cluster ...)); nil for any
+// other assignment.
+func substitutedWords(assign string) []string {
+	_, value, _ := assignment(assign)
+	body, ok := substitutionBody(value)
+	if !ok {
+		return nil
+	}
+	words, err := shellWords(body)
+	if err != nil {
+		return nil
+	}
+	return words
+}
+
+// hasSubstitution reports whether v holds a command substitution.
+func hasSubstitution(v string) bool {
+	for i := range len(v) {
+		if isSubstitution(v, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// substitutionBody is the command of a value that is one command
+// substitution, $(...) or `...`.
+func substitutionBody(v string) (string, bool) {
+	if len(v) < 2 || !isSubstitution(v, 0) || substitutionEnd(v, 0) != len(v)-1 {
+		return "", false
+	}
+	if v[0] == '`' {
+		return v[1 : len(v)-1], true
+	}
+	return v[2 : len(v)-1], true
+}
+
 func isShellName(s string) bool {
 	for i, c := range s {
 		if c != '_' && !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') && (i == 0 || !('0' <= c && c <= '9')) {

@@ -304,10 +304,10 @@ func readScript(text string) (submitScript, error) {
 			words = words[1:]
 		}
 		i := readAssignments(words, sl.line, vars, &opts)
-		lineCloud := cloudCommands(words[i:], sl.line)
-		if len(lineCloud) == 0 && i > 0 { // ID=$(aws emr create-cluster ...): the assignment runs it
-			lineCloud = cloudCommands(words[i-1:], sl.line)
+		if i == len(words) && i > 0 { // ID=$(aws emr create-cluster ...): the assignment runs the command
+			words, i = substitutedWords(words[i-1]), 0
 		}
+		lineCloud := cloudCommands(words[i:], sl.line)
 		if len(lineCloud) == 0 { // gcloud's "jobs submit pyspark" is no pyspark shell
 			found = findSubmit(words, i, sl.line, &out)
 		}
@@ -345,6 +345,12 @@ func readAssignments(words []string, line int, vars map[string]string, opts *opt
 			vars[name] = strings.Join(elems, " ")
 			opts.note(name, elems, line)
 			i += n
+			continue
+		}
+		if hasSubstitution(value) {
+			// what the command prints is unknown here: $NAME stays as written
+			// (its output, pasted in, would also break the JSON it lands in)
+			delete(vars, name)
 			continue
 		}
 		vars[name] = value

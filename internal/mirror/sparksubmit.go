@@ -12,7 +12,9 @@ import (
 // shellWords splits a command line the way a POSIX shell would for the
 // simple cases found in job scripts: single and double quotes, backslash
 // escapes, backslash-newline continuations and # comments. Variables are not
-// expanded. An unterminated quote is an error.
+// expanded, and a command substitution ($(...) or `...`) stays whole inside
+// its word, as the shell keeps it: --conf k=$(cat f | tr a b) is one
+// argument. An unterminated quote is an error.
 func shellWords(s string) ([]string, error) {
 	var words []string
 	var cur strings.Builder
@@ -41,6 +43,10 @@ func shellWords(s string) ([]string, error) {
 			}
 		case c == '\'' || c == '"':
 			quote, inWord = c, true
+		case isSubstitution(s, i):
+			end := substitutionEnd(s, i)
+			cur.WriteString(s[i : end+1])
+			i, inWord = end, true
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			if inWord {
 				words = append(words, cur.String())
@@ -71,6 +77,10 @@ func inDoubleQuotes(s string, i int, cur *strings.Builder) (int, byte) {
 	switch c := s[i]; {
 	case c == '"':
 		return i, 0
+	case isSubstitution(s, i):
+		end := substitutionEnd(s, i)
+		cur.WriteString(s[i : end+1])
+		return end, '"'
 	case c == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0:
 		i++
 		if s[i] != '\n' {
@@ -80,6 +90,58 @@ func inDoubleQuotes(s string, i int, cur *strings.Builder) (int, byte) {
 		cur.WriteByte(c)
 	}
 	return i, '"'
+}
+
+// isSubstitution reports whether a command substitution that closes
+// starts at s[i]: $( ... ) or ` ... `.
+func isSubstitution(s string, i int) bool {
+	if s[i] != '`' && !strings.HasPrefix(s[i:], "$(") {
+		return false
+	}
+	return substitutionEnd(s, i) > i
+}
+
+// substitutionEnd is the index of the ) or ` that closes the command
+// substitution starting at s[i], with nested parentheses and quotes
+// inside it; -1 when it does not close.
+func substitutionEnd(s string, i int) int {
+	if s[i] == '`' {
+		for j := i + 1; j < len(s); j++ {
+			switch s[j] {
+			case '\\':
+				j++
+			case '`':
+				return j
+			}
+		}
+		return -1
+	}
+	depth := 0
+	var quote byte
+	for j := i + 1; j < len(s); j++ {
+		c := s[j]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case c == '\\':
+			j++
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // submitFlags maps spark-submit options to the confs they set.
