@@ -90,6 +90,12 @@ func importBundle(path string, b map[string]any) (*Profile, error) {
 			return p, nil
 		}
 	}
+	for _, name := range names {
+		if where := findServerless(asMap(jobs[name])); where != "" {
+			readServerless(p, "resources.jobs."+name+"."+where)
+			return p, nil
+		}
+	}
 	return nil, fmt.Errorf("mirror: %s: a Databricks asset bundle without a cluster: expected new_cluster under resources.jobs.*.tasks[] or job_clusters[]; a job on an existing cluster (existing_cluster_id) says nothing of its shape", path)
 }
 

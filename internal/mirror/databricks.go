@@ -44,6 +44,10 @@ func importDatabricks(path string, data []byte) (*Profile, error) {
 			}
 			return p, nil
 		}
+		if where := findServerless(root); where != "" {
+			readServerless(p, where)
+			return p, nil
+		}
 		if id, where := findExistingCluster(root); id != "" {
 			return nil, fmt.Errorf("mirror: %s: a Databricks job whose %s runs on existing_cluster_id %s: the file says nothing of that cluster's runtime or nodes; export it with `databricks clusters get %s` and mirror that", path, where, id, id)
 		}
@@ -130,6 +134,8 @@ func readDatabricksCluster(p *Profile, c map[string]any) {
 	if as := asMap(c["autoscale"]); as != nil {
 		setInt(&p.Topology.Workers, &p.Topology.WorkersProvenance, num(as["min_workers"]), "databricks:autoscale", false)
 		p.Topology.WorkersMax = num(as["max_workers"])
+	} else if single, _ := c["is_single_node"].(bool); single {
+		p.setSingleNode(p.Topology.WorkerType, "databricks:is_single_node (the driver node runs the executors)")
 	} else if n, ok := c["num_workers"]; ok && num(n) == 0 {
 		p.setSingleNode(p.Topology.WorkerType, "databricks:num_workers 0 (the driver node runs the executors)")
 	} else {

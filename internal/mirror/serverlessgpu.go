@@ -47,3 +47,46 @@ func readServerlessGPU(p *Profile, acc, where string) error {
 	p.warn(fmt.Sprintf("%s: serverless GPU compute (%s): Databricks picks its runtime, so Spark, Python and the workers are not in the file; set them in devenv.yaml", where, acc))
 	return nil
 }
+
+// A Databricks job task that names no compute (no new_cluster,
+// job_cluster_key or existing_cluster_id) runs on serverless compute;
+// an environment_key says so outright, naming the job's environment
+// (its Python dependencies). Databricks picks the runtime: the file
+// states no Spark, Python or nodes.
+
+// clusterKeys are the task keys that name classic compute.
+var clusterKeys = []string{"new_cluster", "job_cluster_key", "existing_cluster_id"}
+
+// findServerless says where a job's tasks are seen to run on serverless
+// compute (non-GPU: findServerlessGPU reads accelerators), or "".
+func findServerless(job map[string]any) string {
+	if s := asMap(job["settings"]); s != nil {
+		if where := findServerless(s); where != "" {
+			return "settings." + where
+		}
+	}
+	tasks := asList(job["tasks"])
+	if len(tasks) == 0 {
+		return ""
+	}
+	for _, t := range tasks {
+		for _, k := range clusterKeys {
+			if asMap(t)[k] != nil {
+				return ""
+			}
+		}
+	}
+	for i, t := range tasks {
+		if key := str(asMap(t)["environment_key"]); key != "" {
+			return fmt.Sprintf("tasks[%d].environment_key %s", i, key)
+		}
+	}
+	return "tasks (none names a cluster)"
+}
+
+// readServerless records a job on serverless compute: the platform, and a
+// warning that its runtime is Databricks' choice.
+func readServerless(p *Profile, where string) {
+	p.Source.Platform = "databricks"
+	p.warn(fmt.Sprintf("%s: the job runs on serverless compute: Databricks picks its runtime and nodes, so Spark, Python and the workers are not in the file; set them in devenv.yaml", where))
+}
