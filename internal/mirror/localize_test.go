@@ -69,6 +69,8 @@ func TestClassify(t *testing.T) {
 		{"spark.my.conf", "", actDrop, "empty value"},
 		{"spark.sql.files.maxPartitionBytes", "", actDrop, "empty value"},
 		{"spark.sql.sources.useV1SourceList", "", actKeep, ""},
+		{"spark.shuffle.sort.io.plugin.class", "org.apache.spark.shuffle.KubernetesLocalDiskShuffleDataIO", actDrop, "Kubernetes-only shuffle IO plugin"},
+		{"spark.shuffle.sort.io.plugin.class", "org.apache.spark.shuffle.sort.io.LocalDiskShuffleDataIO", actKeep, ""},
 		{"spark.rapids.shims-provider-override", "com.nvidia.spark.rapids.shims.spark351.SparkShimServiceProvider", actDrop, "shim of prod's Spark"},
 		{"spark.rapids.sql.concurrentGpuTasks", "2", actKeep, ""},
 		{"spark.executorEnv.NCCL_SOCKET_IFNAME", "eth0", actDrop, ""},

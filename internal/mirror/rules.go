@@ -76,6 +76,14 @@ var droppedKeys = map[string]string{
 	"spark.rapids.force.caller.classloader":       "a class-loading workaround for prod's Spark build; the local image has the RAPIDS jar on Spark's own classpath",
 }
 
+// kubernetesShuffleIOReason is why Spark on Kubernetes' shuffle IO plugin
+// is dropped: it requires spark.kubernetes.driver.reusePersistentVolumeClaim
+// ("Ephemeral PVCs are required", KubernetesLocalDiskShuffleDataIO in
+// Spark's resource-managers/kubernetes), which the local conf drops with
+// every spark.kubernetes.* key, so Spark would stop at start-up.
+const kubernetesShuffleIOReason = "Kubernetes-only shuffle IO plugin: it recovers shuffle files from the executors' reused PVCs and requires " +
+	"spark.kubernetes.driver.reusePersistentVolumeClaim; the local executors use Spark's own local disk shuffle IO"
+
 // emptyMeansNone are list confs whose empty value is a setting (no
 // source on the V1 path), not a missing one: kept as prod has them.
 var emptyMeansNone = map[string]bool{
@@ -230,6 +238,9 @@ func dropReason(key, value string) string {
 	}
 	if reason := keyDropReason(key); reason != "" {
 		return reason
+	}
+	if key == "spark.shuffle.sort.io.plugin.class" && strings.Contains(value, ".Kubernetes") {
+		return kubernetesShuffleIOReason
 	}
 	if reason := valueDropReason(value); reason != "" && !(emptyMeansNone[key] && strings.TrimSpace(value) == "") {
 		return reason
