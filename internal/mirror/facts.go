@@ -30,6 +30,7 @@ func (p *Profile) factsOutsideConf() {
 	p.platformFromIDs()
 	p.typesFromSelectorConfs()
 	p.cloudFromInstanceTypes()
+	p.cloudFromStorage()
 	p.scalaFromSpark()
 }
 
@@ -357,6 +358,52 @@ func (p *Profile) cloudFromInstanceTypes() {
 		}
 		return
 	}
+}
+
+// storageClouds map object store URL schemes and AWS credential providers
+// to the cloud that serves them. s3a:// is Hadoop's S3 client for any S3
+// store (MinIO and Ceph too, their endpoint often in core-site.xml rather
+// than in the file): it names AWS only with an AWS credential provider or
+// endpoint beside it.
+var storageClouds = []struct {
+	marker, cloud string
+	s3            bool // an S3 URL: a store of another endpoint serves it too
+}{
+	{"s3://", "aws", true}, {"s3n://", "aws", true},
+	{"WebIdentityTokenCredentialsProvider", "aws", false}, {"InstanceProfileCredentialsProvider", "aws", false},
+	{"amazonaws.com", "aws", false},
+	{"gs://", "gcp", false},
+	{"abfss://", "azure", false}, {"abfs://", "azure", false}, {"wasbs://", "azure", false}, {"wasb://", "azure", false}, {"adl://", "azure", false},
+}
+
+// cloudFromStorage names the cloud from the object stores the job reads
+// and writes (s3://, gs://, abfss:// in its confs, application and
+// arguments, or an AWS credential provider or endpoint), when nothing else
+// did and they agree. An S3 endpoint that is not AWS's (MinIO, Ceph: any
+// *endpoint key of another host) makes S3 URLs say nothing of the cloud.
+func (p *Profile) cloudFromStorage() {
+	if p.Source.Cloud != "" {
+		return
+	}
+	otherS3 := false
+	for k, v := range p.Conf {
+		if strings.HasSuffix(strings.ToLower(k), "endpoint") && v != "" && !strings.Contains(v, "amazonaws.com") {
+			otherS3 = true
+		}
+	}
+	found := ""
+	for _, v := range append(slices.Collect(maps.Values(p.Conf)), p.files...) {
+		for _, sc := range storageClouds {
+			if !strings.Contains(v, sc.marker) || otherS3 && sc.cloud == "aws" {
+				continue
+			}
+			if found != "" && found != sc.cloud {
+				return // more than one cloud: say none
+			}
+			found = sc.cloud
+		}
+	}
+	p.Source.Cloud = found
 }
 
 // describeFacts is for tests and messages: the versions with their sources.

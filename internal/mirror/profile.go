@@ -52,6 +52,9 @@ type Profile struct {
 	// libraries are Maven coordinates named outside the confs (Databricks
 	// job libraries), with where, for collectPackages.
 	libraries map[string]string
+	// files are the job's own paths outside the confs (the application
+	// and its arguments), for cloudFromStorage.
+	files []string
 	// ranks remember the precedence rank of the source that set each
 	// version fact (precedence.go).
 	ranks map[string]rankedProv

@@ -132,6 +132,10 @@ func readSparkApplication(path string, m, spec map[string]any, at string) *Profi
 	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, str(spec["image"]), at+"image", false)
 	setStr(&p.Runtime.Python, &p.Runtime.PythonProvenance, str(spec["pythonVersion"]), at+"pythonVersion", false)
 	readSparkAppConfs(p, spec, at)
+	p.files = append(p.files, str(spec["mainApplicationFile"]))
+	for _, a := range asList(spec["arguments"]) {
+		p.files = append(p.files, str(a))
+	}
 	if f := str(spec["mainApplicationFile"]); strings.HasSuffix(f, ".jar") {
 		p.jarNameFacts(pathpkg.Base(f), at+"mainApplicationFile ("+pathpkg.Base(f)+")")
 	}

@@ -304,6 +304,7 @@ func readSubmitArgs(p *Profile, args []string) error {
 			if strings.HasSuffix(a, ".jar") { // Spark's own module jar names Spark and Scala
 				p.jarNameFacts(path.Base(a), "spark-submit application jar "+path.Base(a))
 			}
+			p.files = append(p.files, args[i:]...)
 			if len(args[i+1:]) > 0 {
 				p.warn(fmt.Sprintf("application arguments after %s are not Spark confs and were ignored", a))
 			}
