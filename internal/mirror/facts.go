@@ -27,6 +27,7 @@ func (p *Profile) factsOutsideConf() {
 	p.pythonFromPaths()
 	p.sparkFromShim()
 	p.versionsFromJarNames()
+	p.sparkFromPodLabels()
 	p.platformFromIDs()
 	p.typesFromSelectorConfs()
 	p.cloudFromInstanceTypes()
@@ -357,6 +358,21 @@ func (p *Profile) cloudFromInstanceTypes() {
 			continue
 		}
 		return
+	}
+}
+
+// sparkFromPodLabels takes the Spark release from a SparkApplication's pod
+// label version: (the operator's examples label driver and executor pods
+// with their Spark release, and files copied from them keep it) when
+// nothing else named it. It is the weakest source: the examples' labels
+// lag their own sparkVersion (version: 4.0.0 beside sparkVersion 4.0.4),
+// so a label never contradicts another source.
+func (p *Profile) sparkFromPodLabels() {
+	for _, l := range p.podSparkLabel {
+		if p.Runtime.Spark != "" {
+			return
+		}
+		p.inferSpark(l[0], l[1])
 	}
 }
 

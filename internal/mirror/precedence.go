@@ -88,13 +88,7 @@ func (p *Profile) setFact(fact, v, src string, r factRank) bool {
 	}
 	dst, prov := p.factSlot(fact)
 	cur := p.rankOf(fact)
-	record := func() {
-		*dst, *prov = v, src
-		if p.ranks == nil {
-			p.ranks = map[string]rankedProv{}
-		}
-		p.ranks[fact] = rankedProv{prov: src, rank: r}
-	}
+	record := func() { p.recordFact(fact, v, src, r) }
 	switch {
 	case *dst == "":
 		record()
@@ -112,6 +106,16 @@ func (p *Profile) setFact(fact, v, src string, r factRank) bool {
 		p.conflict(fact, *dst, *prov, cur, v, src, r)
 		return false
 	}
+}
+
+// recordFact sets fact to v from src of rank r, whatever it held.
+func (p *Profile) recordFact(fact, v, src string, r factRank) {
+	dst, prov := p.factSlot(fact)
+	*dst, *prov = v, src
+	if p.ranks == nil {
+		p.ranks = map[string]rankedProv{}
+	}
+	p.ranks[fact] = rankedProv{prov: src, rank: r}
 }
 
 // sameVersion: "3.5" and "3.5.0", "1.8" and "8" are one version.

@@ -55,6 +55,12 @@ type Profile struct {
 	// files are the job's own paths outside the confs (the application
 	// and its arguments), for cloudFromStorage.
 	files []string
+	// podSparkLabel are the version labels of a SparkApplication's pods,
+	// with where: sparkFromPodLabels reads them last.
+	podSparkLabel [][2]string
+	// sparkIsLine: Runtime.Spark came from a line ("3.2" made 3.2.0), which
+	// a release of it named elsewhere refines (refineSparkLine).
+	sparkIsLine bool
 	// ranks remember the precedence rank of the source that set each
 	// version fact (precedence.go).
 	ranks map[string]rankedProv

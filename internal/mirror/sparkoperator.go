@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/devenv-dev/devenv/internal/lazy"
 	"io"
 	"maps"
 	pathpkg "path"
@@ -232,6 +233,10 @@ func readSparkAppDynamic(p *Profile, da map[string]any, at string) {
 }
 
 // readSparkPod maps spec.driver / spec.executor onto Spark confs.
+// podSparkLabelRe is a pod label version: that can be a Spark release on
+// Kubernetes (2.3 and later); an application's own 1.0.0 is not one.
+var podSparkLabelRe = lazy.Regexp(`^[234]\.\d+\.\d+$`)
+
 func readSparkPod(p *Profile, role string, pod map[string]any, at string) {
 	if pod == nil {
 		return
@@ -252,6 +257,9 @@ func readSparkPod(p *Profile, role string, pod map[string]any, at string) {
 		set("instances", "spark.executor.instances")
 	}
 	p.typeFromPodSelector(role, pod)
+	if v := str(asMap(pod["labels"])["version"]); podSparkLabelRe().MatchString(v) {
+		p.podSparkLabel = append(p.podSparkLabel, [2]string{v, src + ".labels.version"})
+	}
 	if gpu := asMap(pod["gpu"]); gpu != nil && num(gpu["quantity"]) > 0 {
 		p.addConf("spark."+role+".resource.gpu.amount", str(gpu["quantity"]), src+".gpu.quantity")
 	}

@@ -54,6 +54,9 @@ func (p *Profile) setSparkRanked(build, src string, r factRank) {
 		p.warn(warn)
 		return
 	}
+	if p.refineSparkLine(build, rel, src, r) {
+		return
+	}
 	if !p.setFact("spark", rel, src, r) || p.Runtime.SparkProvenance != src {
 		return
 	}
@@ -61,9 +64,50 @@ func (p *Profile) setSparkRanked(build, src string, r factRank) {
 		p.warn(warn)
 	}
 	p.Runtime.SparkBuild = ""
-	if rel != build {
+	if rel != build && !sparkLine(build) {
 		p.Runtime.SparkBuild = build
 	}
+	p.sparkIsLine = sparkLine(build)
+}
+
+// sparkLine reports whether a Spark version names a line of releases
+// ("3.2", as a SparkApplication's sparkVersion may) rather than one.
+func sparkLine(build string) bool {
+	m := sparkVersionRe().FindStringSubmatch(strings.TrimSpace(build))
+	return m != nil && m[3] == "" && m[4] == ""
+}
+
+// refineSparkLine: a Spark line ("3.2") and a release of it (3.2.1, from
+// an image tag or a jar) agree, and the release says more: the fact is
+// the release, at the rank of the stronger source, both named. It reports
+// whether it decided the fact.
+func (p *Profile) refineSparkLine(build, rel, src string, r factRank) bool {
+	cur, curProv := p.Runtime.Spark, p.Runtime.SparkProvenance
+	if cur == "" || cur == rel || !sameMinor(cur, rel) {
+		return false
+	}
+	rank := max(r, p.rankOf("spark"))
+	switch {
+	case sparkLine(build) && !p.sparkIsLine: // the line, after a release of it
+		p.recordFact("spark", cur, curProv+"; "+src+" names its line "+build, rank)
+	case p.sparkIsLine && !sparkLine(build): // a release of the line named before
+		p.recordFact("spark", rel, curProv+" (line "+minorOf(cur)+"; the release "+rel+" from "+src+")", rank)
+		p.sparkIsLine = false
+	default:
+		return false
+	}
+	return true
+}
+
+func sameMinor(a, b string) bool { return minorOf(a) == minorOf(b) }
+
+// minorOf is a version's major.minor ("3.2.1" -> "3.2").
+func minorOf(v string) string {
+	m := sparkVersionRe().FindStringSubmatch(v)
+	if m == nil {
+		return v
+	}
+	return m[1] + "." + m[2]
 }
 
 var scalaRe = lazy.Regexp(`(\d+)\.(\d+)(?:\.(\d+))?`)
