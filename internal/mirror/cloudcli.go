@@ -317,6 +317,8 @@ func (p *Profile) readDataprocClusterCreate(opts map[string][]string, src string
 	switch {
 	case single:
 		p.setSingleNode(p.Topology.DriverType, src+" --single-node")
+		// the one node runs the executors: its GPUs are theirs
+		p.readGcloudAccelerator(first(opts["--master-accelerator"]), src+" --master-accelerator (the single node)")
 	case !counted && !unreadCount(opts):
 		// Dataproc's own default: a standard cluster has 2 primary workers
 		p.Topology.Workers += dataprocDefaultWorkers

@@ -3,6 +3,7 @@ package mirror
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -245,6 +246,47 @@ func TestDataprocWorkflowTemplates(t *testing.T) {
 				t.Errorf("%s image %q, %d workers of %q (%d vCPUs, %d MB); want dataproc %q, %d of %q (%d, %d)\nwarnings %q",
 					p.Source.Platform, p.Runtime.Label, tp.Workers, tp.WorkerType, tp.WorkerVCPUs, tp.WorkerMemoryMB,
 					tc.label, tc.workers, tc.workerType, tc.vcpus, tc.memMB, p.Warnings)
+			}
+		})
+	}
+}
+
+// TestSingleNodeGPUs: on a single-node Dataproc cluster the master runs
+// the executors, so its accelerators are the executors' GPUs; beside
+// workers, a master's GPUs are not (rapdp-b7, a real training script,
+// has both).
+func TestSingleNodeGPUs(t *testing.T) {
+	rapdp, err := os.ReadFile(filepath.Join("testdata", "corpus", "train", "rapdp-b7-create-cluster.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	single := "gcloud dataproc clusters create one --region=europe-west1 --single-node --master-machine-type=n1-highmem-32 " +
+		"--master-accelerator type=nvidia-tesla-t4,count=2 --image-version=2.0-debian10\n"
+	describe := "clusterName: one\nconfig:\n  masterConfig:\n    machineTypeUri: n1-highmem-32\n    accelerators:\n" +
+		"    - acceleratorCount: 2\n      acceleratorTypeUri: nvidia-tesla-t4\n  softwareConfig:\n    imageVersion: 2.0.49-debian10\n" +
+		"    properties:\n      dataproc:dataproc.allow.zero.workers: 'true'\n"
+	withWorkers := strings.Replace(single, "--single-node", "--num-workers=2 --worker-machine-type=n1-standard-4", 1)
+	for _, tc := range []struct {
+		name, file, data string
+		single           bool
+		perNode          int
+		src              string
+	}{
+		{"gcloud --single-node", "create.sh", single, true, 2, "--master-accelerator (the single node)"},
+		{"describe with zero workers allowed", "cluster.yaml", describe, true, 2, "masterConfig.accelerators (the single node)"},
+		{"workers beside a master's GPUs", "create.sh", withWorkers, false, 0, ""},
+		{"rapdp: master and worker GPUs", "rapdp-b7-create-cluster.sh", string(rapdp), false, 4, "--worker-accelerator"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := importBytes(tc.file, detectBytes([]byte(tc.data)), []byte(tc.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Topology.SingleNode != tc.single || p.GPU.PerNode != tc.perNode || !strings.Contains(p.GPU.PerNodeProvenance, tc.src) {
+				t.Errorf("single node %v, %d GPUs per node (%s); want %v, %d from %q", p.Topology.SingleNode, p.GPU.PerNode, p.GPU.PerNodeProvenance, tc.single, tc.perNode, tc.src)
+			}
+			if tc.perNode > 0 && p.GPU.Model != "T4" {
+				t.Errorf("GPU model %q, want T4", p.GPU.Model)
 			}
 		})
 	}

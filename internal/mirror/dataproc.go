@@ -76,6 +76,11 @@ func readDataprocClusterConfig(p *Profile, cfg map[string]any) {
 	sw := asMap(cfg["softwareConfig"])
 	readDataprocProperties(p, asMap(sw["properties"]))
 	readDataprocNodes(p, cfg)
+	if wc := asMap(cfg["workerConfig"]); num(wc["numInstances"]) == 0 && str(asMap(sw["properties"])["dataproc:dataproc.allow.zero.workers"]) == "true" {
+		// a single-node cluster (what --single-node sets): the master runs the executors, on its GPUs
+		p.setSingleNode(p.Topology.DriverType, "dataproc:softwareConfig.properties dataproc:dataproc.allow.zero.workers (single node)")
+		readDataprocAccelerators(p, asMap(cfg["masterConfig"]), "dataproc:masterConfig.accelerators (the single node)")
+	}
 	md := stringMap(dig(cfg, "gceClusterConfig", "metadata"))
 	if rv := md["spark-rapids-version"]; rv != "" {
 		p.GPU.Rapids, p.GPU.RapidsProvenance = rv, "dataproc:gceClusterConfig.metadata.spark-rapids-version"
@@ -129,12 +134,16 @@ func readDataprocNodes(p *Profile, cfg map[string]any) {
 		p.Topology.WorkersProvenance = "dataproc:workerConfig+secondaryWorkerConfig"
 	}
 	p.Topology.WorkerType = lastSegment(str(wc["machineTypeUri"]))
-	for _, a := range asList(wc["accelerators"]) {
+	readDataprocAccelerators(p, wc, "dataproc:workerConfig.accelerators")
+}
+
+// readDataprocAccelerators reads a node group's GPUs per node and model.
+func readDataprocAccelerators(p *Profile, group map[string]any, src string) {
+	for _, a := range asList(group["accelerators"]) {
 		am := asMap(a)
-		setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, num(am["acceleratorCount"]), "dataproc:workerConfig.accelerators", false)
+		setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, num(am["acceleratorCount"]), src, false)
 		p.GPU.AcceleratorType = lastSegment(str(am["acceleratorTypeUri"]))
-		model := gpuModel(p.GPU.AcceleratorType)
-		setStr(&p.GPU.Model, &p.GPU.ModelProvenance, model, "dataproc:workerConfig.accelerators", false)
+		setStr(&p.GPU.Model, &p.GPU.ModelProvenance, gpuModel(p.GPU.AcceleratorType), src, false)
 	}
 }
 
