@@ -149,7 +149,7 @@ func detectTree(v any) string {
 		return ""
 	}
 	switch {
-	case m["Cluster"] != nil || isStartJobRunRequest(m):
+	case m["Cluster"] != nil || startJobRunBody(m) != nil:
 		return FormatEMR
 	case ciGet(m, "configurations") != nil && len(m) <= 2:
 		return FormatEMRConfigurations

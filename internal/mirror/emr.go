@@ -19,7 +19,7 @@ func importEMR(path, format string, data []byte) (*Profile, error) {
 		readEMRSteps(p, v)
 		return p, nil
 	}
-	if m := asMap(v); format == FormatEMR && isStartJobRunRequest(m) {
+	if m := startJobRunBody(asMap(v)); format == FormatEMR && m != nil {
 		p := newProfile(path, format)
 		readStartJobRunRequest(p, m)
 		return p, nil

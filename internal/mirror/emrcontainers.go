@@ -113,6 +113,20 @@ func isServerlessJobRun(m map[string]any) bool {
 	return asMap(asMap(m["jobDriver"])["sparkSubmit"]) != nil && (m["applicationId"] != nil || m["releaseLabel"] != nil)
 }
 
+// startJobRunBody is m when it is a StartJobRun request, or the job run
+// it holds when it is what describe-job-run (EMR on EKS) or get-job-run
+// (EMR Serverless) print, {"jobRun": {...}}: the request's fields with
+// the run's state; nil otherwise.
+func startJobRunBody(m map[string]any) map[string]any {
+	if isStartJobRunRequest(m) {
+		return m
+	}
+	if run := asMap(m["jobRun"]); run != nil && isStartJobRunRequest(run) {
+		return run
+	}
+	return nil
+}
+
 // readStartJobRunRequest reads that request body as the command's
 // arguments are read: releaseLabel, jobDriver, configurationOverrides.
 func readStartJobRunRequest(p *Profile, m map[string]any) {

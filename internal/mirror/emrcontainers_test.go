@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,5 +105,28 @@ func TestJSONStringWithLineBreaks(t *testing.T) {
 	v, err := decodeJSON([]byte("{\n\"a\": 1,\n\"b\": x}"))
 	if err == nil || !strings.HasPrefix(err.Error(), "3:") {
 		t.Errorf("decodeJSON of a bad value: %v (%v); want the error at line 3", err, v)
+	}
+}
+
+// TestDescribeJobRun reads what describe-job-run prints, {"jobRun": ...}
+// around the run's request fields, as the request itself: a real training
+// request (emrtests-request.json), bare and wrapped.
+func TestDescribeJobRun(t *testing.T) {
+	req, err := os.ReadFile(filepath.Join("testdata", "corpus", "train", "emrtests-request.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped := []byte(`{"jobRun": ` + string(req) + `}`)
+	bare, err := importBytes("request.json", detectBytes(req), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := importBytes("job-run.json", detectBytes(wrapped), wrapped)
+	if err != nil {
+		t.Fatalf("describe-job-run output: %v", err)
+	}
+	if run.Source.Platform != "emr" || run.Runtime.Label == "" || run.Runtime.Label != bare.Runtime.Label || run.Runtime.Spark != bare.Runtime.Spark || len(run.Conf) != len(bare.Conf) {
+		t.Errorf("job run: %s label %q spark %q, %d confs; the request: %s %q %q, %d", run.Source.Platform, run.Runtime.Label, run.Runtime.Spark, len(run.Conf),
+			bare.Source.Platform, bare.Runtime.Label, bare.Runtime.Spark, len(bare.Conf))
 	}
 }
