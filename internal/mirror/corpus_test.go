@@ -144,19 +144,43 @@ var (
 // where the image names 3.2.1; a Kubernetes-only shuffle IO plugin class
 // kept; a script of unset variables imported instead of refused; and 10
 // facts written against the corpus's conventions (format dataproc for
-// scripts, gpu_model as the GCE accelerator type). Raise them as the
+// scripts, gpu_model as the GCE accelerator type). Those nine facts were
+// rewritten to the conventions the header now states (207/262), then
+// batch 8's classes were fixed, each tested on other real files (command
+// substitutions kept whole, describe-job-run's {"jobRun": ...}, Databricks
+// serverless jobs and is_single_node, the Kubernetes shuffle IO plugin,
+// the cloud from s3://, gs:// and credential providers, a declared Spark
+// line refined by its image, pod version labels, single-node master
+// GPUs), which took it to 246/262 and 91/99: figures of files no longer
+// unseen. Not fixed: a script of unset variables that the facts expect
+// refused (the training convention imports it: sparkgcp, batch 5), the
+// S3A path-style access and pinned pool size kept or scaled by design,
+// an executorEnv kept, a Jobs API template that is not JSON, a Spark
+// from an /etc/alti-spark-2.0.0 path. The ninth batch (corpus9, batch:
+// 9), 35 files from 25 repositories collected while batch 8's rules were
+// written and all held out, scored 290/346 import (83.8%) and 82/97
+// config (84.5%) at its one check, after them. What it missed: Stackable's
+// SparkApplication (sparkImage.productVersion, executor.replicas), Charmed
+// Spark's spark-client.spark-submit, JSON with // comment lines, Databricks
+// GPU ML runtimes on a node type that is a variable, a driver-only GPU,
+// Python from a python3.6 path or a python38 image, Spark from a
+// /opt/spark3_0_0 path or a charmed-spark-gpu:3.4 image, the cloud from a
+// public.ecr.aws image or the SDK v2 web identity provider, EMR instance
+// fleets, an Azure Dv6 row, EMR 5.31's Spark (the table's row is
+// unverified), and Scala from Spark 2.3 and 3.0 (built for one Scala
+// each), which was written after that check (292/346). Raise them as the
 // readers improve.
 var corpusFloors = map[string]float64{
 	"train import":   99.5, // 1218/1224 (batch 5: 226/228, batch 6: 198/198, batch 7: 223/227)
 	"train config":   99.2, // 391/394 (batch 5: 73/74, batch 6: 60/60, batch 7: 76/78)
-	"heldout import": 92.8, // 884/952 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check, batch 7: 128/128; 104/128 at its one check, batch 8: 206/269 at its one check)
-	"heldout config": 90.3, // 243/269 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check, batch 7: 48/48; 43/48 at its one check, batch 8: 74/99 at its one check)
+	"heldout import": 94.1, // 1216/1291 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check, batch 7: 128/128; 104/128 at its one check, batch 8: 246/262; 206/269 at its one check, batch 9: 292/346; 290/346 at its one check)
+	"heldout config": 93.4, // 342/366 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check, batch 7: 48/48; 43/48 at its one check, batch 8: 91/99; 74/99 at its one check, batch 9: 82/97 at its one check)
 }
 
 type corpusFile struct {
 	File    string            `yaml:"file"`
 	Heldout bool              `yaml:"heldout"`
-	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6); 7: the seventh (corpus7); 8: the eighth (corpus8, all held out)
+	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6); 7: the seventh (corpus7); 8: the eighth (corpus8, all held out); 9: the ninth (corpus9, all held out)
 	Trimmed string            `yaml:"trimmed"`
 	Source  map[string]string `yaml:"source"`
 	Refused []any             `yaml:"refused"`

@@ -38,11 +38,24 @@ func (p *Profile) factsOutsideConf() {
 // scalaFromSpark: Spark 4 builds for Scala 2.13 only, so its Scala follows
 // from the version; Spark 3 builds for 2.12 and 2.13 and says nothing.
 func (p *Profile) scalaFromSpark() {
-	major, _, _ := strings.Cut(p.Runtime.Spark, ".")
-	if n, err := strconv.Atoi(major); err == nil && n >= 4 {
-		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, "2.13", "Spark "+p.Runtime.Spark+" builds for Scala 2.13 only", false)
+	if p.Runtime.Spark == "" {
+		return
+	}
+	scala := onlyScala[minorOf(p.Runtime.Spark)]
+	if major, _, _ := strings.Cut(p.Runtime.Spark, "."); scala == "" {
+		if n, err := strconv.Atoi(major); err == nil && n >= 4 {
+			scala = "2.13"
+		}
+	}
+	if scala != "" {
+		setStr(&p.Runtime.Scala, &p.Runtime.ScalaProvenance, scala, "Spark "+p.Runtime.Spark+" builds for Scala "+scala+" only", false)
 	}
 }
+
+// onlyScala are the Spark lines built for one Scala: 2.3 dropped Scala
+// 2.10 (SPARK-19810) and 2.4 added 2.12; 3.0 dropped 2.11 and 3.2 added
+// 2.13 (the release notes of each); Spark 4 is 2.13 only (above).
+var onlyScala = map[string]string{"2.3": "2.11", "3.0": "2.12", "3.1": "2.12"}
 
 // fromTable reports whether a fact was looked up in a runtime table rather
 // than read.

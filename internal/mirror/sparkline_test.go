@@ -73,3 +73,28 @@ func TestSparkFromPodLabels(t *testing.T) {
 		t.Errorf("spark %q, conflicts %v; want the declared 2.4.0 and no conflict", q.Runtime.Spark, q.Conflicts)
 	}
 }
+
+// TestScalaFromSpark: the Spark lines built for one Scala give it when no
+// source named one; lines built for two say nothing.
+func TestScalaFromSpark(t *testing.T) {
+	for _, tc := range []struct{ spark, declared, want string }{
+		{"2.3.0", "", "2.11"},
+		{"2.4.5", "", ""}, // 2.11 and 2.12 builds
+		{"3.0.1", "", "2.12"},
+		{"3.1.3", "", "2.12"},
+		{"3.3.1", "", ""}, // 2.12 and 2.13 builds
+		{"4.0.0", "", "2.13"},
+		{"3.1.1", "2.11", "2.11"}, // what a file states is not overridden
+		{"", "", ""},
+	} {
+		p := newProfile("x", FormatSparkOperator)
+		p.Runtime.Spark = tc.spark
+		if tc.declared != "" {
+			p.Runtime.Scala, p.Runtime.ScalaProvenance = tc.declared, "a jar name"
+		}
+		p.scalaFromSpark()
+		if p.Runtime.Scala != tc.want {
+			t.Errorf("Spark %q (declared Scala %q): Scala %q, want %q", tc.spark, tc.declared, p.Runtime.Scala, tc.want)
+		}
+	}
+}
