@@ -239,6 +239,7 @@ func assignment(w string) (name, value string, ok bool) {
 // spark-submit.sh, ${SPARK_HOME}/bin/spark-submit once expanded).
 func isSubmitCommand(w string) bool {
 	b := path.Base(w)
+	b = strings.TrimPrefix(b, "spark-client.") // Charmed Spark's snap wraps them: spark-client.spark-submit
 	switch b {
 	case "spark-submit", "spark-submit.sh", "spark-submit.cmd", "pyspark", "spark-shell", "spark-sql", "sparkR":
 		return true // the shells take spark-submit's options
@@ -369,8 +370,24 @@ func findSubmit(words []string, from, line int, out *submitScript) bool {
 			out.command, out.args, out.line = words[j], words[j+1:], line
 			return true
 		}
+		if inner := quotedCommand(words[j]); inner != nil && findSubmit(inner, 0, line, out) {
+			return true // bash -c 'spark-submit ...', kubectl exec pod -- sh -c "..."
+		}
 	}
 	return false
+}
+
+// quotedCommand is the words of a command line quoted as one word (the
+// argument of bash -c, su -c, eval), or nil when w holds none.
+func quotedCommand(w string) []string {
+	if !strings.ContainsAny(w, " \t\n") {
+		return nil
+	}
+	words, err := shellWords(w)
+	if err != nil || len(words) < 2 {
+		return nil
+	}
+	return words
 }
 
 // findStartJobRun records in out an `aws emr-containers start-job-run`

@@ -145,26 +145,28 @@ func (p *Profile) platformFromMaster() {
 	case strings.HasPrefix(m, "local"):
 		p.Source.Platform = "local"
 	case m == "" && p.Source.Platform == "":
-		p.Source.Platform = platformFromYARNConfs(p.Conf)
+		p.Source.Platform = platformFromConfs(p.Conf)
 	}
 }
 
-// platformFromYARNConfs is "yarn" when, with no master set, the confs set
+// platformFromConfs is, with no master set, "yarn" when the confs set
 // spark.yarn.* keys (which only YARN reads: the history server address,
-// the queue, the application master's settings) and no spark.kubernetes.*
-// key says otherwise; else "".
-func platformFromYARNConfs(conf map[string]string) string {
-	yarn := false
+// the queue, the application master's settings), "kubernetes" when they
+// set spark.kubernetes.* keys (a client that sets the master itself, as
+// Charmed Spark's spark-client does), and "" when they set both or none.
+func platformFromConfs(conf map[string]string) string {
+	yarn, k8s := false, false
 	for k := range conf {
-		switch {
-		case strings.HasPrefix(k, "spark.kubernetes."):
-			return ""
-		case strings.HasPrefix(k, "spark.yarn."):
-			yarn = true
-		}
+		yarn = yarn || strings.HasPrefix(k, "spark.yarn.")
+		k8s = k8s || strings.HasPrefix(k, "spark.kubernetes.")
 	}
-	if yarn {
+	switch {
+	case yarn && k8s:
+		return "" // both: the file does not say
+	case yarn:
 		return "yarn"
+	case k8s:
+		return "kubernetes"
 	}
 	return ""
 }

@@ -58,3 +58,21 @@ func TestCommandSubstitutionScripts(t *testing.T) {
 		})
 	}
 }
+
+// TestQuotedSubmit reads a real script whose spark-submit is Charmed
+// Spark's spark-client.spark-submit, quoted as the command of bash -c in
+// a kubectl exec: its confs are read, and its spark.kubernetes.* confs
+// name the platform the client's own master runs on.
+func TestQuotedSubmit(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "real", "scripts", "charmed-integration-tests.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := importBytes("integration-tests.sh", detectBytes(data), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Source.Platform != "kubernetes" || p.Conf["spark.kubernetes.executor.request.cores"] != "100m" {
+		t.Errorf("platform %q, confs %v; want kubernetes and the first spark-submit's confs", p.Source.Platform, p.Conf)
+	}
+}
