@@ -84,6 +84,9 @@ func readSparkOperatorDoc(path string, m map[string]any) (*Profile, error) {
 			return readApacheOperator(path, m), nil
 		}
 	}
+	if kind == "SparkApplication" && isStackable(m) {
+		return readStackable(path, m), nil
+	}
 	switch kind {
 	case "SparkApplication":
 		return readSparkApplication(path, m, asMap(m["spec"]), "spark-operator:spec."), nil
