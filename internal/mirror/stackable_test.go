@@ -34,3 +34,30 @@ func TestStackable(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONWithComments: a cluster spec kept with // comment lines (as an
+// editor's JSON with comments keeps it; genesis-workbench's cluster_info.json
+// opens so) reads as the same spec without them. The spec is a real one
+// (databricks-aws-cpu-00.json) with comment lines added.
+func TestJSONWithComments(t *testing.T) {
+	plain, err := os.ReadFile(filepath.Join("testdata", "real", "databricks-aws-cpu-00.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	commented := []byte("// Cluster used for the model\n// (exported from the UI)\n" +
+		strings.Replace(string(plain), "{", "{ // the spec\n", 1))
+	want, err := importBytes("cluster.json", detectBytes(plain), plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := importBytes("cluster.json", detectBytes(commented), commented)
+	if err != nil {
+		t.Fatalf("with comments: %v", err)
+	}
+	if got.Runtime != want.Runtime || got.Topology != want.Topology || len(got.Conf) != len(want.Conf) {
+		t.Errorf("with comments: %+v %+v %d confs; without: %+v %+v %d", got.Runtime, got.Topology, len(got.Conf), want.Runtime, want.Topology, len(want.Conf))
+	}
+	if _, err := decodeJSON([]byte(`{"url": "https://example.com/a"} // a comment`)); err != nil {
+		t.Errorf("a // inside a string is no comment: %v", err)
+	}
+}

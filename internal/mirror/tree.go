@@ -15,7 +15,7 @@ import (
 // read as spaces: no Spark conf value holds a line break. The cleaning keeps
 // every byte's offset, so errors name the line and column of data.
 func decodeJSON(data []byte) (any, error) {
-	clean := stripTrailingCommas(data)
+	clean := stripTrailingCommas(blankComments(data))
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(clean))
 	dec.UseNumber()
@@ -50,6 +50,30 @@ func lineCol(data []byte, off int) (line, col int) {
 	line = 1 + bytes.Count(data[:off], []byte("\n"))
 	col = off - bytes.LastIndexByte(data[:off], '\n')
 	return line, col
+}
+
+// blankComments blanks // comments to the end of their line outside
+// strings (JSON with comments, as editors keep it): each byte becomes a
+// space, so every byte keeps its offset.
+func blankComments(data []byte) []byte {
+	if !bytes.Contains(data, []byte("//")) {
+		return data
+	}
+	out := bytes.Clone(data)
+	inStr, esc := false, false
+	for i := 0; i < len(out); i++ {
+		switch c := out[i]; {
+		case inStr:
+			esc, inStr = !esc && c == '\\', inStr && (esc || c != '"')
+		case c == '"':
+			inStr = true
+		case c == '/' && i+1 < len(out) && out[i+1] == '/':
+			for ; i < len(out) && out[i] != '\n'; i++ {
+				out[i] = ' '
+			}
+		}
+	}
+	return out
 }
 
 // stripTrailingCommas blanks commas that are followed (after whitespace) by
