@@ -43,7 +43,7 @@ func compareGPUs(prof *mirror.Profile, gh *gpu.Host) (status, message, fix strin
 		}
 	}
 	message = "prod: " + prof.GPUSummary() + "; here: " + here
-	prodGPUs := prof.GPU.PerNode > 0 || prof.GPU.ExecutorGPUs > 0
+	prodGPUs := prof.RunsOnGPUs()
 	switch {
 	case prodGPUs && memMB == 0:
 		return doctor.Warn, message, "GPU-only failures of prod cannot reproduce here; run on a machine with an NVIDIA GPU"

@@ -364,8 +364,12 @@ func (p *Profile) readGcloudAccelerator(acc, src string) {
 		return
 	}
 	kv := gcloudDict(acc)
+	if _, ok := kv["count"]; !ok {
+		kv["count"] = "1" // gcloud's default: one accelerator of the type
+	}
 	n, err := strconv.Atoi(kv["count"])
 	if err != nil {
+		p.GPU.OnGPUNodes = src + " (count " + kv["count"] + ")"
 		p.warn(fmt.Sprintf("%s: the workers have GPUs, but their count %q is not a number the script sets; set the GPUs per node in devenv.yaml", src, kv["count"]))
 	}
 	setInt(&p.GPU.PerNode, &p.GPU.PerNodeProvenance, n, src, false)

@@ -275,6 +275,7 @@ func TestSingleNodeGPUs(t *testing.T) {
 		{"gcloud --single-node", "create.sh", single, true, 2, "--master-accelerator (the single node)"},
 		{"describe with zero workers allowed", "cluster.yaml", describe, true, 2, "masterConfig.accelerators (the single node)"},
 		{"workers beside a master's GPUs", "create.sh", withWorkers, false, 0, ""},
+		{"no count: gcloud's default of one", "create.sh", strings.Replace(single, ",count=2", "", 1), true, 1, "--master-accelerator"},
 		{"rapdp: master and worker GPUs", "rapdp-b7-create-cluster.sh", string(rapdp), false, 4, "--worker-accelerator"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -287,6 +288,44 @@ func TestSingleNodeGPUs(t *testing.T) {
 			}
 			if tc.perNode > 0 && p.GPU.Model != "T4" {
 				t.Errorf("GPU model %q, want T4", p.GPU.Model)
+			}
+		})
+	}
+}
+
+// TestGPUNodesOfUnknownCount: prod runs on GPU nodes when a GPU runtime or
+// an accelerator says so, even when nothing says how many GPUs each has: a
+// real training script whose accelerator count is a variable (sparkgcp),
+// and a GPU ML runtime on a node type given as a bundle variable (as
+// genesis-workbench's jobs give it). A CPU runtime on such a node type
+// says nothing.
+func TestGPUNodesOfUnknownCount(t *testing.T) {
+	script, err := os.ReadFile(filepath.Join("testdata", "corpus", "train", "sparkgcp-start-dist-gpu-cluster.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := `{"name": "fold", "job_clusters": [{"job_cluster_key": "c", "new_cluster": {"spark_version": "15.4.x-gpu-ml-scala2.12", ` +
+		`"node_type_id": "${var.t4_node_type}", "num_workers": 0}}], "tasks": [{"task_key": "t", "job_cluster_key": "c", "notebook_task": {"notebook_path": "/x"}}]}`
+	cpu := strings.Replace(job, "gpu-ml-", "", 1)
+	for _, tc := range []struct {
+		name, file, data string
+		want             bool
+		src              string
+	}{
+		{"accelerator count a variable", "start.sh", string(script), true, "--preemptible-worker-accelerator (count $WORKER_ACCELERATOR_COUNT)"},
+		{"GPU runtime, node type a variable", "job.json", job, true, "15.4.x-gpu-ml-scala2.12 (a GPU runtime)"},
+		{"CPU runtime, node type a variable", "job.json", cpu, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := importBytes(tc.file, detectBytes([]byte(tc.data)), []byte(tc.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.RunsOnGPUs() != tc.want || !strings.Contains(p.GPU.OnGPUNodes, tc.src) {
+				t.Errorf("runs on GPUs %v (%q); want %v from %q", p.RunsOnGPUs(), p.GPU.OnGPUNodes, tc.want, tc.src)
+			}
+			if tc.want && !strings.Contains(p.GPUSummary(), "GPU nodes") {
+				t.Errorf("summary %q does not say prod runs on GPU nodes", p.GPUSummary())
 			}
 		})
 	}

@@ -431,7 +431,7 @@ func corpusFact(p *Profile, name string) (string, string) {
 	case "rapids_enabled":
 		return strconv.FormatBool(g.RapidsEnabled), ""
 	case "gpu":
-		return strconv.FormatBool(g.ExecutorGPUs > 0 || g.PerNode > 0 || g.RapidsEnabled), g.ExecutorGPUsProvenance
+		return strconv.FormatBool(p.RunsOnGPUs()), g.ExecutorGPUsProvenance
 	case "executor_gpus":
 		return flt(g.ExecutorGPUs), g.ExecutorGPUsProvenance
 	case "task_gpu":

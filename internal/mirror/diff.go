@@ -120,7 +120,7 @@ func (r *Report) hardware(prod *Profile, h Host) {
 		}
 	}
 	why := "prod's workers against this machine's share"
-	if (prod.GPU.PerNode > 0 || prod.GPU.ExecutorGPUs > 0) && h.GPUs == 0 {
+	if prod.RunsOnGPUs() && h.GPUs == 0 {
 		why = "prod runs on GPUs and this machine gives none: GPU-only failures cannot reproduce here"
 	}
 	r.Hardware = append(r.Hardware, Drift{Kind: "hardware", Key: "gpus per node", Change: "different", Prod: prod.GPUSummary(), Local: local,

@@ -143,10 +143,20 @@ func (p *Profile) gpuAcceleratorType() string {
 	return p.GPU.AcceleratorType
 }
 
+// RunsOnGPUs reports whether prod runs on GPUs: GPUs per node or per
+// executor, the RAPIDS Accelerator on, or GPU nodes of an unknown count.
+func (p *Profile) RunsOnGPUs() bool {
+	g := p.GPU
+	return g.PerNode > 0 || g.ExecutorGPUs > 0 || g.RapidsEnabled || g.OnGPUNodes != ""
+}
+
 // GPUSummary says what prod's workers have: "4x T4 16 GB per node", "no
 // GPU", or what is unknown.
 func (p *Profile) GPUSummary() string {
 	g := p.GPU
+	if g.PerNode == 0 && g.Model == "" && g.ExecutorGPUs == 0 && g.OnGPUNodes != "" {
+		return "GPU nodes, how many GPUs each unknown (" + g.OnGPUNodes + ")"
+	}
 	if g.PerNode == 0 && g.Model == "" {
 		if _, ok := LookupInstance(p.Topology.WorkerType); ok {
 			return "no GPU per node (" + p.Topology.WorkerType + ")"

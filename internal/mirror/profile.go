@@ -124,6 +124,10 @@ type GPU struct {
 	TaskGPUProvenance      string  `json:"task_gpu_provenance,omitempty"`
 	MemoryMB               int64   `json:"memory_mb,omitempty"`        // per GPU, from the instance catalog
 	AcceleratorType        string  `json:"accelerator_type,omitempty"` // GCP accelerator type, "nvidia-tesla-t4"
+	// OnGPUNodes says what states that prod runs on GPU nodes without
+	// saying how many GPUs each has (a GPU runtime, whose node type may be
+	// a variable; an accelerator whose count is one); "" when nothing does.
+	OnGPUNodes string `json:"on_gpu_nodes,omitempty"`
 }
 
 // Topology holds the cluster's shape.

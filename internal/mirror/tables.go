@@ -119,6 +119,9 @@ func (p *Profile) applyDatabricksLabel(label, src string) {
 	}
 	if !strings.Contains(flavour, "gpu") {
 		r.CUDA = ""
+	} else {
+		// a GPU runtime runs on GPU node types only; which, the node type says
+		p.GPU.OnGPUNodes = src + " " + label + " (a GPU runtime)"
 	}
 	p.applyRuntime("databricks", r)
 }
