@@ -168,19 +168,33 @@ var (
 // public.ecr.aws image or the SDK v2 web identity provider, EMR instance
 // fleets, an Azure Dv6 row, EMR 5.31's Spark (the table's row is
 // unverified), and Scala from Spark 2.3 and 3.0 (built for one Scala
-// each), which was written after that check (292/346). Raise them as the
-// readers improve.
+// each), which was written after that check (292/346). Most of those
+// classes were then fixed, each tested on other real files (Stackable's
+// own examples, Charmed Spark's other integration script, JSON with
+// comments, GPU runtimes on variable node types, Scala from Spark's
+// line), which took it to 326/346 and 97/97: figures of files no longer
+// unseen. The tenth batch (corpus10, batch: 10), 25 files from 20
+// repositories collected after that and all held out, scored 116/169
+// import (68.6%) and 44/61 config (72.1%) at its one check. What it
+// missed: versions from Slurm's module load lines, the apache-spark-on-k8s
+// fork's image names, PYSPARK_PYTHON=python3 exported by the script, Spark
+// from a Delta release, a spark-submit in a Slurm script that runs Docker
+// workers (11 facts), a hand-written event log whose properties are pairs,
+// a Dataproc YAML with a repeated key, EMR Configurations as YAML, a
+// CloudFormation EMR cluster, a Dataproc batches script behind a heredoc,
+// a YAML file of comments refused without saying so, and EMR Serverless
+// named emr by the facts. Raise them as the readers improve.
 var corpusFloors = map[string]float64{
-	"train import":   99.5, // 1218/1224 (batch 5: 226/228, batch 6: 198/198, batch 7: 223/227)
+	"train import":   99.5, // 1219/1224 (batch 5: 227/228, batch 6: 198/198, batch 7: 223/227)
 	"train config":   99.2, // 391/394 (batch 5: 73/74, batch 6: 60/60, batch 7: 76/78)
-	"heldout import": 94.1, // 1216/1291 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check, batch 7: 128/128; 104/128 at its one check, batch 8: 246/262; 206/269 at its one check, batch 9: 292/346; 290/346 at its one check)
-	"heldout config": 93.4, // 342/366 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check, batch 7: 48/48; 43/48 at its one check, batch 8: 91/99; 74/99 at its one check, batch 9: 82/97 at its one check)
+	"heldout import": 93.5, // 1366/1460 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check, batch 7: 128/128; 104/128 at its one check, batch 8: 246/262; 206/269 at its one check, batch 9: 326/346; 290/346 at its one check, batch 10: 116/169 at its one check)
+	"heldout config": 93.9, // 401/427 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check, batch 7: 48/48; 43/48 at its one check, batch 8: 91/99; 74/99 at its one check, batch 9: 97/97; 82/97 at its one check, batch 10: 44/61 at its one check)
 }
 
 type corpusFile struct {
 	File    string            `yaml:"file"`
 	Heldout bool              `yaml:"heldout"`
-	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6); 7: the seventh (corpus7); 8: the eighth (corpus8, all held out); 9: the ninth (corpus9, all held out)
+	Batch   int               `yaml:"batch"` // 0 or 1: the first batch; 2: the second (corpus2); 3: the third (corpus3); 4: the fourth (corpus4); 5: the fifth (corpus5); 6: the sixth (corpus6); 7: the seventh (corpus7); 8: the eighth (corpus8, all held out); 9: the ninth (corpus9, all held out); 10: the tenth (corpus10, all held out)
 	Trimmed string            `yaml:"trimmed"`
 	Source  map[string]string `yaml:"source"`
 	Refused []any             `yaml:"refused"`
@@ -521,7 +535,9 @@ func TestCorpusFactsFile(t *testing.T) {
 			}
 		}
 	}
-	if n := len(c.Files); n < 40 || held*4 < n || held*2 > n {
-		t.Errorf("%d files, %d held out: want at least 40 and about a third held out", n, held)
+	// batches 8 to 10 are held out whole, so the held-out part is now the
+	// larger one; each part stays at least a quarter of the corpus
+	if n := len(c.Files); n < 40 || held*4 < n || (n-held)*4 < n {
+		t.Errorf("%d files, %d held out: want at least 40, and each part at least a quarter", n, held)
 	}
 }
