@@ -28,12 +28,14 @@ type Streams struct {
 func Main(args []string, s Streams) int {
 	ctx, stop := interruptible(context.Background(), s.Err)
 	defer stop()
-	quietLibraries(argsHaveFlag(args, "--debug"))
-	err := Run(ctx, args, s)
+	app := newApp(s) // built once: the flags are read from the same grammar that runs
+	debug := commandLine(app).HasFlag(args, "--debug")
+	quietLibraries(debug)
+	err := runApp(ctx, app, args, World{})
 	if err != nil && ctx.Err() != nil && exitcode.Of(err) != exitcode.Interrupted {
 		err = exitcode.With(exitcode.Interrupted, fmt.Errorf("interrupted: %w", err))
 	}
-	return report(err, s.Err, argsHaveFlag(args, "--debug"), argsHaveFlag(args, "--json"))
+	return report(err, s.Err, debug, commandLine(app).HasFlag(args, "--json"))
 }
 
 // Run runs devenv and returns its error; it never exits the process.
@@ -41,7 +43,11 @@ func Run(ctx context.Context, args []string, s Streams) error { return RunIn(ctx
 
 // RunIn is Run in the world w (a nil field is the real one).
 func RunIn(ctx context.Context, args []string, s Streams, w World) error {
-	app := newApp(s)
+	return runApp(ctx, newApp(s), args, w)
+}
+
+// runApp runs app, devenv's grammar and commands, on args in the world w.
+func runApp(ctx context.Context, app *cli.App, args []string, w World) error {
 	app.Metadata = map[string]any{wordsKey: args, worldKey: w.withDefaults()}
 	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && argv.FindCommand(app.Commands, args[2]) == nil {
 		return unknownCommand(app.Commands, "", args[2])
