@@ -280,6 +280,8 @@ type submitScript struct {
 	optionsVar string
 	// cloud lists the cloud CLI commands of the script (cloudcli.go)
 	cloud []cloudCommand
+	// modules are the Environment Modules the script loads (modules.go)
+	modules []moduleLoad
 }
 
 // readScript finds the first spark-submit command of a script, with the
@@ -303,6 +305,9 @@ func readScript(text string) (submitScript, error) {
 		}
 		if len(words) > 0 && (words[0] == "export" || words[0] == "readonly" || words[0] == "local" || words[0] == "declare") {
 			words = words[1:]
+		}
+		for _, m := range moduleLoads(words) {
+			out.modules = append(out.modules, moduleLoad{module: m, line: sl.line})
 		}
 		i := readAssignments(words, sl.line, vars, &opts)
 		if i == len(words) && i > 0 { // ID=$(aws emr create-cluster ...): the assignment runs the command

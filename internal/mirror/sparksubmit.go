@@ -219,6 +219,7 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 		return nil, fmt.Errorf("mirror: %s: %w", path, err)
 	}
 	p.readCloudCommands(sc.cloud)
+	p.readModules(sc.modules)
 	p.sparkFromSubmitPath(sc.command)
 	p.platformFromMaster()
 	for i, doc := range sc.heredocs {

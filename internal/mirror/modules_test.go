@@ -1,0 +1,43 @@
+package mirror
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestModuleLoads reads the versions a job script loads with Environment
+// Modules: a real Slurm job (umich-arc's batch-job-with-R.sh loads
+// spark/3.5 and R), and the forms of the command.
+func TestModuleLoads(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "real", "scripts", "umarc-batch-job-with-R.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := importBytes("batch-job-with-R.sh", detectBytes(data), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Runtime.Spark != "3.5.0" || !strings.Contains(p.Runtime.SparkProvenance, "module load spark/3.5") || p.Runtime.Python != "" {
+		t.Errorf("spark %q (%s), python %q; want the 3.5 line from module load, no Python", p.Runtime.Spark, p.Runtime.SparkProvenance, p.Runtime.Python)
+	}
+	for _, tc := range []struct {
+		line                string
+		spark, python, java string
+	}{
+		{"module load python/3.12 openjdk/17.0.2 spark/3.4.1\nspark-submit app.py\n", "3.4.1", "3.12", "17"},
+		{"ml spark/3.3.2 Python/3.10.4-GCCcore-11.3.0\nspark-submit app.py\n", "3.3.2", "3.10.4", ""},
+		{"module add java/1.8.0\nspark-submit app.py\n", "", "", "8"},
+		{"module load spark/$V\nspark-submit app.py\n", "", "", ""},
+		{"module avail spark/3.5\nspark-submit app.py\n", "", "", ""},
+	} {
+		p, err := importBytes("job.sh", FormatSparkSubmit, []byte(tc.line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := p.Runtime; r.Spark != tc.spark || r.Python != tc.python || r.Java != tc.java {
+			t.Errorf("%q: spark %q python %q java %q; want %q %q %q", tc.line, r.Spark, r.Python, r.Java, tc.spark, tc.python, tc.java)
+		}
+	}
+}
