@@ -41,3 +41,24 @@ func TestModuleLoads(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptEnv: the Python and Java a job script sets for its
+// spark-submit (exported, or on the command line itself) are read; what
+// it sets after the submit is not.
+func TestScriptEnv(t *testing.T) {
+	for _, tc := range []struct{ script, python, java string }{
+		{"export PYSPARK_PYTHON=python3\nspark-submit app.py\n", "3", ""},
+		{"PYSPARK_PYTHON=/usr/bin/python3.6 spark-submit --master yarn app.py\n", "3.6", ""},
+		{"export JAVA_HOME=/usr/lib/jvm/java-11-openjdk-amd64\nspark-submit app.py\n", "", "11"},
+		{"spark-submit app.py\nexport PYSPARK_PYTHON=python3.9\n", "", ""},
+	} {
+		p, err := importBytes("job.sh", FormatSparkSubmit, []byte(tc.script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.factsOutsideConf()
+		if p.Runtime.Python != tc.python || p.Runtime.Java != tc.java {
+			t.Errorf("%q: python %q java %q; want %q %q", tc.script, p.Runtime.Python, p.Runtime.Java, tc.python, tc.java)
+		}
+	}
+}

@@ -282,7 +282,14 @@ type submitScript struct {
 	cloud []cloudCommand
 	// modules are the Environment Modules the script loads (modules.go)
 	modules []moduleLoad
+	// env is what the script sets, before its spark-submit, of the
+	// variables spark-submit reads (scriptEnvVars)
+	env map[string]string
 }
+
+// scriptEnvVars are the variables a job script sets for the spark-submit
+// it runs: its Python and Java.
+var scriptEnvVars = []string{"PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON", "JAVA_HOME"}
 
 // readScript finds the first spark-submit command of a script, with the
 // variables assigned before it expanded.
@@ -303,27 +310,9 @@ func readScript(text string) (submitScript, error) {
 		if err != nil {
 			return out, fmt.Errorf("line %d: %w", sl.line, err)
 		}
-		if len(words) > 0 && (words[0] == "export" || words[0] == "readonly" || words[0] == "local" || words[0] == "declare") {
-			words = words[1:]
-		}
-		for _, m := range moduleLoads(words) {
-			out.modules = append(out.modules, moduleLoad{module: m, line: sl.line})
-		}
-		i := readAssignments(words, sl.line, vars, &opts)
-		if i == len(words) && i > 0 { // ID=$(aws emr create-cluster ...): the assignment runs the command
-			words, i = substitutedWords(words[i-1]), 0
-		}
-		lineCloud := cloudCommands(words[i:], sl.line)
-		if len(lineCloud) == 0 { // gcloud's "jobs submit pyspark" is no pyspark shell
-			found = findSubmit(words, i, sl.line, &out)
-		}
-		if !found {
-			found = findStartJobRun(words, sl.line, &out)
-		}
-		if !found {
-			out.cloud = append(out.cloud, lineCloud...)
-		}
+		found = out.readLine(words, sl.line, vars, &opts)
 	}
+	out.env = scriptEnv(vars)
 	if !found && len(out.cloud) > 0 {
 		out.line, found = out.cloud[0].line, true // the cloud CLI's commands say what runs
 	}
@@ -335,6 +324,46 @@ func readScript(text string) (submitScript, error) {
 		return out, errNoSubmit
 	}
 	return out, nil
+}
+
+// readLine reads one logical line of the script before its spark-submit:
+// module loads, assignments, and the command it runs (a spark-submit, an
+// EMR on EKS job, cloud CLI commands); it reports whether the line is the
+// spark-submit (or job) the script runs.
+func (out *submitScript) readLine(words []string, line int, vars map[string]string, opts *optionVars) bool {
+	if len(words) > 0 && (words[0] == "export" || words[0] == "readonly" || words[0] == "local" || words[0] == "declare") {
+		words = words[1:]
+	}
+	for _, m := range moduleLoads(words) {
+		out.modules = append(out.modules, moduleLoad{module: m, line: line})
+	}
+	i := readAssignments(words, line, vars, opts)
+	if i == len(words) && i > 0 { // ID=$(aws emr create-cluster ...): the assignment runs the command
+		words, i = substitutedWords(words[i-1]), 0
+	}
+	lineCloud := cloudCommands(words[i:], line)
+	if len(lineCloud) == 0 && findSubmit(words, i, line, out) { // gcloud's "jobs submit pyspark" is no pyspark shell
+		return true
+	}
+	if findStartJobRun(words, line, out) {
+		return true
+	}
+	out.cloud = append(out.cloud, lineCloud...)
+	return false
+}
+
+// scriptEnv is what the script set of scriptEnvVars, or nil.
+func scriptEnv(vars map[string]string) map[string]string {
+	var env map[string]string
+	for _, k := range scriptEnvVars {
+		if v := vars[k]; v != "" {
+			if env == nil {
+				env = map[string]string{}
+			}
+			env[k] = v
+		}
+	}
+	return env
 }
 
 // readAssignments reads the NAME=value words that open words (bash arrays

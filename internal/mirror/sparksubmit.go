@@ -3,7 +3,9 @@ package mirror
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
@@ -220,6 +222,9 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 	}
 	p.readCloudCommands(sc.cloud)
 	p.readModules(sc.modules)
+	for _, k := range slices.Sorted(maps.Keys(sc.env)) {
+		p.addEnv(k, sc.env[k])
+	}
 	p.sparkFromSubmitPath(sc.command)
 	p.platformFromMaster()
 	for i, doc := range sc.heredocs {
