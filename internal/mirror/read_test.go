@@ -152,6 +152,14 @@ func TestReadRefusals(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "bar, foo") {
 		t.Errorf("unknown JSON: err = %v, want its top-level keys named", err)
 	}
+	// JSON cut short (with a comment line before it, or not) says where
+	// it stops parsing, not only that no format matched
+	for _, text := range []string{"{\"spark_version\": \"13.3.x-scala2.12\",\n  \"node_type_id\": \n", "// the cluster\n{\"num_workers\": 2,\n"} {
+		_, err = Import(writeTemp(t, "cut.json", []byte(text)), Options{})
+		if err == nil || !strings.Contains(err.Error(), "JSON that does not parse") || !strings.Contains(err.Error(), ":") {
+			t.Errorf("JSON cut short %q: err = %v, want the JSON error with where it stops", text, err)
+		}
+	}
 }
 
 // TestDatabricksOnlyKeysDropped: the heredoc's cluster spec, its

@@ -92,12 +92,19 @@ func manifestKinds(data []byte) string {
 // jsonShape describes a JSON document no reader recognised, or "".
 func jsonShape(data []byte) string {
 	text := strings.TrimSpace(string(data))
+	for strings.HasPrefix(text, "//") { // JSON with comments: the comment lines first
+		_, rest, _ := strings.Cut(text, "\n")
+		text = strings.TrimSpace(rest)
+	}
 	if !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "[") {
 		return ""
 	}
 	v, err := decodeJSON(data)
 	if err != nil {
-		return ""
+		if yamlShape(data) != "" {
+			return "" // YAML in JSON's clothes: yamlShape names it
+		}
+		return fmt.Sprintf("JSON that does not parse (%v): fix it, or export the file again", err)
 	}
 	if arr, ok := v.([]any); ok {
 		return fmt.Sprintf("a JSON array of %d items, none an EMR classification or step", len(arr))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -35,6 +36,10 @@ func jsonError(data []byte, err error) error {
 		off = syn.Offset
 	case errors.As(err, &typ):
 		off = typ.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		// the file ends inside a value: cut short, where it ends
+		line, col := lineCol(data, len(bytes.TrimRight(data, " \t\r\n")))
+		return fmt.Errorf("%d:%d: the file ends inside a value (cut short?)", line, col)
 	}
 	if off < 0 {
 		return err

@@ -13,7 +13,11 @@ import (
 
 // Profile is `devenv mirror --print`: prod's normalized cluster profile.
 func Profile(w io.Writer, p *mirror.Profile) {
-	fmt.Fprintf(w, "source:   %s (%s, %s)\n", p.Source.Path, p.Source.Format, p.Source.Platform)
+	if p.Source.Platform == "" {
+		fmt.Fprintf(w, "source:   %s (%s)\n", p.Source.Path, p.Source.Format)
+	} else {
+		fmt.Fprintf(w, "source:   %s (%s, %s)\n", p.Source.Path, p.Source.Format, p.Source.Platform)
+	}
 	fmt.Fprintf(w, "runtime:  %s", runtimeVersions(p))
 	if p.Runtime.Label != "" {
 		fmt.Fprintf(w, " (%s)", p.Runtime.Label)

@@ -69,3 +69,19 @@ func TestDiffRowShowsOneLocalNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrorSourceLine: the source line names the platform only when the
+// file stated one, with no empty field.
+func TestMirrorSourceLine(t *testing.T) {
+	for _, tc := range []struct{ platform, want string }{
+		{"", "source:   prod/job.sh (spark-submit)\n"},
+		{"yarn", "source:   prod/job.sh (spark-submit, yarn)\n"},
+	} {
+		p := &mirror.Profile{Source: mirror.Source{Path: "prod/job.sh", Format: "spark-submit", Platform: tc.platform}}
+		var b bytes.Buffer
+		Mirror(&b, &app.MirrorResult{Service: "spark", Source: "prod/job.sh", Profile: p, Locked: &lock.Service{}})
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("platform %q: output %q lacks %q", tc.platform, b.String(), tc.want)
+		}
+	}
+}
