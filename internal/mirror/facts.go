@@ -35,8 +35,9 @@ func (p *Profile) factsOutsideConf() {
 	p.scalaFromSpark()
 }
 
-// scalaFromSpark: Spark 4 builds for Scala 2.13 only, so its Scala follows
-// from the version; Spark 3 builds for 2.12 and 2.13 and says nothing.
+// scalaFromSpark: the Spark lines built for one Scala (2.3, 3.0, 3.1 and
+// Spark 4) give it when nothing named one; lines built for two (2.4, 3.2
+// to 3.5) say nothing.
 func (p *Profile) scalaFromSpark() {
 	if p.Runtime.Spark == "" {
 		return
@@ -423,7 +424,7 @@ func (p *Profile) cloudFromStorage() {
 	found := ""
 	for _, v := range append(slices.Collect(maps.Values(p.Conf)), p.files...) {
 		for _, sc := range storageClouds {
-			if !strings.Contains(v, sc.marker) || otherS3 && sc.cloud == "aws" {
+			if !strings.Contains(v, sc.marker) || otherS3 && sc.s3 {
 				continue
 			}
 			if found != "" && found != sc.cloud {
