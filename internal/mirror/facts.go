@@ -286,6 +286,9 @@ func (p *Profile) versionsFromJarNames() {
 		if m := scalaCoordRe().FindStringSubmatch(c); m != nil {
 			p.setFact("scala", m[1], strings.TrimSuffix(src, ")")+", Scala suffix)", rankInferred)
 		}
+		if line, delta := deltaSparkLine(c); line != "" {
+			p.setFact("spark", line, strings.TrimSuffix(src, ")")+", Delta Lake "+delta+" is built for the Spark "+line+" line)", rankInferred)
+		}
 		if m := sparkPackageCoordRe().FindStringSubmatch(c); m != nil {
 			// a Spark Packages build (graphframes:graphframes:0.8.1-spark3.0-s_2.12)
 			// names the Spark line it was built for, not a release
@@ -293,6 +296,27 @@ func (p *Profile) versionsFromJarNames() {
 			p.setFact("scala", m[2], strings.TrimSuffix(src, ")")+", Scala suffix s_"+m[2]+")", rankInferred)
 		}
 	}
+}
+
+// deltaSparkLines are the Spark lines Delta Lake's releases are built for,
+// by Delta's major.minor (docs.delta.io/releases, "Compatibility with
+// Apache Spark"); older than 0.7, 2.4.2 and later.
+var deltaSparkLines = map[string]string{
+	"4.0": "4.0", "3.3": "3.5", "3.2": "3.5", "3.1": "3.5", "3.0": "3.5", "2.4": "3.4", "2.3": "3.3", "2.2": "3.3",
+	"2.1": "3.3", "2.0": "3.2", "1.2": "3.2", "1.1": "3.2", "1.0": "3.1", "0.8": "3.0", "0.7": "3.0",
+}
+
+var deltaCoordRe = lazy.Regexp(`^io\.delta:delta-(?:core|spark)_2\.1[0-9]:(\d+\.\d+)\.\d+`)
+
+// deltaSparkLine is the Spark line the Delta Lake package coords is built
+// for, and its version; "" for any other package or a Delta not in the
+// table.
+func deltaSparkLine(coords string) (line, delta string) {
+	m := deltaCoordRe().FindStringSubmatch(coords)
+	if m == nil {
+		return "", ""
+	}
+	return deltaSparkLines[m[1]], m[1]
 }
 
 var (

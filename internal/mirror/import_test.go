@@ -335,7 +335,7 @@ func TestRealFilesFacts(t *testing.T) {
 		{"real/sparkoperator/spark-pi-v2.4.0.yaml", facts{"2.4.0", "2.11", "", "kubernetes", ""}},
 		{"public/holdout/spark-pi-python.yaml", facts{"4.0.4", "2.13", "3", "kubernetes", ""}},
 		{"public/spark-pi-dynamic-allocation.yaml", facts{"4.0.4", "2.13", "", "kubernetes", ""}},
-		{"real/scripts/bis-test-run.sh", facts{"", "2.12", "", "local", "io.delta:delta-core_2.12:2.4.0"}},
+		{"real/scripts/bis-test-run.sh", facts{"3.4", "2.12", "", "local", "io.delta:delta-core_2.12:2.4.0"}}, // the line Delta 2.4 is built for
 		{"real/scripts/hudi-spark.sh", facts{"", "2.12", "", "", "org.apache.hudi:hudi-spark3.2-bundle_2.12:0.14.0"}},
 	}
 	for _, tc := range cases {

@@ -93,6 +93,11 @@ func (p *Profile) setFact(fact, v, src string, r factRank) bool {
 	case *dst == "":
 		record()
 		return true
+	case fact == "spark" && isLineOf(*dst, v): // a line ("3.1", a Delta's or a Spark Package's) and its release
+		p.recordFact(fact, v, src+"; "+*prov, max(r, cur))
+		return true
+	case fact == "spark" && isLineOf(v, *dst):
+		return true // the release already known is of that line
 	case sameVersion(*dst, v):
 		if r > cur {
 			record()
@@ -116,6 +121,12 @@ func (p *Profile) recordFact(fact, v, src string, r factRank) {
 		p.ranks = map[string]rankedProv{}
 	}
 	p.ranks[fact] = rankedProv{prov: src, rank: r}
+}
+
+// isLineOf reports whether line is a bare major.minor ("3.1") and v a
+// release of it ("3.1.3").
+func isLineOf(line, v string) bool {
+	return strings.Count(line, ".") == 1 && strings.HasPrefix(v, line+".")
 }
 
 // sameVersion: "3.5" and "3.5.0", "1.8" and "8" are one version.

@@ -98,3 +98,37 @@ func TestScalaFromSpark(t *testing.T) {
 		}
 	}
 }
+
+// TestSparkFromDelta: a Delta Lake package names the Spark line it is
+// built for (docs.delta.io/releases), and a release of that line named
+// elsewhere refines it with no conflict: two real training scripts.
+func TestSparkFromDelta(t *testing.T) {
+	for _, tc := range []struct{ coords, line string }{
+		{"io.delta:delta-core_2.12:2.3.0", "3.3"},
+		{"io.delta:delta-spark_2.13:3.2.1", "3.5"},
+		{"io.delta:delta-core_2.12:0.8.0", "3.0"},
+		{"io.delta:delta-storage:2.3.0", ""},
+		{"io.delta:delta-core_2.11:0.6.1", ""},
+	} {
+		if line, _ := deltaSparkLine(tc.coords); line != tc.line {
+			t.Errorf("%s: line %q, want %q", tc.coords, line, tc.line)
+		}
+	}
+	for _, tc := range []struct{ file, spark string }{
+		{"ippsa7-submit.sh", "3.3"},             // delta-core 2.3.0 alone
+		{"cdcdla7-deltaReadBronze.sh", "3.1.3"}, // delta-core 1.0.0's 3.1 line, refined by spark-sql-kafka 3.1.3
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", "corpus", "train", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := importBytes(tc.file, detectBytes(data), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.factsOutsideConf()
+		if p.Runtime.Spark != tc.spark || len(p.Conflicts) != 0 {
+			t.Errorf("%s: spark %q (%s), conflicts %v; want %q", tc.file, p.Runtime.Spark, p.Runtime.SparkProvenance, p.Conflicts, tc.spark)
+		}
+	}
+}
