@@ -106,6 +106,9 @@ func detectBytes(data []byte) string {
 			}
 		}
 	}
+	if isCloudFormationEMR(data) {
+		return FormatEMR
+	}
 	if f := detectYAML(data); f != "" {
 		return f
 	}

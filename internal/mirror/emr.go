@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,6 +11,11 @@ import (
 // importEMR reads `aws emr describe-cluster` output or a Configurations
 // JSON (a list of classifications, or an object holding one).
 func importEMR(path, format string, data []byte) (*Profile, error) {
+	if format == FormatEMR && bytes.Contains(data, []byte(emrClusterType)) {
+		if p, ok, err := importCloudFormation(path, data); ok || err != nil {
+			return p, err
+		}
+	}
 	v, err := decodeJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the aws CLI", path, err)

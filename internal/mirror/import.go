@@ -128,7 +128,7 @@ func importBytes(path, format string, data []byte) (*Profile, error) {
 
 // unsupported is the error for content no importer recognizes.
 func unsupported(path, why string) error {
-	return fmt.Errorf("mirror: %s: %s; supported: Databricks cluster/job JSON, EMR describe-cluster, Configurations or steps JSON, "+
+	return fmt.Errorf("mirror: %s: %s; supported: Databricks cluster/job JSON, EMR describe-cluster, Configurations or steps JSON, a CloudFormation AWS::EMR::Cluster, "+
 		"Dataproc clusters, batches, jobs and workflow templates YAML/JSON, Spark Operator YAML (SparkApplication, ScheduledSparkApplication, SparkConnect; the Apache operator's SparkApplication and SparkCluster; Stackable's SparkApplication), spark-defaults.conf, a spark-submit command line, "+
 		"Spark event logs (plain, zstd, lz4, snappy, gzip, or an eventlog_v2_* directory), spark-rapids-tools worker/target cluster YAML; "+
 		"force one with --format (%s)", path, why, strings.Join(Formats, ", "))
