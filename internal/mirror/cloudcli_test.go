@@ -330,3 +330,22 @@ func TestGPUNodesOfUnknownCount(t *testing.T) {
 		})
 	}
 }
+
+// TestDataprocRepeatedKeys: a real cluster describe that writes keys
+// twice (jupyterhub-dataprocspawner's basic_uri.yaml, not the held-out
+// basic.yaml) reads with each key's last value, and says so.
+func TestDataprocRepeatedKeys(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "real", "dataproc", "jhdps-basic_uri.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := importBytes("basic_uri.yaml", detectBytes(data), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warnings := strings.Join(p.Warnings, "\n")
+	if p.Source.Platform != "dataproc" || p.Topology.Workers != 7 || p.Topology.WorkerType != "n1-highmem-16" ||
+		!strings.Contains(warnings, "line 14: machineTypeUri is set again at line 23") {
+		t.Errorf("%s, %d workers of %q, warnings %q; want dataproc, 7 of n1-highmem-16 and the repeated key named", p.Source.Platform, p.Topology.Workers, p.Topology.WorkerType, warnings)
+	}
+}

@@ -13,10 +13,30 @@ import (
 // importDataproc reads `gcloud dataproc clusters describe` output (YAML or
 // JSON), for clusters on GCE or on GKE.
 func importDataproc(path string, data []byte) (*Profile, error) {
-	var v any
-	if err := yaml.Unmarshal(data, &v); err != nil {
+	var node yaml.Node
+	if err := yaml.Unmarshal(data, &node); err != nil {
 		return nil, fmt.Errorf("mirror: %s: %w; fix the YAML or export it again with gcloud dataproc clusters describe --format yaml", path, err)
 	}
+	repeated := dropDuplicateKeys(&node) // a key written twice: its last value, as YAML readers of 1.1 (gcloud's among them) take it
+	if len(node.Content) == 0 {
+		return nil, fmt.Errorf("mirror: %s: a Dataproc cluster description is a YAML or JSON object", path)
+	}
+	doc := node.Content[0]
+	var v any
+	if err := doc.Decode(&v); err != nil {
+		return nil, fmt.Errorf("mirror: %s: %w; fix the YAML or export it again with gcloud dataproc clusters describe --format yaml", path, err)
+	}
+	p, err := importDataprocTree(path, doc, v)
+	if p != nil {
+		for _, n := range repeated {
+			p.warn(n)
+		}
+	}
+	return p, err
+}
+
+// importDataprocTree reads a decoded Dataproc document (doc, as v).
+func importDataprocTree(path string, doc *yaml.Node, v any) (*Profile, error) {
 	root := asMap(v)
 	if root == nil {
 		return nil, fmt.Errorf("mirror: %s: a Dataproc cluster description is a YAML or JSON object", path)
@@ -39,7 +59,7 @@ func importDataproc(path string, data []byte) (*Profile, error) {
 		readDataprocJob(p, root, k)
 		return p, nil
 	}
-	if err := checkTypes(path, data, dataprocDescribe{}, false, "fix the value or export it again with gcloud dataproc clusters describe --format yaml"); err != nil {
+	if err := checkNodeTypes(path, doc, dataprocDescribe{}, false, "fix the value or export it again with gcloud dataproc clusters describe --format yaml"); err != nil {
 		return nil, err
 	}
 	p := newProfile(path, FormatDataproc)

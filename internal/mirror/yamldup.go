@@ -41,7 +41,7 @@ func lastKeyWins(content []*yaml.Node, notes []string) ([]*yaml.Node, []string) 
 	for i := 0; i+1 < len(content); i += 2 {
 		k := content[i]
 		if j, ok := last[k.Value]; ok && k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && j != i {
-			notes = append(notes, fmt.Sprintf("line %d: %s is set again at line %d; the last value is used, as kubectl does",
+			notes = append(notes, fmt.Sprintf("line %d: %s is set again at line %d; the last value is used, as kubectl and YAML 1.1 readers take it",
 				k.Line, k.Value, content[j].Line))
 			continue
 		}
