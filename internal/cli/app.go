@@ -140,12 +140,6 @@ func withCommonFlags(c *cli.Command) {
 	}
 }
 
-// argsHaveFlag reports whether devenv itself was given the boolean flag
-// (e.g. "--json"), not the command that exec or run starts.
-func argsHaveFlag(args []string, flag string) bool {
-	return commandLine(newApp(Streams{Out: io.Discard, Err: io.Discard})).HasFlag(args, flag)
-}
-
 // quietLibraries keeps libraries' own logging (compose-go's "variable is
 // not set" warnings through logrus) off the user's terminal unless --debug:
 // devenv reports what matters itself.

@@ -32,26 +32,36 @@ func emrClusterResource(m map[string]any) (string, map[string]any) {
 	return "", nil
 }
 
-// importCloudFormation reads the EMR cluster a template makes; ok is
-// false when data is no such template.
-func importCloudFormation(path string, data []byte) (p *Profile, ok bool, err error) {
-	var node yaml.Node
-	if yaml.Unmarshal(data, &node) != nil || len(node.Content) == 0 {
-		return nil, false, nil
-	}
-	dropDuplicateKeys(&node)
-	tmpl := asMap(cfnValue(node.Content[0]))
+// importCloudFormation reads the EMR cluster a template makes, and
+// reports false when data is no such template.
+func importCloudFormation(path string, data []byte) (*Profile, bool) {
+	tmpl := cfnTemplate(data)
 	name, props := emrClusterResource(tmpl)
 	if props == nil {
-		return nil, false, nil
+		return nil, false
 	}
 	props = asMap(resolveCFN(props, cfnDefaults(tmpl)))
-	p = newProfile(path, FormatEMR)
+	p := newProfile(path, FormatEMR)
 	p.Source.Platform, p.Source.Cloud = "emr", "aws"
 	p.warn(fmt.Sprintf("read the EMR cluster of the CloudFormation resource %s (its parameters at their defaults)", name))
 	readEMRCluster(p, cfnCluster(props))
 	p.applyEMRRapids()
-	return p, true, nil
+	return p, true
+}
+
+// cfnTemplate is data decoded as a CloudFormation template (YAML or JSON,
+// short forms written as JSON forms, a repeated key's last value), or nil
+// when it names no EMR cluster or does not decode.
+func cfnTemplate(data []byte) map[string]any {
+	if !bytes.Contains(data, []byte(emrClusterType)) {
+		return nil
+	}
+	var node yaml.Node
+	if yaml.Unmarshal(data, &node) != nil || len(node.Content) == 0 {
+		return nil
+	}
+	dropDuplicateKeys(&node)
+	return asMap(cfnValue(node.Content[0]))
 }
 
 // cfnValue is a YAML node as a Go value, CloudFormation's short forms
@@ -193,9 +203,6 @@ func cfnConfigurations(v any) []any {
 // isCloudFormationEMR reports whether data is a template that makes an
 // EMR cluster (for the format's detection).
 func isCloudFormationEMR(data []byte) bool {
-	if !bytes.Contains(data, []byte(emrClusterType)) {
-		return false
-	}
-	_, ok, _ := importCloudFormation("", data)
-	return ok
+	_, props := emrClusterResource(cfnTemplate(data))
+	return props != nil
 }

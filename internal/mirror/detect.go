@@ -95,10 +95,7 @@ func isBinary(data []byte) bool {
 // detectBytes names the format of a whole description, or "".
 func detectBytes(data []byte) string {
 	text := strings.TrimSpace(strings.TrimPrefix(string(data), "\xef\xbb\xbf"))
-	for strings.HasPrefix(text, "//") { // JSON with comments: the comment lines first
-		_, rest, _ := strings.Cut(text, "\n")
-		text = strings.TrimSpace(rest)
-	}
+	text = afterCommentLines(text)
 	if strings.HasPrefix(text, "{") || strings.HasPrefix(text, "[") {
 		if v, err := decodeJSON(data); err == nil {
 			if f := detectTree(v); f != "" {

@@ -1,7 +1,6 @@
 package mirror
 
 import (
-	"bytes"
 	"fmt"
 	"gopkg.in/yaml.v3"
 	"maps"
@@ -12,9 +11,9 @@ import (
 // importEMR reads `aws emr describe-cluster` output or a Configurations
 // JSON (a list of classifications, or an object holding one).
 func importEMR(path, format string, data []byte) (*Profile, error) {
-	if format == FormatEMR && bytes.Contains(data, []byte(emrClusterType)) {
-		if p, ok, err := importCloudFormation(path, data); ok || err != nil {
-			return p, err
+	if format == FormatEMR {
+		if p, ok := importCloudFormation(path, data); ok {
+			return p, nil
 		}
 	}
 	v, err := decodeJSON(data)

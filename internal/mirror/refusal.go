@@ -92,10 +92,7 @@ func manifestKinds(data []byte) string {
 // jsonShape describes a JSON document no reader recognised, or "".
 func jsonShape(data []byte) string {
 	text := strings.TrimSpace(string(data))
-	for strings.HasPrefix(text, "//") { // JSON with comments: the comment lines first
-		_, rest, _ := strings.Cut(text, "\n")
-		text = strings.TrimSpace(rest)
-	}
+	text = afterCommentLines(text)
 	if !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "[") {
 		return ""
 	}

@@ -136,13 +136,7 @@ func readSparkApplication(path string, m, spec map[string]any, at string) *Profi
 	setStr(&p.Runtime.Label, &p.Runtime.LabelProvenance, str(spec["image"]), at+"image", false)
 	setStr(&p.Runtime.Python, &p.Runtime.PythonProvenance, str(spec["pythonVersion"]), at+"pythonVersion", false)
 	readSparkAppConfs(p, spec, at)
-	p.files = append(p.files, str(spec["mainApplicationFile"]))
-	for _, a := range asList(spec["arguments"]) {
-		p.files = append(p.files, str(a))
-	}
-	if f := str(spec["mainApplicationFile"]); strings.HasSuffix(f, ".jar") {
-		p.jarNameFacts(pathpkg.Base(f), at+"mainApplicationFile ("+pathpkg.Base(f)+")")
-	}
+	readMainApplication(p, spec, "arguments", at)
 	readSparkPod(p, "driver", asMap(spec["driver"]), at)
 	readSparkPod(p, "executor", asMap(spec["executor"]), at)
 	for _, role := range []string{"executor", "driver"} { // spec.nodeSelector: both roles
@@ -236,6 +230,20 @@ func readSparkAppDynamic(p *Profile, da map[string]any, at string) {
 }
 
 // readSparkPod maps spec.driver / spec.executor onto Spark confs.
+// readMainApplication notes a SparkApplication's application file and its
+// arguments (under argsKey: Kubeflow's arguments, Stackable's args) for
+// cloudFromStorage, and reads an application jar's name.
+func readMainApplication(p *Profile, spec map[string]any, argsKey, at string) {
+	main := str(spec["mainApplicationFile"])
+	p.files = append(p.files, main)
+	for _, a := range asList(spec[argsKey]) {
+		p.files = append(p.files, str(a))
+	}
+	if strings.HasSuffix(main, ".jar") {
+		p.jarNameFacts(pathpkg.Base(main), at+"mainApplicationFile ("+pathpkg.Base(main)+")")
+	}
+}
+
 // podSparkLabelRe is a pod label version: that can be a Spark release on
 // Kubernetes (2.3 and later); an application's own 1.0.0 is not one.
 var podSparkLabelRe = lazy.Regexp(`^[234]\.\d+\.\d+$`)

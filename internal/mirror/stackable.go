@@ -2,7 +2,6 @@ package mirror
 
 import (
 	"fmt"
-	pathpkg "path"
 	"strings"
 )
 
@@ -40,14 +39,7 @@ func readStackable(path string, m map[string]any) *Profile {
 	if n := str(asMap(spec["executor"])["replicas"]); n != "" {
 		p.addConf("spark.executor.instances", n, at+"executor.replicas")
 	}
-	main := str(spec["mainApplicationFile"])
-	p.files = append(p.files, main)
-	for _, a := range asList(spec["args"]) {
-		p.files = append(p.files, str(a))
-	}
-	if strings.HasSuffix(main, ".jar") {
-		p.jarNameFacts(pathpkg.Base(main), at+"mainApplicationFile ("+pathpkg.Base(main)+")")
-	}
+	readMainApplication(p, spec, "args", at)
 	if job := str(spec["image"]); job != "" {
 		p.warn(fmt.Sprintf("spec.image %s is the job's image of dependencies, which the local image does not have: add what the job imports to devenv.yaml", job))
 	}

@@ -57,6 +57,16 @@ func lineCol(data []byte, off int) (line, col int) {
 	return line, col
 }
 
+// afterCommentLines is text from its first line that is no // comment
+// (JSON with comments opens with them), trimmed.
+func afterCommentLines(text string) string {
+	for strings.HasPrefix(text, "//") {
+		_, rest, _ := strings.Cut(text, "\n")
+		text = strings.TrimSpace(rest)
+	}
+	return text
+}
+
 // blankComments blanks // comments to the end of their line outside
 // strings (JSON with comments, as editors keep it): each byte becomes a
 // space, so every byte keeps its offset.
