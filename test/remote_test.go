@@ -155,9 +155,21 @@ func remoteFirstHour(t *testing.T) {
 	urls, apiURLs, resubmitted := make(chan string, 1), make(chan string, 1), make(chan string, 1)
 	synced := make(chan struct{})
 	var once, onceAPI, onceSync, onceJob sync.Once
+	var mu sync.Mutex
+	seen := ""
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if t.Failed() {
+			t.Logf("up --watch printed:\n%s", seen)
+		}
+	})
 	done := make(chan standin.Result, 1)
 	go func() {
 		done <- standin.RunWatching(ctx, t, dir, env, func(stderr string) {
+			mu.Lock()
+			seen = stderr
+			mu.Unlock()
 			if m := forwardedURL.FindStringSubmatch(stderr); m != nil {
 				once.Do(func() { urls <- m[1] })
 			}

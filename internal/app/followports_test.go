@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -26,7 +27,9 @@ func (f *fakeTunnel) Add(_ context.Context, fs []remote.Forward) ([]remote.Forwa
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i := range fs {
-		fs[i].Local = 40000 + fs[i].Remote%1000
+		if fs[i].Local == 0 {
+			fs[i].Local = 40000 + fs[i].Remote%1000
+		}
 	}
 	f.now = append(f.now, fs...)
 	return fs, nil
@@ -113,6 +116,54 @@ services:
 	defer mu.Unlock()
 	if !slices.Equal(told, []string{"web", "api"}) || !slices.Equal(untold, []string{"web"}) {
 		t.Errorf("told forwarded %v, unforwarded %v", told, untold)
+	}
+}
+
+// TestMatchForwardsKeepsTheURLOfAMovedPort: a restart publishes a port
+// without a host port on another port of the engine's machine; its forward
+// keeps its local port (the URL the user holds), and only ports that no
+// container publishes any more are told as gone.
+func TestMatchForwardsKeepsTheURLOfAMovedPort(t *testing.T) {
+	web := remote.Forward{Service: "web", ContainerPort: 8080, Remote: 32768}
+	api := remote.Forward{Service: "api", ContainerPort: 8081, Remote: 32769}
+	moved := web
+	moved.Remote = 32790
+	for _, c := range []struct {
+		name      string
+		want      []remote.Forward
+		local     map[string]int // service: local port afterwards
+		told, unt []string
+	}{
+		{"web moved", []remote.Forward{moved, api}, map[string]int{"web": 40768, "api": 40769}, []string{"web"}, nil},
+		{"api stopped", []remote.Forward{web}, map[string]int{"web": 40768}, nil, []string{"api"}},
+		{"api moved to web's old port", []remote.Forward{{Service: "api", ContainerPort: 8081, Remote: 32768}}, map[string]int{"api": 40769}, []string{"api"}, []string{"web"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tun := &fakeTunnel{}
+			if _, err := tun.Add(t.Context(), []remote.Forward{web, api}); err != nil {
+				t.Fatal(err)
+			}
+			var told, untold []string
+			o := WatchOptions{
+				Forwarded: func(fs []remote.Forward) {
+					for _, f := range fs {
+						told = append(told, f.Service)
+					}
+				},
+				Unforwarded: func(fs []remote.Forward) {
+					for _, f := range fs {
+						untold = append(untold, f.Service)
+					}
+				}}
+			(&Project{}).matchForwards(t.Context(), tun, c.want, o, map[string]bool{})
+			got := map[string]int{}
+			for _, f := range tun.Forwards() {
+				got[f.Service] = f.Local
+			}
+			if !maps.Equal(got, c.local) || !slices.Equal(told, c.told) || !slices.Equal(untold, c.unt) {
+				t.Errorf("local ports %v (want %v), told forwarded %v (want %v), unforwarded %v (want %v)", got, c.local, told, c.told, untold, c.unt)
+			}
+		})
 	}
 }
 

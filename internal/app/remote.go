@@ -302,7 +302,10 @@ func (p *Project) followPorts(ctx context.Context, t portTunnel, o WatchOptions)
 }
 
 // matchForwards makes t's forwards those of want: new ports added, ports
-// no container publishes removed (a failure is warned once).
+// no container publishes removed (a failure is warned once). A port that
+// moved on the engine's machine (a restart gives a published port without
+// a host port another one) keeps its local port, so the URL the user holds
+// goes on answering.
 func (p *Project) matchForwards(ctx context.Context, t portTunnel, want []remote.Forward, o WatchOptions, warned map[string]bool) {
 	have := t.Forwards()
 	var gone, add []remote.Forward
@@ -316,8 +319,11 @@ func (p *Project) matchForwards(ctx context.Context, t portTunnel, want []remote
 			add = append(add, w)
 		}
 	}
+	moved := keepLocalPorts(add, gone)
 	if len(gone) > 0 {
-		if removed := t.Remove(ctx, gone); len(removed) > 0 && o.Unforwarded != nil {
+		removed := t.Remove(ctx, gone)
+		removed = slices.DeleteFunc(removed, func(f remote.Forward) bool { return moved[f.Local] })
+		if len(removed) > 0 && o.Unforwarded != nil {
 			o.Unforwarded(removed)
 		}
 	}
@@ -331,6 +337,23 @@ func (p *Project) matchForwards(ctx context.Context, t portTunnel, want []remote
 			p.out.Warn("forward %s's port %d (the engine's 127.0.0.1:%d): %v", f.Service, f.ContainerPort, f.Remote, err)
 		}
 	}
+}
+
+// keepLocalPorts gives each forward of add that replaces one of gone (the
+// same service and container port, another port on the engine's machine)
+// the local port of the one it replaces; it returns those local ports.
+func keepLocalPorts(add, gone []remote.Forward) map[int]bool {
+	moved := map[int]bool{}
+	for i, a := range add {
+		for _, g := range gone {
+			if g.Service == a.Service && g.ContainerPort == a.ContainerPort && !moved[g.Local] {
+				add[i].Local = g.Local
+				moved[g.Local] = true
+				break
+			}
+		}
+	}
+	return moved
 }
 
 // syncLoop syncs into the first running container with the workspace

@@ -141,13 +141,15 @@ func (t *Tunnel) control(ctx context.Context, cmd string, args ...string) error 
 }
 
 // Add forwards more ports; it returns them with their local ports and URLs
-// once each answers here.
+// once each answers here. A forward's Local, when set, is the local port it
+// asks for (that of the forward it replaces); else it asks for its Remote
+// port when samePort is set.
 func (t *Tunnel) Add(ctx context.Context, fwds []Forward) ([]Forward, error) {
 	var added []Forward
 	for _, f := range fwds {
-		want := f.Remote
-		if !t.samePort {
-			want = 0
+		want := f.Local
+		if want == 0 && t.samePort {
+			want = f.Remote
 		}
 		local, err := freeLocal(want)
 		if err != nil {
