@@ -173,8 +173,22 @@ func TestFileChangeChangesLabels(t *testing.T) {
 // containers would be recreated on upgrade while nothing they wrote
 // changed, fails here and needs a reviewed -update.
 func TestUpgradeKeepsHashes(t *testing.T) {
-	dir := fixedFixture(t)
-	proj := renderLocked(t, dir, pinnedLock(t, dir), gpuHost)
+	for _, c := range []struct{ fixture, golden, lock string }{
+		{"project", "hashes.golden", "hashes.lock.json"},
+		// a Spark standalone cluster: a master and two workers, each with one GPU
+		{"standalone", "hashes.standalone.golden", "hashes.standalone.lock.json"},
+	} {
+		t.Run(c.fixture, func(t *testing.T) {
+			dir := fixedFixture(t, c.fixture)
+			proj := renderLocked(t, dir, pinnedLock(t, dir, c.lock), gpuHost)
+			golden(t, c.golden, hashLines(t, proj))
+		})
+	}
+}
+
+// hashLines are devenv's config hash and Compose's hash of each service.
+func hashLines(t *testing.T, proj *types.Project) []byte {
+	t.Helper()
 	var lines []string
 	for _, name := range proj.ServiceNames() {
 		h, err := composesdk.ServiceHash(proj.Services[name])
@@ -183,7 +197,7 @@ func TestUpgradeKeepsHashes(t *testing.T) {
 		}
 		lines = append(lines, name+" devenv "+proj.Services[name].Labels[labels.ConfigHash]+" compose "+h)
 	}
-	golden(t, "hashes.golden", []byte(strings.Join(lines, "\n")+"\n"))
+	return []byte(strings.Join(lines, "\n") + "\n")
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -223,12 +237,15 @@ func render(t *testing.T, h plan.Host) *types.Project {
 // fixedFixture copies testdata/project to one fixed path, so that hashes
 // covering absolute paths (bind mounts of the project) are the same in
 // every checkout. Test processes running at once take turns (a file lock).
-func fixedFixture(t *testing.T) string {
+func fixedFixture(t *testing.T, name string) string {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("the recorded hashes are of the fixture at /tmp/devenv-hash-fixture/project, a Linux path")
 	}
 	root := "/tmp/devenv-hash-fixture"
+	if name != "project" {
+		root += "-" + name
+	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Skipf("cannot make %s for the fixture: %v", root, err)
 	}
@@ -244,7 +261,7 @@ func fixedFixture(t *testing.T) string {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "project"))); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -253,9 +270,9 @@ func fixedFixture(t *testing.T) string {
 // pinnedLock is the fixture's lock as committed in testdata/hashes.lock
 // (what a user's checked-in devenv.lock is: versions the catalog's later
 // releases do not move); -update writes it afresh.
-func pinnedLock(t *testing.T, dir string) *lock.File {
+func pinnedLock(t *testing.T, dir, name string) *lock.File {
 	t.Helper()
-	path := filepath.Join("testdata", "hashes.lock.json") // fake pins: plain JSON, not checked as devenv.lock is
+	path := filepath.Join("testdata", name) // fake pins: plain JSON, not checked as devenv.lock is
 	if goldenfile.Updating() {
 		b, err := json.MarshalIndent(fakeLock(t, locktest.Project(t, dir)), "", "  ")
 		if err != nil {
