@@ -18,8 +18,10 @@ package compose
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
@@ -30,6 +32,18 @@ const DefaultNetwork = "default"
 // DefaultHostIP is where published ports bind when the compose file names
 // no address (devenv's rule; compose itself binds every interface).
 const DefaultHostIP = "127.0.0.1"
+
+// LocalPorts are ports with 127.0.0.1 where no host address is written:
+// devenv's documented difference from Compose.
+func LocalPorts(ports []types.ServicePortConfig) []types.ServicePortConfig {
+	out := slices.Clone(ports)
+	for i := range out {
+		if out[i].HostIP == "" {
+			out[i].HostIP = DefaultHostIP
+		}
+	}
+	return out
+}
 
 // Service is one compose service, translated.
 type Service struct {

@@ -226,6 +226,9 @@ var labelValue = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])
 func TestK8sLabelValuesFit(t *testing.T) {
 	for _, project := range []string{"demo", strings.Repeat("a-long-project-", 5) + "x"} {
 		pl, lf := lockedK8s(t)
+		for i, v := range pl.Volumes { // named after the project, as a plan of that name names them
+			pl.Volumes[i] = project + strings.TrimPrefix(v, pl.Project)
+		}
 		pl.Project = project
 		files, err := Kubernetes(pl, lf)
 		if err != nil {

@@ -12,10 +12,11 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
+	composesdk "github.com/docker/compose/v5/pkg/compose"
+
 	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
-	composesdk "github.com/docker/compose/v5/pkg/compose"
 )
 
 // TestComposeExportHashesAreDevenvs loads the export as `docker compose -f
@@ -38,11 +39,11 @@ func TestComposeExportHashesAreDevenvs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			pl, lf := tt.plan(t)
 			spark := pl.Service("spark")
-			if len(spark.Container.Files) != 1 {
-				t.Fatalf("the spark service gets files %+v, want its spark-defaults.conf", spark.Container.Files)
+			if len(spark.Files) != 1 {
+				t.Fatalf("the spark service gets files %+v, want its spark-defaults.conf", spark.Files)
 			}
 			// a $ in a generated file and in devenv.yaml's env: (PRICE: $5) reach the container as written
-			spark.Container.Files[0].Data = append(spark.Container.Files[0].Data, "spark.driver.extraJavaOptions -Dprice=$5 -Dhome=${HOME}\n"...)
+			spark.Files[0].Data = append(spark.Files[0].Data, "spark.driver.extraJavaOptions -Dprice=$5 -Dhome=${HOME}\n"...)
 			data := composeOf(t, pl, lf)
 			if strings.Contains(string(data), "test-token") {
 				t.Fatal("the Jupyter token was written into the export")
@@ -59,7 +60,7 @@ func TestComposeExportHashesAreDevenvs(t *testing.T) {
 			}
 			want := runProject(t, pl)
 			sameProject(t, got, want)
-			for _, f := range spark.Container.Files {
+			for _, f := range spark.Files {
 				ref := got.Services["spark"].Configs[0]
 				if c := got.Configs[ref.Source]; ref.Target != f.Path || c.Content != string(f.Data) {
 					t.Errorf("spark: config %s at %s holds\n%s\nwant %s holding\n%s", ref.Source, ref.Target, c.Content, f.Path, f.Data)

@@ -61,10 +61,8 @@ func TestProjectNetworkAsDeclared(t *testing.T) {
 					t.Errorf("%s on networks %v, want only %s", svc, nets, want)
 				}
 			}
-			for _, s := range pl.Services {
-				if s.Container.Network != c.want {
-					t.Errorf("%s planned on network %q, want %q", s.Name, s.Container.Network, c.want)
-				}
+			if pl.Network != c.want {
+				t.Errorf("planned on network %q, want %q", pl.Network, c.want)
 			}
 		})
 	}

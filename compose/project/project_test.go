@@ -18,9 +18,9 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/envs/unlocked"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/filelock"
 	"github.com/devenv-dev/devenv/internal/goldenfile"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
@@ -107,8 +107,8 @@ func TestRenderedProjectCarriesThePlan(t *testing.T) {
 	if !strings.Contains(c.Content, "spark.plugins") {
 		t.Errorf("config %s content %q is not spark-defaults", spark.Configs[0].Source, c.Content)
 	}
-	if cf := spark.Configs[0]; *cf.Mode != ConfigMode || cf.UID != "" || cf.GID != "" {
-		t.Errorf("config mode %o, uid %q, gid %q; want %o, root's (Docker 20.10 cannot chown to a named container user)", *cf.Mode, cf.UID, cf.GID, ConfigMode)
+	if cf := spark.Configs[0]; *cf.Mode != plan.ConfigMode || cf.UID != "" || cf.GID != "" {
+		t.Errorf("config mode %o, uid %q, gid %q; want %o, root's (Docker 20.10 cannot chown to a named container user)", *cf.Mode, cf.UID, cf.GID, plan.ConfigMode)
 	}
 	if spark.Labels[labels.FilesDigest] == "" {
 		t.Error("spark has no files digest label")
@@ -121,36 +121,17 @@ func TestRenderedProjectCarriesThePlan(t *testing.T) {
 	}
 }
 
-// TestWorkersNameTheirService: a Spark standalone cluster's workers are
-// services of their own in the project, each labelled with the
-// devenv.yaml service it belongs to.
-func TestWorkersNameTheirService(t *testing.T) {
-	pl := &plan.Plan{Project: "p", Network: "p", Services: []*plan.Service{
-		{Name: "spark", Container: engine.ContainerSpec{Name: "p-spark", Image: "i", Labels: plan.Labels("p", "spark")}},
-		{Name: "spark-worker-1", Replica: "spark", DependsOn: []string{"spark"},
-			Container: engine.ContainerSpec{Name: "p-spark-worker-1", Image: "i", Labels: plan.Labels("p", "spark-worker-1")}},
-	}}
-	proj, err := FromPlan(pl, Options{WorkingDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := proj.Services["spark-worker-1"]
-	if w.Labels[labels.ReplicaOf] != "spark" || proj.Services["spark"].Labels[labels.ReplicaOf] != "" {
-		t.Errorf("worker labels %v, master labels %v", w.Labels, proj.Services["spark"].Labels)
-	}
-	if _, ok := w.DependsOn["spark"]; !ok {
-		t.Errorf("the worker does not depend on its master: %v", w.DependsOn)
-	}
-}
-
 // TestFileChangeChangesLabels: Compose's hash leaves a config's content
 // out, so a changed generated file must change the service's labels (and
 // with them the hash) or the container would keep the old file.
 func TestFileChangeChangesLabels(t *testing.T) {
-	files := []engine.File{{Path: "/etc/x.conf", Mode: 0o600, Data: []byte("a=1")}}
-	changed := []engine.File{{Path: "/etc/x.conf", Mode: 0o600, Data: []byte("a=2")}}
-	h := func(f []engine.File) string {
-		pl := &plan.Plan{Project: "p", Network: "p", Services: []*plan.Service{{Name: "s", Container: engine.ContainerSpec{Name: "p-s", Image: "i", Files: f, Labels: plan.Labels("p", "s")}}}}
+	files := []plan.File{{Path: "/etc/x.conf", Mode: 0o600, Data: []byte("a=1")}}
+	changed := []plan.File{{Path: "/etc/x.conf", Mode: 0o600, Data: []byte("a=2")}}
+	h := func(f []plan.File) string {
+		s := plantest.Service("p", "s", "i", "h")
+		s.Files = f
+		plan.PlaceFiles(&s.Container, f)
+		pl := &plan.Plan{Project: "p", Network: "p", Services: []*plan.Service{s}}
 		proj, err := FromPlan(pl, Options{WorkingDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package project
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -34,18 +33,6 @@ func HostPorts(ports []types.ServicePortConfig) []HostPort {
 			host = n
 		}
 		out = append(out, HostPort{HostIP: p.HostIP, Host: host, Container: int(p.Target), Protocol: p.Protocol})
-	}
-	return out
-}
-
-// LocalPorts are ports with 127.0.0.1 where no host address is written:
-// devenv's documented difference from Compose, as FromPlan renders it.
-func LocalPorts(ports []types.ServicePortConfig) []types.ServicePortConfig {
-	out := slices.Clone(ports)
-	for i := range out {
-		if out[i].HostIP == "" {
-			out[i].HostIP = compose.DefaultHostIP
-		}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"github.com/devenv-dev/devenv/compose"
 	"reflect"
 	"testing"
 
@@ -19,11 +20,11 @@ func TestHostPorts(t *testing.T) {
 		{HostIP: "127.0.0.1", Host: 0, Container: 9000, Protocol: "udp"},
 		{HostIP: "127.0.0.1", Host: 5432, Container: 5432},
 	}
-	if got := HostPorts(LocalPorts(in)); !reflect.DeepEqual(got, want) {
+	if got := HostPorts(compose.LocalPorts(in)); !reflect.DeepEqual(got, want) {
 		t.Errorf("HostPorts(LocalPorts) =\n%+v\nwant\n%+v", got, want)
 	}
 	if in[1].HostIP != "" {
-		t.Error("LocalPorts changed its argument")
+		t.Error("compose.LocalPorts changed its argument")
 	}
 }
 

@@ -13,14 +13,16 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/docker/compose/v5/pkg/api"
+	composesdk "github.com/docker/compose/v5/pkg/compose"
+
 	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/endpoint/dockercli"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
-	"github.com/docker/compose/v5/pkg/api"
-	composesdk "github.com/docker/compose/v5/pkg/compose"
 )
 
 // events records what the SDK reports, as devenv's UI would receive it.
@@ -145,16 +147,17 @@ func idOf(objs []engine.Object, name string) string {
 func sdkPlan(project, image, greeting string) *plan.Plan {
 	pl := &plan.Plan{Project: project, Network: project}
 	for _, name := range []string{"db", "app"} {
-		c := engine.ContainerSpec{Name: plan.ContainerName(project, name), Image: image, Labels: plan.Labels(project, name),
-			Network: project, Aliases: []string{name}, Cmd: []string{"sleep", "infinity"}, Init: true}
+		s := plantest.Service(project, name, image, "h-"+name)
+		s.Pull, s.Container.PullPolicy = image, ""
+		s.Container.Command = types.ShellCommand{"sleep", "infinity"}
+		s.Container.Init = &[]bool{true}[0]
 		if name == "app" {
-			c.Files = []engine.File{{Path: "/etc/devenv/app.conf", Mode: 0o644, Data: []byte("greeting=" + greeting + "\n")}}
+			s.Files = []plan.File{{Path: "/etc/devenv/app.conf", Mode: 0o644, Data: []byte("greeting=" + greeting + "\n")}}
+			plan.PlaceFiles(&s.Container, s.Files)
 		}
-		s := &plan.Service{Name: name, Image: image, Pull: image, Container: c, ConfigHash: "h-" + name}
-		s.Container.Labels[labels.ConfigHash] = s.ConfigHash
 		pl.Services = append(pl.Services, s)
 	}
-	pl.Services[1].DependsOn = []string{"db"}
+	pl.Services[1] = plantest.WithDeps(pl.Services[1], "db")
 	return pl
 }
 

@@ -3,10 +3,13 @@ package plan
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -31,20 +34,12 @@ func composeServices(ctx context.Context, p *spec.Project, files *loader.Files) 
 }
 
 func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.Placement, h Host, opts Options) *Service {
-	c := cs.Container
-	c.Name = ContainerName(p.Name, cs.Name)
+	name := ContainerName(p.Name, cs.Name)
 	if cs.ContainerName != "" {
-		c.Name = cs.ContainerName // as compose names it; exec, logs and jobs find it by its labels
+		name = cs.ContainerName // as compose names it; exec, logs and jobs find it by its labels
 	}
-	c.Labels = Labels(p.Name, cs.Name)
-	c.Labels[labels.ComposeFile] = filepath.Base(cs.File)
-	c.Network = opts.projectNetwork(p)
-	c.Aliases = []string{cs.Name}
-	for i, m := range c.Mounts {
-		if m.Type == engine.MountVolume && slices.Contains(cs.NamedVolumes, m.Source) {
-			c.Mounts[i].Source, _ = composeVolume(p, cs, m.Source)
-		}
-	}
+	own := types.Labels(Labels(p.Name, cs.Name))
+	own[labels.ComposeFile] = filepath.Base(cs.File)
 	ps := &Service{Name: cs.Name, Profile: lock.ComposeProfile, DependsOn: cs.DependsOn, Image: cs.Image, Pull: cs.Image, Generated: map[string][]byte{},
 		Compose: &ComposeKeys{Profiles: cs.Profiles, PullPolicy: cs.PullPolicy, Build: cs.Build, Healthy: cs.Healthy, Config: cs.Config}}
 	if ls := lf.Service(cs.Name); ls != nil && ls.Base != nil && ls.Base.Ref == cs.Image {
@@ -55,25 +50,75 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 			ps.Image, ps.Pull = ls.Base.Digest, ""
 		}
 	}
+	var req *engine.GPURequest
 	if cs.GPU != nil {
-		applyComposeGPU(ps, &c, cs, h, assignment(place, cs.Name))
+		req = applyComposeGPU(ps, own, cs, assignment(place, cs.Name))
 	}
 	if cs.Build != nil {
 		planComposeBuild(ps, p, cs, lf.Service(cs.Name), opts)
 	}
-	c.Image = ps.Image
-	ps.Container = c
-	ps.ConfigHash = hashOf(c, nil, "")
-	ps.Container.Labels[labels.ConfigHash] = ps.ConfigHash
+	ps.ConfigHash = composeHash(p, cs, name, ps.Image, req, opts)
+	own[labels.ConfigHash] = ps.ConfigHash
+	ps.Container = composeService(cs, name, own, ps, req)
 	return ps
 }
 
-func applyComposeGPU(ps *Service, c *engine.ContainerSpec, cs compose.Service, h Host, a *gpu.Assignment) {
+// composeService is the compose service as compose-go loaded it, with
+// devenv's documented overrides (README, "Compose files") and nothing
+// else:
+//   - the container named as the plan names it (container_name, else
+//     <project>-<service>);
+//   - devenv's labels (own) added to the file's;
+//   - published ports on 127.0.0.1 where the file names no address;
+//   - the image pinned by the lock (a service Compose builds keeps its name);
+//   - the GPU request from devenv's placement, where it differs from the
+//     one written.
+//
+// A service is on the networks it names, as Compose has it (default when
+// it names none).
+func composeService(cs compose.Service, name string, own types.Labels, ps *Service, req *engine.GPURequest) types.ServiceConfig {
+	var orig types.ServiceConfig
+	if cs.Config != nil {
+		orig = cs.Config.Service
+	}
+	svc := orig // copied; every map or slice changed below is a new one
+	svc.Name = cs.Name
+	svc.ContainerName = name
+	svc.Labels = types.Labels{}
+	maps.Copy(svc.Labels, orig.Labels)
+	maps.Copy(svc.Labels, own)
+	if ps.Build == nil && ps.Image != "" {
+		svc.Image = ps.Image // pinned by the lock; a build: keeps Compose's image name
+	}
+	svc.Ports = compose.LocalPorts(orig.Ports)
+	if req != nil {
+		svc.Gpus, svc.Deploy = placedGPUs(orig, deviceRequest(req))
+	}
+	return svc
+}
+
+// composeHash is devenv's config hash of a compose service: of the frozen
+// form (hashForm) the loader writes it in, as named and placed here.
+func composeHash(p *spec.Project, cs compose.Service, name, image string, req *engine.GPURequest, opts Options) string {
+	c := cs.Container
+	c.Name, c.Image, c.GPU, c.Labels = name, image, req, nil
+	c.Network = opts.projectNetwork(p)
+	c.Aliases = []string{cs.Name}
+	c.Mounts = slices.Clone(c.Mounts)
+	for i, m := range c.Mounts {
+		if m.Type == engine.MountVolume && slices.Contains(cs.NamedVolumes, m.Source) {
+			c.Mounts[i].Source, _ = composeVolume(p, cs, m.Source)
+		}
+	}
+	return hashOf(c, nil, "")
+}
+
+func applyComposeGPU(ps *Service, own types.Labels, cs compose.Service, a *gpu.Assignment) *engine.GPURequest {
 	ps.WantsGPU, ps.GPURequired = true, true
 	if cs.GPU.Runtime {
 		// runtime: nvidia serves the GPUs NVIDIA_VISIBLE_DEVICES names, as with compose
-		c.Labels[labels.GPUs] = cs.GPU.String()
-		return
+		own[labels.GPUs] = cs.GPU.String()
+		return nil
 	}
 	req := &engine.GPURequest{All: cs.GPU.All && len(cs.GPU.DeviceIDs) == 0, Count: cs.GPU.Count,
 		DeviceIDs: slices.Clone(cs.GPU.DeviceIDs), Driver: cs.GPU.Driver}
@@ -85,8 +130,85 @@ func applyComposeGPU(ps *Service, c *engine.ContainerSpec, cs compose.Service, h
 			req.Capabilities = append(req.Capabilities, capab)
 		}
 	}
-	c.GPU = req
-	c.Labels[labels.GPUs] = gpuLabel(req)
+	own[labels.GPUs] = gpuLabel(deviceRequest(req))
+	return req
+}
+
+// deviceRequest is a GPU request as compose's
+// deploy.resources.reservations.devices entry: `docker run --gpus`
+// semantics, capabilities "gpu" first.
+func deviceRequest(g *engine.GPURequest) types.DeviceRequest {
+	d := types.DeviceRequest{Capabilities: gpuCapabilities(g.Capabilities), Driver: g.Driver, IDs: slices.Clone(g.DeviceIDs)}
+	switch {
+	case g.All:
+		d.Count = -1
+	case len(g.DeviceIDs) == 0:
+		d.Count = types.DeviceCount(g.Count)
+	}
+	if len(g.Options) > 0 {
+		d.Options = types.Mapping(g.Options)
+	}
+	return d
+}
+
+// placedGPUs are the service's gpus: and deploy with want as its GPU
+// request: the written request is kept as written when it is want (the
+// placement pinned nothing), else replaced by want in deploy's
+// reservations, devices of other kinds kept.
+func placedGPUs(s types.ServiceConfig, want types.DeviceRequest) ([]types.DeviceRequest, *types.DeployConfig) {
+	var written []types.DeviceRequest
+	for _, g := range s.Gpus {
+		// the SDK asks the engine for gpus: with capability gpu added
+		if !slices.Contains(g.Capabilities, "gpu") {
+			g.Capabilities = append(slices.Clone(g.Capabilities), "gpu")
+		}
+		written = append(written, g)
+	}
+	if s.Deploy != nil && s.Deploy.Resources.Reservations != nil {
+		for _, d := range s.Deploy.Resources.Reservations.Devices {
+			if compose.IsGPURequest(d) {
+				written = append(written, d)
+			}
+		}
+	}
+	if len(written) == 1 && sameRequest(written[0], want) {
+		return s.Gpus, s.Deploy
+	}
+	deploy := &types.DeployConfig{}
+	if s.Deploy != nil {
+		*deploy = *s.Deploy
+	}
+	res := &types.Resource{}
+	if r := deploy.Resources.Reservations; r != nil {
+		*res = *r
+	}
+	res.Devices = nil
+	if r := deploy.Resources.Reservations; r != nil {
+		for _, d := range r.Devices {
+			if !compose.IsGPURequest(d) {
+				res.Devices = append(res.Devices, d)
+			}
+		}
+	}
+	res.Devices = append(res.Devices, want)
+	deploy.Resources.Reservations = res
+	return nil, deploy
+}
+
+// sameRequest: a and b ask the engine for the same devices (compose-go
+// writes no count as 0 and all as -1, capabilities in any order).
+func sameRequest(a, b types.DeviceRequest) bool {
+	norm := func(d types.DeviceRequest) types.DeviceRequest {
+		d.Capabilities = slices.Sorted(slices.Values(d.Capabilities))
+		if len(d.IDs) == 0 {
+			d.IDs = nil
+		}
+		if len(d.Options) == 0 {
+			d.Options = nil
+		}
+		return d
+	}
+	return reflect.DeepEqual(norm(a), norm(b))
 }
 
 // planComposeBuild has ps run the image devenv builds for the compose

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/devenv-dev/devenv/internal/engine"
+	"github.com/compose-spec/compose-go/v2/types"
 )
 
 // TestComposeVolumesAsComposeNamesThem: a compose service's named volume is
@@ -18,9 +18,10 @@ func TestComposeVolumesAsComposeNamesThem(t *testing.T) {
 		t.Errorf("the project makes volumes %q; want %q (external ones are not made)", pl.Volumes, want)
 	}
 	sources := map[string]string{}
-	for _, m := range pl.Service("app").Container.Mounts {
-		if m.Type == engine.MountVolume {
-			sources[m.Target] = m.Source
+	app := pl.Service("app")
+	for _, m := range app.Container.Volumes {
+		if m.Type == types.VolumeTypeVolume {
+			sources[m.Target] = app.Compose.Config.Volumes[m.Source].Name
 		}
 	}
 	for _, tt := range []struct{ target, source string }{

@@ -4,11 +4,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/devenv-dev/devenv/internal/labels"
-
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
 )
 
@@ -57,7 +56,7 @@ func assignment(place *gpu.Placement, name string) *gpu.Assignment {
 // `docker run --gpus` would (all -> Count -1, N -> Count N, ids -> DeviceIDs),
 // using the placed devices for a count when NVML placed the service, or
 // falls back to the CPU for `gpu: optional` when no GPU can be had.
-func applyGPU(ps *Service, c *engine.ContainerSpec, s *spec.Service, h Host, a *gpu.Assignment, env map[string]string) {
+func applyGPU(ps *Service, c *types.ServiceConfig, s *spec.Service, h Host, a *gpu.Assignment, env map[string]string) {
 	if !s.GPUs.Wants() {
 		return
 	}
@@ -67,24 +66,24 @@ func applyGPU(ps *Service, c *engine.ContainerSpec, s *spec.Service, h Host, a *
 		env["NVIDIA_VISIBLE_DEVICES"] = "void"
 		return
 	}
-	req := &engine.GPURequest{}
+	req := &types.DeviceRequest{Capabilities: gpuCapabilities(nil)}
 	switch {
 	case s.GPUs.All:
-		req.All = true
+		req.Count = -1
 		env["NVIDIA_VISIBLE_DEVICES"] = "all"
 	case len(s.GPUs.IDs) > 0:
-		req.DeviceIDs = append([]string(nil), s.GPUs.IDs...)
+		req.IDs = append([]string(nil), s.GPUs.IDs...)
 	case a != nil && len(a.Devices) > 0:
-		req.DeviceIDs = append([]string(nil), a.Devices...)
+		req.IDs = append([]string(nil), a.Devices...)
 	default:
-		req.Count = s.GPUs.Count
+		req.Count = types.DeviceCount(s.GPUs.Count)
 	}
-	if len(req.DeviceIDs) > 0 {
-		env["NVIDIA_VISIBLE_DEVICES"] = strings.Join(req.DeviceIDs, ",")
+	if len(req.IDs) > 0 {
+		env["NVIDIA_VISIBLE_DEVICES"] = strings.Join(req.IDs, ",")
 	}
 	env["NVIDIA_DRIVER_CAPABILITIES"] = "compute,utility"
-	c.GPU = req
-	c.Labels[labels.GPUs] = gpuLabel(req)
+	gpuDevices(c, req)
+	c.Labels[labels.GPUs] = gpuLabel(*req)
 }
 
 // OptionalOnCPUReason is why an export runs a `gpu: optional` service on
@@ -108,12 +107,13 @@ func fallbackReason(s *spec.Service, h Host, a *gpu.Assignment) string {
 	return ""
 }
 
-func gpuLabel(r *engine.GPURequest) string {
+// gpuLabel is labels.GPUs of a GPU request: all, the ids, or count=N.
+func gpuLabel(r types.DeviceRequest) string {
 	switch {
-	case r.All:
+	case r.Count == -1:
 		return "all"
-	case len(r.DeviceIDs) > 0:
-		return strings.Join(r.DeviceIDs, ",")
+	case len(r.IDs) > 0:
+		return strings.Join(r.IDs, ",")
 	}
-	return "count=" + strconv.Itoa(r.Count)
+	return "count=" + strconv.Itoa(int(r.Count))
 }

@@ -7,19 +7,16 @@ package plan
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"github.com/devenv-dev/devenv/compose"
 	"path/filepath"
 	"sort"
 
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/images"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/readset"
@@ -118,22 +115,29 @@ type Plan struct {
 
 // Service is one container to run.
 type Service struct {
-	Name        string               `json:"name"`
-	Profile     string               `json:"profile"`
-	Image       string               `json:"image"` // what the container runs
-	Build       *images.Input        `json:"-"`     // nil: no build (a plain image)
-	Pull        string               `json:"pull,omitempty"`
-	Container   engine.ContainerSpec `json:"container"`
-	DependsOn   []string             `json:"depends_on,omitempty"`
-	ConfigHash  string               `json:"config_hash"`
-	CPUFallback bool                 `json:"cpu_fallback,omitempty"`
-	Reason      string               `json:"reason,omitempty"`
-	Endpoints   []Endpoint           `json:"endpoints,omitempty"`
-	Generated   map[string][]byte    `json:"-"` // file name -> content, under StateDir/generated/<service>/
-	Spark       *SparkInfo           `json:"spark,omitempty"`
-	GPURequired bool                 `json:"gpu_required"`
-	WantsGPU    bool                 `json:"wants_gpu"`
-	Replica     string               `json:"replica,omitempty"` // for standalone workers: the service they belong to
+	Name    string        `json:"name"`
+	Profile string        `json:"profile"`
+	Image   string        `json:"image"` // what the container runs
+	Build   *images.Input `json:"-"`     // nil: no build (a plain image)
+	Pull    string        `json:"pull,omitempty"`
+	// Container is the service as the Compose project runs it: devenv's
+	// own rendered from devenv.yaml, a compose file's as compose-go loaded
+	// it with devenv's overrides. compose/project adds only what is the
+	// project's (Compose's own labels, the configs' content).
+	Container types.ServiceConfig `json:"container"`
+	// Files are the files the container gets (generated files), whose
+	// content the project's configs hold.
+	Files       []File            `json:"files,omitempty"`
+	DependsOn   []string          `json:"depends_on,omitempty"`
+	ConfigHash  string            `json:"config_hash"`
+	CPUFallback bool              `json:"cpu_fallback,omitempty"`
+	Reason      string            `json:"reason,omitempty"`
+	Endpoints   []Endpoint        `json:"endpoints,omitempty"`
+	Generated   map[string][]byte `json:"-"` // file name -> content, under StateDir/generated/<service>/
+	Spark       *SparkInfo        `json:"spark,omitempty"`
+	GPURequired bool              `json:"gpu_required"`
+	WantsGPU    bool              `json:"wants_gpu"`
+	Replica     string            `json:"replica,omitempty"` // for standalone workers: the service they belong to
 	// Compose holds a compose service's keys that Compose keeps out of its
 	// config hash and the project carries as written; nil for devenv's own.
 	Compose *ComposeKeys `json:"-"`
@@ -311,25 +315,6 @@ func Labels(project, service string) map[string]string {
 		l[labels.Service] = service
 	}
 	return l
-}
-
-// hashOf is the config hash of a container spec and its generated files.
-func hashOf(c engine.ContainerSpec, generated map[string][]byte, imageInputs string) string {
-	h := sha256.New()
-	c.Labels = nil
-	b, _ := json.Marshal(c)
-	h.Write(b)
-	names := make([]string, 0, len(generated))
-	for n := range generated {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(h, "\x00%s\x00%d\x00", n, len(generated[n]))
-		h.Write(generated[n])
-	}
-	h.Write([]byte(imageInputs))
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 func uniqueSorted(in []string) []string {

@@ -14,10 +14,10 @@ import (
 	"github.com/devenv-dev/devenv/test/standin"
 
 	"github.com/devenv-dev/devenv/internal/goldenfile"
+	"github.com/devenv-dev/devenv/internal/labels"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
 	"github.com/devenv-dev/devenv/internal/sources"
@@ -119,6 +119,7 @@ func render(t *testing.T, pl *Plan, dir string) []byte {
 	type view struct {
 		Name, Image, Pull string
 		Container         any
+		Files             []File
 		CPUFallback       bool
 		Reason            string
 		Endpoints         []Endpoint
@@ -139,12 +140,12 @@ func render(t *testing.T, pl *Plan, dir string) []byte {
 		}
 		c := s.Container
 		c.Labels = nil // the config hash depends on $DIR
-		c.Files = nil
-		for _, f := range s.Container.Files {
+		var files []File
+		for _, f := range s.Files {
 			f.Data = nil // shown as Generated
-			c.Files = append(c.Files, f)
+			files = append(files, f)
 		}
-		out.Services = append(out.Services, view{s.Name, s.Image, s.Pull, c, s.CPUFallback, s.Reason, s.Endpoints, gen})
+		out.Services = append(out.Services, view{s.Name, s.Image, s.Pull, c, files, s.CPUFallback, s.Reason, s.Endpoints, gen})
 	}
 	out.Volumes, out.Warnings, out.Place = pl.Volumes, pl.Warnings, pl.Placement
 	b, err := json.MarshalIndent(out, "", "  ")
@@ -162,17 +163,17 @@ func TestExactDeviceRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spark, serve, db := pl.Service("spark").Container.GPU, pl.Service("serve").Container.GPU, pl.Service("db").Container.GPU
-	if spark == nil || !spark.All || spark.Count != 0 || len(spark.DeviceIDs) != 0 {
+	spark, serve, db := gpuRequest(pl.Service("spark").Container), gpuRequest(pl.Service("serve").Container), gpuRequest(pl.Service("db").Container)
+	if spark == nil || spark.Count != -1 || len(spark.IDs) != 0 {
 		t.Errorf("gpus: all -> %+v", spark)
 	}
-	if serve == nil || serve.All || serve.Count != 0 || strings.Join(serve.DeviceIDs, ",") != "0,GPU-abc" {
+	if serve == nil || serve.Count != 0 || strings.Join(serve.IDs, ",") != "0,GPU-abc" {
 		t.Errorf("gpus: [0, GPU-abc] -> %+v", serve)
 	}
 	if db != nil {
 		t.Errorf("an image service without gpus asks for %+v", db)
 	}
-	if nb := pl.Service("notebook").Container.GPU; nb == nil || nb.Count != 1 {
+	if nb := gpuRequest(pl.Service("notebook").Container); nb == nil || nb.Count != 1 {
 		t.Errorf("gpus default 1 -> %+v", nb)
 	}
 }
@@ -270,8 +271,8 @@ func TestStandaloneWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	master := pl.Service("spark")
-	if master.Container.GPU != nil || !strings.Contains(strings.Join(master.Container.Cmd, " "), "deploy.master.Master") {
-		t.Errorf("master: gpu %+v cmd %v", master.Container.GPU, master.Container.Cmd)
+	if gpuRequest(master.Container) != nil || !strings.Contains(strings.Join(master.Container.Command, " "), "deploy.master.Master") {
+		t.Errorf("master: gpu %+v cmd %v", gpuRequest(master.Container), master.Container.Command)
 	}
 	seen := map[string]bool{}
 	for _, n := range []string{"spark-worker-1", "spark-worker-2"} {
@@ -279,15 +280,20 @@ func TestStandaloneWorkers(t *testing.T) {
 		if w == nil {
 			t.Fatalf("no %s in %v", n, pl.Services)
 		}
-		if w.Container.Name != "demo-"+n || w.Replica != "spark" || len(w.DependsOn) != 1 || w.DependsOn[0] != "spark" {
+		if w.Container.ContainerName != "demo-"+n || w.Replica != "spark" || len(w.DependsOn) != 1 || w.DependsOn[0] != "spark" {
 			t.Errorf("%s: %+v", n, w)
 		}
-		if w.Container.GPU == nil || len(w.Container.GPU.DeviceIDs) != 1 {
-			t.Fatalf("%s GPU %+v", n, w.Container.GPU)
+		// the project names the worker's service as devenv.yaml's
+		if _, after := w.Container.DependsOn["spark"]; w.Container.Labels[labels.ReplicaOf] != "spark" || !after || master.Container.Labels[labels.ReplicaOf] != "" {
+			t.Errorf("%s: labels %v, depends on %v; master's labels %v", n, w.Container.Labels, w.Container.DependsOn, master.Container.Labels)
 		}
-		seen[w.Container.GPU.DeviceIDs[0]] = true
-		if !strings.Contains(strings.Join(w.Container.Cmd, " "), "spark://spark:7077") {
-			t.Errorf("%s cmd %v", n, w.Container.Cmd)
+		g := gpuRequest(w.Container)
+		if g == nil || len(g.IDs) != 1 {
+			t.Fatalf("%s GPU %+v", n, g)
+		}
+		seen[g.IDs[0]] = true
+		if !strings.Contains(strings.Join(w.Container.Command, " "), "spark://spark:7077") {
+			t.Errorf("%s cmd %v", n, w.Container.Command)
 		}
 	}
 	if len(seen) != 2 {
@@ -318,22 +324,22 @@ func TestGeneratedConfIsCopiedNotMounted(t *testing.T) {
 			}
 			for _, s := range pl.Services {
 				if s.Profile != profiles.SparkRapids {
-					if len(s.Container.Files) != 0 {
-						t.Errorf("%s gets files %+v", s.Name, s.Container.Files)
+					if len(s.Files) != 0 {
+						t.Errorf("%s gets files %+v", s.Name, s.Files)
 					}
 					continue
 				}
-				for _, m := range s.Container.Mounts {
+				for _, m := range s.Container.Volumes {
 					if m.Target == ConfDir || strings.HasPrefix(m.Source, opts(p).StateDir) {
 						t.Errorf("%s mounts %+v", s.Name, m)
 					}
 				}
-				want := []engine.File{{Path: ConfDir + "/spark-defaults.conf", Mode: 0o600, Data: conf}}
-				if !reflect.DeepEqual(s.Container.Files, want) {
-					t.Errorf("%s files %+v, want spark-defaults.conf at %s, 0600", s.Name, s.Container.Files, ConfDir)
+				want := []File{{Path: ConfDir + "/spark-defaults.conf", Mode: 0o600, Data: conf}}
+				if !reflect.DeepEqual(s.Files, want) {
+					t.Errorf("%s files %+v, want spark-defaults.conf at %s, 0600", s.Name, s.Files, ConfDir)
 				}
-				if err := s.Container.Validate(); err != nil {
-					t.Errorf("%s: %v", s.Name, err)
+				if refs := s.Container.Configs; len(refs) != 1 || refs[0].Target != want[0].Path || refs[0].Source != ConfigName(s.Name, want[0].Path) || s.Container.Labels[labels.FilesDigest] != FilesDigest(want) {
+					t.Errorf("%s refers to configs %+v, files digest %q", s.Name, refs, s.Container.Labels[labels.FilesDigest])
 				}
 			}
 		})
@@ -390,7 +396,7 @@ func TestMissingEnvFilePlansAndRefusesStart(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `devenv.yaml:12:5: env_file ".env.local" of service "spark" does not exist`) {
 		t.Errorf("EnvFileError = %v", err)
 	}
-	for _, kv := range spark.Container.Env {
+	for _, kv := range envOf(spark.Container.Environment) {
 		if strings.HasPrefix(kv, "FROM_FILE=") {
 			t.Errorf("env from a missing file: %s", kv)
 		}
@@ -421,11 +427,12 @@ func TestStandaloneWorkerHashIsStable(t *testing.T) {
 			if w == nil {
 				t.Fatalf("no %s in %v", n, pl.Services)
 			}
-			got := w.ConfigHash + " " + strings.Join(w.Container.Env, " ")
+			env := envOf(w.Container.Environment)
+			got := w.ConfigHash + " " + strings.Join(env, " ")
 			if i == 0 {
 				first[n] = got
-				if !slices.IsSorted(w.Container.Env) {
-					t.Errorf("%s: environment not in order: %v", n, w.Container.Env)
+				if !slices.IsSorted(env) {
+					t.Errorf("%s: environment not in order: %v", n, env)
 				}
 			} else if got != first[n] {
 				t.Fatalf("%s: plan %d differs from the first:\n%s\n%s", n, i+1, got, first[n])

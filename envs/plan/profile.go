@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
 	"github.com/devenv-dev/devenv/profiles"
@@ -24,7 +24,7 @@ type SparkInfo struct {
 	Hardware sparkconf.Hardware `json:"-"`
 }
 
-func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spec.Service, res profiles.Resolved,
+func profileDefaults(ps *Service, c *types.ServiceConfig, p *spec.Project, s *spec.Service, res profiles.Resolved,
 	h Host, a *gpu.Assignment, env map[string]string, opts Options) error {
 	switch res.Profile {
 	case profiles.SparkRapids:
@@ -56,19 +56,19 @@ func profileDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *s
 // image build installs; otherwise the container idles for exec and run.
 // The RAPIDS base image's own command (ipython) would exit at once without
 // a terminal.
-func rapidsCommand(c *engine.ContainerSpec, s *spec.Service, env map[string]string, opts Options) {
+func rapidsCommand(c *types.ServiceConfig, s *spec.Service, env map[string]string, opts Options) {
 	if !jupyter(s) {
-		c.Cmd = []string{"sleep", "infinity"}
+		c.Command = types.ShellCommand{"sleep", "infinity"}
 		return
 	}
 	env["JUPYTER_TOKEN"] = opts.Token
-	c.Cmd = []string{"jupyter", "lab", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--ServerApp.root_dir=" + Workspace}
-	if c.Healthcheck == nil {
-		c.Healthcheck = httpCheck("http://127.0.0.1:8888/api")
+	c.Command = types.ShellCommand{"jupyter", "lab", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--ServerApp.root_dir=" + Workspace}
+	if c.HealthCheck == nil {
+		c.HealthCheck = httpCheck("http://127.0.0.1:8888/api")
 	}
 }
 
-func sparkDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spec.Service, res profiles.Resolved,
+func sparkDefaults(ps *Service, c *types.ServiceConfig, p *spec.Project, s *spec.Service, res profiles.Resolved,
 	h Host, a *gpu.Assignment, env map[string]string, opts Options) error {
 	in, err := sparkInput(opts.Context(), p, s, res, h, a, ps.CPUFallback)
 	if err != nil {
@@ -80,23 +80,22 @@ func sparkDefaults(ps *Service, c *engine.ContainerSpec, p *spec.Project, s *spe
 	}
 	ps.Generated["spark-defaults.conf"] = conf.Render()
 	ps.Spark = &SparkInfo{Conf: conf.Explain(), Deploy: sparkconf.Topology(in), Notes: conf.Notes(), Hardware: in.Hardware}
-	c.Files = append(c.Files, generatedFile("spark-defaults.conf", ps.Generated["spark-defaults.conf"]))
+	ps.Files = append(ps.Files, generatedFile("spark-defaults.conf", ps.Generated["spark-defaults.conf"]))
 	env["SPARK_CONF_DIR"] = ConfDir
 	if ps.CPUFallback {
 		env["DEVENV_CPU_FALLBACK"] = "1"
 	}
 	if jupyter(s) {
 		env["JUPYTER_TOKEN"] = opts.Token
-		c.Cmd = []string{"jupyter", "lab", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--ServerApp.root_dir=" + Workspace}
-		if c.Healthcheck == nil {
-			c.Healthcheck = httpCheck("http://127.0.0.1:8888/api")
+		c.Command = types.ShellCommand{"jupyter", "lab", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--ServerApp.root_dir=" + Workspace}
+		if c.HealthCheck == nil {
+			c.HealthCheck = httpCheck("http://127.0.0.1:8888/api")
 		}
 		return nil
 	}
-	c.Cmd = []string{"sleep", "infinity"}
-	if c.Healthcheck == nil {
-		c.Healthcheck = &engine.Healthcheck{Test: []string{"CMD", "test", "-x", "/opt/spark/bin/spark-submit"},
-			Interval: 5 * time.Second, Timeout: 3 * time.Second, Retries: 3}
+	c.Command = types.ShellCommand{"sleep", "infinity"}
+	if c.HealthCheck == nil {
+		c.HealthCheck = check([]string{"CMD", "test", "-x", "/opt/spark/bin/spark-submit"}, 5*time.Second, 3*time.Second, 0, 3)
 	}
 	return nil
 }
@@ -167,27 +166,25 @@ func gpuShare(s *spec.Service, h Host, a *gpu.Assignment) (int, int64) {
 // model repository is a synced project folder (repo), on that folder in
 // poll mode, so models synced there are loaded, reloaded and unloaded as
 // they change.
-func tritonDefaults(ps *Service, c *engine.ContainerSpec, a *gpu.Assignment, env map[string]string, repo string) {
-	c.Cmd = []string{"tritonserver", "--model-repository=" + tritonModels}
+func tritonDefaults(ps *Service, c *types.ServiceConfig, a *gpu.Assignment, env map[string]string, repo string) {
+	c.Command = types.ShellCommand{"tritonserver", "--model-repository=" + tritonModels}
 	if repo != "" {
-		c.Cmd = []string{"tritonserver", "--model-repository=" + repo, "--model-control-mode=poll", "--repository-poll-secs=5"}
+		c.Command = types.ShellCommand{"tritonserver", "--model-repository=" + repo, "--model-control-mode=poll", "--repository-poll-secs=5"}
 	}
 	if ps.CPUFallback {
 		env["DEVENV_CPU_FALLBACK"] = "1"
 	} else if a != nil {
-		c.Cmd = append(c.Cmd, a.Args...)
+		c.Command = append(c.Command, a.Args...)
 	}
-	c.ShmSizeBytes = 1 << 30
-	if c.Healthcheck == nil {
-		c.Healthcheck = &engine.Healthcheck{Test: []string{"CMD", "curl", "-sf", "http://127.0.0.1:8000/v2/health/ready"},
-			Interval: 5 * time.Second, Timeout: 3 * time.Second, Retries: 20, StartPeriod: 10 * time.Second}
+	c.ShmSize = 1 << 30
+	if c.HealthCheck == nil {
+		c.HealthCheck = check([]string{"CMD", "curl", "-sf", "http://127.0.0.1:8000/v2/health/ready"}, 5*time.Second, 3*time.Second, 10*time.Second, 20)
 	}
 }
 
-func httpCheck(url string) *engine.Healthcheck {
+func httpCheck(url string) *types.HealthCheckConfig {
 	py := fmt.Sprintf("import urllib.request,sys; urllib.request.urlopen(%q, timeout=3)", url)
-	return &engine.Healthcheck{Test: []string{"CMD", "python3", "-c", py}, Interval: 5 * time.Second,
-		Timeout: 5 * time.Second, Retries: 12, StartPeriod: 10 * time.Second}
+	return check([]string{"CMD", "python3", "-c", py}, 5*time.Second, 5*time.Second, 10*time.Second, 12)
 }
 
 func discoveryScript() []byte { return sparkconf.DiscoveryScript() }

@@ -2,15 +2,14 @@ package plan
 
 import (
 	"fmt"
+
+	"github.com/compose-spec/compose-go/v2/types"
 	"path"
 	"path/filepath"
-	"sort"
-	"time"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/images"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/projpath"
@@ -44,44 +43,57 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 	if err != nil {
 		return nil, err
 	}
-	c := engine.ContainerSpec{
-		Name:        ContainerName(p.Name, s.Name),
-		Labels:      Labels(p.Name, s.Name),
-		Hostname:    s.Name,
-		Network:     opts.projectNetwork(p),
-		Aliases:     []string{s.Name},
-		WorkingDir:  Workspace,
-		Ports:       ports(s),
-		Mounts:      mnts,
-		Healthcheck: healthcheck(s.Healthcheck),
-		MemoryBytes: memoryBytes(s.Memory),
-		Init:        needsInit(res.Profile),
+	c := types.ServiceConfig{Name: s.Name, ContainerName: ContainerName(p.Name, s.Name)}
+	c.Labels = types.Labels(Labels(p.Name, s.Name))
+	c.Hostname = s.Name
+	c.WorkingDir = Workspace
+	c.Ports = servicePorts(s)
+	c.Volumes = mnts
+	c.HealthCheck = healthcheck(s.Healthcheck)
+	c.MemLimit = types.UnitBytes(memoryBytes(s.Memory))
+	c.DependsOn = dependsOn(s.DependsOn)
+	if needsInit(res.Profile) {
+		c.Init = &[]bool{true}[0]
 	}
+	onNetwork(&c, s.Name)
 	assign := assignment(place, s.Name)
 	applyGPU(ps, &c, s, h, assign, env)
 	if err := profileDefaults(ps, &c, p, s, res, h, assign, env, opts); err != nil {
 		return nil, err
 	}
 	if len(s.Command) > 0 {
-		c.Cmd = s.Command
+		c.Command = types.ShellCommand(s.Command)
 	}
-	c.Env = envList(env)
+	c.Environment = environment(env)
 	imgHash, err := chooseImage(ps, p, s, ls, res, opts)
 	if err != nil {
 		return nil, err
 	}
 	c.Image = ps.Image
+	if ps.Build != nil || ps.Pull == "" {
+		// devenv builds the image (or runs a locked local image ID): never pull it
+		c.PullPolicy = types.PullPolicyNever
+	}
 	ps.Container = c
-	ps.ConfigHash = hashOf(c, ps.Generated, imgHash)
-	ps.Container.Labels[labels.ConfigHash] = ps.ConfigHash
+	network := opts.projectNetwork(p)
+	ps.seal(p.Name, network, ps.Generated, imgHash)
 	ps.Endpoints = endpoints(s, res, opts.Token)
 	if ps.Spark == nil || s.Workers == 0 {
 		return []*Service{ps}, nil
 	}
-	workers := standalone(p, s, ps, assign)
-	ps.ConfigHash = hashOf(ps.Container, ps.Generated, imgHash)
-	ps.Container.Labels[labels.ConfigHash] = ps.ConfigHash
+	workers := standalone(p, s, ps, assign, network)
+	ps.seal(p.Name, network, ps.Generated, imgHash)
 	return append([]*Service{ps}, workers...), nil
+}
+
+// seal labels ps's service with its files' digest and its config hash,
+// taken of the service as it is now (the last change made to it) and of
+// the generated files it is made from (a worker's are its master's).
+func (ps *Service) seal(project, network string, generated map[string][]byte, imageInputs string) {
+	PlaceFiles(&ps.Container, ps.Files)
+	delete(ps.Container.Labels, labels.ConfigHash)
+	ps.ConfigHash = serviceHash(project, network, ps.Container, ps.Files, generated, imageInputs)
+	ps.Container.Labels[labels.ConfigHash] = ps.ConfigHash
 }
 
 // chooseImage sets what the service runs: the pinned image itself, or the
@@ -166,36 +178,20 @@ func needsInit(profile string) bool {
 
 func jupyter(s *spec.Service) bool { return s.Jupyter == nil || *s.Jupyter }
 
-func ports(s *spec.Service) []engine.PortBinding {
-	var out []engine.PortBinding
-	for _, pt := range s.Ports {
-		host := pt.Host
-		if host == 0 {
-			host = pt.Container
-		}
-		ip := pt.HostIP
-		if ip == "" {
-			ip = "127.0.0.1"
-		}
-		out = append(out, engine.PortBinding{HostIP: ip, HostPort: host, ContainerPort: pt.Container, Protocol: pt.Protocol})
-	}
-	return out
-}
-
 // mounts are the project directory at /workspace (a bind mount, or on a
 // remote engine the project's synced volume) and the service's volumes. A
 // remote engine's machine has none of this machine's paths: a bind mount of
 // one is refused, naming what to do instead.
-func mounts(p *spec.Project, s *spec.Service, profile string, opts Options) ([]engine.Mount, error) {
-	out := []engine.Mount{{Type: engine.MountBind, Source: p.Dir, Target: Workspace}}
+func mounts(p *spec.Project, s *spec.Service, profile string, opts Options) ([]types.ServiceVolumeConfig, error) {
+	out := []types.ServiceVolumeConfig{bindVolume(p.Dir, Workspace, false)}
 	if opts.Remote {
-		out[0] = engine.Mount{Type: engine.MountVolume, Source: WorkspaceVolume(p.Name), Target: Workspace}
+		out[0] = namedVolume(workspaceKey, Workspace, false)
 	}
 	var errs *multierror.Error
 	for _, v := range s.Volumes {
-		m := engine.Mount{Type: engine.MountBind, Source: v.Source, Target: v.Target, ReadOnly: v.ReadOnly}
+		m := bindVolume(v.Source, v.Target, v.ReadOnly)
 		if v.Named {
-			m.Type, m.Source = engine.MountVolume, VolumeName(p.Name, v.Source)
+			m = namedVolume(v.Source, v.Target, v.ReadOnly)
 		} else if opts.Remote && remoteModelRepository(p, s, profile, opts) != "" && v.Target == tritonModels {
 			continue // Triton reads the synced copy under /workspace instead
 		} else if opts.Remote {
@@ -231,7 +227,10 @@ func remoteModelRepository(p *spec.Project, s *spec.Service, profile string, opt
 
 // WorkspaceVolume is the volume holding the project's files on a remote
 // engine, mounted at /workspace in place of the project directory.
-func WorkspaceVolume(project string) string { return VolumeName(project, "workspace") }
+func WorkspaceVolume(project string) string { return VolumeName(project, workspaceKey) }
+
+// workspaceKey is the workspace volume's key in the project.
+const workspaceKey = "workspace"
 
 // GeneratedDir is where a service's generated files are written on the
 // host, for people and tools to read; the container gets its own copy.
@@ -245,26 +244,10 @@ func GeneratedDir(stateDir, service string) string {
 const GeneratedMode = 0o600
 
 // generatedFile is a generated file as the container gets it: under
-// ConfDir, copied in when the container is created, never a bind mount of
+// ConfDir, placed when the container is created, never a bind mount of
 // the host's copy (whose owner need not be the container's user).
-func generatedFile(name string, data []byte) engine.File {
-	return engine.File{Path: path.Join(ConfDir, name), Mode: GeneratedMode, Data: data}
-}
-
-func healthcheck(h *spec.Healthcheck) *engine.Healthcheck {
-	if h == nil {
-		return nil
-	}
-	if h.Disable {
-		return &engine.Healthcheck{Test: []string{"NONE"}}
-	}
-	return &engine.Healthcheck{Test: h.Test, Interval: dur(h.Interval), Timeout: dur(h.Timeout),
-		StartPeriod: dur(h.StartPeriod), Retries: h.Retries}
-}
-
-func dur(s string) time.Duration {
-	d, _ := time.ParseDuration(s)
-	return d
+func generatedFile(name string, data []byte) File {
+	return File{Path: path.Join(ConfDir, name), Mode: GeneratedMode, Data: data}
 }
 
 func memoryBytes(s string) int64 {
@@ -273,19 +256,6 @@ func memoryBytes(s string) int64 {
 	}
 	n, _ := spec.MemoryBytes(s) // spec refused sizes that do not parse or fit
 	return n
-}
-
-func envList(env map[string]string) []string {
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]string, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, k+"="+env[k])
-	}
-	return out
 }
 
 // missingEnvFile returns a service's missing env_file as a project path,

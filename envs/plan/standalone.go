@@ -1,14 +1,16 @@
 package plan
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/devenv-dev/devenv/internal/labels"
-
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/devenv-dev/devenv/internal/sparkconf"
 )
 
 // standalone turns a spark-rapids service with `workers: N` into a Spark
@@ -16,7 +18,7 @@ import (
 // master (and the driver, Jupyter), and N worker containers each get their
 // share of the service's GPUs, so multi-executor behaviour (shuffles
 // between executors, one GPU per executor) reproduces locally.
-func standalone(p *spec.Project, s *spec.Service, ps *Service, a *gpu.Assignment) []*Service {
+func standalone(p *spec.Project, s *spec.Service, ps *Service, a *gpu.Assignment, network string) []*Service {
 	dep := ps.Spark.Deploy
 	if dep.Mode != "standalone" {
 		return nil
@@ -24,53 +26,53 @@ func standalone(p *spec.Project, s *spec.Service, ps *Service, a *gpu.Assignment
 	master := []string{"spark-class", "org.apache.spark.deploy.master.Master", "--host", s.Name, "--port", "7077", "--webui-port", "8080"}
 	c := &ps.Container
 	if len(s.Command) == 0 {
-		if len(c.Cmd) > 0 && c.Cmd[0] == "jupyter" {
-			c.Cmd = []string{"sh", "-c", shellJoin(master) + " & exec " + shellJoin(c.Cmd)}
+		if len(c.Command) > 0 && c.Command[0] == "jupyter" {
+			c.Command = types.ShellCommand{"sh", "-c", shellJoin(master) + " & exec " + shellJoin(c.Command)}
 		} else {
-			c.Cmd = master
+			c.Command = master
 		}
 	}
 	devices := serviceDevices(s, a)
-	c.GPU = nil // the driver needs no GPU; the workers get them
+	gpuDevices(c, nil) // the driver needs no GPU; the workers get them
 	delete(c.Labels, labels.GPUs)
 	var out []*Service
 	for _, w := range dep.Workers {
-		out = append(out, worker(p, s, ps, w.Name, w.Env, pick(devices, w.GPUs), w.MemoryBytes))
+		out = append(out, worker(p, s, ps, w, pick(devices, w.GPUs), network))
 	}
 	return out
 }
 
-func worker(p *spec.Project, s *spec.Service, master *Service, name string, env map[string]string, devices []string, mem int64) *Service {
+// worker is one worker of master's standalone cluster, with its share of
+// the GPUs (devices) and of the memory.
+func worker(p *spec.Project, s *spec.Service, master *Service, w sparkconf.Worker, devices []string, network string) *Service {
 	c := master.Container
-	c.Name = ContainerName(p.Name, name)
-	c.Hostname = name
-	c.Aliases = []string{name}
-	c.Labels = Labels(p.Name, name)
+	c.Name = w.Name
+	c.ContainerName = ContainerName(p.Name, w.Name)
+	c.Hostname = w.Name
+	onNetwork(&c, w.Name)
+	c.Labels = types.Labels(Labels(p.Name, w.Name))
+	c.Labels[labels.ReplicaOf] = s.Name
 	c.Ports = nil
-	c.Healthcheck = nil
-	c.MemoryBytes = mem
-	c.Cmd = []string{"spark-class", "org.apache.spark.deploy.worker.Worker", "--host", name, "spark://" + s.Name + ":7077"}
-	vars := map[string]string{}
-	for _, kv := range c.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		vars[k] = v
+	c.HealthCheck = nil
+	c.MemLimit = types.UnitBytes(w.MemoryBytes)
+	c.DependsOn = dependsOn([]string{s.Name})
+	c.Command = types.ShellCommand{"spark-class", "org.apache.spark.deploy.worker.Worker", "--host", w.Name, "spark://" + s.Name + ":7077"}
+	c.Environment = maps.Clone(master.Container.Environment)
+	for k, v := range w.Env {
+		c.Environment[k] = &v
 	}
-	for k, v := range env {
-		vars[k] = v
-	}
-	ws := &Service{Name: name, Profile: master.Profile, Image: master.Image, Build: master.Build, Pull: master.Pull,
+	ws := &Service{Name: w.Name, Profile: master.Profile, Image: master.Image, Build: master.Build, Pull: master.Pull,
 		DependsOn: []string{s.Name}, Replica: s.Name, WantsGPU: len(devices) > 0, GPURequired: master.GPURequired,
 		CPUFallback: master.CPUFallback, Reason: master.Reason, MissingEnvFile: master.MissingEnvFile,
-		MissingEnvFileAt: master.MissingEnvFileAt}
+		MissingEnvFileAt: master.MissingEnvFileAt, Files: slices.Clone(master.Files)}
 	if len(devices) > 0 {
-		c.GPU = &engine.GPURequest{DeviceIDs: devices}
+		gpuDevices(&c, &types.DeviceRequest{Capabilities: gpuCapabilities(nil), IDs: devices})
 		c.Labels[labels.GPUs] = strings.Join(devices, ",")
-		vars["NVIDIA_VISIBLE_DEVICES"] = strings.Join(devices, ",") // the worker's own share, not the master's
+		ids := strings.Join(devices, ",")
+		c.Environment["NVIDIA_VISIBLE_DEVICES"] = &ids // the worker's own share, not the master's
 	}
-	c.Env = envList(vars) // in key order: a map's order would change the hash from one plan to the next
 	ws.Container = c
-	ws.ConfigHash = hashOf(c, master.Generated, master.ConfigHash)
-	ws.Container.Labels[labels.ConfigHash] = ws.ConfigHash
+	ws.seal(p.Name, network, master.Generated, master.ConfigHash)
 	return ws
 }
 

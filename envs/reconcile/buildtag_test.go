@@ -76,7 +76,7 @@ func TestBuildTagIsThePlansTag(t *testing.T) {
 			if tags := builds[0].Arg.(engine.BuildRequest).Tags; len(tags) != 1 || tags[0] != want {
 				t.Errorf("built %v, the plan runs %s", tags, want)
 			}
-			st, err := f.Inspect(t.Context(), pl.Service("app").Container.Name)
+			st, err := f.Inspect(t.Context(), pl.Service("app").Container.ContainerName)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,7 +23,7 @@ func TestComposeLabelsAsComposeWritesThem(t *testing.T) {
 	if _, err := r.Up(t.Context(), pl, UpOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := f.Inspect(t.Context(), pl.Service("app").Container.Name)
+	st, err := f.Inspect(t.Context(), pl.Service("app").Container.ContainerName)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,12 @@ import (
 	"io"
 	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/compose-spec/compose-go/v2/types"
 
 	"github.com/devenv-dev/devenv/compose/sdk"
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -43,10 +46,10 @@ const chattyLog = "one\ntwo\npartial"
 func readPlan(project, image string, port int, cmd []string) *plan.Plan {
 	pl := conformancePlan(project, image, "1", "db", "app")
 	for _, s := range pl.Services {
-		s.Container.Cmd = cmd
+		s.Container.Command = cmd
 	}
 	app := pl.Service("app")
-	app.Container.Ports = []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: port, ContainerPort: 8080, Protocol: "tcp"}}
+	app.Container.Ports = []types.ServicePortConfig{{Mode: "ingress", HostIP: "127.0.0.1", Published: strconv.Itoa(port), Target: 8080, Protocol: "tcp"}}
 	app.Container.Labels[labels.GPUs] = "0"
 	pl.Service("db").Container.Labels[labels.CPUFallback] = "true"
 	return pl

@@ -16,8 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/compose/sdk"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
@@ -67,8 +70,8 @@ var conformanceScenarios = []struct {
 		}
 		ids := map[string]string{}
 		for _, s := range pl.Services {
-			spec := s.Container
-			spec.Labels = maps.Clone(spec.Labels)
+			spec := engine.ContainerSpec{Name: s.Container.ContainerName, Image: s.Image, Network: project, Aliases: []string{s.Name},
+				Cmd: s.Container.Command, Init: true, Labels: maps.Clone(s.Container.Labels)}
 			maps.Copy(spec.Labels, labels.Compose(project, s.Name, "", s.ConfigHash))
 			id, err := ce.eng.Create(t.Context(), spec)
 			if err != nil {
@@ -311,10 +314,9 @@ func TestIntegrationConformance(t *testing.T) {
 func conformancePlan(project, image, version string, services ...string) *plan.Plan {
 	pl := &plan.Plan{Project: project, Network: project}
 	for _, name := range services {
-		c := engine.ContainerSpec{Name: plan.ContainerName(project, name), Image: image, Labels: plan.Labels(project, name),
-			Network: project, Aliases: []string{name}, Cmd: []string{"sleep", "infinity"}, Init: true}
-		s := &plan.Service{Name: name, Image: image, Container: c, ConfigHash: "h-" + name + "-" + version}
-		s.Container.Labels[labels.ConfigHash] = s.ConfigHash
+		s := plantest.Service(project, name, image, "h-"+name+"-"+version)
+		s.Container.Command = types.ShellCommand{"sleep", "infinity"}
+		s.Container.Init = &[]bool{true}[0]
 		pl.Services = append(pl.Services, s)
 	}
 	return pl

@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -29,7 +31,7 @@ func hookedPlan() *plan.Plan {
 		PreStop:   []types.ServiceHook{{Command: types.ShellCommand{"pg_ctl", "stop"}}},
 		PostStart: []types.ServiceHook{{Command: types.ShellCommand{"pg_isready"}}}}
 	db.Image, db.StopGracePeriod = "postgres@sha256:1", &grace
-	pl.Service("db").Compose = &plan.ComposeKeys{Config: &compose.Config{Service: db}}
+	plantest.AsCompose(pl.Service("db"), &compose.Config{Service: db})
 	return pl
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
@@ -101,7 +103,7 @@ func TestUpRefusesLinksUnderDevenv(t *testing.T) {
 			if tt.generated {
 				db.Generated = map[string][]byte{"spark-defaults.conf": []byte("x\n")}
 			} else {
-				db.Container.Mounts = append(db.Container.Mounts, engine.Mount{Type: engine.MountBind, Source: gen, Target: "/opt/devenv/conf", ReadOnly: true})
+				db.Container.Volumes = append(db.Container.Volumes, types.ServiceVolumeConfig{Type: types.VolumeTypeBind, Source: gen, Target: "/opt/devenv/conf", ReadOnly: true})
 			}
 			_, err := r.Up(t.Context(), pl, UpOptions{})
 			if err == nil || !strings.Contains(err.Error(), "symbolic link") {
@@ -129,7 +131,8 @@ func TestUpWritesGeneratedFilesPrivately(t *testing.T) {
 	db := pl.Services[0]
 	conf := []byte("spark.sql.shuffle.partitions 64\n")
 	db.Generated = map[string][]byte{"spark-defaults.conf": conf}
-	db.Container.Files = []engine.File{{Path: "/opt/devenv/conf/spark-defaults.conf", Mode: plan.GeneratedMode, Data: conf}}
+	db.Files = []plan.File{{Path: "/opt/devenv/conf/spark-defaults.conf", Mode: plan.GeneratedMode, Data: conf}}
+	plan.PlaceFiles(&db.Container, db.Files)
 	host := filepath.Join(plan.GeneratedDir(r.StateDir, "db"), "spark-defaults.conf")
 	for i, before := range []os.FileMode{0, 0o644} {
 		if before != 0 {

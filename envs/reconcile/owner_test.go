@@ -65,7 +65,7 @@ func TestTwoDirectoriesOneName(t *testing.T) {
 			_, err := f.EnsureNetwork(ctx, "p", plan.Labels("p", ""))
 			must(t, err)
 			must(t, f.Pull(ctx, "postgres@sha256:1", nil))
-			spec := svc("db", "postgres@sha256:1").Container
+			spec := fakeSpec(svc("db", "postgres@sha256:1"))
 			spec.Labels[labels.Dir] = "/src/clone-a"
 			_, err = f.Create(ctx, spec)
 			must(t, err)
@@ -180,7 +180,7 @@ func TestPerServiceVerbsRefuseAnotherDirectory(t *testing.T) {
 			_, err := f.EnsureNetwork(t.Context(), "p", plan.Labels("p", ""))
 			must(t, err)
 			must(t, f.Pull(t.Context(), "postgres@sha256:1", nil))
-			spec := svc("db", "postgres@sha256:1").Container
+			spec := fakeSpec(svc("db", "postgres@sha256:1"))
 			spec.Labels[labels.Dir] = "/src/clone-a"
 			id, err := f.Create(t.Context(), spec)
 			must(t, err)
@@ -230,7 +230,7 @@ func TestAMovedProjectIsAdopted(t *testing.T) {
 			_, err = f.EnsureVolume(ctx, "p_cache", l)
 			must(t, err)
 			must(t, f.Pull(ctx, "postgres@sha256:1", nil))
-			spec := svc("db", "postgres@sha256:1").Container
+			spec := fakeSpec(svc("db", "postgres@sha256:1"))
 			spec.Labels[labels.Dir] = tt.dir
 			_, err = f.Create(ctx, spec)
 			must(t, err)

@@ -4,8 +4,9 @@ import (
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/compose"
-	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 )
 
@@ -18,8 +19,8 @@ func TestComposeServiceOffTheProjectNetworkIsUnchanged(t *testing.T) {
 	db := types.ServiceConfig{Name: "db"}
 	db.Image = "postgres@sha256:1"
 	db.Networks = map[string]*types.ServiceNetworkConfig{"backend": nil}
-	pl.Service("db").Compose = &plan.ComposeKeys{Config: &compose.Config{Service: db,
-		Networks: types.Networks{"backend": {Name: "p_backend"}}}}
+	plantest.AsCompose(pl.Service("db"), &compose.Config{Service: db,
+		Networks: types.Networks{"backend": {Name: "p_backend"}}})
 	f := enginetest.New()
 	f.AddNetwork("p_backend", nil) // the fake executor makes no compose networks
 	r := newRunner(t, f)

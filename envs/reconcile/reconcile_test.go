@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -18,10 +22,7 @@ import (
 )
 
 func svc(name, image string, deps ...string) *plan.Service {
-	c := engine.ContainerSpec{Name: "p-" + name, Image: image, Labels: plan.Labels("p", name), Network: "p"}
-	s := &plan.Service{Name: name, Image: image, Container: c, DependsOn: deps, ConfigHash: "h-" + name}
-	s.Container.Labels[labels.ConfigHash] = s.ConfigHash
-	return s
+	return plantest.Service("p", name, image, "h-"+name, deps...)
 }
 
 func newRunner(t *testing.T, f *enginetest.Fake) *Runner {
@@ -136,7 +137,7 @@ func TestUpNamesTheProjectOwningAContainer(t *testing.T) {
 func TestGPURefusalSurfaces(t *testing.T) {
 	f := enginetest.New()
 	pl := testPlan()
-	pl.Services[0].Container.GPU = &engine.GPURequest{Count: 1}
+	pl.Services[0].Container.Deploy = plantest.GPUs(types.DeviceRequest{Count: 1, Capabilities: []string{"gpu"}})
 	_, err := newRunner(t, f).Up(t.Context(), pl, UpOptions{})
 	if !errors.Is(err, engine.ErrNoGPURuntime) {
 		t.Fatalf("want ErrNoGPURuntime, got %v", err)
@@ -368,4 +369,11 @@ func TestDownKeepsTheNetworkWhenAStopFails(t *testing.T) {
 			t.Errorf("%s removed although a container could not be stopped: %+v %v", k, objs, err)
 		}
 	}
+}
+
+// fakeSpec is the container the fake engine makes for s when a test makes
+// it by hand (as an earlier devenv, or another tool, would have): its
+// name, image, labels and network.
+func fakeSpec(s *plan.Service) engine.ContainerSpec {
+	return engine.ContainerSpec{Name: s.Container.ContainerName, Image: s.Image, Labels: maps.Clone(s.Container.Labels), Network: "p"}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -48,11 +49,7 @@ func names(t *testing.T, f *enginetest.Fake) map[string]string {
 }
 
 func svc2(project, name string) *plan.Service {
-	s := svc(name, "postgres@sha256:1")
-	s.Container.Name = project + "-" + name
-	s.Container.Labels = plan.Labels(project, name)
-	s.Container.Network = project
-	return s
+	return plantest.Service(project, name, "postgres@sha256:1", "h-"+name)
 }
 
 func states(t *testing.T, f *enginetest.Fake) string {

@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -25,7 +27,7 @@ func watchedPlan() *plan.Plan {
 		{Path: "/src/Dockerfile", Action: types.WatchActionRebuild},
 	}}}
 	db.Image, db.Build = "postgres@sha256:1", &types.BuildConfig{Context: "/src"}
-	pl.Service("db").Compose = &plan.ComposeKeys{Config: &compose.Config{Service: db}}
+	plantest.AsCompose(pl.Service("db"), &compose.Config{Service: db})
 	return pl
 }
 
@@ -105,7 +107,7 @@ func TestWatchHandsTheRenderedProjectToTheExecutor(t *testing.T) {
 func TestDevelopWatched(t *testing.T) {
 	pl := watchedPlan()
 	empty := types.ServiceConfig{Name: "app", Develop: &types.DevelopConfig{}}
-	pl.Service("app").Compose = &plan.ComposeKeys{Config: &compose.Config{Service: empty}}
+	plantest.AsCompose(pl.Service("app"), &compose.Config{Service: empty})
 	if got := DevelopWatched(pl); !slices.Equal(got, []string{"db"}) {
 		t.Errorf("watched %v, want db (app's develop has no rules)", got)
 	}

@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/endpoint"
-	"github.com/devenv-dev/devenv/internal/engine"
 )
 
 const gpuImage = `name: demo
@@ -72,8 +73,8 @@ func TestRemotePlanUsesTheWorkspaceVolume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := pl.Plan.Services[0].Container.Mounts[0]
-	if m.Type != engine.MountVolume || m.Source != "demo_workspace" || m.Target != "/workspace" {
+	m := pl.Plan.Services[0].Container.Volumes[0]
+	if m.Type != types.VolumeTypeVolume || m.Source != "workspace" || m.Target != "/workspace" {
 		t.Errorf("workspace mount %+v, want the demo_workspace volume", m)
 	}
 
@@ -117,8 +118,8 @@ services:
 			t.Fatal(err)
 		}
 		c := pl.Plan.Services[0].Container
-		cmd := strings.Join(c.Cmd, " ")
-		hasModels := slices.ContainsFunc(c.Mounts, func(m engine.Mount) bool { return m.Target == "/models" })
+		cmd := strings.Join(c.Command, " ")
+		hasModels := slices.ContainsFunc(c.Volumes, func(m types.ServiceVolumeConfig) bool { return m.Target == "/models" })
 		if remote && (cmd != "tritonserver --model-repository=/workspace/models --model-control-mode=poll --repository-poll-secs=5" || hasModels) {
 			t.Errorf("remote: cmd %q, /models mounted %v", cmd, hasModels)
 		}

@@ -4,18 +4,24 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/envs/reconcile"
-	"github.com/devenv-dev/devenv/internal/engine"
 )
 
 // renderedPlan is a one-service plan (container name, GPU request as
 // given) and the project it renders as.
-func renderedPlan(t *testing.T, name string, gpu *engine.GPURequest) (*plan.Plan, *Planned) {
+func renderedPlan(t *testing.T, name string, gpu *types.DeviceRequest) (*plan.Plan, *Planned) {
 	t.Helper()
-	pl := &plan.Plan{Project: "p", Network: "p", Services: []*plan.Service{{Name: "app", Image: "img:1",
-		Container: engine.ContainerSpec{Name: name, Image: "img:1", Network: "p", GPU: gpu}}}}
+	s := plantest.Service("p", "app", "img:1", "h")
+	s.Container.ContainerName = name
+	if gpu != nil {
+		s.Container.Deploy = plantest.GPUs(*gpu)
+	}
+	pl := &plan.Plan{Project: "p", Network: "p", Services: []*plan.Service{s}}
 	return pl, &Planned{Plan: pl}
 }
 
@@ -25,14 +31,14 @@ func renderedPlan(t *testing.T, name string, gpu *engine.GPURequest) (*plan.Plan
 func TestGPURequestReadFromTheRenderedProject(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		gpu  *engine.GPURequest
+		gpu  *types.DeviceRequest
 		want *GPURequestView
 	}{
 		{"none", nil, nil},
-		{"all", &engine.GPURequest{All: true}, &GPURequestView{All: true}},
-		{"count", &engine.GPURequest{Count: 2}, &GPURequestView{Count: 2}},
-		{"devices", &engine.GPURequest{DeviceIDs: []string{"0", "2"}}, &GPURequestView{DeviceIDs: []string{"0", "2"}}},
-		{"driver and capabilities", &engine.GPURequest{Count: 1, Driver: "nvidia", Capabilities: []string{"compute", "utility"}, Options: map[string]string{"k": "v"}},
+		{"all", &types.DeviceRequest{Count: -1, Capabilities: []string{"gpu"}}, &GPURequestView{All: true}},
+		{"count", &types.DeviceRequest{Count: 2, Capabilities: []string{"gpu"}}, &GPURequestView{Count: 2}},
+		{"devices", &types.DeviceRequest{IDs: []string{"0", "2"}, Capabilities: []string{"gpu"}}, &GPURequestView{DeviceIDs: []string{"0", "2"}}},
+		{"driver and capabilities", &types.DeviceRequest{Count: 1, Driver: "nvidia", Capabilities: []string{"gpu", "compute", "utility"}, Options: types.Mapping{"k": "v"}},
 			&GPURequestView{Count: 1, Driver: "nvidia", Capabilities: []string{"compute", "utility"}, Options: map[string]string{"k": "v"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

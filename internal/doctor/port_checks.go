@@ -68,7 +68,7 @@ func (e *env) portWants() ([]string, []PortWant) {
 		}
 	}
 	for _, cs := range e.composeServices() {
-		ports := cproject.HostPorts(cproject.LocalPorts(cs.Config.Service.Ports))
+		ports := cproject.HostPorts(compose.LocalPorts(cs.Config.Service.Ports))
 		if len(ports) == 0 {
 			continue
 		}

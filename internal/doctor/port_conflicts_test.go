@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
 	cproject "github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/plan"
+	"github.com/devenv-dev/devenv/envs/plan/plantest"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -84,9 +86,7 @@ func dash(s string) string {
 func TestPortPreflightMessage(t *testing.T) {
 	f := withRunning(goodEngine(), "other-web", map[string]string{labels.Project: "other"}, 9000)
 	pl := &plan.Plan{Project: "demo", Services: []*plan.Service{
-		{Name: "minio", Container: engine.ContainerSpec{Labels: map[string]string{labels.ComposeFile: "compose.yaml"},
-			Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 9000, ContainerPort: 9000}}}},
-		{Name: "spark", Container: engine.ContainerSpec{Ports: []engine.PortBinding{{HostIP: "127.0.0.1", HostPort: 8888, ContainerPort: 8888}}}},
+		portService("minio", 9000, labels.ComposeFile, "compose.yaml"), portService("spark", 8888),
 	}}
 	err := PortPreflight(t.Context(), f, pl, rendered(t, pl), nil, func(string, int) bool { return true }, nil)
 	if err == nil {
@@ -146,4 +146,15 @@ func rendered(t *testing.T, pl *plan.Plan) *types.Project {
 		t.Fatal(err)
 	}
 	return proj
+}
+
+// portService is a planned service publishing port on 127.0.0.1, with
+// the labels kv (key, value, ...).
+func portService(name string, port uint32, kv ...string) *plan.Service {
+	s := plantest.Service("demo", name, "img", "h")
+	s.Container.Ports = []types.ServicePortConfig{{Mode: "ingress", HostIP: "127.0.0.1", Published: strconv.Itoa(int(port)), Target: port, Protocol: "tcp"}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		s.Container.Labels[kv[i]] = kv[i+1]
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package project
+package plan
 
 import (
 	"reflect"
@@ -24,10 +24,10 @@ func TestPlacedGPUs(t *testing.T) {
 		gpus       []types.DeviceRequest
 		deployWant *types.DeployConfig
 	}{
-		{"gpus: as written", svc(func(s *types.ServiceConfig) { s.Gpus = []types.DeviceRequest{one} }), one, []types.DeviceRequest{one}, nil},
-		{"gpus: placed", svc(func(s *types.ServiceConfig) { s.Gpus = []types.DeviceRequest{one} }), placed, nil, deploy(placed)},
-		{"deploy as written", svc(func(s *types.ServiceConfig) { s.Deploy = deploy(fpga, one) }), one, nil, deploy(fpga, one)},
-		{"deploy placed, other devices kept", svc(func(s *types.ServiceConfig) { s.Deploy = deploy(fpga, one) }), placed, nil, deploy(fpga, placed)},
+		{"gpus: as written", serviceWith(func(s *types.ServiceConfig) { s.Gpus = []types.DeviceRequest{one} }), one, []types.DeviceRequest{one}, nil},
+		{"gpus: placed", serviceWith(func(s *types.ServiceConfig) { s.Gpus = []types.DeviceRequest{one} }), placed, nil, deploy(placed)},
+		{"deploy as written", serviceWith(func(s *types.ServiceConfig) { s.Deploy = deploy(fpga, one) }), one, nil, deploy(fpga, one)},
+		{"deploy placed, other devices kept", serviceWith(func(s *types.ServiceConfig) { s.Deploy = deploy(fpga, one) }), placed, nil, deploy(fpga, placed)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,7 +50,7 @@ func TestPlacedGPUs(t *testing.T) {
 	}
 }
 
-func svc(set func(*types.ServiceConfig)) types.ServiceConfig {
+func serviceWith(set func(*types.ServiceConfig)) types.ServiceConfig {
 	s := types.ServiceConfig{Name: "s"}
 	set(&s)
 	return s
