@@ -2,9 +2,10 @@
 // ones devenv.yaml names under compose:) with compose-go, so devenv can run
 // them next to its own services: MinIO, Postgres, Kafka and the like.
 //
-// It turns each compose service into an engine.ContainerSpec plus what the
-// plan needs to wire it (dependencies, GPU wants, named volumes). Labels and
-// the network are left to the plan, which sets them for every service.
+// It keeps each compose service as compose-go loaded it (Config), with
+// what the plan needs to wire it (dependencies, GPU wants, named volumes)
+// and the keys devenv warns about. Labels, names and placement are left to
+// the plan.
 //
 // This package holds the types; compose/loader fills them with
 // compose-go's loader (loader.Load).
@@ -22,7 +23,6 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/devenv-dev/devenv/internal/engine"
 )
 
 // DefaultNetwork is the key of the project network in compose files (and
@@ -59,10 +59,7 @@ type Service struct {
 	// ContainerName is container_name as written; "" for <project>-<service>.
 	ContainerName string
 	// Profiles are the service's profiles as written ("" kept, as compose keeps it).
-	Profiles []string
-	// Container is everything about the container except its labels,
-	// name and network, which the plan sets.
-	Container engine.ContainerSpec
+	Profiles  []string
 	DependsOn []string // every dependency, sorted
 	Healthy   []string // dependencies with condition: service_healthy, sorted
 	GPU       *GPUWant // nil: no GPU

@@ -213,7 +213,7 @@ func TestFilesReadOnce(t *testing.T) {
 			t.Fatalf("profiles %q: Files.Services differs from Load", sel)
 		}
 		for i := range got { // a caller's own copy
-			got[i].Name, got[i].Container.Env = "changed", append(got[i].Container.Env[:0], "CHANGED=1")
+			got[i].Name, got[i].NamedVolumes = "changed", append(got[i].NamedVolumes[:0], "changed")
 		}
 	}
 	raw, err := f.RawEnvironment(t.Context())

@@ -6,7 +6,6 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/devenv-dev/devenv/compose"
-	"github.com/devenv-dev/devenv/internal/engine"
 )
 
 // gpuWant collects the service's GPU request from gpus:, from
@@ -116,19 +115,4 @@ func capabilities(in []string) []string {
 		}
 	}
 	return out
-}
-
-// gpuRequest is the engine request for a GPU want: the device ids and
-// driver as written; none for runtime: nvidia, which the runtime serves.
-func gpuRequest(w *compose.GPUWant) *engine.GPURequest {
-	if w.Runtime {
-		return nil
-	}
-	req := &engine.GPURequest{All: w.All && len(w.DeviceIDs) == 0, Count: w.Count, DeviceIDs: slices.Clone(w.DeviceIDs), Driver: w.Driver}
-	for _, c := range w.Capabilities {
-		if c != "gpu" {
-			req.Capabilities = append(req.Capabilities, c)
-		}
-	}
-	return req
 }

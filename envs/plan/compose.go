@@ -15,7 +15,6 @@ import (
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/images"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
@@ -50,16 +49,23 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 			ps.Image, ps.Pull = ls.Base.Digest, ""
 		}
 	}
-	var req *engine.GPURequest
+	var req *hashGPU
 	if cs.GPU != nil {
 		req = applyComposeGPU(ps, own, cs, assignment(place, cs.Name))
 	}
 	if cs.Build != nil {
 		planComposeBuild(ps, p, cs, lf.Service(cs.Name), opts)
 	}
-	ps.ConfigHash = composeHash(p, cs, name, ps.Image, req, opts)
-	own[labels.ConfigHash] = ps.ConfigHash
 	ps.Container = composeService(cs, name, own, ps, req)
+	form := composeForm(loaded(cs), name, ps.Image, opts.projectNetwork(p), req, func(key string) string {
+		if !slices.Contains(cs.NamedVolumes, key) {
+			return key
+		}
+		n, _ := composeVolume(p, cs, key)
+		return n
+	})
+	ps.ConfigHash = hashOf(form, nil, "")
+	ps.Container.Labels[labels.ConfigHash] = ps.ConfigHash
 	return ps
 }
 
@@ -76,11 +82,8 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 //
 // A service is on the networks it names, as Compose has it (default when
 // it names none).
-func composeService(cs compose.Service, name string, own types.Labels, ps *Service, req *engine.GPURequest) types.ServiceConfig {
-	var orig types.ServiceConfig
-	if cs.Config != nil {
-		orig = cs.Config.Service
-	}
+func composeService(cs compose.Service, name string, own types.Labels, ps *Service, req *hashGPU) types.ServiceConfig {
+	orig := loaded(cs)
 	svc := orig // copied; every map or slice changed below is a new one
 	svc.Name = cs.Name
 	svc.ContainerName = name
@@ -97,30 +100,26 @@ func composeService(cs compose.Service, name string, own types.Labels, ps *Servi
 	return svc
 }
 
-// composeHash is devenv's config hash of a compose service: of the frozen
-// form (hashForm) the loader writes it in, as named and placed here.
-func composeHash(p *spec.Project, cs compose.Service, name, image string, req *engine.GPURequest, opts Options) string {
-	c := cs.Container
-	c.Name, c.Image, c.GPU, c.Labels = name, image, req, nil
-	c.Network = opts.projectNetwork(p)
-	c.Aliases = []string{cs.Name}
-	c.Mounts = slices.Clone(c.Mounts)
-	for i, m := range c.Mounts {
-		if m.Type == engine.MountVolume && slices.Contains(cs.NamedVolumes, m.Source) {
-			c.Mounts[i].Source, _ = composeVolume(p, cs, m.Source)
-		}
+// loaded is the service as compose-go loaded it (empty for a compose
+// service made without compose-go, as some tests make them).
+func loaded(cs compose.Service) types.ServiceConfig {
+	if cs.Config == nil {
+		return types.ServiceConfig{Name: cs.Name}
 	}
-	return hashOf(c, nil, "")
+	return cs.Config.Service
 }
 
-func applyComposeGPU(ps *Service, own types.Labels, cs compose.Service, a *gpu.Assignment) *engine.GPURequest {
+// applyComposeGPU is the GPU request of a compose service that asks for
+// GPUs, with the devices devenv placed it on when it asked for a count;
+// nil for runtime: nvidia, which the engine's runtime serves.
+func applyComposeGPU(ps *Service, own types.Labels, cs compose.Service, a *gpu.Assignment) *hashGPU {
 	ps.WantsGPU, ps.GPURequired = true, true
 	if cs.GPU.Runtime {
 		// runtime: nvidia serves the GPUs NVIDIA_VISIBLE_DEVICES names, as with compose
 		own[labels.GPUs] = cs.GPU.String()
 		return nil
 	}
-	req := &engine.GPURequest{All: cs.GPU.All && len(cs.GPU.DeviceIDs) == 0, Count: cs.GPU.Count,
+	req := &hashGPU{All: cs.GPU.All && len(cs.GPU.DeviceIDs) == 0, Count: cs.GPU.Count,
 		DeviceIDs: slices.Clone(cs.GPU.DeviceIDs), Driver: cs.GPU.Driver}
 	if !req.All && len(req.DeviceIDs) == 0 && a != nil && len(a.Devices) > 0 {
 		req.Count, req.DeviceIDs = 0, append([]string(nil), a.Devices...)
@@ -137,7 +136,7 @@ func applyComposeGPU(ps *Service, own types.Labels, cs compose.Service, a *gpu.A
 // deviceRequest is a GPU request as compose's
 // deploy.resources.reservations.devices entry: `docker run --gpus`
 // semantics, capabilities "gpu" first.
-func deviceRequest(g *engine.GPURequest) types.DeviceRequest {
+func deviceRequest(g *hashGPU) types.DeviceRequest {
 	d := types.DeviceRequest{Capabilities: gpuCapabilities(g.Capabilities), Driver: g.Driver, IDs: slices.Clone(g.DeviceIDs)}
 	switch {
 	case g.All:

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose"
 )
 
 // devenv's config hash (labels.ConfigHash) of a service is the sha256 of
@@ -49,6 +50,20 @@ type hashForm struct {
 	Tty          bool
 	OpenStdin    bool
 	Files        []hashFile `json:",omitempty"`
+	// compose files' keys, which devenv's own services never set
+	Restart    string       `json:",omitempty"`
+	Ulimits    []hashUlimit `json:",omitempty"`
+	ExtraHosts []string     `json:",omitempty"`
+	Expose     []string     `json:",omitempty"`
+	Runtime    string       `json:",omitempty"`
+	IpcMode    string       `json:",omitempty"`
+}
+
+type hashUlimit struct {
+	Name   string
+	Soft   int64
+	Hard   int64
+	Single bool `json:",omitempty"`
 }
 
 type hashPort struct {
@@ -204,4 +219,97 @@ func hashOf(form any, generated map[string][]byte, imageInputs string) string {
 	}
 	h.Write([]byte(imageInputs))
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// composeForm writes a compose file's service in the frozen form, as the
+// loader of earlier devenvs translated it: the environment without unset
+// variables, ports on 127.0.0.1 where no address is written, only binds
+// and named volumes (named by volumeName), the memory limit of deploy
+// over mem_limit, restart "no" as the default, ulimits and extra hosts in
+// order; name, image, GPU request, network and alias as the plan gives
+// them.
+func composeForm(s types.ServiceConfig, name, image, network string, gpu *hashGPU, volumeName func(key string) string) hashForm {
+	f := hashForm{Name: name, Image: image, Env: composeEnv(s.Environment), Cmd: []string(s.Command), Entrypoint: []string(s.Entrypoint),
+		WorkingDir: s.WorkingDir, User: s.User, Hostname: s.Hostname, Network: network, Aliases: []string{s.Name}, GPU: gpu,
+		Healthcheck: composeHealth(s.HealthCheck), MemoryBytes: composeMemory(s), ShmSizeBytes: int64(s.ShmSize),
+		Init: s.Init != nil && *s.Init, Tty: s.Tty, OpenStdin: s.StdinOpen, Runtime: s.Runtime, IpcMode: s.Ipc}
+	for _, p := range s.Ports {
+		host, _ := strconv.Atoi(p.Published) // the loader refused a range
+		ip := p.HostIP
+		if ip == "" {
+			ip = compose.DefaultHostIP
+		}
+		f.Ports = append(f.Ports, hashPort{HostIP: ip, HostPort: host, ContainerPort: int(p.Target), Protocol: p.Protocol})
+	}
+	for _, v := range s.Volumes {
+		switch {
+		case v.Type == types.VolumeTypeBind:
+			f.Mounts = append(f.Mounts, hashMount{Type: v.Type, Source: v.Source, Target: v.Target, ReadOnly: v.ReadOnly})
+		case v.Type == types.VolumeTypeVolume && v.Source != "":
+			f.Mounts = append(f.Mounts, hashMount{Type: v.Type, Source: volumeName(v.Source), Target: v.Target, ReadOnly: v.ReadOnly})
+		}
+	}
+	if s.Restart != "no" {
+		f.Restart = s.Restart
+	}
+	f.Ulimits = composeUlimits(s.Ulimits)
+	if len(s.ExtraHosts) > 0 {
+		f.ExtraHosts = s.ExtraHosts.AsList(":")
+		sort.Strings(f.ExtraHosts)
+	}
+	if len(s.Expose) > 0 {
+		f.Expose = append([]string(nil), s.Expose...)
+	}
+	return f
+}
+
+// composeEnv is the environment as sorted KEY=value, unset variables left
+// out as Compose leaves them out; none is null.
+func composeEnv(env types.MappingWithEquals) []string {
+	var out []string
+	for k, v := range env {
+		if v != nil {
+			out = append(out, k+"="+*v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func composeHealth(h *types.HealthCheckConfig) *hashHealth {
+	if h == nil {
+		return nil
+	}
+	if h.Disable || (len(h.Test) > 0 && h.Test[0] == "NONE") {
+		return &hashHealth{Test: []string{"NONE"}}
+	}
+	return healthForm(h)
+}
+
+// composeMemory is mem_limit, or deploy.resources.limits.memory when set.
+func composeMemory(s types.ServiceConfig) int64 {
+	if s.Deploy != nil && s.Deploy.Resources.Limits != nil && s.Deploy.Resources.Limits.MemoryBytes > 0 {
+		return int64(s.Deploy.Resources.Limits.MemoryBytes)
+	}
+	return int64(s.MemLimit)
+}
+
+func composeUlimits(in map[string]*types.UlimitsConfig) []hashUlimit {
+	names := make([]string, 0, len(in))
+	for n := range in {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []hashUlimit
+	for _, n := range names {
+		u := in[n]
+		switch {
+		case u == nil:
+		case u.Single != 0:
+			out = append(out, hashUlimit{Name: n, Soft: int64(u.Single), Hard: int64(u.Single), Single: true})
+		default:
+			out = append(out, hashUlimit{Name: n, Soft: int64(u.Soft), Hard: int64(u.Hard)})
+		}
+	}
+	return out
 }
