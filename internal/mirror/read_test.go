@@ -147,6 +147,13 @@ func TestReadRefusals(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "kind SparkCluster") {
 		t.Errorf("unknown operator kind: err = %v, want it named", err)
 	}
+	// a manifest commented out whole, or an empty file, says so
+	for text, want := range map[string]string{"# apiVersion: sparkoperator.k8s.io/v1beta2\n# kind: SparkApplication\n\n#spec: {}\n": "comments only (3 # lines", "\n  \n": "an empty file"} {
+		_, err = Import(writeTemp(t, "x.yaml", []byte(text)), Options{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", text, err, want)
+		}
+	}
 	// a JSON object of an unknown shape names its keys
 	_, err = Import(writeTemp(t, "x.json", []byte(`{"foo": 1, "bar": {"baz": 2}}`)), Options{})
 	if err == nil || !strings.Contains(err.Error(), "bar, foo") {

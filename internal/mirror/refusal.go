@@ -28,7 +28,30 @@ func describeUnknown(data []byte) string {
 	if y := yamlShape(data); y != "" {
 		return y
 	}
+	if c := commentsOnly(text); c != "" {
+		return c
+	}
 	return "the content matches no supported format"
+}
+
+// commentsOnly describes a file whose every line is blank or a # comment
+// (a manifest or script commented out whole), or "".
+func commentsOnly(text string) string {
+	n := 0
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "#"):
+			n++
+		default:
+			return ""
+		}
+	}
+	if n == 0 {
+		return "an empty file: nothing to read"
+	}
+	return fmt.Sprintf("a file of comments only (%d # lines, every one commented out): nothing to read; mirror the file prod runs, or uncomment what it should read", n)
 }
 
 var (
