@@ -62,21 +62,28 @@ var onlyScala = map[string]string{"2.3": "2.11", "3.0": "2.12", "3.1": "2.12"}
 // than read.
 func fromTable(prov string) bool { return strings.Contains(prov, "table:") }
 
-// imageKeys name container images whose names may carry the Spark version.
+// imageKeys name container images whose names may carry the Spark version
+// (the *.docker.image ones are those of the apache-spark-on-k8s fork,
+// Spark 2.2's Kubernetes support before Spark 2.3 took it in).
 var imageKeys = []string{"spark.kubernetes.container.image", "spark.kubernetes.driver.container.image",
-	"spark.kubernetes.executor.container.image", "spark.executorEnv.YARN_CONTAINER_RUNTIME_DOCKER_IMAGE"}
+	"spark.kubernetes.executor.container.image", "spark.executorEnv.YARN_CONTAINER_RUNTIME_DOCKER_IMAGE",
+	"spark.kubernetes.driver.docker.image", "spark.kubernetes.executor.docker.image"}
 
 var (
 	imageSparkRe = lazy.Regexp(`^v?(\d+\.\d+\.\d+)(?:[-_.]|$)`)
 	// a version that names Spark: spark-3.5.1, spark_3.5.1, spark3.5.8,
 	// spark352 (three digits: major, minor, patch)
-	namedSparkRe    = lazy.Regexp(`(?i)(?:^|[^a-z0-9])spark[-_]?v?(\d+\.\d+\.\d+|\d{3})(?:[^0-9.]|$)`)
-	namedRapidsRe   = lazy.Regexp(`(?i)(?:^|[^a-z0-9])rapids[-_]?v?(\d{2}\.\d{2}\.\d+)(?:[^0-9.]|$)`)
-	namedCUDARe     = lazy.Regexp(`(?i)(?:^|[^a-z0-9])cuda[-_]?(\d{2})[.-](\d)(?:[^0-9.]|$)`)
-	tagScalaRe      = lazy.Regexp(`scala[-_]?(2\.1[0-9])`)
-	tagJavaRe       = lazy.Regexp(`(?:java|jdk|jre)[-_]?(1\.8|8|11|17|21|25)(?:\D|$)`)
-	tagPythonRe     = lazy.Regexp(`python[-_]?(3(?:\.\d+)?)(?:\D|$)`)
-	sparkImageRepos = map[string]bool{"spark": true, "spark-py": true, "spark-r": true}
+	namedSparkRe  = lazy.Regexp(`(?i)(?:^|[^a-z0-9])spark[-_]?v?(\d+\.\d+\.\d+|\d{3})(?:[^0-9.]|$)`)
+	namedRapidsRe = lazy.Regexp(`(?i)(?:^|[^a-z0-9])rapids[-_]?v?(\d{2}\.\d{2}\.\d+)(?:[^0-9.]|$)`)
+	namedCUDARe   = lazy.Regexp(`(?i)(?:^|[^a-z0-9])cuda[-_]?(\d{2})[.-](\d)(?:[^0-9.]|$)`)
+	tagScalaRe    = lazy.Regexp(`scala[-_]?(2\.1[0-9])`)
+	tagJavaRe     = lazy.Regexp(`(?:java|jdk|jre)[-_]?(1\.8|8|11|17|21|25)(?:\D|$)`)
+	tagPythonRe   = lazy.Regexp(`python[-_]?(3(?:\.\d+)?)(?:\D|$)`)
+	// Spark's own images, whose tag is Spark's version: the official
+	// ones, and the apache-spark-on-k8s fork's (kubespark/spark-driver:v2.2.0-kubernetes-0.5.0)
+	sparkImageRepos = map[string]bool{"spark": true, "spark-py": true, "spark-r": true,
+		"spark-driver": true, "spark-driver-py": true, "spark-driver-r": true,
+		"spark-executor": true, "spark-executor-py": true, "spark-executor-r": true}
 )
 
 // versionsFromImages reads the images a SparkApplication or the confs

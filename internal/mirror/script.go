@@ -400,6 +400,12 @@ func readAssignments(words []string, line int, vars map[string]string, opts *opt
 // from index from on, with its arguments.
 func findSubmit(words []string, from, line int, out *submitScript) bool {
 	for j := from; j < len(words); j++ {
+		if words[j] == "eval" {
+			// eval joins its arguments and reads them again: a quoted
+			// "${OPTS}" becomes the options it holds
+			again, err := shellWords(strings.Join(words[j+1:], " "))
+			return err == nil && findSubmit(again, 0, line, out)
+		}
 		if isSubmitCommand(words[j]) {
 			out.command, out.args, out.line = words[j], words[j+1:], line
 			return true
