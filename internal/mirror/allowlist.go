@@ -83,6 +83,10 @@ var portableFamilies = []portableFamily{
 	{prefix: "spark.hadoop.fs.s3a.", what: "S3A semantics"},
 	{prefix: "spark.hadoop.mapreduce.fileoutputcommitter.", what: "output commit semantics"},
 	{prefix: "spark.hadoop.parquet.", what: "Parquet semantics"},
+	// which files a Hadoop input format reads (input.dir.recursive: the
+	// files of subdirectories too, as Hive's partitioned tables need) and
+	// how it splits them
+	{prefix: "spark.hadoop.mapreduce.input.fileinputformat.", what: "input semantics"},
 	// what the driver's console and UI show and keep: the same on any
 	// machine (the UI's port, proxy and filters stay dropped in rules.go)
 	{prefix: "spark.ui.showConsoleProgress", exact: true, what: uiDisplay},

@@ -11,6 +11,9 @@ func TestPortableFamilyOf(t *testing.T) {
 		{"spark.scheduler.modeX", ""},
 		{"spark.sql.shuffle.partitions", "Spark SQL semantics"},
 		{"spark.yarn.queue", ""},
+		{"spark.hadoop.mapreduce.input.fileinputformat.input.dir.recursive", "input semantics"},
+		{"spark.hadoop.mapreduce.input.fileinputformat.split.minsize", "input semantics"},
+		{"spark.hadoop.mapreduce.jobtracker.address", ""},
 	} {
 		if got := portableFamilyOf(tc.key); got != tc.want {
 			t.Errorf("portableFamilyOf(%s) = %q, want %q", tc.key, got, tc.want)
