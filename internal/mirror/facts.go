@@ -70,7 +70,9 @@ var imageKeys = []string{"spark.kubernetes.container.image", "spark.kubernetes.d
 	"spark.kubernetes.driver.docker.image", "spark.kubernetes.executor.docker.image"}
 
 var (
-	imageSparkRe = lazy.Regexp(`^v?(\d+\.\d+\.\d+)(?:[-_.]|$)`)
+	// a tag of Spark's own image: a release (3.4.1-scala2.12, v3.1.1) or a
+	// line (3.2-latest, Data Mechanics' tags of the newest 3.2 release)
+	imageSparkRe = lazy.Regexp(`^v?(\d+\.\d+\.\d+)(?:[-_.]|$)|^v?(\d+\.\d+)(?:[-_]|$)`)
 	// a version that names Spark: spark-3.5.1, spark_3.5.1, spark3.5.8,
 	// spark352 (three digits: major, minor, patch)
 	namedSparkRe  = lazy.Regexp(`(?i)(?:^|[^a-z0-9])spark[-_]?v?(\d+\.\d+\.\d+|\d{3})(?:[^0-9.]|$)`)
@@ -116,7 +118,7 @@ func imageSpark(ref string) string {
 	}
 	if sparkImageRepos[path.Base(repo)] {
 		if m := imageSparkRe().FindStringSubmatch(tag); m != nil {
-			return m[1]
+			return m[1] + m[2]
 		}
 	}
 	m := namedSparkRe().FindStringSubmatch(path.Base(repo) + ":" + tag)
@@ -293,6 +295,12 @@ func (p *Profile) versionsFromJarNames() {
 		if m := scalaCoordRe().FindStringSubmatch(c); m != nil {
 			p.setFact("scala", m[1], strings.TrimSuffix(src, ")")+", Scala suffix)", rankInferred)
 		}
+		if m := rapidsCoordRe().FindStringSubmatch(c); m != nil {
+			// the RAPIDS Accelerator by Maven coordinates, as NVIDIA's own
+			// docs pass it: com.nvidia:rapids-4-spark_2.12:24.08.0
+			p.setRapidsJar(rapidsJar{File: "rapids-4-spark_" + m[1] + "-" + m[2] + ".jar", Scala: m[1], Version: m[2]},
+				strings.TrimSuffix(src, ")")+", the RAPIDS Accelerator's coordinates)")
+		}
 		if line, delta := deltaSparkLine(c); line != "" {
 			p.setFact("spark", line, strings.TrimSuffix(src, ")")+", Delta Lake "+delta+" is built for the Spark "+line+" line)", rankInferred)
 		}
@@ -312,6 +320,8 @@ var deltaSparkLines = map[string]string{
 	"4.0": "4.0", "3.3": "3.5", "3.2": "3.5", "3.1": "3.5", "3.0": "3.5", "2.4": "3.4", "2.3": "3.3", "2.2": "3.3",
 	"2.1": "3.3", "2.0": "3.2", "1.2": "3.2", "1.1": "3.2", "1.0": "3.1", "0.8": "3.0", "0.7": "3.0",
 }
+
+var rapidsCoordRe = lazy.Regexp(`^com\.nvidia:rapids-4-spark_(2\.1[0-9]):(\d+\.\d+\.\d+(?:-SNAPSHOT)?)$`)
 
 var deltaCoordRe = lazy.Regexp(`^io\.delta:delta-(?:core|spark)_2\.1[0-9]:(\d+\.\d+)\.\d+`)
 
@@ -342,6 +352,11 @@ func (p *Profile) jarNameFacts(base, src string) {
 	}
 	if m := scalaJarRe().FindStringSubmatch(base); m != nil {
 		p.setFact("scala", m[1], src+" (Scala suffix)", rankInferred)
+	}
+	if m := namedSparkRe().FindStringSubmatch(base); m != nil && strings.Contains(m[1], ".") {
+		// a library built for one Spark release names it:
+		// bigdl-assembly-spark_2.4.6-2.2.0-jar-with-dependencies.jar
+		p.inferSpark(m[1], src+" (built for Spark "+m[1]+")")
 	}
 }
 

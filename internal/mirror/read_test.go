@@ -197,6 +197,9 @@ func TestImageNames(t *testing.T) {
 		{"public.ecr.aws/data-on-eks/spark-benchmark:tcpds-4-gluten-velox-0.1.6.0-spark3.5.8-amd64", "3.5.8", "", "", ""},
 		{"apache/spark:3.4.1-scala2.12-java11-python3-ubuntu", "3.4.1", "11", "", ""},
 		{"gcr.io/spark-operator/spark:v3.1.1", "3.1.1", "", "", ""},
+		// Data Mechanics' images: a line's newest release, or a release with its parts
+		{"datamechanics/spark:3.2-latest", "3.2.0", "", "", ""},
+		{"datamechanics/spark:3.2.1-hadoop-3.3.1-java-11-scala-2.12-python-3.8-dm18", "3.2.1", "11", "", ""},
 		{"example/spark-job:1.2.3", "", "", "", ""},               // a bare tag of a job's image
 		{"example/sparkapps:v1.1.0", "", "", "", ""},              // a bare tag again
 		{"ghcr.io/kubeflow/spark-operator:2.1.0", "", "", "", ""}, // the operator's own version
@@ -304,6 +307,45 @@ func TestDatabricksJobOnExistingCluster(t *testing.T) {
 	for _, want := range []string{"existing_cluster_id simplest-autoscale", "settings.tasks[0]", "databricks clusters get"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %v, want it to say %q", err, want)
+		}
+	}
+}
+
+// TestRapidsFromCoordinates: the RAPIDS Accelerator passed by Maven
+// coordinates (--packages, spark.jars.packages), as NVIDIA's XGBoost and
+// spark-rapids docs pass it, names its version and Scala line.
+func TestRapidsFromCoordinates(t *testing.T) {
+	for _, tc := range []struct{ packages, rapids, scala string }{
+		{"com.nvidia:rapids-4-spark_2.12:23.04.0", "23.04.0", "2.12"},
+		{"com.nvidia:rapids-4-spark_2.12:24.04.1,ml.dmlc:xgboost4j-spark-gpu_2.12:2.1.0", "24.04.1", "2.12"},
+		{"com.nvidia:rapids-4-spark_2.13:25.02.1", "25.02.1", "2.13"},
+		{"com.nvidia:rapids-4-spark-tools_2.12:24.08.0", "", "2.12"}, // the tools, not the plugin
+	} {
+		p := newProfile("x", FormatSparkSubmit)
+		p.addConf("spark.jars.packages", tc.packages, "test")
+		p.factsOutsideConf()
+		if p.GPU.Rapids != tc.rapids || p.Runtime.Scala != tc.scala {
+			t.Errorf("%s: rapids %q (%s), scala %q; want %q and %q", tc.packages, p.GPU.Rapids, p.GPU.RapidsProvenance, p.Runtime.Scala, tc.rapids, tc.scala)
+		}
+	}
+}
+
+// TestSparkFromLibraryJars: a library jar built for one Spark release
+// names it (BigDL's, as its docs name them); other libraries' Spark lines
+// and Scala suffixes are not a release.
+func TestSparkFromLibraryJars(t *testing.T) {
+	for _, tc := range []struct{ jars, spark string }{
+		{"/opt/bigdl/jars/bigdl-assembly-spark_2.4.6-2.2.0-jar-with-dependencies.jar", "2.4.6"},
+		{"bigdl-dllib-spark_3.1.3-2.4.0-jar-with-dependencies.jar,other.jar", "3.1.3"},
+		{"hudi-spark3.4-bundle_2.12-0.14.0.jar", ""},
+		{"iceberg-spark-runtime-3.5_2.12-1.4.2.jar", ""},
+		{"delta-spark_2.12-3.1.0.jar", ""},
+	} {
+		p := newProfile("x", FormatSparkSubmit)
+		p.addConf("spark.jars", tc.jars, "test")
+		p.factsOutsideConf()
+		if p.Runtime.Spark != tc.spark {
+			t.Errorf("%s: spark %q (%s), want %q", tc.jars, p.Runtime.Spark, p.Runtime.SparkProvenance, tc.spark)
 		}
 	}
 }
