@@ -3,6 +3,8 @@ package mirror
 import (
 	"fmt"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/lazy"
 )
 
 // HPC job scripts (Slurm, PBS) load their software with Environment
@@ -40,7 +42,8 @@ func (p *Profile) readModules(loads []moduleLoad) {
 		}
 		src := fmt.Sprintf("script line %d: module load %s", l.line, l.module)
 		if fact == "spark" {
-			p.setSpark(version, src, false)
+			p.setSpark(sparkModuleVersion(version), src, false)
+			p.moduleBuildFacts(version, src)
 			continue
 		}
 		p.setFact(fact, moduleVersion(fact, version), src, rankDeclared)
@@ -64,3 +67,31 @@ type moduleLoad struct {
 	module string
 	line   int
 }
+
+// moduleBuildRe finds what an EasyBuild module's version says it was built
+// with: Spark/2.4.0-Hadoop-2.7-Java-1.8, Spark/3.5.1-foss-2022b-Scala-2.13.
+var moduleBuildRe = lazy.Regexp(`(?i)-(java|scala)-(\d+(?:\.\d+)?)`)
+
+// moduleBuildFacts records the Java and Scala a Spark module's version
+// names.
+func (p *Profile) moduleBuildFacts(version, src string) {
+	for _, m := range moduleBuildRe().FindAllStringSubmatch(version, -1) {
+		if strings.EqualFold(m[1], "java") {
+			p.setFact("java", moduleVersion("java", m[2]), src, rankDeclared)
+		} else if strings.HasPrefix(m[2], "2.") {
+			p.setFact("scala", m[2], src, rankDeclared)
+		}
+	}
+}
+
+// sparkModuleVersion is a Spark module's version without its build's
+// tags (2.4.0-Hadoop-2.7-Java-1.8: 2.4.0), which are no vendor build of
+// Spark.
+func sparkModuleVersion(v string) string {
+	if m := moduleReleaseRe().FindString(v); m != "" {
+		return m
+	}
+	return v
+}
+
+var moduleReleaseRe = lazy.Regexp(`^\d+\.\d+(?:\.\d+)?`)

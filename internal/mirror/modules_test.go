@@ -31,14 +31,20 @@ func TestModuleLoads(t *testing.T) {
 		{"module add java/1.8.0\nspark-submit app.py\n", "", "", "8"},
 		{"module load spark/$V\nspark-submit app.py\n", "", "", ""},
 		{"module avail spark/3.5\nspark-submit app.py\n", "", "", ""},
+		// EasyBuild's Spark modules name the Java or Scala they are built with
+		{"module load Spark/2.4.0-Hadoop-2.7-Java-1.8\nspark-submit app.py\n", "2.4.0", "", "8"},
 	} {
 		p, err := importBytes("job.sh", FormatSparkSubmit, []byte(tc.line))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := p.Runtime; r.Spark != tc.spark || r.Python != tc.python || r.Java != tc.java {
-			t.Errorf("%q: spark %q python %q java %q; want %q %q %q", tc.line, r.Spark, r.Python, r.Java, tc.spark, tc.python, tc.java)
+		if r := p.Runtime; r.Spark != tc.spark || r.Python != tc.python || r.Java != tc.java || len(p.Warnings) > 0 {
+			t.Errorf("%q: spark %q python %q java %q (warnings %q); want %q %q %q", tc.line, r.Spark, r.Python, r.Java, p.Warnings, tc.spark, tc.python, tc.java)
 		}
+	}
+	p, err = importBytes("job.sh", FormatSparkSubmit, []byte("module load Spark/3.5.1-foss-2022b-Scala-2.13\nspark-submit app.py\n"))
+	if err != nil || p.Runtime.Spark != "3.5.1" || p.Runtime.Scala != "2.13" {
+		t.Errorf("Spark/3.5.1-foss-2022b-Scala-2.13: spark %q scala %q (%v); want 3.5.1 and 2.13", p.Runtime.Spark, p.Runtime.Scala, err)
 	}
 }
 
