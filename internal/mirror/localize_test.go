@@ -37,6 +37,9 @@ func TestClassify(t *testing.T) {
 		{"spark.app.id", "application_1_2", actDrop, "per run"},
 		{"spark.yarn.queue", "etl", actDrop, "YARN"},
 		{"spark.kubernetes.namespace", "prod", actDrop, "Kubernetes"},
+		// as OCI's Spark setups write it for the OCI HDFS connector
+		{"spark.sql.hive.metastore.sharedPrefixes", "shaded.oracle,com.oracle.bmc", actDrop, "prod platform"},
+		{"spark.sql.hive.metastore.sharedPrefixes", "com.mysql.jdbc", actKeep, ""},
 		{"spark.databricks.delta.preview.enabled", "true", actDrop, databricksOnlyReason}, // Databricks-only (issue 33)
 		{"spark.databricks.delta.optimizeWrite.enabled", "true", actKeep, ""},             // Delta's own confs are spark.databricks.delta.*
 		{"spark.databricks.io.cache.enabled", "true", actDrop, "Databricks"},

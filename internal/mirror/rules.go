@@ -192,7 +192,10 @@ var prodPaths = []string{"dbfs:/", "s3://", "s3a://", "s3n://", "hdfs://", "gs:/
 
 // platformClasses mark values naming classes only on a platform.
 var platformClasses = []string{"com.databricks.", "databricks.", "rapids.daemon_databricks", "com.google.cloud.spark.performance",
-	"com.google.cloud.hadoop.", "com.amazonaws.emr", "com.amazon.emr", "com.amazon.ws.emr", "com.amazonaws.services.emr", "EmrFileSystem"}
+	"com.google.cloud.hadoop.", "com.amazonaws.emr", "com.amazon.emr", "com.amazon.ws.emr", "com.amazonaws.services.emr", "EmrFileSystem",
+	// Oracle Cloud's HDFS connector (oracle/oci-hdfs-connector), which OCI's
+	// images share with the Hive metastore client
+	"com.oracle.bmc", "shaded.oracle"}
 
 // behaviourPrefixes are kept as they are and drift there changes results.
 var behaviourPrefixes = []string{"spark.sql.", "spark.rapids.", "spark.serializer", "spark.kryo", "spark.plugins",
