@@ -29,3 +29,20 @@ func IsGPURequest(r types.DeviceRequest) bool {
 	}
 	return r.Driver == "cdi" && slices.ContainsFunc(r.IDs, func(id string) bool { return strings.HasPrefix(id, CDIGPUPrefix) })
 }
+
+// GPURequest is the service's GPU request as the SDK sends it to the
+// engine (gpus:, else deploy's reserved GPU devices); nil for none.
+func GPURequest(svc types.ServiceConfig) *types.DeviceRequest {
+	for _, g := range svc.Gpus {
+		return &g
+	}
+	if svc.Deploy == nil || svc.Deploy.Resources.Reservations == nil {
+		return nil
+	}
+	for _, d := range svc.Deploy.Resources.Reservations.Devices {
+		if IsGPURequest(d) {
+			return &d
+		}
+	}
+	return nil
+}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -181,7 +182,7 @@ func envMap(env types.MappingWithEquals) map[string]string {
 // gpuRequest is the GPU request of a rendered service (project.FromPlan
 // writes devenv's placement there), or nil. A request for every GPU has
 // Count -1.
-func gpuRequest(svc types.ServiceConfig) *types.DeviceRequest { return project.GPURequest(svc) }
+func gpuRequest(svc types.ServiceConfig) *types.DeviceRequest { return compose.GPURequest(svc) }
 
 // hasFiles: devenv places generated files in the service's container
 // (project.FromPlan carries them as configs and their digest as a label).

@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/devenv-dev/devenv/compose"
 )
 
 // The readers below are how devenv's guards and views see a rendered
@@ -35,23 +34,6 @@ func HostPorts(ports []types.ServicePortConfig) []HostPort {
 		out = append(out, HostPort{HostIP: p.HostIP, Host: host, Container: int(p.Target), Protocol: p.Protocol})
 	}
 	return out
-}
-
-// GPURequest is the service's GPU request as the SDK sends it to the
-// engine (gpus:, else deploy's reserved GPU devices); nil for none.
-func GPURequest(svc types.ServiceConfig) *types.DeviceRequest {
-	for _, g := range svc.Gpus {
-		return &g
-	}
-	if svc.Deploy == nil || svc.Deploy.Resources.Reservations == nil {
-		return nil
-	}
-	for _, d := range svc.Deploy.Resources.Reservations.Devices {
-		if compose.IsGPURequest(d) {
-			return &d
-		}
-	}
-	return nil
 }
 
 // NetworkName is the engine name of the project network (default) when

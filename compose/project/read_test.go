@@ -1,9 +1,10 @@
 package project
 
 import (
-	"github.com/devenv-dev/devenv/compose"
 	"reflect"
 	"testing"
+
+	"github.com/devenv-dev/devenv/compose"
 
 	"github.com/compose-spec/compose-go/v2/types"
 )
@@ -46,7 +47,7 @@ func TestGPURequest(t *testing.T) {
 		{"deploy, no GPU", types.ServiceConfig{Deploy: deploy(other)}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := GPURequest(tt.svc); !reflect.DeepEqual(got, tt.want) {
+			if got := compose.GPURequest(tt.svc); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("GPURequest = %+v, want %+v", got, tt.want)
 			}
 		})

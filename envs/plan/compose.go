@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/internal/labels"
 )
@@ -35,7 +37,7 @@ func TestComposeGPURequests(t *testing.T) {
 			dir := t.TempDir()
 			writeFile(t, filepath.Join(dir, "compose.yaml"), "services:\n  app:\n    image: busybox:1\n"+tt.service)
 			s := planSmall(t, composeProject(t, dir), &lock.File{}).Service("app")
-			if got := gpuRequest(s.Container); (got == nil) != (tt.want == nil) || (got != nil && !sameRequest(*got, *tt.want)) {
+			if got := compose.GPURequest(s.Container); (got == nil) != (tt.want == nil) || (got != nil && !sameRequest(*got, *tt.want)) {
 				t.Errorf("request %+v, want %+v", got, tt.want)
 			}
 			if got := s.Container.Labels[labels.GPUs]; got != tt.label || !s.WantsGPU {

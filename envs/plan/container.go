@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -145,23 +146,6 @@ func gpuDevices(svc *types.ServiceConfig, req *types.DeviceRequest) {
 		return
 	}
 	svc.Deploy = &types.DeployConfig{Resources: types.Resources{Reservations: &types.Resource{Devices: []types.DeviceRequest{*req}}}}
-}
-
-// gpuRequest is svc's GPU request as the SDK sends it to the engine
-// (gpus:, else deploy's reserved GPU devices); nil for none.
-func gpuRequest(svc types.ServiceConfig) *types.DeviceRequest {
-	for _, g := range svc.Gpus {
-		return &g
-	}
-	if svc.Deploy == nil || svc.Deploy.Resources.Reservations == nil {
-		return nil
-	}
-	for _, d := range svc.Deploy.Resources.Reservations.Devices {
-		if compose.IsGPURequest(d) {
-			return &d
-		}
-	}
-	return nil
 }
 
 // gpuCapabilities are "gpu" and extra, once each, "gpu" first: what

@@ -5,8 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/devenv-dev/devenv/internal/safefile"
 	"strings"
+
+	"github.com/devenv-dev/devenv/internal/safefile"
 
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"

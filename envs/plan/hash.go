@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
 	"github.com/devenv-dev/devenv/compose"
 )
 
@@ -165,7 +166,7 @@ func envOf(env types.MappingWithEquals) []string {
 }
 
 func gpuForm(svc types.ServiceConfig) *hashGPU {
-	d := gpuRequest(svc)
+	d := compose.GPURequest(svc)
 	if d == nil {
 		return nil
 	}

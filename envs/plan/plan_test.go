@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/test/standin"
 
 	"github.com/devenv-dev/devenv/internal/goldenfile"
@@ -163,7 +164,7 @@ func TestExactDeviceRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spark, serve, db := gpuRequest(pl.Service("spark").Container), gpuRequest(pl.Service("serve").Container), gpuRequest(pl.Service("db").Container)
+	spark, serve, db := compose.GPURequest(pl.Service("spark").Container), compose.GPURequest(pl.Service("serve").Container), compose.GPURequest(pl.Service("db").Container)
 	if spark == nil || spark.Count != -1 || len(spark.IDs) != 0 {
 		t.Errorf("gpus: all -> %+v", spark)
 	}
@@ -173,7 +174,7 @@ func TestExactDeviceRequests(t *testing.T) {
 	if db != nil {
 		t.Errorf("an image service without gpus asks for %+v", db)
 	}
-	if nb := gpuRequest(pl.Service("notebook").Container); nb == nil || nb.Count != 1 {
+	if nb := compose.GPURequest(pl.Service("notebook").Container); nb == nil || nb.Count != 1 {
 		t.Errorf("gpus default 1 -> %+v", nb)
 	}
 }
@@ -271,8 +272,8 @@ func TestStandaloneWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	master := pl.Service("spark")
-	if gpuRequest(master.Container) != nil || !strings.Contains(strings.Join(master.Container.Command, " "), "deploy.master.Master") {
-		t.Errorf("master: gpu %+v cmd %v", gpuRequest(master.Container), master.Container.Command)
+	if compose.GPURequest(master.Container) != nil || !strings.Contains(strings.Join(master.Container.Command, " "), "deploy.master.Master") {
+		t.Errorf("master: gpu %+v cmd %v", compose.GPURequest(master.Container), master.Container.Command)
 	}
 	seen := map[string]bool{}
 	for _, n := range []string{"spark-worker-1", "spark-worker-2"} {
@@ -287,7 +288,7 @@ func TestStandaloneWorkers(t *testing.T) {
 		if _, after := w.Container.DependsOn["spark"]; w.Container.Labels[labels.ReplicaOf] != "spark" || !after || master.Container.Labels[labels.ReplicaOf] != "" {
 			t.Errorf("%s: labels %v, depends on %v; master's labels %v", n, w.Container.Labels, w.Container.DependsOn, master.Container.Labels)
 		}
-		g := gpuRequest(w.Container)
+		g := compose.GPURequest(w.Container)
 		if g == nil || len(g.IDs) != 1 {
 			t.Fatalf("%s GPU %+v", n, g)
 		}

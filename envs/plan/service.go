@@ -3,9 +3,12 @@ package plan
 import (
 	"fmt"
 
-	"github.com/compose-spec/compose-go/v2/types"
 	"path"
 	"path/filepath"
+
+	"github.com/compose-spec/compose-go/v2/types"
+
+	"github.com/hashicorp/go-multierror"
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
@@ -14,7 +17,6 @@ import (
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
-	"github.com/hashicorp/go-multierror"
 )
 
 // Paths inside containers.

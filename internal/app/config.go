@@ -7,13 +7,15 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/hashicorp/go-multierror"
+
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
-	"github.com/hashicorp/go-multierror"
 )
 
 // ServiceConfig is one service as devenv will run it.
@@ -270,7 +272,7 @@ func (cfg *Config) addPlan(pl *Planned, proj *types.Project) {
 		if pl.From == FromLock {
 			sc.Image = ps.Image
 		}
-		sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = gpuRequestOf(project.GPURequest(proj.Services[ps.Name])), ps.CPUFallback, ps.Reason, ps.Spark
+		sc.GPURequest, sc.CPUFallback, sc.Reason, sc.Spark = gpuRequestOf(compose.GPURequest(proj.Services[ps.Name])), ps.CPUFallback, ps.Reason, ps.Spark
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/devenv-dev/devenv/compose/project"
+
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/endpoint"
@@ -623,7 +624,7 @@ func (l *limitWriter) Write(b []byte) (int, error) {
 // asks the engine for GPUs (only then can one have lost them).
 func hasGPUService(proj *types.Project) bool {
 	for _, s := range proj.Services {
-		if project.GPURequest(s) != nil {
+		if compose.GPURequest(s) != nil {
 			return true
 		}
 	}

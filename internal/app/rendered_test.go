@@ -6,6 +6,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/plan/plantest"
@@ -47,7 +48,7 @@ func TestGPURequestReadFromTheRenderedProject(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := gpuRequestOf(project.GPURequest(proj.Services["app"])); !reflect.DeepEqual(got, tt.want) {
+			if got := gpuRequestOf(compose.GPURequest(proj.Services["app"])); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("gpu request = %+v, want %+v", got, tt.want)
 			}
 			if got := hasGPUService(proj); got != (tt.gpu != nil) {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
+
+	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/compose/sdk"
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -351,7 +353,7 @@ func (p *Project) preflight(ctx context.Context, r *run, only []string) error {
 	for _, ps := range r.plan.Services {
 		if len(only) == 0 || slices.Contains(only, ps.Name) {
 			names = append(names, ps.Name)
-			gpus = gpus || project.GPURequest(proj.Services[ps.Name]) != nil || ps.CPUFallback
+			gpus = gpus || compose.GPURequest(proj.Services[ps.Name]) != nil || ps.CPUFallback
 		}
 	}
 	if !gpus {
