@@ -50,10 +50,14 @@ help: ## list the targets
 # every run's RSS (devenv-core --help: 44 MB as linked, 31 MB copied, on
 # this project's CI machine); a copy, like a file unpacked from a release
 # archive, does not (BENCHMARKS.md, peak memory).
-build: ## build bin/devenv and bin/devenv-core, installed side by side (cgo, for NVML; no symbol table or DWARF: stack traces keep their function names)
+# devenv and devenv-core are built without cgo (a cgo program starts
+# slower and maps more, on every command); devenv-nvml, which reads NVML
+# for them, with it (internal/gpu, HelperName).
+build: ## build bin/devenv, bin/devenv-core and bin/devenv-nvml, installed side by side (no symbol table or DWARF: stack traces keep their function names)
 	@mkdir -p $(BINDIR)/.link
-	$(GO) build -trimpath -ldflags "$(BUILD_LDFLAGS)" -o $(BINDIR)/.link/ ./cmd/devenv ./cmd/devenv-core
-	@for p in devenv devenv-core; do cp $(BINDIR)/.link/$$p $(BINDIR)/.$$p.new && mv -f $(BINDIR)/.$$p.new $(BINDIR)/$$p || exit 1; done; rm -rf $(BINDIR)/.link
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(BUILD_LDFLAGS)" -o $(BINDIR)/.link/ ./cmd/devenv ./cmd/devenv-core
+	$(GO) build -trimpath -ldflags "$(BUILD_LDFLAGS)" -o $(BINDIR)/.link/ ./cmd/devenv-nvml
+	@for p in devenv devenv-core devenv-nvml; do cp $(BINDIR)/.link/$$p $(BINDIR)/.$$p.new && mv -f $(BINDIR)/.$$p.new $(BINDIR)/$$p || exit 1; done; rm -rf $(BINDIR)/.link
 
 # make demo's project directory (default: devenv-demo/devenv-demo in the user cache directory).
 DEMO_DIR ?=
@@ -140,6 +144,7 @@ cross: ## check devenv builds, and vets, without cgo for linux/arm64, darwin, wi
 		echo "== $$t (CGO_ENABLED=0)"; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv-core; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/devenv-nvml; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./internal/gpu/... ./internal/jobs ./internal/filelock ./envs/reconcile ./compose; \
 	done
 

@@ -31,7 +31,7 @@ snap > /tmp/after
 diff /tmp/before /tmp/after
 cd /tmp && cp /dist/checksums.txt /dist/devenv_*_linux_amd64.tar.gz . && sha256sum -c --ignore-missing checksums.txt
 su dev -c 'mkdir -p ~/.local/bin ~/.docker/cli-plugins && tar -xzf /tmp/devenv_*_linux_amd64.tar.gz -C ~/.local --strip-components=1 &&
-  mv ~/.local/devenv ~/.local/devenv-core ~/.local/bin/ && ln -s ~/.local/bin/devenv ~/.docker/cli-plugins/docker-devenv &&
+  mv ~/.local/devenv ~/.local/devenv-core ~/.local/devenv-nvml ~/.local/bin/ && ln -s ~/.local/bin/devenv ~/.docker/cli-plugins/docker-devenv &&
   ~/.local/bin/devenv version | grep -q "^devenv " && docker devenv version | grep -q "^compose-go: "'
 echo INSTALL-OK
 `

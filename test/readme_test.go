@@ -117,8 +117,8 @@ func TestReadmeQuickStart(t *testing.T) {
 }
 
 // makeDevenv runs a README make command in the repository, then puts the
-// programs it built where the README runs them from: ./bin/devenv and
-// ./bin/devenv-core beside it.
+// programs it built where the README runs them from: ./bin/devenv, with
+// ./bin/devenv-core and ./bin/devenv-nvml beside it.
 func makeDevenv(t *testing.T, cmd, dir string) {
 	t.Helper()
 	root := standin.ModuleRoot(t)
@@ -132,7 +132,7 @@ func makeDevenv(t *testing.T, cmd, dir string) {
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, prog := range []string{"devenv", "devenv-core"} {
+	for _, prog := range []string{"devenv", "devenv-core", "devenv-nvml"} {
 		data, err := os.ReadFile(filepath.Join(root, "bin", prog))
 		if err != nil {
 			t.Fatalf("%s built no bin/%s: %v", cmd, prog, err)

@@ -148,7 +148,7 @@ func TestReleaseSnapshotIsReproducible(t *testing.T) {
 	if floor == nil || floor[1] != release.GlibcFloor {
 		t.Fatalf("README's glibc floor %v is not the release's %s", floor, release.GlibcFloor)
 	}
-	for _, p := range []string{"devenv", "devenv-core"} {
+	for _, p := range []string{"devenv", "devenv-core", "devenv-nvml"} {
 		v, sym, err := release.MaxGlibc(filepath.Join(dists[0], "build", "linux_amd64", p))
 		if err != nil {
 			t.Fatal(err)

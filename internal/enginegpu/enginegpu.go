@@ -1,6 +1,6 @@
 // Package enginegpu reads the GPUs of the engine's machine through the
 // engine itself, for engines that are not on this machine (an ssh context,
-// a tcp address) or a devenv without NVML (built without cgo): the engine's
+// a tcp address) or a devenv that cannot read NVML here: the engine's
 // /info (runtimes, CDI spec directories, DiscoveredDevices on Docker 28.2+)
 // says whether it can give GPUs at all, and a short-lived, labelled probe
 // container that asks for every GPU runs the nvidia-smi the NVIDIA runtime

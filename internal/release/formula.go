@@ -43,6 +43,7 @@ class Devenv < Formula
 
   def install
     bin.install "devenv", "devenv-core"
+    bin.install "devenv-nvml" if OS.linux?
     (lib/"docker/cli-plugins").install_symlink bin/"devenv" => "docker-devenv"
     bash_completion.install "completions/devenv.bash" => "devenv"
     zsh_completion.install "completions/_devenv"

@@ -3,6 +3,7 @@ package release
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 )
 
 // Installed paths of the packages.
@@ -27,6 +28,7 @@ func PackageFiles(dir string) []nfpmFile {
 	files := []nfpmFile{
 		f("devenv", "/usr/bin/devenv"),
 		f("devenv-core", "/usr/bin/devenv-core"),
+		f("devenv-nvml", "/usr/bin/devenv-nvml"),
 		{Src: "/usr/bin/devenv", Dst: pluginDir + "/docker-devenv", Type: "symlink"},
 		f("completions/devenv.bash", "/usr/share/bash-completion/completions/devenv"),
 		{Src: filepath.Join(dir, "completions/_devenv"), Dst: "/usr/share/zsh/vendor-completions/_devenv", Packager: "deb"},
@@ -38,7 +40,7 @@ func PackageFiles(dir string) []nfpmFile {
 	for i := range files {
 		if files[i].Type != "symlink" {
 			mode := 0o644 // nfpm reads the mode as a number
-			if files[i].Dst == "/usr/bin/devenv" || files[i].Dst == "/usr/bin/devenv-core" {
+			if strings.HasPrefix(files[i].Dst, "/usr/bin/") {
 				mode = 0o755
 			}
 			files[i].FileInfo = map[string]any{"mode": mode, "owner": "root", "group": "root"}

@@ -20,7 +20,7 @@ type Target struct{ OS, Arch string }
 
 func (t Target) String() string { return t.OS + "/" + t.Arch }
 
-// AllTargets are the platforms `make release` builds. Linux builds use cgo
+// AllTargets are the platforms `make release` builds. Linux's devenv-nvml uses cgo
 // (NVML, found at run time); macOS and Windows read GPUs through the engine.
 var AllTargets = []Target{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}, {"windows", "amd64"}}
 
@@ -95,7 +95,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		res.Archives = append(res.Archives, a)
 		res.Packages = append(res.Packages, pkgs...)
-		released = append(released, filepath.Join(o.Out, a.Name), filepath.Join(o.Out, sbomName(a.Name)))
+		released = append(released, filepath.Join(o.Out, a.Name), filepath.Join(o.Out, sbomName(a.Name, "")))
+		if t.OS == "linux" {
+			released = append(released, filepath.Join(o.Out, sbomName(a.Name, "nvml.")))
+		}
 		released = append(released, pkgs...)
 	}
 	for name, make := range map[string]func(string, string, []Published) (string, error){"devenv.rb": Formula, "devenv.json": Scoop} {
@@ -178,12 +181,9 @@ func (o Options) target(ctx context.Context, t Target, build string, ex extras, 
 	if err := o.goBuild(ctx, t, dir); err != nil {
 		return Published{}, nil, err
 	}
-	exe := ""
-	if t.OS == "windows" {
-		exe = ".exe"
-	}
+	exe := exeSuffix(t)
 	var entries []Entry
-	for _, p := range []string{"devenv", "devenv-core"} {
+	for _, p := range programs(t) {
 		if t.OS == "linux" {
 			if err := CheckGlibc(filepath.Join(dir, p), GlibcFloor); err != nil {
 				return Published{}, nil, err
@@ -210,8 +210,13 @@ func (o Options) target(ctx context.Context, t Target, build string, ex extras, 
 	if err := write(filepath.Join(o.Out, name), top, entries, mtime); err != nil {
 		return Published{}, nil, err
 	}
-	if err := o.sbom(ctx, t, filepath.Join(o.Out, sbomName(name))); err != nil {
+	if err := o.sbom(ctx, t, "cmd/devenv-core", filepath.Join(o.Out, sbomName(name, ""))); err != nil {
 		return Published{}, nil, err
+	}
+	if t.OS == "linux" { // devenv-nvml's own modules (go-nvml): its SBOM beside the archive's
+		if err := o.sbom(ctx, t, "cmd/devenv-nvml", filepath.Join(o.Out, sbomName(name, "nvml."))); err != nil {
+			return Published{}, nil, err
+		}
 	}
 	sum, err := FileSHA256(filepath.Join(o.Out, name))
 	if err != nil {
@@ -225,8 +230,10 @@ func (o Options) target(ctx context.Context, t Target, build string, ex extras, 
 	return a, pkgs, err
 }
 
-func sbomName(archive string) string {
-	return strings.TrimSuffix(strings.TrimSuffix(archive, ".zip"), ".tar.gz") + ".sbom.cdx.json"
+// sbomName is the SBOM of archive's programs (of one program: program
+// "nvml.").
+func sbomName(archive, program string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(archive, ".zip"), ".tar.gz") + "." + program + "sbom.cdx.json"
 }
 
 func writeStaged(dir, name string, data []byte) error {
@@ -246,16 +253,48 @@ func (o Options) ldflags() string {
 		pkg, o.Version, pkg, o.Commit, pkg, date, pkg, o.Dirty)
 }
 
-// goBuild builds devenv and devenv-core for t into dir.
-func (o Options) goBuild(ctx context.Context, t Target, dir string) error {
-	env, err := buildEnv(t)
-	if err != nil {
-		return err
+// programs are t's programs: devenv and devenv-core, and on Linux
+// devenv-nvml, which reads NVML for devenv-core (internal/gpu, HelperName).
+func programs(t Target) []string {
+	if t.OS == "linux" {
+		return []string{"devenv", "devenv-core", "devenv-nvml"}
 	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", o.ldflags(), "-o", dir+string(os.PathSeparator), "./cmd/devenv", "./cmd/devenv-core")
-	cmd.Dir = o.Root
-	cmd.Env = append(os.Environ(), env...)
-	return runCmd(cmd)
+	return []string{"devenv", "devenv-core"}
+}
+
+// goBuild builds t's programs into dir: devenv and devenv-core without cgo
+// (a cgo program starts slower and maps more, on every command), and
+// devenv-nvml with it.
+func (o Options) goBuild(ctx context.Context, t Target, dir string) error {
+	for _, p := range programs(t) {
+		env, err := programEnv(t, p)
+		if err != nil {
+			return err
+		}
+		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", o.ldflags(), "-o", filepath.Join(dir, p+exeSuffix(t)), "./cmd/"+p)
+		cmd.Dir = o.Root
+		cmd.Env = append(os.Environ(), env...)
+		if err := runCmd(cmd); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// programEnv is the build environment of program p for t: buildEnv's
+// (cgo on Linux) for devenv-nvml, no cgo for the others.
+func programEnv(t Target, p string) ([]string, error) {
+	if p == "devenv-nvml" {
+		return buildEnv(t)
+	}
+	return []string{"GOOS=" + t.OS, "GOARCH=" + t.Arch, "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0"}, nil
+}
+
+func exeSuffix(t Target) string {
+	if t.OS == "windows" {
+		return ".exe"
+	}
+	return ""
 }
 
 // buildEnv is the environment of t's build: cgo for Linux (the host's C
@@ -277,10 +316,11 @@ func buildEnv(t Target) ([]string, error) {
 	return append(env, "CC="+cc), nil
 }
 
-// sbom writes the CycloneDX SBOM of the archive's programs: devenv-core's
-// module graph for t (the front's modules are a subset), licences included.
-func (o Options) sbom(ctx context.Context, t Target, dst string) error {
-	env, err := buildEnv(t)
+// sbom writes the CycloneDX SBOM of the program main for t (devenv-core's
+// module graph: the front's modules are a subset; devenv-nvml's on Linux),
+// licences included.
+func (o Options) sbom(ctx context.Context, t Target, main, dst string) error {
+	env, err := programEnv(t, filepath.Base(main))
 	if err != nil {
 		return err
 	}
@@ -293,7 +333,7 @@ func (o Options) sbom(ctx context.Context, t Target, dst string) error {
 		return err
 	}
 	cmd := exec.CommandContext(ctx, filepath.Join(o.Tools, "cyclonedx-gomod"), "app", "-json", "-licenses", "-noserial", "-notimestamp",
-		"-main", "cmd/devenv-core", "-output", abs, ".")
+		"-main", main, "-output", abs, ".")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	return runCmd(cmd)

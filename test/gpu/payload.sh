@@ -98,17 +98,21 @@ rootfs() {
 	tar -C "$r" -cf "$e/rootfs-base.tar" .
 }
 
-# suite: what changes with the code: devenv (with and without cgo), the
-# runner, the probe (each service's Dockerfile copies it in) and the scripts.
+# suite: what changes with the code: devenv (as installed, and without
+# devenv-nvml), the runner, the probe (each service's Dockerfile copies it
+# in) and the scripts.
 suite() {
 	s=$work/suite
 	rm -rf "$s" && mkdir -p "$s/bin"
 	echo "payload: building devenv, the runner and the probe"
-	# devenv is two programs side by side: the front answers a no-op up,
-	# devenv-core is the rest (with cgo for NVML, and without in nocgo/)
+	# devenv is three programs side by side: the front answers a no-op up,
+	# devenv-core is the rest, devenv-nvml (the one built with cgo) reads
+	# NVML for it. nocgo/ holds the same devenv and devenv-core (hard links:
+	# stored once) without devenv-nvml, so they read the GPUs through the engine
 	mkdir -p "$s/bin/nocgo"
-	(cd "$root" && CGO_ENABLED=1 go build -trimpath -ldflags='-s -w' -o "$s/bin/" ./cmd/devenv ./cmd/devenv-core)
-	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$s/bin/nocgo/" ./cmd/devenv ./cmd/devenv-core)
+	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$s/bin/" ./cmd/devenv ./cmd/devenv-core)
+	(cd "$root" && CGO_ENABLED=1 go build -trimpath -ldflags='-s -w' -o "$s/bin/" ./cmd/devenv-nvml)
+	ln "$s/bin/devenv" "$s/bin/devenv-core" "$s/bin/nocgo/"
 	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$s/bin/gpu-e2e" ./test/gpu/cmd/gpu-e2e)
 	gcc -O2 -Wall -Wextra -o "$s/probe" "$root/test/gpu/probe/probe.c" -ldl
 	cp "$root/test/gpu/engine.sh" "$root/test/gpu/run.sh" "$s/"

@@ -102,8 +102,9 @@ func findModuleRoot(dir string) (string, error) {
 }
 
 // programs are what devenv installs, in the order they are moved into
-// place: devenv-core (the full program) before devenv, which runs it.
-var programs = []string{"devenv-core", "devenv"}
+// place: devenv-nvml and devenv-core (the full program) before devenv,
+// which runs it.
+var programs = []string{"devenv-nvml", "devenv-core", "devenv"}
 
 // buildDevenv runs go build for ./cmd/devenv-core and ./cmd/devenv in
 // root and moves the programs into dir atomically, so that a concurrent
@@ -180,6 +181,9 @@ func buildProgram(root, tmp, name string) error {
 	cmd := exec.Command(goTool(), "build", "-trimpath", "-o", out, pkg)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_CFLAGS="+cgoCFlags(os.Getenv("CGO_CFLAGS")))
+	if name != "devenv-nvml" { // as make build: only devenv-nvml uses cgo
+		cmd.Env = append(cmd.Env, "CGO_ENABLED=0")
+	}
 	output, err := cmd.CombinedOutput()
 	if err != nil {
 		return errorf("building devenv failed (`go build -trimpath -o %s %s` in %s, after %s): %v\n%s\nFix the build first: cd %s && go build %s",

@@ -54,12 +54,12 @@ func TestModuleRootOfThisRepository(t *testing.T) {
 	}
 }
 
-// fakeModule writes a module whose ./cmd/devenv and ./cmd/devenv-core
-// have the given main.go.
+// fakeModule writes a module whose ./cmd/devenv, ./cmd/devenv-core and
+// ./cmd/devenv-nvml have the given main.go.
 func fakeModule(t *testing.T, main string) string {
 	t.Helper()
 	root := t.TempDir()
-	files := map[string]string{"go.mod": "module example.com/fake\n\ngo 1.22\n", "cmd/devenv/main.go": main, "cmd/devenv-core/main.go": main}
+	files := map[string]string{"go.mod": "module example.com/fake\n\ngo 1.22\n", "cmd/devenv/main.go": main, "cmd/devenv-core/main.go": main, "cmd/devenv-nvml/main.go": main}
 	if err := writeProject(root, files); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestBuildDevenv(t *testing.T) {
 		{"compile error", "package main\n\nfunc main() { undefinedThing() }\n",
 			[]string{"building devenv failed", "undefined: undefinedThing", "main.go:3", "go build ./cmd/devenv"}},
 		{"no main package", "package notmain\n",
-			[]string{"building devenv failed", "produced no program", "cmd/devenv-core must be package main"}},
+			[]string{"building devenv failed", "produced no program", "cmd/devenv-nvml must be package main"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,8 +91,8 @@ func TestBuildDevenv(t *testing.T) {
 				if err != nil || res.Code != 3 {
 					t.Fatalf("built binary exited %d (%v), want 3 (its argument count)", res.Code, err)
 				}
-				if entries, _ := os.ReadDir(dir); len(entries) != 2 {
-					t.Errorf("the build left %d entries in %s, want devenv and devenv-core alone", len(entries), dir)
+				if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+					t.Errorf("the build left %d entries in %s, want devenv, devenv-core and devenv-nvml alone", len(entries), dir)
 				}
 				if left, _ := filepath.Glob(filepath.Join(dir, ".build-*")); len(left) > 0 {
 					t.Errorf("the build left %v", left)

@@ -27,7 +27,7 @@ func skipf(format string, a ...any) error {
 }
 
 func main() {
-	payload := flag.String("payload", "/tmp/devenv-gpu", "unpacked payload (bin/devenv and bin/devenv-core, the same without cgo in bin/nocgo/, probe, rootfs-base.tar)")
+	payload := flag.String("payload", "/tmp/devenv-gpu", "unpacked payload (bin/devenv, bin/devenv-core and bin/devenv-nvml, the same without devenv-nvml in bin/nocgo/, probe, rootfs-base.tar)")
 	engineKind := flag.String("engine", "own", "which engine run.sh started: own or payload")
 	outDir := flag.String("out", ".", "folder for the transcript")
 	machine := flag.String("machine", "", "what this machine is, for the transcript (default: N GPUs)")
