@@ -184,6 +184,9 @@ func expandVars(s string, vars map[string]string) string {
 			c = s[i]
 		case c == '$' && !inSingle:
 			if v, n, ok := expandAt(s[i:], vars); ok {
+				if inDouble { // "$VAR" is its value, whatever quotes it holds
+					v = doubleQuoted(v, true)
+				}
 				b.WriteString(v)
 				i += n - 1
 				continue
@@ -298,7 +301,7 @@ func readScript(text string) (submitScript, error) {
 	vars := map[string]string{}
 	var opts optionVars
 	found := false
-	for _, sl := range scriptLines(text) {
+	for _, sl := range scriptLines(inlineCatHeredocs(text)) {
 		out.heredocs = append(out.heredocs, sl.heredocs...)
 		words, err := shellWords(expandVars(sl.text, vars))
 		if found {
