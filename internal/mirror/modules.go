@@ -75,6 +75,9 @@ var moduleBuildRe = lazy.Regexp(`(?i)-(java|scala)-(\d+(?:\.\d+)?)`)
 // moduleBuildFacts records the Java and Scala a Spark module's version
 // names.
 func (p *Profile) moduleBuildFacts(version, src string) {
+	if strings.Contains(version, "-Hadoop-") && !strings.Contains(strings.ToLower(version), "-scala-") {
+		p.prebuiltScala(sparkModuleVersion(version), version, src) // a build of Apache's pre-built package
+	}
 	for _, m := range moduleBuildRe().FindAllStringSubmatch(version, -1) {
 		if strings.EqualFold(m[1], "java") {
 			p.setFact("java", moduleVersion("java", m[2]), src, rankDeclared)

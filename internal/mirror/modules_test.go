@@ -42,9 +42,15 @@ func TestModuleLoads(t *testing.T) {
 			t.Errorf("%q: spark %q python %q java %q (warnings %q); want %q %q %q", tc.line, r.Spark, r.Python, r.Java, p.Warnings, tc.spark, tc.python, tc.java)
 		}
 	}
-	p, err = importBytes("job.sh", FormatSparkSubmit, []byte("module load Spark/3.5.1-foss-2022b-Scala-2.13\nspark-submit app.py\n"))
-	if err != nil || p.Runtime.Spark != "3.5.1" || p.Runtime.Scala != "2.13" {
-		t.Errorf("Spark/3.5.1-foss-2022b-Scala-2.13: spark %q scala %q (%v); want 3.5.1 and 2.13", p.Runtime.Spark, p.Runtime.Scala, err)
+	for module, scala := range map[string]string{
+		"Spark/3.5.1-foss-2022b-Scala-2.13": "2.13",
+		"Spark/2.4.0-Hadoop-2.7-Java-1.8":   "2.11", // Apache's pre-built 2.4.0 package
+		"Spark/3.3.1-foss-2022a":            "",
+	} {
+		p, err = importBytes("job.sh", FormatSparkSubmit, []byte("module load "+module+"\nspark-submit app.py\n"))
+		if err != nil || p.Runtime.Scala != scala {
+			t.Errorf("%s: scala %q (%s, %v); want %q", module, p.Runtime.Scala, p.Runtime.ScalaProvenance, err, scala)
+		}
 	}
 }
 

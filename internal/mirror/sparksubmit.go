@@ -292,7 +292,35 @@ var sparkDistRe = lazy.Regexp(`(?:^|/)spark-(\d+\.\d+\.\d+)(?:-bin-[A-Za-z0-9.-]
 // a name, so a version the file declares beats it (precedence.go).
 func (p *Profile) sparkFromSubmitPath(command string) {
 	if m := sparkDistRe().FindStringSubmatch(command); m != nil {
-		p.inferSpark(m[1], "spark-submit path "+command)
+		src := "spark-submit path " + command
+		p.inferSpark(m[1], src)
+		if strings.Contains(m[0], "-bin-") {
+			p.prebuiltScala(m[1], m[0], src)
+		}
+	}
+}
+
+// prebuiltScala records the Scala of Apache's pre-built distribution of
+// Spark release whose name is dist (spark-2.4.0-bin-hadoop2.7,
+// spark-3.5.1-bin-hadoop3-scala2.13, EasyBuild's Spark/2.4.0-Hadoop-2.7):
+// spark.apache.org/downloads.html, "Spark 2.x is pre-built with Scala 2.11
+// except version 2.4.2, which is pre-built with Scala 2.12. Spark 3.0+ is
+// pre-built with Scala 2.12", and 3.2+ also as a -scala2.13 package.
+func (p *Profile) prebuiltScala(release, dist, src string) {
+	major, _, _ := strings.Cut(release, ".")
+	scala := ""
+	switch {
+	case strings.Contains(strings.ToLower(dist), "scala2.13"):
+		scala = "2.13"
+	case major == "2" && release == "2.4.2":
+		scala = "2.12"
+	case major == "2":
+		scala = "2.11"
+	case major == "3":
+		scala = "2.12"
+	}
+	if scala != "" {
+		p.setFact("scala", scala, src+" (Apache's pre-built Spark "+release+" is built for Scala "+scala+")", rankInferred)
 	}
 }
 

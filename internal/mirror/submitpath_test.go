@@ -15,12 +15,15 @@ func TestSparkFromSubmitPath(t *testing.T) {
 	cases := []struct {
 		name, text, spark, source string
 		conflict                  bool
+		scala                     string // of Apache's pre-built package; "" not checked
 	}{
-		{"bare command", "/opt/spark-3.5.1-bin-hadoop3/bin/spark-submit --master 'local[*]' app.py\n", "3.5.1", "spark-submit path /opt/spark-3.5.1-bin-hadoop3/bin/spark-submit", false},
-		{"without hadoop", "/opt/spark-3.4.2-bin-without-hadoop/bin/spark-submit --master yarn app.py\n", "3.4.2", "spark-submit path", false},
-		{"a script's SPARK_HOME", "#!/bin/sh\nSPARK_HOME=/srv/spark-3.3.4\n$SPARK_HOME/bin/spark-submit --master yarn app.py\n", "3.3.4", "spark-submit path /srv/spark-3.3.4/bin/spark-submit", false},
-		{"no version in the path", "/opt/spark/bin/spark-submit --master yarn app.py\n", "", "", false},
-		{"declared beats the path", "#!/bin/sh\n" + heredoc + "/opt/spark-3.5.1-bin-hadoop3/bin/spark-submit --master yarn app.py\n", "3.4.1", "heredoc 1", true},
+		{"bare command", "/opt/spark-3.5.1-bin-hadoop3/bin/spark-submit --master 'local[*]' app.py\n", "3.5.1", "spark-submit path /opt/spark-3.5.1-bin-hadoop3/bin/spark-submit", false, "2.12"},
+		{"a Scala 2.13 package", "/opt/spark-3.5.1-bin-hadoop3-scala2.13/bin/spark-submit app.py\n", "3.5.1", "spark-submit path", false, "2.13"},
+		{"a 2.4 package", "/usr/local/spark-2.4.8-bin-hadoop2.7/bin/spark-submit app.py\n", "2.4.8", "spark-submit path", false, "2.11"},
+		{"without hadoop", "/opt/spark-3.4.2-bin-without-hadoop/bin/spark-submit --master yarn app.py\n", "3.4.2", "spark-submit path", false, ""},
+		{"a script's SPARK_HOME", "#!/bin/sh\nSPARK_HOME=/srv/spark-3.3.4\n$SPARK_HOME/bin/spark-submit --master yarn app.py\n", "3.3.4", "spark-submit path /srv/spark-3.3.4/bin/spark-submit", false, ""},
+		{"no version in the path", "/opt/spark/bin/spark-submit --master yarn app.py\n", "", "", false, ""},
+		{"declared beats the path", "#!/bin/sh\n" + heredoc + "/opt/spark-3.5.1-bin-hadoop3/bin/spark-submit --master yarn app.py\n", "3.4.1", "heredoc 1", true, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -33,6 +36,9 @@ func TestSparkFromSubmitPath(t *testing.T) {
 				t.Fatal(err)
 			}
 			eq(t, "spark", p.Runtime.Spark, tc.spark)
+			if tc.scala != "" {
+				eq(t, "scala", p.Runtime.Scala, tc.scala)
+			}
 			if !strings.Contains(p.Runtime.SparkProvenance, tc.source) {
 				t.Errorf("spark's source %q, want it to name %q", p.Runtime.SparkProvenance, tc.source)
 			}
