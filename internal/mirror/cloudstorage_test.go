@@ -33,3 +33,16 @@ func TestCloudFromStorage(t *testing.T) {
 		})
 	}
 }
+
+// TestCloudFromSDKv2Credentials: S3A configured with AWS SDK v2's web
+// identity provider (Hadoop 3.4's S3A, as data-on-eks configures it) names
+// AWS, as the SDK v1 name does.
+func TestCloudFromSDKv2Credentials(t *testing.T) {
+	p := newProfile("x", FormatSparkSubmit)
+	p.addConf("spark.hadoop.fs.s3a.aws.credentials.provider", "software.amazon.awssdk.auth.credentials.WebIdentityTokenFileCredentialsProvider", "test")
+	p.addConf("spark.eventLog.dir", "s3a://bucket/spark-events", "test")
+	p.factsOutsideConf()
+	if p.Source.Cloud != "aws" {
+		t.Errorf("cloud %q, want aws", p.Source.Cloud)
+	}
+}

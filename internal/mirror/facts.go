@@ -447,6 +447,7 @@ var storageClouds = []struct {
 }{
 	{"s3://", "aws", true}, {"s3n://", "aws", true},
 	{"WebIdentityTokenCredentialsProvider", "aws", false}, {"InstanceProfileCredentialsProvider", "aws", false},
+	{"WebIdentityTokenFileCredentialsProvider", "aws", false}, // AWS SDK v2's name of EKS's web identity (IRSA)
 	{"amazonaws.com", "aws", false},
 	{"gs://", "gcp", false},
 	{"abfss://", "azure", false}, {"abfs://", "azure", false}, {"wasbs://", "azure", false}, {"wasb://", "azure", false}, {"adl://", "azure", false},
