@@ -223,7 +223,7 @@ func TestInstanceFamilies(t *testing.T) {
 		"Standard_F4s": {4, 0}, "Standard_F8s_v2": {8, 0}, "Standard_E8s_v3": {8, 0}, "Standard_NC24ads_A100_v4": {24, 1},
 		"Standard_ND96isr_H100_v5": {96, 8}, "g6e.48xlarge": {192, 8}, "p5e.48xlarge": {192, 8}, "a2-highgpu-1g": {12, 1},
 		"a3-highgpu-8g": {208, 8}, "g2-standard-4": {4, 1}, "Standard_D4ds_v5": {4, 0}, "Standard_D16s_v5": {16, 0},
-		"m3.xlarge": {4, 0}, "c4.xlarge": {4, 0},
+		"m3.xlarge": {4, 0}, "c4.xlarge": {4, 0}, "Standard_D4ps_v6": {4, 0}, "Standard_D192s_v6": {192, 0},
 	} {
 		in, ok := LookupInstance(name)
 		if !ok || in.VCPUs != want[0] || in.GPUs != want[1] {
