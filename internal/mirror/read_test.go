@@ -349,3 +349,29 @@ func TestSparkFromLibraryJars(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleQuotedJSONStrings: a job template that is JSON but for a
+// single-quoted string ("on_start": '{{FIXME}}', as mozilla's telemetry
+// jobs write one) is read; a single quote inside a string, or one that
+// is no string of its own, is left as it is.
+func TestSingleQuotedJSONStrings(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		ok   bool
+		want string // the value of "a"
+	}{
+		{`{"a": '{{FIXME}}', "b": "it's"}`, true, "{{FIXME}}"},
+		{`{"a": "it's 'quoted'"}`, true, "it's 'quoted'"},
+		{`{"a": 'has "double" quotes'}`, false, ""},
+		{"{\"a\": 'spans\nlines'}", false, ""},
+	} {
+		v, err := decodeJSON([]byte(tc.text))
+		if (err == nil) != tc.ok {
+			t.Errorf("%q: err %v, want ok %v", tc.text, err, tc.ok)
+			continue
+		}
+		if tc.ok && str(asMap(v)["a"]) != tc.want {
+			t.Errorf("%q: a = %q, want %q", tc.text, str(asMap(v)["a"]), tc.want)
+		}
+	}
+}

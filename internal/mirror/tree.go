@@ -16,7 +16,7 @@ import (
 // read as spaces: no Spark conf value holds a line break. The cleaning keeps
 // every byte's offset, so errors name the line and column of data.
 func decodeJSON(data []byte) (any, error) {
-	clean := stripTrailingCommas(blankComments(data))
+	clean := doubleQuoteSingle(stripTrailingCommas(blankComments(data)))
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(clean))
 	dec.UseNumber()
@@ -227,6 +227,41 @@ func stringMap(v any) map[string]string {
 				continue
 			}
 			out[k] = s
+		}
+	}
+	return out
+}
+
+// doubleQuoteSingle turns a single-quoted string outside strings, on one
+// line, with no " or \ in it ('{{FIXME}}' in a job template, as
+// JavaScript and Python write strings) into a double-quoted one: the
+// same bytes with " for ', so every byte keeps its offset. Any other
+// single quote is left for the JSON error to name.
+func doubleQuoteSingle(data []byte) []byte {
+	if !bytes.ContainsRune(data, '\'') {
+		return data
+	}
+	out := bytes.Clone(data)
+	inStr, esc := false, false
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		switch {
+		case inStr && esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case inStr && c == '"':
+			inStr = false
+		case inStr:
+		case c == '"':
+			inStr = true
+		case c == '\'':
+			end := bytes.IndexAny(out[i+1:], "'\"\\\n")
+			if end < 0 || out[i+1+end] != '\'' {
+				continue
+			}
+			out[i], out[i+1+end] = '"', '"'
+			i += 1 + end
 		}
 	}
 	return out
