@@ -211,13 +211,17 @@ var (
 // of Apache's pre-built Spark packages (209/225) and Azure's Ddsv5 and
 // Dsv5 rows (211/225) and EC2's m3 and c4 rows (215/225); AWS SDK v2's
 // web identity provider names AWS (batch 8's last SDK v2 miss), and
-// Azure's v6 D sizes (batch 9's Standard_D4ps_v6).
+// Azure's v6 D sizes (batch 9's Standard_D4ps_v6); then JSON with a
+// single-quoted string (batch 8's Jobs API template, 15 facts) and
+// Iceberg's Glue catalog as AWS's class. All held-out files together:
+// 1631/1679 import (97.1%) and 498/518 config (96.1%), every batch after
+// its one check counted as it scores now.
 // Raise them as the readers improve.
 var corpusFloors = map[string]float64{
 	"train import":   99.6, // 1220/1224 (batch 5: 227/228, batch 6: 198/198, batch 7: 224/227)
 	"train config":   99.2, // 391/394 (batch 5: 73/74, batch 6: 60/60, batch 7: 76/78)
-	"heldout import": 96.4, // 1619/1679 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check, batch 7: 128/128; 104/128 at its one check, batch 8: 246/262; 206/269 at its one check, batch 9: 327/346; 290/346 at its one check, batch 10: 151/163; 111/163 at its one check, batch 11: 215/225; 202/225 at its one check)
-	"heldout config": 95.3, // 494/518 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check, batch 7: 48/48; 43/48 at its one check, batch 8: 91/99; 74/99 at its one check, batch 9: 97/97; 82/97 at its one check, batch 10: 52/60; 43/60 at its one check, batch 11: 85/92; 83/92 at its one check)
+	"heldout import": 97.0, // 1631/1679 (batch 1: 117/119, batch 2: 69/69, batch 3: 91/91, batch 4: 46/46, batch 5: 119/120; 104/120 at its one check, batch 6: 108/110; 94/110 at its one check, batch 7: 128/128; 104/128 at its one check, batch 8: 257/262; 206/269 at its one check, batch 9: 330/346; 290/346 at its one check, batch 10: 151/163; 111/163 at its one check, batch 11: 215/225; 202/225 at its one check)
+	"heldout config": 96.0, // 498/518 (batch 1: 37/38, batch 2: 19/19, batch 3: 7/7, batch 4: 13/13, batch 5: 28/28; 27/28 at its one check, batch 6: 17/17; 16/17 at its one check, batch 7: 48/48; 43/48 at its one check, batch 8: 95/99; 74/99 at its one check, batch 9: 97/97; 82/97 at its one check, batch 10: 52/60; 43/60 at its one check, batch 11: 85/92; 83/92 at its one check)
 }
 
 type corpusFile struct {

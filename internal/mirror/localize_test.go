@@ -40,6 +40,9 @@ func TestClassify(t *testing.T) {
 		// as OCI's Spark setups write it for the OCI HDFS connector
 		{"spark.sql.hive.metastore.sharedPrefixes", "shaded.oracle,com.oracle.bmc", actDrop, "prod platform"},
 		{"spark.sql.hive.metastore.sharedPrefixes", "com.mysql.jdbc", actKeep, ""},
+		// a catalog only AWS Glue serves
+		{"spark.sql.catalog.glue.catalog-impl", "org.apache.iceberg.aws.glue.GlueCatalog", actDrop, "prod platform"},
+		{"spark.sql.catalog.local.catalog-impl", "org.apache.iceberg.hadoop.HadoopCatalog", actKeep, ""},
 		{"spark.databricks.delta.preview.enabled", "true", actDrop, databricksOnlyReason}, // Databricks-only (issue 33)
 		{"spark.databricks.delta.optimizeWrite.enabled", "true", actKeep, ""},             // Delta's own confs are spark.databricks.delta.*
 		{"spark.databricks.io.cache.enabled", "true", actDrop, "Databricks"},

@@ -195,7 +195,9 @@ var platformClasses = []string{"com.databricks.", "databricks.", "rapids.daemon_
 	"com.google.cloud.hadoop.", "com.amazonaws.emr", "com.amazon.emr", "com.amazon.ws.emr", "com.amazonaws.services.emr", "EmrFileSystem",
 	// Oracle Cloud's HDFS connector (oracle/oci-hdfs-connector), which OCI's
 	// images share with the Hive metastore client
-	"com.oracle.bmc", "shaded.oracle"}
+	"com.oracle.bmc", "shaded.oracle",
+	// Iceberg's catalog on AWS Glue: a catalog only AWS serves
+	"org.apache.iceberg.aws.glue."}
 
 // behaviourPrefixes are kept as they are and drift there changes results.
 var behaviourPrefixes = []string{"spark.sql.", "spark.rapids.", "spark.serializer", "spark.kryo", "spark.plugins",
