@@ -78,8 +78,8 @@ func coreNextTo(self string) (string, error) {
 		core = resolved
 	}
 	if fi, err := os.Stat(core); err != nil || !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is missing next to %s: devenv is two programs installed side by side "+
-			"(`make build` puts both in bin/; `go install github.com/devenv-dev/devenv/cmd/...@latest` installs both)", core, self)
+		return "", fmt.Errorf("%s is missing next to %s: devenv's programs are installed side by side "+
+			"(devenv, devenv-core, and on Linux devenv-nvml: `make build` puts them in bin/, a release archive holds them together)", core, self)
 	}
 	return core, nil
 }
