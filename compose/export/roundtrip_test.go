@@ -12,11 +12,10 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
-	composesdk "github.com/docker/compose/v5/pkg/compose"
-
 	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/plan"
+	composesdk "github.com/docker/compose/v5/pkg/compose"
 )
 
 // TestComposeExportHashesAreDevenvs loads the export as `docker compose -f

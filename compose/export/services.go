@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
-
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/lock"

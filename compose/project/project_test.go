@@ -15,6 +15,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/types"
+	_ "github.com/devenv-dev/devenv/compose/loader" // compose files load in process in tests
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
@@ -26,8 +27,6 @@ import (
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
 	"github.com/devenv-dev/devenv/internal/labels"
 	composesdk "github.com/docker/compose/v5/pkg/compose"
-
-	_ "github.com/devenv-dev/devenv/compose/loader" // compose files load in process in tests
 )
 
 // TestRenderedHashesAreCompose holds the rendered project to Compose: each

@@ -4,9 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/devenv-dev/devenv/compose"
-
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/devenv-dev/devenv/compose"
 )
 
 func TestHostPorts(t *testing.T) {

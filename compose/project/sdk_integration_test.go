@@ -13,9 +13,6 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/docker/compose/v5/pkg/api"
-	composesdk "github.com/docker/compose/v5/pkg/compose"
-
 	"github.com/devenv-dev/devenv/envs/lock/locktest"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/plan/plantest"
@@ -23,6 +20,8 @@ import (
 	"github.com/devenv-dev/devenv/internal/endpoint/dockercli"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/docker/compose/v5/pkg/api"
+	composesdk "github.com/docker/compose/v5/pkg/compose"
 )
 
 // events records what the SDK reports, as devenv's UI would receive it.

@@ -10,7 +10,6 @@ import (
 	"sort"
 
 	"github.com/compose-spec/compose-go/v2/types"
-
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"

@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/devenv-dev/devenv/internal/safefile"
-
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/profiles"
 )
 

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
-
 	"github.com/devenv-dev/devenv/compose"
 )
 

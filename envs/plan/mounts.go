@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/compose-spec/compose-go/v2/types"
-
 	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/internal/safefile"
 )

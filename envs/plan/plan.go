@@ -12,8 +12,6 @@ import (
 	"sort"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/hashicorp/go-multierror"
-
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/loader"
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -24,6 +22,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/readset"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/hashicorp/go-multierror"
 )
 
 // Host is what the plan needs to know about the machine.

@@ -12,17 +12,15 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/compose"
-	"github.com/devenv-dev/devenv/test/standin"
-
-	"github.com/devenv-dev/devenv/internal/goldenfile"
-	"github.com/devenv-dev/devenv/internal/labels"
-
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
+	"github.com/devenv-dev/devenv/internal/goldenfile"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/gpu/gputest"
+	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/sources"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/devenv-dev/devenv/test/standin"
 )
 
 type pinner struct{}

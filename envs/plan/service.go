@@ -2,14 +2,10 @@ package plan
 
 import (
 	"fmt"
-
 	"path"
 	"path/filepath"
 
 	"github.com/compose-spec/compose-go/v2/types"
-
-	"github.com/hashicorp/go-multierror"
-
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/images"
@@ -17,6 +13,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/hashicorp/go-multierror"
 )
 
 // Paths inside containers.

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
-
 	"github.com/devenv-dev/devenv/envs/spec"
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"

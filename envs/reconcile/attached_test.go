@@ -3,10 +3,9 @@ package reconcile
 import (
 	"testing"
 
-	"github.com/docker/compose/v5/pkg/api"
-
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/labels"
+	"github.com/docker/compose/v5/pkg/api"
 )
 
 // TestAttached: a container is on the project network when it refers to

@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"github.com/hashicorp/go-multierror"
-
 	"github.com/devenv-dev/devenv/compose"
 	"github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/lock"
@@ -16,6 +14,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/gpu"
 	"github.com/devenv-dev/devenv/internal/labels"
 	"github.com/devenv-dev/devenv/profiles"
+	"github.com/hashicorp/go-multierror"
 )
 
 // ServiceConfig is one service as devenv will run it.

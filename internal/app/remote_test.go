@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/types"
-
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/endpoint"
 )

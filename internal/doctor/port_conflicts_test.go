@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/types"
-
 	cproject "github.com/devenv-dev/devenv/compose/project"
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/envs/plan/plantest"
