@@ -262,32 +262,36 @@ func programs(t Target) []string {
 	return []string{"devenv", "devenv-core"}
 }
 
-// goBuild builds t's programs into dir: devenv and devenv-core without cgo
-// (a cgo program starts slower and maps more, on every command), and
-// devenv-nvml with it.
+// goBuild builds t's programs into dir: devenv and devenv-core in one go
+// build without cgo (a cgo program starts slower and maps more, on every
+// command), and on Linux devenv-nvml with it (buildEnv).
 func (o Options) goBuild(ctx context.Context, t Target, dir string) error {
-	for _, p := range programs(t) {
-		env, err := programEnv(t, p)
-		if err != nil {
-			return err
-		}
-		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", o.ldflags(), "-o", filepath.Join(dir, p+exeSuffix(t)), "./cmd/"+p)
-		cmd.Dir = o.Root
-		cmd.Env = append(os.Environ(), env...)
-		if err := runCmd(cmd); err != nil {
-			return err
-		}
+	if err := o.goBuildIn(ctx, programEnv(t), dir, "./cmd/devenv", "./cmd/devenv-core"); err != nil {
+		return err
 	}
-	return nil
+	if t.OS != "linux" {
+		return nil
+	}
+	env, err := buildEnv(t)
+	if err != nil {
+		return err
+	}
+	return o.goBuildIn(ctx, env, dir, "./cmd/devenv-nvml")
 }
 
-// programEnv is the build environment of program p for t: buildEnv's
-// (cgo on Linux) for devenv-nvml, no cgo for the others.
-func programEnv(t Target, p string) ([]string, error) {
-	if p == "devenv-nvml" {
-		return buildEnv(t)
-	}
-	return []string{"GOOS=" + t.OS, "GOARCH=" + t.Arch, "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0"}, nil
+// goBuildIn runs go build of pkgs into dir with env.
+func (o Options) goBuildIn(ctx context.Context, env []string, dir string, pkgs ...string) error {
+	args := append([]string{"build", "-trimpath", "-ldflags", o.ldflags(), "-o", dir + string(os.PathSeparator)}, pkgs...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = o.Root
+	cmd.Env = append(os.Environ(), env...)
+	return runCmd(cmd)
+}
+
+// programEnv is the build environment of t's programs without cgo (all
+// but devenv-nvml).
+func programEnv(t Target) []string {
+	return []string{"GOOS=" + t.OS, "GOARCH=" + t.Arch, "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0"}
 }
 
 func exeSuffix(t Target) string {
@@ -320,9 +324,12 @@ func buildEnv(t Target) ([]string, error) {
 // module graph: the front's modules are a subset; devenv-nvml's on Linux),
 // licences included.
 func (o Options) sbom(ctx context.Context, t Target, main, dst string) error {
-	env, err := programEnv(t, filepath.Base(main))
-	if err != nil {
-		return err
+	env := programEnv(t)
+	if main == "cmd/devenv-nvml" {
+		var err error
+		if env, err = buildEnv(t); err != nil {
+			return err
+		}
 	}
 	dir, err := o.gitCheckout(ctx)
 	if err != nil {
