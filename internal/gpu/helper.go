@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -71,6 +72,7 @@ func ServeHelper(ctx context.Context, args []string, open func() (Inventory, err
 // read; the first Host is the one Open read.
 type helperInventory struct {
 	path  string
+	mu    sync.Mutex
 	first *Host
 }
 
@@ -89,8 +91,11 @@ func OpenHelper(path string) (Inventory, error) {
 }
 
 func (h *helperInventory) Host(ctx context.Context) (*Host, error) {
-	if f := h.first; f != nil {
-		h.first = nil
+	h.mu.Lock()
+	f := h.first
+	h.first = nil
+	h.mu.Unlock()
+	if f != nil {
 		return f, nil
 	}
 	return h.read(ctx)
