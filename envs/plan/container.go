@@ -87,8 +87,8 @@ func environment(env map[string]string) types.MappingWithEquals {
 	return out
 }
 
-// dependsOn is deps, each to be started first.
-func dependsOn(deps []string) types.DependsOnConfig {
+// DependsOn is deps as a service's depends_on, each to be started first.
+func DependsOn(deps []string) types.DependsOnConfig {
 	if len(deps) == 0 {
 		return nil
 	}

@@ -50,7 +50,7 @@ func planService(p *spec.Project, s *spec.Service, ls *lock.Service, h Host, pla
 	c.Volumes = mnts
 	c.HealthCheck = healthcheck(s.Healthcheck)
 	c.MemLimit = types.UnitBytes(memoryBytes(s.Memory))
-	c.DependsOn = dependsOn(s.DependsOn)
+	c.DependsOn = DependsOn(s.DependsOn)
 	if needsInit(res.Profile) {
 		c.Init = &[]bool{true}[0]
 	}

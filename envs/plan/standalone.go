@@ -55,7 +55,7 @@ func worker(p *spec.Project, s *spec.Service, master *Service, w sparkconf.Worke
 	c.Ports = nil
 	c.HealthCheck = nil
 	c.MemLimit = types.UnitBytes(w.MemoryBytes)
-	c.DependsOn = dependsOn([]string{s.Name})
+	c.DependsOn = DependsOn([]string{s.Name})
 	c.Command = types.ShellCommand{"spark-class", "org.apache.spark.deploy.worker.Worker", "--host", w.Name, "spark://" + s.Name + ":7077"}
 	c.Environment = maps.Clone(master.Container.Environment)
 	for k, v := range w.Env {

@@ -37,11 +37,7 @@ func Service(project, name, image, hash string, deps ...string) *plan.Service {
 
 // WithDeps has s start after deps, as the plan writes it.
 func WithDeps(s *plan.Service, deps ...string) *plan.Service {
-	s.DependsOn = deps
-	s.Container.DependsOn = types.DependsOnConfig{}
-	for _, d := range deps {
-		s.Container.DependsOn[d] = types.ServiceDependency{Condition: types.ServiceConditionStarted, Required: true}
-	}
+	s.DependsOn, s.Container.DependsOn = deps, plan.DependsOn(deps)
 	return s
 }
 
