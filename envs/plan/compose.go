@@ -40,7 +40,7 @@ func planCompose(p *spec.Project, lf *lock.File, cs compose.Service, place *gpu.
 	own := types.Labels(Labels(p.Name, cs.Name))
 	own[labels.ComposeFile] = filepath.Base(cs.File)
 	ps := &Service{Name: cs.Name, Profile: lock.ComposeProfile, DependsOn: cs.DependsOn, Image: cs.Image, Pull: cs.Image, Generated: map[string][]byte{},
-		Compose: &ComposeKeys{Profiles: cs.Profiles, PullPolicy: cs.PullPolicy, Build: cs.Build, Healthy: cs.Healthy, Config: cs.Config}}
+		Compose: &ComposeKeys{Profiles: cs.Profiles, Config: cs.Config}}
 	if ls := lf.Service(cs.Name); ls != nil && ls.Base != nil && ls.Base.Ref == cs.Image {
 		ps.Image = opts.Mirrors.Image(ls.Base.Pinned())
 		ps.Pull = ps.Image

@@ -154,16 +154,14 @@ type Service struct {
 	BuildErr error `json:"-"`
 }
 
-// ComposeKeys are a compose service's profiles, pull_policy and build:
-// as written.
+// ComposeKeys are what a compose service keeps of its compose file: its
+// profiles as written (what the exports and config read without a
+// project), and compose-go's own value of the service and of the
+// top-level objects it refers to (the networks, volumes, configs and
+// secrets the project adds).
 type ComposeKeys struct {
-	Profiles   []string
-	PullPolicy string
-	Build      *compose.Build
-	Healthy    []string // dependencies with condition: service_healthy
-	// Config is compose-go's own value of the service (and of what it
-	// refers to), which the project renders with devenv's overrides.
-	Config *compose.Config
+	Profiles []string
+	Config   *compose.Config
 }
 
 // EnvFileError says why the service's container cannot be created: its
