@@ -61,7 +61,6 @@ type Service struct {
 	// Profiles are the service's profiles as written ("" kept, as compose keeps it).
 	Profiles  []string
 	DependsOn []string // every dependency, sorted
-	Healthy   []string // dependencies with condition: service_healthy, sorted
 	GPU       *GPUWant // nil: no GPU
 	// NamedVolumes are the compose volume names the service mounts, as
 	// written in the compose file (the plan prefixes them with the project,

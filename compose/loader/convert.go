@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -32,7 +33,7 @@ func convert(s types.ServiceConfig, pos *positions) (compose.Service, []string) 
 	errs = append(errs, problems...)
 	out.Warnings = append(out.Warnings, gpuWarns...)
 	out.GPU = gpu
-	out.DependsOn, out.Healthy = dependencies(s)
+	out.DependsOn = dependencies(s)
 	out.Networks = networks(s)
 	return out, errs
 }
@@ -115,19 +116,15 @@ func describeVolume(v types.ServiceVolumeConfig) string {
 	return v.Type
 }
 
-// dependencies are the services s depends on and those it waits healthy
-// for. Every condition is applied as Compose applies it: the SDK's start
-// waits for each one (a one-shot's exit 0 for service_completed_successfully).
-func dependencies(s types.ServiceConfig) (deps, healthy []string) {
-	for name, d := range s.DependsOn {
-		deps = append(deps, name)
-		if d.Condition == types.ServiceConditionHealthy {
-			healthy = append(healthy, name)
-		}
+// dependencies are the services s depends on, sorted. Their conditions
+// stay in compose-go's value, which the SDK's start applies as Compose
+// does (a one-shot's exit 0 for service_completed_successfully).
+func dependencies(s types.ServiceConfig) []string {
+	deps := slices.Sorted(maps.Keys(s.DependsOn))
+	if len(deps) == 0 {
+		return nil
 	}
-	sort.Strings(deps)
-	sort.Strings(healthy)
-	return deps, healthy
+	return deps
 }
 
 func networks(s types.ServiceConfig) []string {
