@@ -28,8 +28,9 @@ func openEngineGPUs(ctx context.Context, eng engine.Engine) (gpu.Inventory, erro
 // NVML when the engine runs here (or there is no engine); the engine's side
 // when it does not (an ssh or tcp context: the laptop's GPUs are not the
 // engine's), and when NVML cannot be loaded here (no driver, or no
-// devenv-nvml beside devenv-core) but the engine's /info shows GPU support. DEVENV_GPU_FACTS=nvml or
-// =engine overrides it. info is the engine's /info when already read.
+// devenv-nvml beside devenv-core) but the engine's /info shows GPU
+// support. DEVENV_GPU_FACTS=nvml or =engine overrides it. info is the
+// engine's /info when already read.
 func chooseGPUs(ctx context.Context, opts Options, eng engine.Engine, info *engine.Info) (gpu.Inventory, string, error) {
 	force := os.Getenv("DEVENV_GPU_FACTS")
 	local := eng == nil || engine.EndpointOf(eng).Local
