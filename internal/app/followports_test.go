@@ -155,7 +155,7 @@ func TestMatchForwardsKeepsTheURLOfAMovedPort(t *testing.T) {
 						untold = append(untold, f.Service)
 					}
 				}}
-			(&Project{}).matchForwards(t.Context(), tun, c.want, o, map[string]bool{})
+			(&Project{}).matchForwards(t.Context(), tun, c.want, o, newFollowState())
 			got := map[string]int{}
 			for _, f := range tun.Forwards() {
 				got[f.Service] = f.Local
@@ -164,6 +164,29 @@ func TestMatchForwardsKeepsTheURLOfAMovedPort(t *testing.T) {
 				t.Errorf("local ports %v (want %v), told forwarded %v (want %v), unforwarded %v (want %v)", got, c.local, told, c.told, untold, c.unt)
 			}
 		})
+	}
+}
+
+// TestMatchForwardsKeepsTheURLOfAPortThatCameBack: a restart seen between
+// two reads (the first sync's restart of the services, in CI) removes the
+// forward, and the next read finds the port again on another port of the
+// engine's machine; the forward comes back on the URL it had.
+func TestMatchForwardsKeepsTheURLOfAPortThatCameBack(t *testing.T) {
+	web := remote.Forward{Service: "web", ContainerPort: 8080, Remote: 32768}
+	back := web
+	back.Remote = 32790
+	tun := &fakeTunnel{}
+	if _, err := tun.Add(t.Context(), []remote.Forward{web}); err != nil {
+		t.Fatal(err)
+	}
+	st := newFollowState()
+	p := &Project{}
+	for _, want := range [][]remote.Forward{nil, {back}} {
+		p.matchForwards(t.Context(), tun, want, WatchOptions{}, st)
+	}
+	fs := tun.Forwards()
+	if len(fs) != 1 || fs[0].Local != 40768 || fs[0].Remote != 32790 {
+		t.Errorf("forwards after the port came back: %+v; want web on local port 40768 from the engine's 32790", fs)
 	}
 }
 

@@ -280,7 +280,7 @@ func (p *Project) followPorts(ctx context.Context, t portTunnel, o WatchOptions)
 		defer close(done)
 		tick := time.NewTicker(every)
 		defer tick.Stop()
-		warned := map[string]bool{}
+		st := newFollowState()
 		for {
 			select {
 			case <-ctx.Done():
@@ -289,27 +289,43 @@ func (p *Project) followPorts(ctx context.Context, t portTunnel, o WatchOptions)
 			}
 			running, err := p.runningContainers(ctx)
 			if err != nil {
-				if ctx.Err() == nil && !warned[err.Error()] {
-					warned[err.Error()] = true
+				if ctx.Err() == nil && !st.warned[err.Error()] {
+					st.warned[err.Error()] = true
 					p.out.Warn("re-read the services' ports: %v", err)
 				}
 				continue
 			}
-			p.matchForwards(ctx, t, publishedForwards(running), o, warned)
+			p.matchForwards(ctx, t, publishedForwards(running), o, st)
 		}
 	}()
 	return func() { cancel(); <-done }
 }
 
+// followState is what following the ports keeps from one read to the
+// next: the failures already warned, and the local port each service's
+// container port was last forwarded on.
+type followState struct {
+	warned map[string]bool
+	local  map[string]int // "service:container port": local port
+}
+
+func newFollowState() *followState {
+	return &followState{warned: map[string]bool{}, local: map[string]int{}}
+}
+
+func forwardKey(f remote.Forward) string { return fmt.Sprintf("%s:%d", f.Service, f.ContainerPort) }
+
 // matchForwards makes t's forwards those of want: new ports added, ports
 // no container publishes removed (a failure is warned once). A port that
 // moved on the engine's machine (a restart gives a published port without
 // a host port another one) keeps its local port, so the URL the user holds
-// goes on answering.
-func (p *Project) matchForwards(ctx context.Context, t portTunnel, want []remote.Forward, o WatchOptions, warned map[string]bool) {
+// goes on answering; so does one that comes back after a read that did not
+// see it (a restart between two reads), when that local port is still free.
+func (p *Project) matchForwards(ctx context.Context, t portTunnel, want []remote.Forward, o WatchOptions, st *followState) {
 	have := t.Forwards()
 	var gone, add []remote.Forward
 	for _, h := range have {
+		st.local[forwardKey(h)] = h.Local
 		if !slices.ContainsFunc(want, h.Same) {
 			gone = append(gone, h)
 		}
@@ -320,6 +336,11 @@ func (p *Project) matchForwards(ctx context.Context, t portTunnel, want []remote
 		}
 	}
 	moved := keepLocalPorts(add, gone)
+	for i, a := range add {
+		if a.Local == 0 {
+			add[i].Local = st.local[forwardKey(a)]
+		}
+	}
 	if len(gone) > 0 {
 		removed := t.Remove(ctx, gone)
 		removed = slices.DeleteFunc(removed, func(f remote.Forward) bool { return moved[f.Local] })
@@ -332,8 +353,11 @@ func (p *Project) matchForwards(ctx context.Context, t portTunnel, want []remote
 		if len(added) > 0 && o.Forwarded != nil {
 			o.Forwarded(added)
 		}
-		if key := fmt.Sprintf("%s:%d:%d", f.Service, f.ContainerPort, f.Remote); err != nil && ctx.Err() == nil && !warned[key] {
-			warned[key] = true
+		for _, a := range added {
+			st.local[forwardKey(a)] = a.Local
+		}
+		if key := fmt.Sprintf("%s:%d:%d", f.Service, f.ContainerPort, f.Remote); err != nil && ctx.Err() == nil && !st.warned[key] {
+			st.warned[key] = true
 			p.out.Warn("forward %s's port %d (the engine's 127.0.0.1:%d): %v", f.Service, f.ContainerPort, f.Remote, err)
 		}
 	}
