@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -240,15 +242,51 @@ func projectContainers(t *testing.T, project string) []string {
 
 // freePort returns a TCP port on 127.0.0.1 that nothing listens on now, for
 // a test to publish on: a fixed port would collide with containers of other
-// projects on the same engine.
+// projects on the same engine. It is drawn below the kernel's ephemeral
+// range: a port from there (what listening on port 0 gives) can be taken,
+// while a test builds for minutes, by any outgoing connection or by another
+// test's listener, and the engine then refuses to publish it ("address
+// already in use", seen in a cold CI run). Ports are not handed out twice.
 func freePort(t testing.TB) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("no free port: %v", err)
+	lo, hi := freePortRange()
+	freePorts.Lock()
+	defer freePorts.Unlock()
+	for range 200 {
+		port := lo + rand.IntN(hi-lo)
+		if freePorts.given[port] {
+			continue
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err != nil {
+			continue
+		}
+		_ = ln.Close()
+		freePorts.given[port] = true
+		return port
 	}
-	defer func() { _ = ln.Close() }()
-	return ln.Addr().(*net.TCPAddr).Port
+	t.Fatalf("no free port on 127.0.0.1 in %d-%d after 200 tries", lo, hi)
+	return 0
+}
+
+var freePorts = struct {
+	sync.Mutex
+	given map[int]bool
+}{given: map[int]bool{}}
+
+// freePortRange is the ports below the ephemeral range
+// (/proc/sys/net/ipv4/ip_local_port_range; 32768 where it cannot be read)
+// and above 10000, which well-known services keep clear of.
+func freePortRange() (lo, hi int) {
+	hi = 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
+				hi = n
+			}
+		}
+	}
+	return 10000, hi
 }
 
 func readFile(t testing.TB, path string) string {
