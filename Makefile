@@ -91,9 +91,17 @@ integration: ## the packages' TestIntegration* tests against the real Docker eng
 	mkdir -p $(TESTLOG)
 	$(GO) test $(TEST_BUILDFLAGS) -count=1 -json -run '^TestIntegration' $(INTEGRATION_PKGS) | tee $(TESTLOG)/integration.json | $(TESTSUM)
 
-e2e: ## end-to-end tests: the built binary against the real Docker engine
+# The e2e tests compare devenv with the Compose CLI of the SDK devenv links:
+# DEVENV_TEST_COMPOSE when set, else bin/docker-compose, built here (make
+# compose-cli, about a minute) when it is missing or of another version. A
+# machine's own docker-compose may be v1, which most comparisons cannot use.
+E2E_COMPOSE = $(or $(DEVENV_TEST_COMPOSE),$(abspath $(BINDIR))/docker-compose)
+
+e2e: ## end-to-end tests: the built binary against the real Docker engine (and the Compose CLI of the pinned SDK, built into bin/ unless DEVENV_TEST_COMPOSE names one)
 	mkdir -p $(TESTLOG)
-	$(GO) test $(TEST_BUILDFLAGS) -count=1 -json -timeout $(E2E_TIMEOUT) -parallel $(E2E_PARALLEL) ./test/... | tee $(TESTLOG)/e2e.json | $(TESTSUM)
+	@if [ -z "$(DEVENV_TEST_COMPOSE)" ] && [ "$$($(BINDIR)/docker-compose version --short 2>/dev/null)" != "$(COMPOSE_VERSION:v%=%)" ]; then \
+		echo "make e2e: building the Compose CLI $(COMPOSE_VERSION) that the comparisons run (bin/docker-compose)"; $(MAKE) --no-print-directory compose-cli; fi
+	DEVENV_TEST_COMPOSE=$(E2E_COMPOSE) $(GO) test $(TEST_BUILDFLAGS) -count=1 -json -timeout $(E2E_TIMEOUT) -parallel $(E2E_PARALLEL) ./test/... | tee $(TESTLOG)/e2e.json | $(TESTSUM)
 
 e2e-gpu: ## GPU suite on a machine with an NVIDIA driver: real engine, real GPUs (skips, saying why, elsewhere)
 	$(GO) test -count=1 ./test/gpu/

@@ -118,8 +118,11 @@ func TestCorpusCreatedAsCompose(t *testing.T) {
 	}
 }
 
-// corpusComposeTool is DEVENV_TEST_COMPOSE (make compose-cli builds the
-// pinned Compose as bin/docker-compose), else this machine's compose.
+// corpusComposeTool is DEVENV_TEST_COMPOSE (make e2e sets it, building the
+// pinned Compose as bin/docker-compose), else bin/docker-compose, else this
+// machine's compose when it is v2.23 or later: Compose v1 (Debian's
+// docker-compose 1.29) prints no `config --images`, so no stand-in would be
+// tagged and every lock would fail (seen on a fresh machine).
 func corpusComposeTool(t *testing.T) []string {
 	t.Helper()
 	if p := os.Getenv("DEVENV_TEST_COMPOSE"); p != "" {
@@ -129,7 +132,7 @@ func corpusComposeTool(t *testing.T) []string {
 		abs, _ := filepath.Abs(filepath.Join("..", "bin", "docker-compose"))
 		return []string{abs}
 	}
-	return composeTool(t)
+	return composeWithConfigs(t)
 }
 
 func composeFileArgs(project string, files []string) []string {
