@@ -124,18 +124,21 @@ func buildDevenv(root, dir string) error {
 		}
 	}
 	for _, name := range programs {
-		if err := installCopy(filepath.Join(tmp, name), filepath.Join(dir, name)); err != nil {
+		if err := InstallCopy(filepath.Join(tmp, name), filepath.Join(dir, name)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// installCopy puts a copy of the program src at dst, whole or not at all:
-// the linker's own file sits in the page cache as large folios that the
-// kernel maps 2 MB at a time, 12 MB more RSS on every run than a copy
-// (make build copies too; BENCHMARKS.md, peak memory).
-func installCopy(src, dst string) error {
+// InstallCopy puts a copy of the program src at dst, whole or not at all,
+// by plain reads and writes, as an archive or a package is unpacked: how a
+// program's file was written decides the page-cache folios its runs map,
+// and so their RSS (the cgo linker's own file: 12 MB more; a file the Go
+// linker wrote through a mapping: 3 to 4 MB less than a copy). The
+// benchmarks install every program they compare this way (BENCHMARKS.md,
+// peak memory).
+func InstallCopy(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return errorf("cannot read %s: %v", src, err)
