@@ -6,18 +6,59 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
+	"time"
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/tty"
+	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/hashicorp/go-multierror"
 )
 
+// ExecOptions say what Exec runs in a service's container, and with
+// which streams (exec, shell and run's, repro's job).
+type ExecOptions struct {
+	Cmd        []string
+	Env        []string // KEY=VALUE
+	User       string
+	WorkingDir string
+	// TTY asks for a terminal: the command gets one when Stdin and Stdout
+	// both are terminals, and Stdin's stays raw while it runs.
+	TTY bool
+	// Detach starts the command and returns at once (exit code 0), with no
+	// streams and no terminal, as `docker compose exec -d`.
+	Detach bool
+	Stdin  io.Reader // nil: no stdin
+	Stdout io.Writer // nil: discarded
+	Stderr io.Writer // nil: discarded (merged into Stdout with a TTY)
+}
+
+// forEngine is o as the engine runs it, and what puts the terminal back
+// once the command ends (nothing, without a TTY).
+func (o ExecOptions) forEngine() (engine.ExecOptions, func()) {
+	e := engine.ExecOptions{Cmd: o.Cmd, Env: o.Env, User: o.User, WorkingDir: o.WorkingDir}
+	if o.Detach {
+		e.Detach = true // the command runs on its own: nothing of this terminal's
+		return e, func() {}
+	}
+	e.Stdin, e.Stdout, e.Stderr = o.Stdin, o.Stdout, o.Stderr
+	if !o.TTY || !ui.IsTerminal(o.Stdin) || !ui.IsTerminal(o.Stdout) {
+		return e, func() {}
+	}
+	restore, resize := tty.Raw(o.Stdin)
+	e.TTY, e.Resize = true, resize
+	return e, restore
+}
+
 // Exec runs a command in a service's running container and returns its
 // exit code.
-func (p *Project) Exec(ctx context.Context, service string, o engine.ExecOptions) (int, error) {
+func (p *Project) Exec(ctx context.Context, service string, o ExecOptions) (int, error) {
+	cmd, restore := o.forEngine()
+	defer restore()
 	if err := p.CheckServices([]string{service}); err != nil {
 		return 0, err
 	}
@@ -30,9 +71,9 @@ func (p *Project) Exec(ctx context.Context, service string, o engine.ExecOptions
 		if err := p.runner(nil).OthersOfCompose(ctx, p.Spec.Name, []string{service}); err != nil {
 			return 0, err
 		}
-		code, err = rd.ExecProject(ctx, engine.ProjectExec{Project: p.Spec.Name, Service: service, ExecOptions: o})
+		code, err = rd.ExecProject(ctx, engine.ProjectExec{Project: p.Spec.Name, Service: service, ExecOptions: cmd})
 	} else {
-		code, err = eng.Exec(ctx, p.containerOf(ctx, eng, service), o)
+		code, err = eng.Exec(ctx, p.containerOf(ctx, eng, service), cmd)
 	}
 	if err != nil {
 		return 0, p.notRunning(ctx, eng, err, service)
@@ -84,10 +125,23 @@ func (p *Project) RunTarget(words []string) (service string, cmd []string, err e
 	return service, cmd, err
 }
 
+// LogOptions say which of a service's log lines to read (logs' flags).
+type LogOptions struct {
+	Follow     bool
+	Tail       string // "all" or a number of lines; empty means all
+	Timestamps bool
+	Since      time.Time
+	Until      time.Time // zero: up to now (and on, with Follow)
+}
+
+// forEngine is o as the engine reads logs: the same fields, so a change to
+// either fails to compile here.
+func (o LogOptions) forEngine() engine.LogOptions { return engine.LogOptions(o) }
+
 // LogsOptions steer Logs and Diagnose.
 type LogsOptions struct {
 	Services []string // empty: every devenv.yaml service
-	engine.LogOptions
+	LogOptions
 	// Line receives each whole line of a service's output, one call at a
 	// time. Logs needs it; Diagnose reads the logs itself.
 	Line func(service, stream string, line []byte)
@@ -114,7 +168,7 @@ func (p *Project) Logs(ctx context.Context, o LogsOptions) error {
 		if err := p.runner(nil).OthersOfCompose(ctx, p.Spec.Name, names); err != nil {
 			return err
 		}
-		return rd.LogsProject(ctx, engine.ProjectLogs{Project: p.Spec.Name, Services: names, LogOptions: o.LogOptions,
+		return rd.LogsProject(ctx, engine.ProjectLogs{Project: p.Spec.Name, Services: names, LogOptions: o.forEngine(),
 			Line:   func(service string, line []byte) { o.Line(service, "", line) },
 			Status: func(service, msg string) { p.out.Say("%s: %s", service, msg) }})
 	}
@@ -128,7 +182,7 @@ func (p *Project) Logs(ctx context.Context, o LogsOptions) error {
 	}
 	run := func(n string) {
 		stdout, stderr := emit(n, "stdout"), emit(n, "stderr")
-		err := eng.Logs(ctx, p.containerOf(ctx, eng, n), o.LogOptions, stdout, stderr)
+		err := eng.Logs(ctx, p.containerOf(ctx, eng, n), o.forEngine(), stdout, stderr)
 		stdout.flush()
 		stderr.flush()
 		if err != nil && !errors.Is(err, engine.ErrNotFound) && ctx.Err() == nil {
@@ -161,7 +215,7 @@ func (p *Project) Diagnose(ctx context.Context, o LogsOptions) ([]Diagnosis, err
 	if err != nil {
 		return nil, err
 	}
-	opts := o.LogOptions
+	opts := o.forEngine()
 	opts.Follow = false
 	logs := p.readLogs(ctx, eng, opts)
 	out := []Diagnosis{}

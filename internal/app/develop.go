@@ -18,6 +18,12 @@ type DevelopRebuild struct {
 	Changes  []reconcile.Change `json:"changes"`
 }
 
+// Changed are the changes of d's up that changed something (no
+// "unchanged"): what a rebuild is said to have done.
+func (d DevelopRebuild) Changed() []reconcile.Change {
+	return slices.DeleteFunc(slices.Clone(d.Changes), func(ch reconcile.Change) bool { return ch.Action == reconcile.Unchanged })
+}
+
 // develop is the compose services' develop.watch, applied by Compose's
 // Watch (the executor) in the background.
 type develop struct {

@@ -40,3 +40,14 @@ func TestExitCode(t *testing.T) {
 		}
 	}
 }
+
+func TestInterrupted(t *testing.T) {
+	err := Interrupted(errors.New("pull: context canceled"))
+	if ExitCode(err) != ExitInterrupted || err.Error() != "interrupted: pull: context canceled" {
+		t.Errorf("Interrupted = %q (exit %d), want the cause said as interrupted, exit 130", err, ExitCode(err))
+	}
+	quiet := WithExit(ExitInterrupted, errors.New(""))
+	if got := Interrupted(quiet); got != quiet { //nolint:errorlint // the very error handed in, not one that wraps it
+		t.Errorf("Interrupted of an error that ends with 130 already = %q, want it as it is", got)
+	}
+}

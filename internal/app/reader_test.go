@@ -27,7 +27,7 @@ func upTwoPlain(t *testing.T) *world {
 // reader (the Compose SDK on a real engine) once.
 func TestPsReadsThroughTheProjectReader(t *testing.T) {
 	w := upTwoPlain(t)
-	st, err := w.open(t).Ps(t.Context())
+	st, err := w.open(t).Ps(t.Context(), PsOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,14 +73,14 @@ func TestExecThroughTheProjectReader(t *testing.T) {
 	w := upTwoPlain(t)
 	w.eng.ExecFunc = func(o engine.ExecOptions) (int, string) { return 5, strings.Join(o.Cmd, " ") + "\n" }
 	var out strings.Builder
-	code, err := w.open(t).Exec(t.Context(), "a", engine.ExecOptions{Cmd: []string{"echo", "hi"}, Stdout: &out})
+	code, err := w.open(t).Exec(t.Context(), "a", ExecOptions{Cmd: []string{"echo", "hi"}, Stdout: &out})
 	if err != nil || code != 5 || out.String() != "echo hi\n" {
 		t.Errorf("exec a: exit %d, %q, %v", code, out.String(), err)
 	}
 	if err := w.eng.Stop(t.Context(), "demo-b", 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.open(t).Exec(t.Context(), "b", engine.ExecOptions{Cmd: []string{"true"}}); err == nil || !strings.Contains(err.Error(), "service b is not running (its container demo-b is exited): run devenv start b") {
+	if _, err := w.open(t).Exec(t.Context(), "b", ExecOptions{Cmd: []string{"true"}}); err == nil || !strings.Contains(err.Error(), "service b is not running (its container demo-b is exited): run devenv start b") {
 		t.Errorf("exec in a stopped service: %v", err)
 	}
 }
@@ -96,7 +96,7 @@ func TestReadersRefuseOthersContainers(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := w.open(t)
-	_, err := p.Exec(t.Context(), "a", engine.ExecOptions{Cmd: []string{"true"}})
+	_, err := p.Exec(t.Context(), "a", ExecOptions{Cmd: []string{"true"}})
 	if err == nil || !strings.Contains(err.Error(), "theirs-a is in Compose project demo but not labelled for devenv's project demo") {
 		t.Errorf("exec a: %v, want the foreign container named", err)
 	}
@@ -107,7 +107,7 @@ func TestReadersRefuseOthersContainers(t *testing.T) {
 	if n := len(w.eng.CallsTo("ExecProject")) + len(w.eng.CallsTo("LogsProject")); n != 0 {
 		t.Errorf("%d reads reached the project through the SDK stand-in", n)
 	}
-	if _, err := p.Exec(t.Context(), "b", engine.ExecOptions{Cmd: []string{"true"}}); err != nil {
+	if _, err := p.Exec(t.Context(), "b", ExecOptions{Cmd: []string{"true"}}); err != nil {
 		t.Errorf("exec b, a service the other project does not have: %v", err)
 	}
 }

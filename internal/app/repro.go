@@ -10,7 +10,6 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/plan"
 	"github.com/devenv-dev/devenv/internal/doctor"
-	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/internal/redact"
 )
@@ -155,7 +154,7 @@ func (p *Project) runReproJob(ctx context.Context, service string, o ReproOption
 	if o.Output != nil {
 		w = io.MultiWriter(w, o.Output)
 	}
-	code, err := p.Exec(ctx, service, engine.ExecOptions{Cmd: cmd, WorkingDir: plan.Workspace, Stdout: w, Stderr: w})
+	code, err := p.Exec(ctx, service, ExecOptions{Cmd: cmd, WorkingDir: plan.Workspace, Stdout: w, Stderr: w})
 	if err != nil {
 		return nil, err
 	}

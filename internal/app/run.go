@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/compose-spec/compose-go/v2/types"
@@ -81,6 +82,25 @@ type Result struct {
 	RemoteEngine string `json:"remote_engine,omitempty"`
 
 	basis *receiptBasis // set by a whole-project Up (see Receipt)
+}
+
+// RemovedOrphan is an orphan container (of a service the project no
+// longer has) that an up with --remove-orphans removed.
+type RemovedOrphan struct {
+	Service   string
+	Container string
+}
+
+// RemovedOrphans are the orphan containers r's up removed, in r's order:
+// Compose names each one it removes.
+func (r *Result) RemovedOrphans() []RemovedOrphan {
+	var out []RemovedOrphan
+	for _, ch := range r.Changes {
+		if name, ok := strings.CutPrefix(ch.Detail, "orphan container "); ok && ch.Action == reconcile.Removed {
+			out = append(out, RemovedOrphan{Service: ch.Service, Container: name})
+		}
+	}
+	return out
 }
 
 // ServiceEndpoint is something a person can open in a service.
@@ -183,12 +203,19 @@ func (p *Project) Down(ctx context.Context, o DownOptions) (*Result, error) {
 	return &Result{Project: p.Spec.Name, Changes: nonNil(ch), DryRun: o.DryRun}, nil
 }
 
-// Ps is the project's containers as the engine sees them.
-func (p *Project) Ps(ctx context.Context) ([]reconcile.Status, error) {
+// Ps is the project's containers as the engine sees them, those o asks
+// for; a state o names that no container has is a usage error, said
+// before the engine is reached.
+func (p *Project) Ps(ctx context.Context, o PsOptions) ([]reconcile.Status, error) {
+	keep, err := p.psFilter(o)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.connect(ctx); err != nil {
 		return nil, err
 	}
 	st, err := p.runner(nil).Ps(ctx, p.Spec.Name)
+	st = slices.DeleteFunc(st, func(s reconcile.Status) bool { return !keep(s) })
 	if st == nil {
 		st = []reconcile.Status{}
 	}

@@ -1,19 +1,20 @@
 // Package cli is devenv's command line: urfave/cli/v2 commands that turn
-// flags into options and make one call into the packages below. Main exits;
-// Run returns an error, so the whole CLI is testable in-process.
+// flags into internal/app's options, make one call into app and render its
+// result (internal/view); of devenv's packages it imports only app, view
+// and argv (TestCLIImportsAppViewAndArgvOnly). Main exits; Run returns an
+// error, so the whole CLI is testable in-process.
 package cli
 
 import (
 	"context"
 	"fmt"
-	"github.com/devenv-dev/devenv/internal/lazy"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/argv"
-	"github.com/devenv-dev/devenv/internal/envvars"
-	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 )
@@ -28,14 +29,14 @@ type Streams struct {
 func Main(args []string, s Streams) int {
 	ctx, stop := interruptible(context.Background(), s.Err)
 	defer stop()
-	app := newApp(s) // built once: the flags are read from the same grammar that runs
-	debug := commandLine(app).HasFlag(args, "--debug")
+	devenv := newApp(s) // built once: the flags are read from the same grammar that runs
+	debug := commandLine(devenv).HasFlag(args, "--debug")
 	quietLibraries(debug)
-	err := runApp(ctx, app, args, World{})
-	if err != nil && ctx.Err() != nil && exitcode.Of(err) != exitcode.Interrupted {
-		err = exitcode.With(exitcode.Interrupted, fmt.Errorf("interrupted: %w", err))
+	err := runApp(ctx, devenv, args, World{})
+	if err != nil && ctx.Err() != nil {
+		err = app.Interrupted(err)
 	}
-	return report(err, s.Err, debug, commandLine(app).HasFlag(args, "--json"))
+	return report(err, s.Err, debug, commandLine(devenv).HasFlag(args, "--json"))
 }
 
 // Run runs devenv and returns its error; it never exits the process.
@@ -46,19 +47,19 @@ func RunIn(ctx context.Context, args []string, s Streams, w World) error {
 	return runApp(ctx, newApp(s), args, w)
 }
 
-// runApp runs app, devenv's grammar and commands, on args in the world w.
-func runApp(ctx context.Context, app *cli.App, args []string, w World) error {
-	app.Metadata = map[string]any{wordsKey: args, worldKey: w.withDefaults()}
-	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && argv.FindCommand(app.Commands, args[2]) == nil {
-		return unknownCommand(app.Commands, "", args[2])
+// runApp runs devenv, its grammar and commands, on args in the world w.
+func runApp(ctx context.Context, devenv *cli.App, args []string, w World) error {
+	devenv.Metadata = map[string]any{wordsKey: args, worldKey: w}
+	if len(args) > 2 && (args[1] == "help" || args[1] == "h") && argv.FindCommand(devenv.Commands, args[2]) == nil {
+		return unknownCommand(devenv.Commands, "", args[2])
 	}
 	if len(args) > 0 && args[len(args)-1] == completeFlag {
-		return app.RunContext(ctx, args) // shell completion: the words as typed
+		return devenv.RunContext(ctx, args) // shell completion: the words as typed
 	}
-	if err := envvars.Check(os.Environ()); err != nil && !helpOrVersion(args) {
-		return exitcode.With(exitcode.Usage, err)
+	if err := app.CheckEnv(os.Environ()); err != nil && !helpOrVersion(args) {
+		return err
 	}
-	return app.RunContext(ctx, commandLine(app).Reorder(args))
+	return devenv.RunContext(ctx, commandLine(devenv).Reorder(args))
 }
 
 // helpOrVersion reports whether args only ask for help or the version,
@@ -76,12 +77,12 @@ func helpOrVersion(args []string) bool {
 // commandLine is devenv's grammar for reading flags after arguments: as
 // with docker compose exec and run, the words after the first argument of
 // exec SERVICE, run [SERVICE] and submit FILE are the command's.
-func commandLine(app *cli.App) argv.Line {
-	return argv.Line{App: app, PassArgs: []string{"exec", "run", "submit"}}
+func commandLine(devenv *cli.App) argv.Line {
+	return argv.Line{App: devenv, PassArgs: []string{"exec", "run", "submit"}}
 }
 
 func newApp(s Streams) *cli.App {
-	app := &cli.App{
+	devenv := &cli.App{
 		Name:                 "devenv",
 		Usage:                "pinned, GPU-ready Spark / RAPIDS / Triton environments per project",
 		Version:              Version(),
@@ -98,11 +99,11 @@ func newApp(s Streams) *cli.App {
 		},
 		Commands: commands(),
 	}
-	for _, c := range app.Commands {
+	for _, c := range devenv.Commands {
 		withCommonFlags(c)
 	}
-	withRootRefusals(app)
-	return app
+	withRootRefusals(devenv)
+	return devenv
 }
 
 func commands() []*cli.Command {
@@ -151,21 +152,22 @@ func quietLibraries(debug bool) {
 
 // badFlagValue is the flag package's error for a value a devenv flag's
 // Set refused (--pull, --rmi, --wait-timeout): the flag and Set's reason.
-var badFlagValue = lazy.Regexp(`(?s)^invalid (?:boolean )?value ".*" for (?:flag )?-(pull|rmi|wait-timeout): (.*)$`)
+// Compiled where it is used: only a command line with an error reads it.
+const badFlagValue = `(?s)^invalid (?:boolean )?value ".*" for (?:flag )?-(pull|rmi|wait-timeout): (.*)$`
 
 // usageError is a flag parsing error (exit 2) with where to read more; -f
 // after a command name gets the way to name the file there.
 func usageError(err error, command string) error {
 	if strings.HasSuffix(err.Error(), "not defined: -f") {
-		return exitcode.Newf(exitcode.Usage, "%v: after a command name write --file FILE (or -f FILE before it: devenv -f FILE %s)", err, command)
+		return app.Exitf(app.ExitUsage, "%v: after a command name write --file FILE (or -f FILE before it: devenv -f FILE %s)", err, command)
 	}
-	if m := badFlagValue().FindStringSubmatch(err.Error()); m != nil {
+	if m := regexp.MustCompile(badFlagValue).FindStringSubmatch(err.Error()); m != nil {
 		// the flag package calls every flag that may go bare a boolean
 		msg := m[2]
 		if !strings.HasPrefix(msg, "--") {
 			msg = "--" + m[1] + " " + msg
 		}
-		return exitcode.Newf(exitcode.Usage, "%s (see `devenv %s --help`)", msg, command)
+		return app.Exitf(app.ExitUsage, "%s (see `devenv %s --help`)", msg, command)
 	}
-	return exitcode.With(exitcode.Usage, fmt.Errorf("%w (see `devenv %s --help`)", err, command))
+	return app.WithExit(app.ExitUsage, fmt.Errorf("%w (see `devenv %s --help`)", err, command))
 }

@@ -8,11 +8,9 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/goldenfile"
-
-	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/goldenfile"
 	"github.com/devenv-dev/devenv/internal/gpu"
 )
 
@@ -70,7 +68,7 @@ func replace[T any](t *testing.T, p *T, v T) {
 }
 
 // unreachable is World.Connect for a machine without Docker.
-func unreachable(context.Context, endpoint.Options) (engine.Engine, error) {
+func unreachable(context.Context, app.EngineOptions) (engine.Engine, error) {
 	return nil, &engine.Error{Op: "connect to the Docker Engine", Kind: engine.ErrUnreachable, Err: errors.New("dial unix /var/run/docker.sock: no such file")}
 }
 

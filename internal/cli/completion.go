@@ -7,9 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/mirror"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/urfave/cli/v2"
 )
 
@@ -31,7 +29,7 @@ func completionCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			shell := c.Args().First()
 			if c.NArg() != 1 || !strings.Contains("|bash|zsh|fish|", "|"+shell+"|") {
-				return exitcode.Newf(exitcode.Usage, "usage: devenv completion bash|zsh|fish")
+				return app.Exitf(app.ExitUsage, "usage: devenv completion bash|zsh|fish")
 			}
 			b, err := completionScripts.ReadFile("completion/devenv." + shell)
 			if err != nil {
@@ -123,9 +121,9 @@ func valueFlag(cmd *cli.Command, word string) cli.Flag {
 func flagValues(c *cli.Context, cmd string, f cli.Flag) []string {
 	switch name := f.Names()[0]; {
 	case cmd == "init" && name == "profile":
-		return spec.BuiltinProfiles
+		return app.BuiltinProfiles()
 	case cmd == "mirror" && name == "format":
-		return mirror.Formats
+		return app.MirrorFormats()
 	case name == "service":
 		return projectServices(c)
 	}

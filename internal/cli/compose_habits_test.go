@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/devenv-dev/devenv/internal/endpoint"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -33,7 +33,7 @@ func TestComposeHabits(t *testing.T) {
 	fake := enginetest.New()
 	fake.AddImage("postgres:16", nil)
 	fake.AddImage("busybox:1", nil)
-	replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+	replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return fake, nil })
 	must := func(args ...string) string {
 		t.Helper()
 		out, errOut, code := runCLI(t, args...)
@@ -87,7 +87,7 @@ func TestProjectNameFlag(t *testing.T) {
 	fake := enginetest.New()
 	fake.AddImage("postgres:16", nil)
 	fake.AddImage("busybox:1", nil)
-	replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+	replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return fake, nil })
 	if _, errOut, code := runCLI(t, "-p", "other", "up"); code != 0 {
 		t.Fatalf("-p other up: exit %d: %s", code, errOut)
 	}

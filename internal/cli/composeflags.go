@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/urfave/cli/v2"
 )
 
@@ -134,7 +134,7 @@ func refusal(command string, r refusedFlag) error {
 	if r.short != "" {
 		flag = fmt.Sprintf("-%s/--%s", r.short, r.name)
 	}
-	return exitcode.Newf(exitcode.Usage, "devenv %s %s: %s", command, flag, strings.TrimSpace(r.why))
+	return app.Exitf(app.ExitUsage, "devenv %s %s: %s", command, flag, strings.TrimSpace(r.why))
 }
 
 // composeRootRefusals are docker compose's own flags (before the verb)
@@ -158,20 +158,20 @@ var dryRunVerbs = []string{"up", "down"}
 
 // withRootRefusals gives the app Compose's root flags it refuses (hidden)
 // and answers them, before the command runs, with their reason.
-func withRootRefusals(app *cli.App) {
+func withRootRefusals(devenv *cli.App) {
 	for _, r := range composeRootRefusals {
 		if r.value {
-			app.Flags = append(app.Flags, &cli.StringFlag{Name: r.name, Hidden: true})
+			devenv.Flags = append(devenv.Flags, &cli.StringFlag{Name: r.name, Hidden: true})
 		} else {
-			app.Flags = append(app.Flags, &cli.BoolFlag{Name: r.name, Hidden: true})
+			devenv.Flags = append(devenv.Flags, &cli.BoolFlag{Name: r.name, Hidden: true})
 		}
 	}
-	app.Before = func(c *cli.Context) error {
+	devenv.Before = func(c *cli.Context) error {
 		for _, r := range composeRootRefusals {
 			if r.accept || !c.IsSet(r.name) || (r.name == "dry-run" && slices.Contains(dryRunVerbs, c.Args().First())) {
 				continue
 			}
-			return exitcode.Newf(exitcode.Usage, "devenv --%s: %s", r.name, r.why)
+			return app.Exitf(app.ExitUsage, "devenv --%s: %s", r.name, r.why)
 		}
 		return nil
 	}

@@ -66,7 +66,7 @@ func lockCommand() *cli.Command {
 			res, err := p.Lock(c.Context, app.LockOptions{Check: c.Bool("check"), Upgrade: c.Bool("upgrade"), Services: args(c)})
 			if err == nil && c.Bool("upgrade") {
 				// name what the publishers have that the catalog does not know yet
-				res.Notes = append(res.Notes, checkUpstream(c.Context, p.Mirrors()).Notes()...)
+				res.Notes = append(res.Notes, p.UpstreamNotes(c.Context)...)
 			}
 			if err == nil {
 				warn(c, res.Notes...)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/devenv-dev/devenv/internal/endpoint"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 )
 
@@ -14,16 +14,16 @@ func TestContextAndHostFlagsReachTheEngine(t *testing.T) {
 	_ = noNVMLHere(t)
 	tests := []struct {
 		args []string
-		want endpoint.Options
+		want app.EngineOptions
 	}{
-		{[]string{"--context", "gpu", "doctor"}, endpoint.Options{Context: "gpu"}},
-		{[]string{"doctor", "--context", "lab"}, endpoint.Options{Context: "lab"}},
-		{[]string{"-H", "ssh://me@gpubox", "doctor"}, endpoint.Options{Host: "ssh://me@gpubox"}},
-		{[]string{"doctor"}, endpoint.Options{}},
+		{[]string{"--context", "gpu", "doctor"}, app.EngineOptions{Context: "gpu"}},
+		{[]string{"doctor", "--context", "lab"}, app.EngineOptions{Context: "lab"}},
+		{[]string{"-H", "ssh://me@gpubox", "doctor"}, app.EngineOptions{Host: "ssh://me@gpubox"}},
+		{[]string{"doctor"}, app.EngineOptions{}},
 	}
 	for _, tt := range tests {
-		var got *endpoint.Options
-		replace(t, &worldFor(t).Connect, func(_ context.Context, o endpoint.Options) (engine.Engine, error) {
+		var got *app.EngineOptions
+		replace(t, &worldFor(t).Connect, func(_ context.Context, o app.EngineOptions) (engine.Engine, error) {
 			got = &o
 			return unreachable(t.Context(), o)
 		})

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/doctor"
-	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -125,7 +125,7 @@ func TestDoctorOutsideProject(t *testing.T) {
 			fake := enginetest.New()
 			fake.InfoValue.NvidiaRuntime = tt.nvidia
 			fake.InfoValue.MemTotal = tt.memory
-			replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+			replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return fake, nil })
 			replace(t, &worldFor(t).LocalHost, func() doctor.HostFacts {
 				h := doctor.LocalHost()
 				h.MemoryBytes, h.DockerHost, h.WSL = tt.memory, "", false

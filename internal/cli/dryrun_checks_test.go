@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/doctor"
-	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 )
@@ -50,7 +50,7 @@ func TestUpDryRunExitsAsUp(t *testing.T) {
 			fake := enginetest.New()
 			fake.GPUs = true // the engine could: only devenv's preflight stops a start
 			fake.AddImage("busybox:1@sha256:"+strings.Repeat("e", 64), nil)
-			replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+			replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return fake, nil })
 			dryOut, dryErr, dryCode := runCLI(t, append([]string{"up", "--dry-run"}, tt.flags...)...)
 			for _, k := range []engine.Kind{engine.Containers, engine.Networks} {
 				if objs, err := fake.List(t.Context(), k, nil); err != nil || len(objs) != 0 {

@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/redact"
 	"github.com/devenv-dev/devenv/internal/view"
 )
 
@@ -19,17 +18,17 @@ func report(err error, w io.Writer, debug, jsonOut bool) int {
 		return code // no message: the exit code says it (devenv exec)
 	}
 	if jsonOut {
-		b, _ := json.Marshal(jsonError{Level: "error", Message: redact.URLs(view.ErrorText(err)), Exit: code})
+		b, _ := json.Marshal(jsonError{Level: "error", Message: app.RedactURLs(view.ErrorText(err)), Exit: code})
 		_, _ = w.Write(append(b, '\n')) // stderr gone: the exit code still says it
 		return code
 	}
 	if debug {
-		fmt.Fprintf(w, "devenv: %s\n", redact.URLs(fmt.Sprintf("%+v", err)))
+		fmt.Fprintf(w, "devenv: %s\n", app.RedactURLs(fmt.Sprintf("%+v", err)))
 		for e := errors.Unwrap(err); e != nil; e = errors.Unwrap(e) {
-			fmt.Fprintf(w, "  caused by (%T): %s\n", e, redact.URLs(e.Error()))
+			fmt.Fprintf(w, "  caused by (%T): %s\n", e, app.RedactURLs(e.Error()))
 		}
 	} else {
-		fmt.Fprintf(w, "devenv: %s\n", redact.URLs(view.ErrorText(err)))
+		fmt.Fprintf(w, "devenv: %s\n", app.RedactURLs(view.ErrorText(err)))
 	}
 	return code
 }

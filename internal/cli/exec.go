@@ -4,10 +4,6 @@ import (
 	"errors"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/engine"
-	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/tty"
-	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/urfave/cli/v2"
 )
 
@@ -72,7 +68,7 @@ func runCommand() *cli.Command {
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			service, cmd, err := p.RunTarget(args(c))
 			if errors.Is(err, app.ErrNoCommand) {
-				return exitcode.Newf(exitcode.Usage, "usage: devenv run [SERVICE] -- COMMAND [ARGS...], e.g. devenv run -- spark-submit /workspace/job.py")
+				return app.Exitf(app.ExitUsage, "usage: devenv run [SERVICE] -- COMMAND [ARGS...], e.g. devenv run -- spark-submit /workspace/job.py")
 			}
 			if err != nil {
 				return err
@@ -85,22 +81,13 @@ func runCommand() *cli.Command {
 // runIn runs cmd in service's container; a TTY is used when wanted and both
 // stdin and stdout are terminals. A non-zero exit ends devenv with that code.
 func runIn(c *cli.Context, p *app.Project, service string, cmd []string, wantTTY bool) error {
-	opts := engine.ExecOptions{Cmd: cmd, User: c.String("user"), WorkingDir: c.String("workdir"), Env: c.StringSlice("env"),
-		TTY: wantTTY && ui.IsTerminal(c.App.Reader) && ui.IsTerminal(c.App.Writer), Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
-	if c.Bool("detach") {
-		opts = engine.ExecOptions{Cmd: cmd, User: opts.User, WorkingDir: opts.WorkingDir, Env: opts.Env, Detach: true}
-	}
-	if opts.TTY {
-		restore, resize := tty.Raw(c.App.Reader)
-		defer restore()
-		opts.Resize = resize
-	}
-	code, err := p.Exec(c.Context, service, opts)
+	code, err := p.Exec(c.Context, service, app.ExecOptions{Cmd: cmd, User: c.String("user"), WorkingDir: c.String("workdir"), Env: c.StringSlice("env"),
+		TTY: wantTTY, Detach: c.Bool("detach"), Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter})
 	if err != nil {
 		return err
 	}
 	if code != 0 {
-		return exitcode.With(code, errSilent)
+		return app.WithExit(code, errSilent)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/devenv-dev/devenv/compose/export"
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
@@ -17,12 +16,12 @@ func exportCommand() *cli.Command {
 			{
 				Name:   "compose",
 				Usage:  "the whole environment as a compose file (stdout, or -o FILE and the line that runs it)",
-				Flags:  []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of stdout (suggested: " + export.ComposeFileName + ")"}},
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of stdout (suggested: " + app.ExportComposeFile + ")"}},
 				Action: exportAction(app.ExportCompose),
 			},
 			{
 				Name:  "devcontainer",
-				Usage: "write " + export.DevcontainerPath + " for VS Code and other editors",
+				Usage: "write " + app.ExportDevcontainerPath + " for VS Code and other editors",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "service", Usage: "the `SERVICE` the editor attaches to (default: one that mounts the project: a rapids or spark-rapids service, then devenv's others, then a compose service binding the project directory)"},
 					&cli.BoolFlag{Name: "force", Usage: "overwrite an existing devcontainer.json"},

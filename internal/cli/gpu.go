@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -41,7 +39,7 @@ func runDoctor(c *cli.Context) error {
 		return err
 	}
 	if n := app.FailedChecks(rep); n > 0 {
-		return exitcode.Newf(app.DoctorExitCode(rep), "doctor: %d check(s) failed; each FAIL line above says what to do", n)
+		return app.Exitf(app.DoctorExitCode(rep), "doctor: %d check(s) failed; each FAIL line above says what to do", n)
 	}
 	return nil
 }
@@ -65,9 +63,9 @@ func runTop(c *cli.Context) error {
 	out := printer(c)
 	o := app.TopOptions{ProcRoot: procRoot, Interval: c.Duration("interval"), Once: c.Bool("once")}
 	if o.Interval <= 0 {
-		return exitcode.Newf(exitcode.Usage, "--interval must be positive, got %s (e.g. --interval 2s)", o.Interval)
+		return app.Exitf(app.ExitUsage, "--interval must be positive, got %s (e.g. --interval 2s)", o.Interval)
 	}
-	clear := !out.JSON && !o.Once && ui.IsTerminal(out.Out)
+	clear := !out.JSON && !o.Once && app.IsTerminal(out.Out)
 	return app.Top(c.Context, options(c), o, func(s app.TopSample) error {
 		if out.JSON {
 			return json.NewEncoder(out.Out).Encode(s) // one object per line

@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/internal/app"
-
-	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -86,7 +84,7 @@ func TestTopNamesServices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+	replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return fake, nil })
 	proc := t.TempDir()
 	writeCgroup(t, proc, samples[0].Processes[0].PID, "0::/system.slice/docker-"+id+".scope\n")
 	writeCgroup(t, proc, samples[0].Processes[1].PID, "0::/user.slice/user-1000.slice/session-2.scope\n")

@@ -11,7 +11,7 @@ import (
 
 	"github.com/devenv-dev/devenv/envs/lock"
 	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/endpoint"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/labels"
@@ -29,7 +29,7 @@ func fakeEngine(t *testing.T) *enginetest.Fake {
 	fake := enginetest.New()
 	fake.AddImage("postgres:16", nil)
 	fake.AddImage("busybox:1", nil)
-	replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+	replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return fake, nil })
 	return fake
 }
 
@@ -278,7 +278,7 @@ func (s *stopTimeouts) RunProject(ctx context.Context, run engine.ProjectRun) (e
 func TestUpComposeFlags(t *testing.T) {
 	project(t, twoPlain, true)
 	spy := &stopTimeouts{Fake: fakeEngine(t)}
-	replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return spy, nil })
+	replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return spy, nil })
 	mustRun(t, "up", "--build", "--wait-timeout", "60")
 	spy.got = nil
 	mustRun(t, "up", "--force-recreate", "-t", "3")

@@ -5,7 +5,6 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/view"
-	"github.com/devenv-dev/devenv/profiles"
 	"github.com/urfave/cli/v2"
 )
 
@@ -17,7 +16,7 @@ func initCommand() *cli.Command {
 		Usage:     "write a commented starter devenv.yaml",
 		ArgsUsage: " ",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "profile", Value: profiles.SparkRapids, Usage: "spark-rapids | rapids | triton | image"},
+			&cli.StringFlag{Name: "profile", Value: app.DefaultInitProfile, Usage: "spark-rapids | rapids | triton | image"},
 			&cli.StringFlag{Name: "name", Usage: "project name (default: the directory name)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing devenv.yaml"},
 		},
@@ -40,7 +39,8 @@ func profilesCommand() *cli.Command {
 			if c.Bool("outdated") {
 				return outdated(c)
 			}
-			return show(c, profiles.Builtin().Summary(), nil, func(w io.Writer, s profiles.Summary) { _, _ = io.WriteString(w, s.Text()) })
+			s := app.ProfileSummary()
+			return printer(c).Result(s, func(w io.Writer) { _, _ = io.WriteString(w, s.Text()) })
 		},
 	}
 }

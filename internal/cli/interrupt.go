@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/app"
 )
 
 // interruptible is a context that the first Ctrl-C (SIGINT, or SIGTERM)
@@ -37,7 +37,7 @@ func watchInterrupts(parent context.Context, sig <-chan os.Signal, errw io.Write
 		select {
 		case <-sig:
 			fmt.Fprintln(errw, "interrupted again: exiting now (the next devenv up converges)")
-			exit(exitcode.Interrupted)
+			exit(app.ExitInterrupted)
 		case <-done:
 		}
 	}()

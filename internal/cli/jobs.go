@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/jobs"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -27,7 +26,7 @@ func submitCommand() *cli.Command {
 				say(c, view.Submitted(j))
 				warn(c, warnings...) // after the job's notice, once the runner has taken the queue or ended
 			}
-			return show(c, j, err, func(w io.Writer, j jobs.Job) { fmt.Fprintln(w, j.ID) })
+			return show(c, j, err, func(w io.Writer, j app.Job) { fmt.Fprintln(w, j.ID) })
 		}),
 	}
 }
@@ -74,7 +73,7 @@ func listJobs(c *cli.Context, p *app.Project) error {
 	if err == nil {
 		warn(c, warnings...)
 	}
-	return show(c, list, err, func(w io.Writer, list []jobs.Job) { view.Jobs(w, list, p.Spec.Dir) })
+	return show(c, list, err, func(w io.Writer, list []app.Job) { view.Jobs(w, list, p.Spec.Dir) })
 }
 
 func runJobs(c *cli.Context, p *app.Project) error {

@@ -4,13 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -63,10 +59,10 @@ func upCommand() *cli.Command {
 		},
 		Action: projectAction(func(c *cli.Context, p *app.Project) error {
 			if c.Bool("build") && c.Bool("no-build") {
-				return exitcode.Newf(exitcode.Usage, "--build and --no-build cannot go together (as with Compose)")
+				return app.Exitf(app.ExitUsage, "--build and --no-build cannot go together (as with Compose)")
 			}
 			if c.Bool("no-build") && (c.Bool("no-cache") || pullOf(c) == "always") {
-				return exitcode.Newf(exitcode.Usage, "--no-build builds nothing: leave out --no-cache and --pull always, which rebuild")
+				return app.Exitf(app.ExitUsage, "--no-build builds nothing: leave out --no-cache and --pull always, which rebuild")
 			}
 			res, err := p.Up(c.Context, app.UpOptions{
 				Services: args(c), Frozen: c.Bool("frozen"), NoStart: c.Bool("no-start"), Wait: c.Bool("wait"),
@@ -93,10 +89,8 @@ func upText(w io.Writer, r *app.Result) {
 	if r.DryRun {
 		return
 	}
-	for _, ch := range r.Changes {
-		if name, ok := strings.CutPrefix(ch.Detail, "orphan container "); ok && ch.Action == reconcile.Removed {
-			fmt.Fprintf(w, "  removed orphan container %s (service %s)\n", name, ch.Service)
-		}
+	for _, o := range r.RemovedOrphans() {
+		fmt.Fprintf(w, "  removed orphan container %s (service %s)\n", o.Container, o.Service)
 	}
 }
 
@@ -138,12 +132,7 @@ func psCommand() *cli.Command {
 			if err := view.CheckPsFormat(c.String("format")); err != nil {
 				return err
 			}
-			keep, err := psFilter(c, p)
-			if err != nil {
-				return err
-			}
-			st, err := p.Ps(c.Context)
-			st = slices.DeleteFunc(st, func(s reconcile.Status) bool { return !keep(s) })
+			st, err := p.Ps(c.Context, app.PsOptions{States: c.StringSlice("status"), Filter: c.String("filter"), NoOrphans: !c.Bool("orphans")})
 			text := view.Ps
 			switch {
 			case c.Bool("quiet"):
@@ -152,7 +141,7 @@ func psCommand() *cli.Command {
 				text = view.PsServices
 			case c.IsSet("format"):
 				var ferr error
-				text = func(w io.Writer, st []reconcile.Status) { ferr = view.PsFormat(w, st, c.String("format")) }
+				text = func(w io.Writer, st []app.ContainerStatus) { ferr = view.PsFormat(w, st, c.String("format")) }
 				if err := show(c, st, err, text); err != nil {
 					return err
 				}
@@ -161,34 +150,6 @@ func psCommand() *cli.Command {
 			return show(c, st, err, text)
 		}),
 	}
-}
-
-// psStates are the states ps --status and --filter status= take, as
-// Compose lists them.
-var psStates = []string{"paused", "restarting", "removing", "running", "dead", "created", "exited"}
-
-// psFilter is which containers ps lists: those in the states --status and
-// --filter status=STATE name (any, when none), and with --orphans=false
-// only those of a service the project has.
-func psFilter(c *cli.Context, p *app.Project) (func(reconcile.Status) bool, error) {
-	states := c.StringSlice("status")
-	if f := c.String("filter"); f != "" {
-		key, v, ok := strings.Cut(f, "=")
-		if !ok || key != "status" {
-			return nil, exitcode.Newf(exitcode.Usage, "ps --filter %q: the filter devenv (and Compose) takes is status=STATE", f)
-		}
-		states = append(states, v)
-	}
-	for _, s := range states {
-		if !slices.Contains(psStates, s) {
-			return nil, exitcode.Newf(exitcode.Usage, "ps: status %q is not a container state (%s)", s, strings.Join(psStates, ", "))
-		}
-	}
-	services := p.ServiceNames()
-	orphans := c.Bool("orphans")
-	return func(s reconcile.Status) bool {
-		return (len(states) == 0 || slices.Contains(states, s.State)) && (orphans || slices.Contains(services, s.Service))
-	}, nil
 }
 
 func imagesCommand() *cli.Command {

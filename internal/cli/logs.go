@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/engine"
-	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -29,12 +27,12 @@ func logsCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			if t := c.String("tail"); t != "all" {
 				if n, err := strconv.Atoi(t); err != nil || n < 0 {
-					return exitcode.Newf(exitcode.Usage, "--tail %q: give a number of lines or all", t)
+					return app.Exitf(app.ExitUsage, "--tail %q: give a number of lines or all", t)
 				}
 			}
 			for _, f := range []string{"since", "until"} {
 				if _, err := logTime(c.String(f), time.Now()); err != nil {
-					return exitcode.Newf(exitcode.Usage, "--%s %q: %v\n\thint: a time such as 2026-12-01T10:00:00Z, a Unix time, or a duration back such as 42m", f, c.String(f), err)
+					return app.Exitf(app.ExitUsage, "--%s %q: %v\n\thint: a time such as 2026-12-01T10:00:00Z, a Unix time, or a duration back such as 42m", f, c.String(f), err)
 				}
 			}
 			return projectAction(runLogs)(c)
@@ -46,7 +44,7 @@ func runLogs(c *cli.Context, p *app.Project) error {
 	now := time.Now()
 	since, _ := logTime(c.String("since"), now) // checked before the project was opened
 	until, _ := logTime(c.String("until"), now)
-	o := app.LogsOptions{Services: args(c), LogOptions: engine.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"),
+	o := app.LogsOptions{Services: args(c), LogOptions: app.LogOptions{Follow: c.Bool("follow"), Tail: c.String("tail"),
 		Timestamps: c.Bool("timestamps"), Since: since, Until: until}}
 	if c.Bool("diagnose") {
 		d, err := p.Diagnose(c.Context, o)
@@ -90,7 +88,7 @@ func logTime(v string, now time.Time) (time.Time, error) {
 // exit 130 without a message: stopping is what the user asked for.
 func quietInterrupt(c *cli.Context, err error) error {
 	if c.Context.Err() != nil {
-		return exitcode.With(exitcode.Interrupted, errSilent)
+		return app.WithExit(app.ExitInterrupted, errSilent)
 	}
 	return err
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -20,7 +18,7 @@ func mirrorCommand() *cli.Command {
 		ArgsUsage: "SOURCE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "service", Aliases: []string{"s"}, Usage: "the service to mirror into (default: the first spark-rapids service)"},
-			&cli.StringFlag{Name: "format", Usage: "force the format: " + strings.Join(mirror.Formats, ", ")},
+			&cli.StringFlag{Name: "format", Usage: "force the format: " + strings.Join(app.MirrorFormats(), ", ")},
 			&cli.BoolFlag{Name: "full", Usage: "scan a whole event log (executor and GPU facts across the run)"},
 			&cli.BoolFlag{Name: "print", Usage: "only print the normalized cluster profile; change nothing"},
 			&cli.BoolFlag{Name: "accept-deviation", Usage: "mirror even when devenv cannot build prod's Spark line or Scala and takes the nearest (else exit 5)"},
@@ -49,7 +47,7 @@ func runMirror(c *cli.Context) error {
 
 // maxWindowFlag lets event logs use zstd windows over the default, as
 // `zstd --long=31` or `--memory` do; lock and up read DEVENV_MAX_WINDOW_MB.
-var maxWindowFlag = &cli.IntFlag{Name: "max-window", Value: mirror.DefaultMaxWindowMB, EnvVars: []string{"DEVENV_MAX_WINDOW_MB"},
+var maxWindowFlag = &cli.IntFlag{Name: "max-window", Value: app.DefaultMaxWindowMB, EnvVars: []string{"DEVENV_MAX_WINDOW_MB"},
 	Usage: "largest zstd window in `MiB` an event log may need (the zstd command line's default; more costs that much memory, as zstd --memory)"}
 
 func reproCommand() *cli.Command {
@@ -69,7 +67,7 @@ func reproCommand() *cli.Command {
 				if err := show(c, res, err, view.Repro); err != nil || res.Reproduced {
 					return err
 				}
-				return exitcode.With(exitcode.Failure, errSilent)
+				return app.WithExit(app.ExitFailure, errSilent)
 			})),
 	}
 }
@@ -88,7 +86,7 @@ func diffCommand() *cli.Command {
 			if err := show(c, res, err, view.Diff); err != nil || !res.Drifted {
 				return err
 			}
-			return exitcode.With(exitcode.Drift, errSilent)
+			return app.WithExit(app.ExitDrift, errSilent)
 		})),
 	}
 }

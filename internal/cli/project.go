@@ -1,65 +1,41 @@
 package cli
 
 import (
-	"context"
 	"io"
 	"os"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/doctor"
-	"github.com/devenv-dev/devenv/internal/endpoint"
-	"github.com/devenv-dev/devenv/internal/engine"
-	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/gpu"
-	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/devenv-dev/devenv/internal/view/execview"
 	"github.com/urfave/cli/v2"
 )
 
-// World is what the commands reach outside the process through: the
-// Docker engine, the machine's NVML, and its CPU, memory and tools. Run
-// uses the real ones; tests pass their own to RunIn. A nil field is the
-// real one.
-type World struct {
-	Connect   func(context.Context, endpoint.Options) (engine.Engine, error) // default engine.ConnectTo
-	GPUs      func() (gpu.Inventory, error)                                  // default gpu.Open
-	LocalHost func() doctor.HostFacts                                        // default doctor.LocalHost
-}
+// World is what the commands reach outside the process through (the
+// Docker engine, the machine's NVML, its CPU, memory and tools): app's,
+// which owns those seams. Run uses the real one; tests pass their own to
+// RunIn. A nil field is the real one.
+type World = app.World
 
 // worldKey holds, in the app's Metadata, the World the commands use.
 const worldKey = "devenv.world"
 
-// withDefaults is w with the real world where it names none.
-func (w World) withDefaults() World {
-	if w.Connect == nil {
-		w.Connect = engine.ConnectTo
-	}
-	if w.GPUs == nil {
-		w.GPUs = gpu.Open
-	}
-	if w.LocalHost == nil {
-		w.LocalHost = doctor.LocalHost
-	}
-	return w
-}
-
 // worldOf is the World the command runs in.
 func worldOf(c *cli.Context) World {
 	w, _ := c.App.Metadata[worldKey].(World)
-	return w.withDefaults()
+	return w
 }
 
-func printer(c *cli.Context) *ui.Printer {
-	p := ui.New(c.App.Writer, c.App.ErrWriter, boolOpt(c, "json"), boolOpt(c, "debug"))
+func printer(c *cli.Context) *app.Printer {
+	p := app.NewPrinter(c.App.Writer, c.App.ErrWriter, boolOpt(c, "json"), boolOpt(c, "debug"))
 	p.Verbose = boolOpt(c, "verbose")
 	return p
 }
 
-// options turns the global flags into the application layer's options.
+// options turns the global flags into the application layer's options,
+// reaching the world the command runs in.
 func options(c *cli.Context) app.Options {
 	out := printer(c)
-	return app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), ProjectName: projectName(c), Profiles: composeProfiles(c),
-		Out: out, ExecEvents: execview.Render(out), Engine: engineFor(c), GPUs: worldOf(c).GPUs, LocalHost: worldOf(c).LocalHost}
+	return worldOf(c).Options(app.Options{File: stringOpt(c, "file"), Dir: stringOpt(c, "project-dir"), ProjectName: projectName(c),
+		Profiles: composeProfiles(c), Out: out, ExecEvents: execview.Render(out)}, engineOptions(c))
 }
 
 // projectName is the run-time project name as Compose picks it: -p, else
@@ -74,13 +50,11 @@ func projectName(c *cli.Context) string {
 	return os.Getenv("COMPOSE_PROJECT_NAME")
 }
 
-// engineFor connects to the engine the docker CLI would use with the
+// engineOptions pick the engine the docker CLI would use with the
 // --context and --host flags given (DOCKER_CONTEXT, DOCKER_HOST and
 // `docker context use` otherwise).
-func engineFor(c *cli.Context) func(context.Context) (engine.Engine, error) {
-	o := endpoint.Options{Context: stringOpt(c, "context"), Host: stringOpt(c, "host")}
-	connect := worldOf(c).Connect
-	return func(ctx context.Context) (engine.Engine, error) { return connect(ctx, o) }
+func engineOptions(c *cli.Context) app.EngineOptions {
+	return app.EngineOptions{Context: stringOpt(c, "context"), Host: stringOpt(c, "host")}
 }
 
 // openProject opens the project the flags name.
@@ -134,7 +108,7 @@ func warn(c *cli.Context, lines ...string) {
 func checked(ok func(c *cli.Context) bool, usage string, action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		if !ok(c) {
-			return exitcode.Newf(exitcode.Usage, "%s", usage)
+			return app.Exitf(app.ExitUsage, "%s", usage)
 		}
 		return action(c)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/devenv-dev/devenv/internal/endpoint"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 )
@@ -45,7 +45,7 @@ func TestUpPullPolicy(t *testing.T) {
 			if !tt.missing {
 				fake.AddImage("busybox:1"+pinned, nil)
 			}
-			replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+			replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return fake, nil })
 			_, errOut, code := runCLI(t, tt.args...)
 			if code != tt.code || !strings.Contains(errOut, tt.errHas) {
 				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, errOut, tt.code, tt.errHas)

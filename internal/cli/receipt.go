@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/ui"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -29,7 +28,7 @@ func leaveReceipt(c *cli.Context, p *app.Project, res *app.Result) {
 	noop := app.NoopResult(res)
 	var text, js bytes.Buffer
 	view.Up(&text, noop)
-	if err := ui.New(&js, io.Discard, true, false).Result(noop, nil); err != nil {
+	if err := app.NewPrinter(&js, io.Discard, true, false).Result(noop, nil); err != nil {
 		return
 	}
 	r, err := p.Receipt(c.Context, res, text.String(), js.String())

@@ -4,16 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/devenv-dev/devenv/envs/reconcile"
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/exitcode"
-	"github.com/devenv-dev/devenv/internal/jobs"
-	"github.com/devenv-dev/devenv/internal/remote"
-	"github.com/devenv-dev/devenv/internal/statedir"
 	"github.com/urfave/cli/v2"
 )
 
@@ -62,21 +56,21 @@ const cpUsage = "usage: devenv cp SERVICE:SRC DEST, or devenv cp SRC SERVICE:DES
 func runCp(c *cli.Context, p *app.Project) error {
 	a := args(c)
 	if len(a) != 2 {
-		return exitcode.Newf(exitcode.Usage, "%s", cpUsage)
+		return app.Exitf(app.ExitUsage, "%s", cpUsage)
 	}
 	if a[0] == "-" || a[1] == "-" {
-		return exitcode.Newf(exitcode.Usage, "devenv cp copies files, not docker cp's tar stream on stdin or stdout (-): give a path")
+		return app.Exitf(app.ExitUsage, "devenv cp copies files, not docker cp's tar stream on stdin or stdout (-): give a path")
 	}
 	fromSvc, from, out := cpContainerArg(a[0])
 	toSvc, to, in := cpContainerArg(a[1])
 	switch {
 	case out && in:
-		return exitcode.Newf(exitcode.Usage, "devenv cp copies between a container and this machine, not between two containers (as docker cp)")
+		return app.Exitf(app.ExitUsage, "devenv cp copies between a container and this machine, not between two containers (as docker cp)")
 	case out && (fromSvc == "" || from == ""), in && (toSvc == "" || to == ""), !out && !in:
-		return exitcode.Newf(exitcode.Usage, "%s", cpUsage)
+		return app.Exitf(app.ExitUsage, "%s", cpUsage)
 	}
 	var (
-		res  remote.Copied
+		res  app.Copied
 		err  error
 		what string
 	)
@@ -90,7 +84,7 @@ func runCp(c *cli.Context, p *app.Project) error {
 	if err == nil && len(res.Skipped) > 0 {
 		warn(c, "not copied (links and special files): "+strings.Join(res.Skipped, ", "))
 	}
-	return show(c, res, err, func(w io.Writer, r remote.Copied) {
+	return show(c, res, err, func(w io.Writer, r app.Copied) {
 		fmt.Fprintf(w, "copied %d file(s), %d bytes, %s\n", r.Files, r.Bytes, what)
 	})
 }
@@ -108,12 +102,12 @@ func cpContainerArg(arg string) (service, p string, ok bool) {
 
 // watch runs Project.Watch, printing what it does.
 func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
-	o.Forwarded = func(fs []remote.Forward) {
+	o.Forwarded = func(fs []app.Forward) {
 		for _, f := range fs {
 			say(c, fmt.Sprintf("%s: %s (port %d, forwarded from the engine's 127.0.0.1:%d)", f.Service, f.URL, f.ContainerPort, f.Remote))
 		}
 	}
-	o.Unforwarded = func(fs []remote.Forward) {
+	o.Unforwarded = func(fs []app.Forward) {
 		for _, f := range fs {
 			say(c, fmt.Sprintf("%s: %s no longer forwarded (port %d is not published any more)", f.Service, f.URL, f.ContainerPort))
 		}
@@ -121,12 +115,12 @@ func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
 	if v := os.Getenv("DEVENV_WATCH_JOB_RESTART"); v == "0" || v == "false" {
 		o.NoJobRestart = true
 	}
-	o.JobRestarted = func(old, again jobs.Job, file string) {
+	o.JobRestarted = func(old, again app.Job, file string) {
 		say(c, fmt.Sprintf("job %s (%s) uses %s, which changed: cancelled it and submitted it again as job %s", old.ID, strings.Join(old.Command, " "), file, again.ID))
 	}
 	o.DevelopRebuilt = func(d app.DevelopRebuild) { developRebuilt(c, d) }
 	first := true
-	o.Synced = func(ch remote.Change) {
+	o.Synced = func(ch app.SyncChange) {
 		verb := "synced"
 		if first {
 			verb, first = "synced the project:", false
@@ -146,27 +140,9 @@ func watch(c *cli.Context, p *app.Project, o app.WatchOptions) error {
 	return show(c, res, err, nil)
 }
 
-const (
-	watchPid = "watch.pid"
-	watchLog = "watch.log"
-)
-
 // startBackground starts `devenv watch` again as a process of its own
-// session, so it outlives this terminal, its output in .devenv/watch.log.
+// session, so it outlives this terminal, with the flags that shape it.
 func startBackground(c *cli.Context, p *app.Project) error {
-	state := p.StateDir()
-	if err := statedir.MkdirAll(state, state); err != nil {
-		return err
-	}
-	log, err := statedir.OpenFile(state, filepath.Join(state, watchLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = log.Close() }()
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
 	argv := []string{"--file", p.Spec.File, "watch"}
 	if c.Bool("no-ports") {
 		argv = append(argv, "--no-ports")
@@ -177,44 +153,25 @@ func startBackground(c *cli.Context, p *app.Project) error {
 	if ctx := stringOpt(c, "context"); ctx != "" {
 		argv = append([]string{"--context", ctx}, argv...)
 	}
-	pid, err := startDetached(self, argv, log)
-	if err != nil {
+	pid, err := p.StartBackgroundWatch(argv)
+	if pid == 0 {
 		return err
 	}
-	pf, err := statedir.OpenFile(state, filepath.Join(state, watchPid), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(pf, pid)
-	if cerr := pf.Close(); err == nil {
-		err = cerr
-	}
-	say(c, fmt.Sprintf("watching in the background (pid %d, log .devenv/%s); `devenv watch --stop` ends it", pid, watchLog))
+	say(c, fmt.Sprintf("watching in the background (pid %d, log %s); `devenv watch --stop` ends it", pid, app.BackgroundWatchLog))
 	return err
 }
 
-// stopBackground ends the background watch .devenv/watch.pid names.
+// stopBackground ends the background watch, if there is one.
 func stopBackground(c *cli.Context, p *app.Project) error {
-	state := p.StateDir()
-	f, err := statedir.OpenFile(state, filepath.Join(state, watchPid), os.O_RDONLY, 0)
-	if os.IsNotExist(err) {
-		say(c, "no background watch")
-		return nil
-	}
-	if err != nil {
+	pid, err := p.StopBackgroundWatch()
+	switch {
+	case err != nil:
 		return err
+	case pid == 0:
+		say(c, "no background watch")
+	default:
+		say(c, "ended the background watch (pid "+strconv.Itoa(pid)+")")
 	}
-	var pid int
-	_, err = fmt.Fscan(f, &pid)
-	_ = f.Close()
-	if err != nil || pid <= 0 {
-		return fmt.Errorf(".devenv/%s does not hold a process id", watchPid)
-	}
-	if err := interrupt(pid); err != nil {
-		return fmt.Errorf("end the background watch (pid %d): %w", pid, err)
-	}
-	_ = os.Remove(filepath.Join(state, watchPid))
-	say(c, "ended the background watch (pid "+strconv.Itoa(pid)+")")
 	return nil
 }
 
@@ -225,16 +182,14 @@ func developRebuilt(c *cli.Context, d app.DevelopRebuild) {
 		out.Event(map[string]any{"event": "watch", "rebuilt": d})
 		return
 	}
-	say(c, fmt.Sprintf("develop.watch: rebuilt %s: %s", strings.Join(d.Services, ", "), rebuilt(d.Changes)))
+	say(c, fmt.Sprintf("develop.watch: rebuilt %s: %s", strings.Join(d.Services, ", "), rebuilt(d)))
 }
 
 // rebuilt says what a rebuild's up changed.
-func rebuilt(chs []reconcile.Change) string {
+func rebuilt(d app.DevelopRebuild) string {
 	var parts []string
-	for _, ch := range chs {
-		if ch.Action != reconcile.Unchanged {
-			parts = append(parts, ch.Service+" "+ch.Action)
-		}
+	for _, ch := range d.Changed() {
+		parts = append(parts, ch.Service+" "+ch.Action)
 	}
 	if len(parts) == 0 {
 		return "nothing changed (the image's inputs are the same)"

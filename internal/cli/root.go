@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/devenv-dev/devenv/envs/spec"
-	"github.com/devenv-dev/devenv/internal/exitcode"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/urfave/cli/v2"
 )
 
@@ -44,10 +43,10 @@ func unknownCommand(cmds []*cli.Command, parent, name string) error {
 		}
 	}
 	hint := fmt.Sprintf("run `devenv %s--help` for the commands", parent)
-	if s := spec.Suggest(name, names); s != "" {
+	if s := app.Suggest(name, names); s != "" {
 		hint = fmt.Sprintf("did you mean `devenv %s%s`?", parent, s)
 	}
-	return exitcode.Newf(exitcode.Usage, "%q is not a devenv %scommand: %s", name, parent, hint)
+	return app.Exitf(app.ExitUsage, "%q is not a devenv %scommand: %s", name, parent, hint)
 }
 
 // noArgs makes a command that takes no arguments refuse them (exit 2)
@@ -55,7 +54,7 @@ func unknownCommand(cmds []*cli.Command, parent, name string) error {
 func noArgs(action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		if c.NArg() > 0 {
-			return exitcode.Newf(exitcode.Usage, "devenv %s takes no arguments, got %q (see `devenv %s --help`)",
+			return app.Exitf(app.ExitUsage, "devenv %s takes no arguments, got %q (see `devenv %s --help`)",
 				c.Command.FullName(), strings.Join(c.Args().Slice(), " "), c.Command.FullName())
 		}
 		return action(c)
@@ -66,7 +65,7 @@ func noArgs(action cli.ActionFunc) cli.ActionFunc {
 func atMostArgs(n int, action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		if c.NArg() > n {
-			return exitcode.Newf(exitcode.Usage, "devenv %s takes at most %d argument(s), got %q (see `devenv %s --help`)",
+			return app.Exitf(app.ExitUsage, "devenv %s takes at most %d argument(s), got %q (see `devenv %s --help`)",
 				c.Command.FullName(), n, strings.Join(c.Args().Slice(), " "), c.Command.FullName())
 		}
 		return action(c)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/doctor"
-	"github.com/devenv-dev/devenv/internal/endpoint"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 	"github.com/devenv-dev/devenv/internal/exitcode"
@@ -75,7 +74,7 @@ func TestUpPrintsOnlyWhatCanBeOpened(t *testing.T) {
 	}
 	t.Setenv("DEVENV_CACHE", t.TempDir())
 	noGPUMachine(t)
-	p, err := app.Open(t.Context(), app.Options{Dir: dir, GPUs: worldFor(t).withDefaults().GPUs, LocalHost: worldFor(t).withDefaults().LocalHost})
+	p, err := app.Open(t.Context(), worldFor(t).Options(app.Options{Dir: dir}, app.EngineOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +84,7 @@ func TestUpPrintsOnlyWhatCanBeOpened(t *testing.T) {
 	}
 	fake := enginetest.New()
 	fake.AddImage(pl.Service("spark").Image, nil) // built already
-	replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+	replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return fake, nil })
 	out, errOut, code := runCLI(t, "up")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

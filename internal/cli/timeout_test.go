@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/devenv-dev/devenv/internal/endpoint"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/devenv-dev/devenv/internal/engine"
 	"github.com/devenv-dev/devenv/internal/engine/enginetest"
 )
@@ -39,7 +39,7 @@ func TestStopTimeoutFlag(t *testing.T) {
 			fake := enginetest.New()
 			fake.AddImage("postgres:16", nil)
 			fake.AddImage("busybox:1", nil)
-			replace(t, &worldFor(t).Connect, func(context.Context, endpoint.Options) (engine.Engine, error) { return fake, nil })
+			replace(t, &worldFor(t).Connect, func(context.Context, app.EngineOptions) (engine.Engine, error) { return fake, nil })
 			if _, errOut, code := runCLI(t, "up"); code != 0 {
 				t.Fatalf("up: exit %d: %s", code, errOut)
 			}

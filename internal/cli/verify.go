@@ -2,7 +2,6 @@ package cli
 
 import (
 	"github.com/devenv-dev/devenv/internal/app"
-	"github.com/devenv-dev/devenv/internal/exitcode"
 	"github.com/devenv-dev/devenv/internal/view"
 	"github.com/urfave/cli/v2"
 )
@@ -31,7 +30,7 @@ func runVerify(c *cli.Context, p *app.Project) error {
 		return err
 	}
 	if !rep.OnGPU {
-		return exitcode.Newf(exitcode.Failure, "no operator ran on the GPU in %s: %s", rep.Service, rep.Hint)
+		return app.Exitf(app.ExitFailure, "no operator ran on the GPU in %s: %s", rep.Service, rep.Hint)
 	}
 	return nil
 }

@@ -1,44 +1,16 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
-	"github.com/devenv-dev/devenv/internal/buildinfo"
-	"github.com/devenv-dev/devenv/internal/endpoint"
-	"github.com/devenv-dev/devenv/internal/gpu"
+	"github.com/devenv-dev/devenv/internal/app"
 	"github.com/urfave/cli/v2"
 )
 
-// VersionReport is `devenv version --json`.
-type VersionReport struct {
-	buildinfo.Build
-	NVML   NVMLFacts   `json:"nvml"`
-	Engine EngineFacts `json:"engine"`
-}
-
-// NVMLFacts says whether this program can read the NVIDIA driver.
-type NVMLFacts struct {
-	Found  bool   `json:"found"`
-	Driver string `json:"driver,omitempty"`
-	CUDA   string `json:"cuda,omitempty"`
-	Reason string `json:"reason,omitempty"`
-}
-
-// EngineFacts is the engine devenv would use, as the docker CLI picks it;
-// version does not connect to it.
-type EngineFacts struct {
-	Context string `json:"context,omitempty"`
-	Host    string `json:"host,omitempty"`
-	Source  string `json:"source,omitempty"`
-	Error   string `json:"error,omitempty"`
-}
-
-// Version is devenv's version (see buildinfo.Version).
-func Version() string { return buildinfo.Version() }
+// Version is devenv's version (see app.Version).
+func Version() string { return app.Version() }
 
 func versionCommand() *cli.Command {
 	return &cli.Command{
@@ -50,37 +22,11 @@ func versionCommand() *cli.Command {
 }
 
 func printVersion(c *cli.Context) error {
-	r := VersionReport{Build: buildinfo.Read()}
-	r.NVML = nvmlFacts(c.Context, worldOf(c).GPUs)
-	r.Engine = engineFacts(endpoint.Options{Context: stringOpt(c, "context"), Host: stringOpt(c, "host")})
+	r := app.ReadVersion(c.Context, worldOf(c), engineOptions(c))
 	return printer(c).Result(r, func(w io.Writer) { writeVersion(w, r) })
 }
 
-// nvmlFacts opens NVML as every GPU command does and reads the driver.
-func nvmlFacts(ctx context.Context, open func() (gpu.Inventory, error)) NVMLFacts {
-	inv, err := open()
-	if err != nil {
-		return NVMLFacts{Reason: strings.TrimPrefix(err.Error(), gpu.ErrNoNVML.Error()+": ")}
-	}
-	defer func() { _ = inv.Close() }()
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	h, err := inv.Host(ctx)
-	if err != nil {
-		return NVMLFacts{Found: true, Reason: "NVML is loaded but reading the driver failed: " + err.Error()}
-	}
-	return NVMLFacts{Found: true, Driver: h.DriverVersion, CUDA: h.CUDADriverVersion}
-}
-
-func engineFacts(o endpoint.Options) EngineFacts {
-	e, err := endpoint.Resolve(o)
-	if err != nil {
-		return EngineFacts{Error: err.Error()}
-	}
-	return EngineFacts{Context: e.Context, Host: e.Host, Source: e.Source}
-}
-
-func writeVersion(w io.Writer, r VersionReport) {
+func writeVersion(w io.Writer, r app.VersionReport) {
 	line := func(k, v string) {
 		if v != "" {
 			_, _ = fmt.Fprintf(w, "%-12s %s\n", k+":", v)
@@ -109,7 +55,7 @@ func writeVersion(w io.Writer, r VersionReport) {
 		return
 	}
 	eng := r.Engine.Host
-	if r.Engine.Context != "" && r.Engine.Context != endpoint.DefaultContext {
+	if r.Engine.NamedContext() {
 		eng = fmt.Sprintf("context %q (%s)", r.Engine.Context, r.Engine.Host)
 	}
 	line("engine", eng+" (from "+r.Engine.Source+")")
