@@ -59,6 +59,11 @@ var thirdParty = []classSource{
 	{"com.intel.oap.", "Gazelle/Gluten (a native engine devenv's image does not have)", nil},
 	{"org.apache.spark.sql.delta.", "Delta Lake", []string{"io.delta:delta-"}},
 	{"io.delta.", "Delta Lake", []string{"io.delta:delta-"}},
+	// Iceberg's cloud modules are jars apart from its Spark runtime:
+	// S3FileIO and the Glue catalog ship in iceberg-aws (or its bundle)
+	{"org.apache.iceberg.aws.", "Apache Iceberg's AWS module", []string{"org.apache.iceberg:iceberg-aws"}},
+	{"org.apache.iceberg.gcp.", "Apache Iceberg's GCP module", []string{"org.apache.iceberg:iceberg-gcp"}},
+	{"org.apache.iceberg.azure.", "Apache Iceberg's Azure module", []string{"org.apache.iceberg:iceberg-azure"}},
 	{"org.apache.iceberg.", "Apache Iceberg", []string{"org.apache.iceberg:iceberg-"}},
 	{"org.apache.spark.sql.hudi.", "Apache Hudi", []string{"org.apache.hudi:hudi-"}},
 	{"org.apache.hudi.", "Apache Hudi", []string{"org.apache.hudi:hudi-"}},
@@ -131,6 +136,9 @@ func (p *Profile) lockedFrom(groups []string) bool {
 // has (kept, comma-joined as prod wrote them) and the reasons for the
 // others. ok is false when the key names no class.
 func (p *Profile) localClasses(key, value string) (kept string, missing []string, ok bool) {
+	if key == "spark.sql.sources.default" {
+		return p.localSource(value)
+	}
 	if !namesClasses(key) {
 		return value, nil, false
 	}
@@ -152,6 +160,30 @@ func (p *Profile) localClasses(key, value string) (kept string, missing []string
 		}
 	}
 	return strings.Join(keep, ","), missing, true
+}
+
+// sourceFormats are the short names of data sources outside the Spark
+// distribution that spark.sql.sources.default takes, each by the class of
+// the jar that registers the name.
+var sourceFormats = map[string]string{
+	"delta":   "org.apache.spark.sql.delta.sources.DeltaDataSource",
+	"iceberg": "org.apache.iceberg.spark.source.IcebergSource",
+	"hudi":    "org.apache.hudi.Spark3DefaultSource",
+	"avro":    "org.apache.spark.sql.avro.AvroFileFormat",
+}
+
+// localSource is localClasses for the default data source: a format whose
+// jar the local image lacks would fail every read and write that names no
+// format, so it goes with the reason.
+func (p *Profile) localSource(format string) (kept string, missing []string, ok bool) {
+	cls, known := sourceFormats[strings.ToLower(strings.TrimSpace(format))]
+	if !known {
+		return format, nil, false
+	}
+	if has, why := p.localClass(cls); !has {
+		return "", []string{"the default data source " + format + " " + why}, true
+	}
+	return format, nil, true
 }
 
 const databricksOnlyReason = "Databricks-only setting: read by the Databricks runtime, not by open-source Delta Lake"

@@ -58,7 +58,9 @@ func decodeEnvFrom(r io.Reader) (e envEvent, capped bool, err error) {
 	return e, capped, nil
 }
 
-// readSection reads one {"key":"value",...} object into *dst.
+// readSection reads one {"key":"value",...} object into *dst, or the
+// same as [["key","value"],...] pairs, the shape of Spark's REST API
+// (/applications/<id>/environment) that hand-made logs copy.
 // A value cut by cs (longer than maxEnvValue) is left out and its key
 // added to long.
 func readSection(dec *json.Decoder, cs *capStrings, dst *map[string]any, long *[]string) (capped bool, err error) {
@@ -66,39 +68,71 @@ func readSection(dec *json.Decoder, cs *capStrings, dst *map[string]any, long *[
 	if err != nil || tok == nil {
 		return false, err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	d, ok := tok.(json.Delim)
+	if !ok || (d != '{' && d != '[') {
 		return false, fmt.Errorf("section is not an object")
 	}
 	m := map[string]any{}
 	*dst = m
 	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return capped, err
-		}
-		k, _ := kt.(string)
-		before := cs.cut
-		vt, err := dec.Token()
-		if err != nil {
-			return capped, err
-		}
-		if cs.cut != before {
-			*long = append(*long, k)
-			continue
-		}
-		if d, ok := vt.(json.Delim); ok {
-			if err := skipNested(dec, d); err != nil {
+		if d == '[' {
+			if err := expectDelim(dec, '['); err != nil {
 				return capped, err
 			}
+		}
+		k, v, keep, err := readProp(dec, cs, long)
+		if err != nil {
+			return capped, err
+		}
+		if d == '[' {
+			if err := skipTo(dec, ']'); err != nil {
+				return capped, err
+			}
+		}
+		if !keep {
 			continue
 		}
 		if len(m) >= maxProps {
 			return true, nil
 		}
-		m[k] = vt
+		m[k] = v
 	}
-	_, err = dec.Token() // '}'
+	_, err = dec.Token() // '}' or ']'
 	return false, err
+}
+
+// readProp reads one key and its value; keep is false for a value that is
+// not a scalar or was cut (its key is then added to long).
+func readProp(dec *json.Decoder, cs *capStrings, long *[]string) (k string, v any, keep bool, err error) {
+	kt, err := dec.Token()
+	if err != nil {
+		return "", nil, false, err
+	}
+	k, _ = kt.(string)
+	before := cs.cut
+	vt, err := dec.Token()
+	if err != nil {
+		return k, nil, false, err
+	}
+	if cs.cut != before {
+		*long = append(*long, k)
+		return k, nil, false, nil
+	}
+	if d, ok := vt.(json.Delim); ok {
+		return k, nil, false, skipNested(dec, d)
+	}
+	return k, vt, true, nil
+}
+
+// skipTo skips the values left in the array or object being read, and
+// its closing delimiter end.
+func skipTo(dec *json.Decoder, end json.Delim) error {
+	for dec.More() {
+		if err := skipValue(dec); err != nil {
+			return err
+		}
+	}
+	return expectDelim(dec, end)
 }
 
 func expectDelim(dec *json.Decoder, want json.Delim) error {

@@ -311,3 +311,23 @@ func TestEnvEventHugeValue(t *testing.T) {
 		t.Errorf("spark.sql.shuffle.partitions = %q after the huge value, want 64 (conf %v)", got, len(p.Conf))
 	}
 }
+
+// TestDecodeEnvPairs: a section written as Spark's REST API writes it,
+// [["key","value"],...] (hand-made logs copy that shape, e.g.
+// spark-history-server-rs's sample), reads as the object Spark writes; a
+// pair with a nested value or a cut value is left out as in an object.
+func TestDecodeEnvPairs(t *testing.T) {
+	line := `{"Event":"SparkListenerEnvironmentUpdate","JVM Information":{"Java Version":"17.0.8"},` +
+		`"Spark Properties":[["spark.master","local[*]"],["spark.sql.adaptive.enabled","true"],["odd",{"a":1}],["spark.x","1","extra"]],` +
+		`"Classpath Entries":[]}`
+	e, capped, err := decodeEnv([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "capped", capped, false)
+	eq(t, "props", len(e.Spark), 3)
+	eq(t, "master", str(e.Spark["spark.master"]), "local[*]")
+	eq(t, "aqe", str(e.Spark["spark.sql.adaptive.enabled"]), "true")
+	eq(t, "extra", str(e.Spark["spark.x"]), "1")
+	eq(t, "java", str(e.JVM["Java Version"]), "17.0.8")
+}

@@ -239,7 +239,9 @@ func (l *Local) scaleMemoryKeys(p *Profile, h Host, loc, prod shape) {
 			l.Conf[k], l.Sources[k] = p.Conf[k], SourceProdValue
 			continue
 		}
-		n := mb * loc.memMB / prod.memMB
+		// to the nearest MiB: a local executor a MiB short of prod's (its
+		// memory rounded down) keeps prod's 2g, not 2047m
+		n := (mb*loc.memMB + prod.memMB/2) / prod.memMB
 		if h.MemoryMB > 0 {
 			n = min(n, h.MemoryMB/8)
 		}

@@ -152,6 +152,23 @@ func TestLocalizeScales(t *testing.T) {
 	}
 }
 
+// TestLocalizeKeepsAPoolOfTheSameShape: prod's 6-core 20g executors are
+// 20478 MiB once memory is spread per core; a RAPIDS pool scaled by that
+// ratio is still prod's 2g, not 2047m (as KubedAI's benchmark-gpu.yaml
+// read before the ratio was rounded to the nearest MiB).
+func TestLocalizeKeepsAPoolOfTheSameShape(t *testing.T) {
+	p := newProfile("test", "test")
+	for k, v := range map[string]string{"spark.executor.cores": "6", "spark.executor.memory": "20g",
+		"spark.executor.instances": "2", "spark.rapids.memory.pinnedPool.size": "2g"} {
+		p.addConf(k, v, "test")
+	}
+	p.deriveFromConf()
+	l := p.Localize(Host{CPUs: 64, MemoryMB: 262144, GPUs: 2, GPUMemoryMB: 49152})
+	if got := l.Conf["spark.rapids.memory.pinnedPool.size"]; got != "2g" || l.Sources["spark.rapids.memory.pinnedPool.size"] != SourceProdValue {
+		t.Errorf("pinnedPool.size = %q (%s), want prod's 2g", got, l.Sources["spark.rapids.memory.pinnedPool.size"])
+	}
+}
+
 // checkFits asserts the localized executors fit the host and keep memory
 // per core within prod's.
 func checkFits(t *testing.T, l Local, h Host) {
