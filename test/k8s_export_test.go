@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/devenv-dev/devenv/test/k8s"
 	"github.com/devenv-dev/devenv/test/standin"

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/devenv-dev/devenv/envs/lock"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 func TestComposeGolden(t *testing.T) {

@@ -15,9 +15,9 @@ import (
 	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
-	"gopkg.in/yaml.v3"
 )
 
 // schemaProblems are the problems compose-go's schema finds in each of the

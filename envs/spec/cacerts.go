@@ -3,7 +3,7 @@ package spec
 import (
 	"path/filepath"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/devenv-dev/devenv/internal/cafile"
 	"github.com/devenv-dev/devenv/internal/safefile"

@@ -5,7 +5,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/format"
 	"github.com/docker/go-units"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // A compose file's own values that compose-go accepts but the engine

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/internal/safefile"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/internal/sparkconf"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Values the Docker engine (or Spark) would refuse, or silently read as

@@ -17,7 +17,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/readset"
 	"github.com/devenv-dev/devenv/internal/safefile"
 	"github.com/devenv-dev/devenv/profiles"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // FileName is the name devenv looks for in a project directory.

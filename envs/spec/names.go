@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/distribution/reference"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
 	"github.com/devenv-dev/devenv/internal/pipreq"

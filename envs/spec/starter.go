@@ -8,7 +8,7 @@ import (
 	"sync"
 	"text/template"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 //go:embed starters/*.yaml.tmpl

@@ -15,7 +15,7 @@ import (
 	"github.com/devenv-dev/devenv/internal/mirror"
 	"github.com/devenv-dev/devenv/internal/projpath"
 	"github.com/devenv-dev/devenv/profiles"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // MirrorOptions steer Mirror.

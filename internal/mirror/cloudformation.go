@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // An AWS CloudFormation template (YAML or JSON) that makes an EMR cluster

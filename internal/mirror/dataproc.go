@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // importDataproc reads `gcloud dataproc clusters describe` output (YAML or

@@ -2,7 +2,7 @@ package mirror
 
 import (
 	"fmt"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 	"maps"
 	"slices"
 	"strings"

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // describeUnknown says what a file no reader takes is: a shell heredoc

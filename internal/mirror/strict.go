@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/devenv-dev/devenv/internal/exitcode"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Strict types for the cluster importers. The importers read decoded trees

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/devenv-dev/devenv/internal/lazy"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 //go:embed tables/runtimes.yaml

@@ -3,7 +3,7 @@ package mirror
 import (
 	"fmt"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // dropDuplicateKeys removes the earlier of a mapping's repeated keys,
