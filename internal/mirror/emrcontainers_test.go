@@ -3,6 +3,7 @@ package mirror
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -128,5 +129,35 @@ func TestDescribeJobRun(t *testing.T) {
 	if run.Source.Platform != "emr" || run.Runtime.Label == "" || run.Runtime.Label != bare.Runtime.Label || run.Runtime.Spark != bare.Runtime.Spark || len(run.Conf) != len(bare.Conf) {
 		t.Errorf("job run: %s label %q spark %q, %d confs; the request: %s %q %q, %d", run.Source.Platform, run.Runtime.Label, run.Runtime.Spark, len(run.Conf),
 			bare.Source.Platform, bare.Runtime.Label, bare.Runtime.Spark, len(bare.Conf))
+	}
+}
+
+// TestScriptLinesReadLostContinuations: indented option lines under a
+// command that no backslash continues (a script copied from a page, as
+// starlake's Dataproc quickstart) are read as that command's, with the
+// first of them noted; a command, a comment or a heredoc line is not.
+func TestScriptLinesReadLostContinuations(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+		lost       int
+	}{
+		{"gcloud without backslashes", "gcloud dataproc clusters create c\n  --region r\n  --num-workers 2\necho done",
+			[]string{"gcloud dataproc clusters create c\n  --region r\n  --num-workers 2", "echo done"}, 2},
+		{"a command after", "spark-submit app.py\n  echo --not-an-option", []string{"spark-submit app.py", "  echo --not-an-option"}, 0},
+		{"not indented", "spark-submit app.py\n--conf a=b", []string{"spark-submit app.py", "--conf a=b"}, 0},
+		{"a comment above", "# run it\n  --conf a=b", []string{"# run it", "  --conf a=b"}, 0},
+		{"a bare --", "set\n  --", []string{"set", "  --"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := scriptLines(tc.text)
+			var got []string
+			for _, l := range lines {
+				got = append(got, l.text)
+			}
+			if !slices.Equal(got, tc.want) || lines[0].lost != tc.lost {
+				t.Errorf("logical lines %q (first lost at %d), want %q (%d)", got, lines[0].lost, tc.want, tc.lost)
+			}
+		})
 	}
 }

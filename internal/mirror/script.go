@@ -17,6 +17,10 @@ type scriptLine struct {
 	text     string
 	line     int // first physical line, 1-based
 	heredocs []string
+	// lost is the first physical line (1-based) of options read as the
+	// command's although no backslash continued the line before them; 0
+	// when none were
+	lost int
 }
 
 // scriptLines splits a script into logical lines, taking heredoc bodies out.
@@ -38,6 +42,13 @@ func scriptLines(text string) []scriptLine {
 			i++ // a quoted word spans lines: --job-driver '{ ... }'; so does NAME=( ... )
 			cur += "\n" + phys[i]
 		}
+		for i+1 < len(phys) && lostContinuation(cur, phys[i+1]) {
+			if sl.lost == 0 {
+				sl.lost = i + 2
+			}
+			i++
+			cur += "\n" + phys[i]
+		}
 		sl.text = cur
 		for _, hd := range heredocMarkers(cur) {
 			var body []string
@@ -57,6 +68,20 @@ func scriptLines(text string) []scriptLine {
 		out = append(out, sl)
 	}
 	return out
+}
+
+// lostContinuation reports whether next is an indented line of options
+// (--region ...) that follows the command cur without the backslash that
+// would continue it, as scripts copied from documentation often are: the
+// shell would run it as a command of its own, and fail; no command is
+// named --something, so it is read as the options its author meant.
+func lostContinuation(cur, next string) bool {
+	c := strings.TrimSpace(cur)
+	if c == "" || strings.HasPrefix(c, "#") || openQuote(cur) != 0 || heredocMarkers(cur) != nil {
+		return false
+	}
+	opt := strings.TrimLeft(next, " \t")
+	return len(opt) < len(next) && strings.HasPrefix(opt, "--") && len(opt) > 2
 }
 
 // openQuote is the quote still open at the end of a logical line (0 when
@@ -288,6 +313,9 @@ type submitScript struct {
 	// env is what the script sets, before its spark-submit, of the
 	// variables spark-submit reads (scriptEnvVars)
 	env map[string]string
+	// lostLines are the first lines of options read without the
+	// continuation their line lacks (scriptLine.lost)
+	lostLines []int
 }
 
 // scriptEnvVars are the variables a job script sets for the spark-submit
@@ -303,6 +331,9 @@ func readScript(text string) (submitScript, error) {
 	found := false
 	for _, sl := range scriptLines(inlineCatHeredocs(text)) {
 		out.heredocs = append(out.heredocs, sl.heredocs...)
+		if sl.lost > 0 {
+			out.lostLines = append(out.lostLines, sl.lost)
+		}
 		words, err := shellWords(expandVars(sl.text, vars))
 		if found {
 			if err == nil {

@@ -212,6 +212,9 @@ func importSparkSubmit(path string, data []byte) (*Profile, error) {
 	case err != nil:
 		return nil, fmt.Errorf("mirror: %s: %w; fix the quoting of the command line", path, err)
 	}
+	for _, l := range sc.lostLines {
+		p.warn(fmt.Sprintf("line %d: options with no backslash before them were read as the command's above them; the shell would run them as a command of their own", l))
+	}
 	if sc.optionsVar != "" {
 		p.warn(fmt.Sprintf("the script runs no spark-submit: read the spark-submit options that %s holds (line %d), as the script that passes them would run them", sc.optionsVar, sc.line))
 	}
