@@ -76,12 +76,12 @@ func scriptLines(text string) []scriptLine {
 // shell would run it as a command of its own, and fail; no command is
 // named --something, so it is read as the options its author meant.
 func lostContinuation(cur, next string) bool {
-	c := strings.TrimSpace(cur)
-	if c == "" || strings.HasPrefix(c, "#") || openQuote(cur) != 0 || heredocMarkers(cur) != nil {
-		return false
-	}
 	opt := strings.TrimLeft(next, " \t")
-	return len(opt) < len(next) && strings.HasPrefix(opt, "--") && len(opt) > 2
+	if len(opt) == len(next) || len(opt) <= 2 || !strings.HasPrefix(opt, "--") {
+		return false // the common case, decided on the next line alone
+	}
+	c := strings.TrimSpace(cur)
+	return c != "" && !strings.HasPrefix(c, "#") && openQuote(cur) == 0 && heredocMarkers(cur) == nil
 }
 
 // openQuote is the quote still open at the end of a logical line (0 when
