@@ -73,6 +73,20 @@ func groupGone(pgid int) bool {
 	return false
 }
 
+// waitMembers waits until the process group pgid has n live processes
+// (the job's shell and the children it starts): a fixed sleep lost that
+// race on a loaded machine (CI, 2026-12-06).
+func waitMembers(t *testing.T, pgid, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(liveMembers(pgid)) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the job's process group %d has %v after 10 s, want %d live processes: it is not a process group of its own", pgid, liveMembers(pgid), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // liveMembers lists the pids of pgid's processes that are not zombies,
 // from /proc/<pid>/stat (fields after the command: state, ppid, pgrp).
 func liveMembers(pgid int) []string {
@@ -101,7 +115,7 @@ func liveMembers(pgid int) []string {
 func TestCancelEndsTheWholeProcessGroup(t *testing.T) {
 	cmd, pid := startWrapped(t, "sh", "-c", "sleep 300 & sleep 300 & wait")
 	pgid := cmd.Process.Pid
-	time.Sleep(100 * time.Millisecond) // let the children start
+	waitMembers(t, pgid, 3) // the shell and its two children
 	runKill(t, pid, false)
 	_ = cmd.Wait()
 	if !groupGone(pgid) {
@@ -114,7 +128,7 @@ func TestCancelEndsTheWholeProcessGroup(t *testing.T) {
 func TestForcedKillEndsAGroupThatIgnoresSIGTERM(t *testing.T) {
 	cmd, pid := startWrapped(t, "sh", "-c", `trap "" TERM; sleep 300 & sleep 300 & wait; wait`)
 	pgid := cmd.Process.Pid
-	time.Sleep(100 * time.Millisecond)
+	waitMembers(t, pgid, 3) // its children started: the shell has set its trap
 	runKill(t, pid, false)
 	time.Sleep(200 * time.Millisecond)
 	if len(liveMembers(pgid)) == 0 {
@@ -139,10 +153,7 @@ func TestCancelEndsTheGroupWhereTheEngineMadeNone(t *testing.T) {
 	}
 	cmd, pid := startWrappedIn(t, false, "sh", "-c", "sleep 300 & sleep 300 & wait")
 	pgid := cmd.Process.Pid
-	time.Sleep(100 * time.Millisecond)
-	if len(liveMembers(pgid)) < 3 {
-		t.Fatalf("the job is not a process group of its own: %v", liveMembers(pgid))
-	}
+	waitMembers(t, pgid, 3)
 	runKill(t, pid, false)
 	_ = cmd.Wait()
 	if !groupGone(pgid) {
